@@ -1,0 +1,176 @@
+# SPDX-License-Identifier: MIT
+# vgpu user-space build. `make help` lists the targets.
+#
+# Sources are found by directory, so adding a file needs no edit here:
+#   core (kernel-style, OS layer only): vgpu/ shader/ driver-shim/
+#   user space (libc allowed):          os/os-user.c aarch64-user/ fuse-dev/ cmd/
+#   tests:                              tests/<tier>/*.c, one TAP binary each
+#   aarch64 guest programs:             tests/guest/*.c (cross-compiled)
+# An area that needs extra rules adds a `module.mk` in its directory.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+SAN ?= 0
+T ?=
+V ?= 0
+
+ifeq ($(SAN),1)
+BUILD ?= build-san
+else
+BUILD ?= build
+endif
+
+CC ?= gcc
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+CROSS_CC ?= aarch64-linux-gnu-gcc
+PKG_CONFIG ?= pkg-config
+PKGS := fuse3 liburing libelf
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+WARN := -Wall -Wextra -Werror
+CFLAGS ?= -O2 -g
+BASE_CFLAGS := -std=gnu11 $(WARN) -I. -MMD -MP
+ifeq ($(SAN),1)
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+endif
+
+# The core sees only the compiler's freestanding headers: any libc #include
+# there is a build error, which keeps it loadable as a kernel module.
+GCC_INC := $(shell $(CC) -print-file-name=include)
+CORE_CFLAGS := $(BASE_CFLAGS) -ffreestanding -nostdinc -isystem $(GCC_INC) \
+	$(CFLAGS) $(SAN_FLAGS)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+USER_CFLAGS := $(BASE_CFLAGS) -D_GNU_SOURCE $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS)
+LDFLAGS ?=
+LDLIBS := $(PKG_LIBS) -lpthread -lm
+
+CORE_DIRS := vgpu shader driver-shim
+USER_DIRS := aarch64-user fuse-dev cmd
+CORE_SRCS := $(sort $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c)))
+USER_SRCS := os/os-user.c $(sort $(foreach d,$(USER_DIRS),$(filter-out cmd/main.c,$(wildcard $(d)/*.c))))
+CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
+USER_OBJS := $(USER_SRCS:%.c=$(BUILD)/%.o)
+CORE_LIB := $(BUILD)/libvgpucore.a
+USER_LIB := $(BUILD)/libvgpuuser.a
+VGPU := $(BUILD)/vgpu
+
+TIERS := unit dbt vgpu node shader e2e
+TEST_LIB_SRCS := $(wildcard tests/lib/*.c)
+TEST_LIB_OBJS := $(TEST_LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tests/harness.o
+TEST_SRCS := $(sort $(foreach t,$(TIERS),$(wildcard tests/$(t)/*.c)))
+TEST_BINS := $(TEST_SRCS:%.c=$(BUILD)/%)
+# Programs the harness's self-test runs and expects to fail: not suites.
+FIXTURE_SRCS := $(wildcard tests/fixtures/*.c)
+FIXTURE_BINS := $(FIXTURE_SRCS:%.c=$(BUILD)/%)
+GUEST_SRCS := $(wildcard tests/guest/*.c)
+GUEST_BINS := $(GUEST_SRCS:%.c=$(BUILD)/%)
+GUEST_CFLAGS := -O2 -g -Wall -Wextra -Werror
+
+SYSROOT_SCRIPT := scripts/sysroot.sh
+SYSROOT := $(shell scripts/sysroot.sh --print 2>/dev/null)
+
+.PHONY: all tests guests check demo bench fuzz deps deps-auto sysroot \
+	print-sysroot install uninstall clean help
+.DEFAULT_GOAL := all
+# Keep every intermediate (objects of tests, test libraries).
+.SECONDARY:
+
+all: $(VGPU)
+
+$(BUILD)/vgpu/%.o $(BUILD)/shader/%.o $(BUILD)/driver-shim/%.o: CF := $(CORE_CFLAGS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(if $(CF),$(CF),$(USER_CFLAGS)) -c $< -o $@
+
+$(CORE_LIB): $(CORE_OBJS)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(USER_LIB): $(USER_OBJS)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(VGPU): $(BUILD)/cmd/main.o $(USER_LIB) $(CORE_LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $< -Wl,--start-group $(USER_LIB) $(CORE_LIB) -Wl,--end-group $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c $(TEST_LIB_OBJS) $(USER_LIB) $(CORE_LIB)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(USER_CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(TEST_LIB_OBJS) \
+		-Wl,--start-group $(USER_LIB) $(CORE_LIB) -Wl,--end-group $(LDLIBS)
+
+$(BUILD)/tests/guest/%: tests/guest/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CROSS   $@")
+	$(Q)$(CROSS_CC) $(GUEST_CFLAGS) -static -o $@ $< -lpthread -lm
+
+tests: $(VGPU) $(TEST_BINS) $(FIXTURE_BINS) guests
+guests: $(GUEST_BINS)
+
+-include $(wildcard */module.mk tests/*/module.mk)
+
+deps:
+	scripts/deps.sh --install
+
+deps-auto:
+	@scripts/deps.sh --auto
+
+sysroot: deps-auto
+	@$(SYSROOT_SCRIPT) --fetch
+
+print-sysroot:
+	@$(SYSROOT_SCRIPT) --print
+
+# `make check` does its own set-up: packages, build, sysroot, then every tier
+# (or only T=tier[,tier]).
+check: deps-auto
+	$(Q)$(MAKE) --no-print-directory tests
+	$(Q)$(SYSROOT_SCRIPT) --fetch --quiet || echo "# sysroot unavailable: tests that need it will skip"
+	$(Q)VGPU_BUILD=$(BUILD) VGPU_SAN=$(SAN) tests/run.sh $(subst $(comma), ,$(T))
+
+comma := ,
+
+demo: deps-auto
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(SYSROOT_SCRIPT) --fetch
+	$(Q)scripts/demo.sh $(VGPU)
+
+bench: deps-auto
+	$(Q)$(MAKE) --no-print-directory all guests
+	$(Q)scripts/bench.sh $(BUILD)
+
+install: $(VGPU)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(VGPU) $(DESTDIR)$(PREFIX)/bin/vgpu
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/vgpu
+
+clean:
+	rm -rf build build-san build-*
+
+help:
+	@echo "targets:"
+	@echo "  all (default)   build $(VGPU)"
+	@echo "  check [T=tier]  install missing packages, build, run tests ($(TIERS))"
+	@echo "  demo            run the end-to-end demo"
+	@echo "  bench           benchmarks against the peers (qemu-aarch64, ...)"
+	@echo "  deps            install the Debian packages the project needs (root)"
+	@echo "  sysroot         fetch the arm64 Debian sysroot into the cache"
+	@echo "  print-sysroot   print the sysroot path"
+	@echo "  install         install vgpu into \$$(DESTDIR)\$$(PREFIX)/bin"
+	@echo "variables: SAN=1 (ASan+UBSan, in build-san/), BUILD=dir, V=1"
+
+-include $(CORE_OBJS:.o=.d) $(USER_OBJS:.o=.d) $(TEST_LIB_OBJS:.o=.d) $(BUILD)/cmd/main.d

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The `vgpu` subcommands. Each area defines its command, help text
+ * included, beside its code; cmd/main.c only dispatches.
+ */
+#ifndef VGPU_CMD_COMMANDS_H
+#define VGPU_CMD_COMMANDS_H
+
+struct vgpu_cmd {
+	const char *name;
+	const char *summary; /* one line for `vgpu --help` */
+	const char *help;    /* full text for `vgpu help NAME` / NAME --help */
+	/* argv[0] is the subcommand name. Returns the exit status. */
+	int (*main)(int argc, char **argv);
+};
+
+extern const struct vgpu_cmd vgpu_cmd_run;   /* aarch64-user/ */
+extern const struct vgpu_cmd vgpu_cmd_dev;   /* fuse-dev/ */
+extern const struct vgpu_cmd vgpu_cmd_stats; /* cmd/stats.c */
+extern const struct vgpu_cmd vgpu_cmd_dis;   /* cmd/dis.c */
+
+/* Exit status of a subcommand that is not implemented yet. */
+#define VGPU_EXIT_UNIMPLEMENTED 2
+
+/* Prints "vgpu NAME: not implemented yet" and returns the status above. */
+int vgpu_cmd_unimplemented(const struct vgpu_cmd *cmd);
+
+/* True when argv holds -h or --help before any "--". */
+int vgpu_cmd_wants_help(int argc, char **argv);
+
+#endif

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Runs the TAP suites of the given tiers (default: all) and ends with the
+# line "N passed, N failed, N skipped". Exit status 1 when anything failed.
+#   VGPU_BUILD   build directory holding tests/<tier>/<suite> (default build)
+#   VGPU_SAN=1   sanitizer build: timeouts are scaled up
+set -u
+
+BUILD=${VGPU_BUILD:-build}
+ALL_TIERS="unit dbt vgpu node shader e2e"
+TIERS=${*:-$ALL_TIERS}
+if [ "${VGPU_SAN:-0}" = 1 ]; then
+	export VGPU_TEST_TIMEOUT_SCALE=${VGPU_TEST_TIMEOUT_SCALE:-4}
+	export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+	export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+fi
+export VGPU_BUILD="$BUILD"
+export VGPU_BIN="$BUILD/vgpu"
+
+pass=0 fail=0 skip=0
+failed_names=()
+for tier in $TIERS; do
+	case " $ALL_TIERS " in
+	*" $tier "*) ;;
+	*)
+		echo "unknown tier '$tier' (tiers: $ALL_TIERS)" >&2
+		exit 2
+		;;
+	esac
+	suites=$(find "$BUILD/tests/$tier" -maxdepth 1 -type f -perm -u+x 2>/dev/null | sort)
+	if [ -z "$suites" ]; then
+		echo "# tier $tier: no suites yet"
+		continue
+	fi
+	for s in $suites; do
+		echo "# suite $tier/$(basename "$s")"
+		out=$(mktemp)
+		"$s" 2>&1 | tee "$out"
+		rc=${PIPESTATUS[0]}
+		p=$(grep -cE '^ok [0-9]+ ' "$out" | tr -d ' ')
+		k=$(grep -cE '^ok [0-9]+ .* # SKIP' "$out" | tr -d ' ')
+		f=$(grep -cE '^not ok [0-9]+ ' "$out" | tr -d ' ')
+		p=$((p - k))
+		while read -r name; do
+			failed_names+=("$name")
+		done < <(grep -E '^not ok [0-9]+ ' "$out" | cut -d' ' -f4)
+		# A suite that died outside any test, or whose plan was not met,
+		# counts as one more failure.
+		plan=$(grep -oE '^1\.\.[0-9]+' "$out" | head -1 | cut -c4-)
+		if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+			f=1
+			failed_names+=("$tier/$(basename "$s") (exit $rc)")
+		elif [ -n "$plan" ] && [ $((p + k + f)) -lt "$plan" ]; then
+			f=$((f + 1))
+			failed_names+=("$tier/$(basename "$s") (ran $((p + k + f - 1)) of $plan)")
+		fi
+		rm -f "$out"
+		pass=$((pass + p)) skip=$((skip + k)) fail=$((fail + f))
+	done
+done
+
+if [ "${#failed_names[@]}" -gt 0 ]; then
+	echo "# failed:"
+	printf '#   %s\n' "${failed_names[@]}"
+fi
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]
