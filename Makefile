@@ -87,6 +87,7 @@ SYSROOT := $(shell scripts/sysroot.sh --print 2>/dev/null)
 all: $(VGPU)
 
 $(BUILD)/vgpu/%.o $(BUILD)/shader/%.o $(BUILD)/driver-shim/%.o: CF := $(CORE_CFLAGS)
+$(BUILD)/tests/%.o: CF := $(USER_CFLAGS) -Itests
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)

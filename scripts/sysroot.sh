@@ -1,0 +1,166 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The arm64 Debian 12 sysroot that aarch64 programs run against (like
+# qemu-aarch64 -L). Packages come from Debian's archive with apt-get
+# download and are unpacked with dpkg -x; nothing lands in the repository.
+#
+#   sysroot.sh --print           print the sysroot path
+#   sysroot.sh --fetch [--quiet] download and unpack what the list names;
+#                                a second run with the same list does nothing
+#   sysroot.sh --verify          check the sysroot against the list and stamp
+#
+# VGPU_SYSROOT overrides the path (default
+# ${XDG_CACHE_HOME:-~/.cache}/vgpu/sysroot); downloaded .debs are kept in
+# the sibling directory debs/ so an interrupted fetch resumes.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+LIST="$HERE/sysroot.list"
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/vgpu"
+SYSROOT="${VGPU_SYSROOT:-$CACHE/sysroot}"
+DEBS="$(dirname "$SYSROOT")/debs"
+STAMP_NAME=.vgpu-sysroot-stamp
+QUIET=0
+
+say() { [ "$QUIET" = 1 ] || echo "sysroot: $*"; }
+die() { echo "sysroot: error: $*" >&2; exit 1; }
+
+wanted() { sed -e 's/#.*//' -e 's/[[:space:]]//g' "$LIST" | grep -v '^$'; }
+
+# The stamp's package names, in list order, as the list last fetched was.
+stamp_names() { awk '!/^#/ { print $1 }' "$SYSROOT/$STAMP_NAME"; }
+
+up_to_date() {
+	[ -f "$SYSROOT/$STAMP_NAME" ] && [ "$(wanted)" = "$(stamp_names)" ]
+}
+
+ensure_apt() {
+	if ! dpkg --print-foreign-architectures | grep -x arm64 >/dev/null; then
+		[ "$(id -u)" = 0 ] || die "arm64 is not a dpkg architecture here; as root run: dpkg --add-architecture arm64 && apt-get update"
+		say "adding the arm64 architecture to dpkg"
+		dpkg --add-architecture arm64
+		apt-get update -qq
+	elif [ -z "$(apt-cache policy libc6:arm64 | awk '/Candidate/ { print $2 }' | grep -v none)" ]; then
+		[ "$(id -u)" = 0 ] || die "no arm64 package lists; as root run: apt-get update"
+		say "updating package lists"
+		apt-get update -qq
+	fi
+}
+
+# Prints "spec version" for each wanted package, in list order: spec is
+# "pkg:arm64" for arm64 packages and "pkg" for architecture-independent ones.
+# One apt-cache call per architecture keeps this fast.
+resolve_all() {
+	local names
+	names=$(wanted)
+	# shellcheck disable=SC2046
+	apt-cache policy $(sed 's/$/:arm64/' <<<"$names") 2>/dev/null |
+		awk '/^[^ ].*:$/ { sub(":$", ""); p = $0 } /Candidate:/ { print p, $2 }' >"$DEBS/.arm64"
+	# shellcheck disable=SC2046
+	apt-cache policy $names 2>/dev/null |
+		awk '/^[^ ].*:$/ { sub(":$", ""); p = $0 } /Candidate:/ { print p, $2 }' >"$DEBS/.native"
+	local p v
+	for p in $names; do
+		v=$(awk -v p="$p:arm64" '$1 == p { print $2 }' "$DEBS/.arm64")
+		if [ -n "$v" ] && [ "$v" != "(none)" ]; then
+			echo "$p:arm64 $v"
+			continue
+		fi
+		v=$(awk -v p="$p" '$1 == p { print $2 }' "$DEBS/.native")
+		if [ -n "$v" ] && [ "$v" != "(none)" ] &&
+			apt-cache show "$p=$v" 2>/dev/null | grep -x 'Architecture: all' >/dev/null; then
+			echo "$p $v"
+			continue
+		fi
+		die "package '$p' has no arm64 or architecture-independent candidate"
+	done
+}
+
+# The .deb apt-get download writes for package spec $1, version $2.
+deb_file() {
+	local name=${1%%:*} ver=${2//:/%3a} f
+	for f in "$DEBS/${name}_${ver}_arm64.deb" "$DEBS/${name}_${ver}_all.deb"; do
+		[ -e "$f" ] && echo "$f" && return
+	done
+	return 0
+}
+
+fetch() {
+	if up_to_date; then
+		say "up to date: $SYSROOT"
+		return 0
+	fi
+	command -v apt-get >/dev/null || die "apt-get not found (a Debian host is needed)"
+	ensure_apt
+	mkdir -p "$DEBS"
+	local specs=() vers=() need=() spec ver i
+	local resolved
+	resolved=$(resolve_all) || exit 1
+	while read -r spec ver; do
+		specs+=("$spec")
+		vers+=("$ver")
+		[ -n "$(deb_file "$spec" "$ver")" ] || need+=("$spec=$ver")
+	done <<<"$resolved"
+	if [ "${#need[@]}" -gt 0 ]; then
+		say "downloading ${#need[@]} packages into $DEBS"
+		# apt-get download checks each file against the signed archive index.
+		(cd "$DEBS" && apt-get download -q -o APT::Sandbox::User=root "${need[@]}" >/dev/null) ||
+			die "apt-get download failed"
+	fi
+	TMP="$SYSROOT.tmp.$$"
+	local tmp=$TMP
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	trap 'rm -rf "$TMP"' EXIT
+	say "unpacking ${#specs[@]} packages"
+	{
+		echo "# vgpu sysroot: package version sha256 (from $LIST)"
+		for i in "${!specs[@]}"; do
+			local f
+			f=$(deb_file "${specs[$i]}" "${vers[$i]}")
+			[ -n "$f" ] || die "missing download for ${specs[$i]} ${vers[$i]}"
+			dpkg -x "$f" "$tmp"
+			echo "${specs[$i]%%:*} ${vers[$i]} $(sha256sum "$f" | cut -d' ' -f1)"
+		done
+	} >"$tmp/$STAMP_NAME.new"
+	mv "$tmp/$STAMP_NAME.new" "$tmp/$STAMP_NAME"
+	rm -rf "$SYSROOT.old"
+	[ -d "$SYSROOT" ] && mv "$SYSROOT" "$SYSROOT.old"
+	mv "$tmp" "$SYSROOT"
+	trap - EXIT
+	rm -rf "$SYSROOT.old"
+	say "ready: $SYSROOT ($(du -sh "$SYSROOT" | cut -f1))"
+}
+
+verify() {
+	[ -f "$SYSROOT/$STAMP_NAME" ] || die "no sysroot at $SYSROOT (run: make sysroot)"
+	up_to_date || die "sysroot at $SYSROOT does not match $LIST (run: make sysroot)"
+	local bad=0 name ver sum f
+	while read -r name ver sum; do
+		[[ $name == \#* ]] && continue
+		f=$(deb_file "$name" "$ver")
+		[ -z "$f" ] && continue # .debs may have been cleaned; the stamp still names them
+		if [ "$(sha256sum "$f" | cut -d' ' -f1)" != "$sum" ]; then
+			echo "sysroot: $f does not match its recorded SHA-256" >&2
+			bad=1
+		fi
+	done <"$SYSROOT/$STAMP_NAME"
+	[ -e "$SYSROOT/lib/ld-linux-aarch64.so.1" ] || { echo "sysroot: no dynamic loader" >&2; bad=1; }
+	[ "$bad" = 0 ] || exit 1
+	say "ok: $(grep -vc '^#' "$SYSROOT/$STAMP_NAME") packages in $SYSROOT"
+}
+
+mode=
+for a in "$@"; do
+	case $a in
+	--print | --fetch | --verify) mode=$a ;;
+	--quiet) QUIET=1 ;;
+	*) echo "usage: $0 --print|--fetch [--quiet]|--verify" >&2; exit 2 ;;
+	esac
+done
+case $mode in
+--print) echo "$SYSROOT" ;;
+--fetch) fetch ;;
+--verify) verify ;;
+*) echo "usage: $0 --print|--fetch [--quiet]|--verify" >&2; exit 2 ;;
+esac
