@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Instruction and register-block decoding, driven by the opcode table
+ * (isa.h). The table is scanned in its stored order, most specific
+ * encodings first, so the first entry that matches wins.
+ */
+#include "shader/decode.h"
+
+static inline uint32_t field(uint32_t bits, unsigned pos, unsigned size)
+{
+	return (bits >> pos) & ((1u << size) - 1);
+}
+
+/* True when a derived field of @d holds a value no encoding uses. */
+static bool drv_reserved(const struct bi_op_desc *d, uint32_t bits)
+{
+	for (unsigned i = 0; i < d->ndrv; i++)
+		if (d->drv[i].reserved &
+		    (1u << field(bits, d->drv[i].pos, d->drv[i].size)))
+			return true;
+	return false;
+}
+
+static void decode_mods(const struct bi_op_desc *d, struct bi_instr *ins)
+{
+	uint32_t bits = ins->bits;
+	unsigned idx = 0, shift = 0, rows;
+
+	for (unsigned i = 0; i < d->ndrv; i++) {
+		idx |= field(bits, d->drv[i].pos, d->drv[i].size) << shift;
+		shift += d->drv[i].size;
+	}
+	rows = 1u << shift;
+	/* Ordered ops encode a modifier in whether src0's selector is
+	 * greater than src1's (commuting the sources flips it). */
+	if ((d->flags & BI_F_ORDERED) &&
+	    field(bits, d->src[0].pos, 3) > field(bits, d->src[1].pos, 3))
+		idx += rows;
+	for (unsigned i = 0; i < d->nmod && i < BI_MAX_MODS; i++) {
+		const struct bi_mod_desc *m = &d->mods[i];
+
+		if (m->pos >= 0)
+			ins->mod[i] = bi_opt_lists[m->opts +
+						   field(bits, m->pos, m->size)];
+		else
+			ins->mod[i] = bi_drv_lut[d->lut + idx * d->nlut +
+						 m->opts];
+	}
+}
+
+void bi_decode_instr(uint32_t bits, bool fma, struct bi_instr *ins)
+{
+	const struct bi_op_desc *tab = fma ? bi_fma_ops : bi_add_ops;
+	unsigned n = fma ? bi_fma_op_count : bi_add_op_count;
+
+	os_memset(ins, 0, sizeof(*ins));
+	ins->bits = bits;
+	for (unsigned i = 0; i < n; i++) {
+		const struct bi_op_desc *d = &tab[i];
+
+		if ((bits & d->mask) != d->exact || drv_reserved(d, bits))
+			continue;
+		ins->desc = d;
+		for (unsigned s = 0; s < d->nsrc; s++)
+			if (!(d->src[s].allowed & (1u << field(bits, d->src[s].pos, 3))))
+				ins->bad_src = true;
+		decode_mods(d, ins);
+		return;
+	}
+}
+
+/*
+ * Register-block modes: what slots 2 and 3 do. Index is the 4-bit mode
+ * after bi_decode_regs() has folded in the tuple position and whether
+ * reg2 == reg3, which together give 32 meanings. Zero rows are reserved.
+ */
+#define RM(s2, s3, fma) { BI_PORT_##s2, BI_PORT_##s3, fma, 1 }
+static const struct {
+	uint8_t slot2, slot3;
+	bool slot3_fma, valid;
+} reg_modes[32] = {
+	[1] = RM(READ, WRITE_LO, true),     [2] = RM(READ, WRITE_HI, true),
+	[3] = RM(READ, WRITE, true),        [4] = RM(READ, WRITE_LO, false),
+	[5] = RM(READ, WRITE_HI, false),    [6] = RM(READ, WRITE, false),
+	[7] = RM(WRITE_LO, WRITE_LO, false), [8] = RM(WRITE_LO, WRITE_HI, false),
+	[9] = RM(WRITE_LO, WRITE, false),   [10] = RM(WRITE_HI, WRITE_LO, false),
+	[11] = RM(WRITE_HI, WRITE_HI, false), [12] = RM(WRITE_HI, WRITE, false),
+	[13] = RM(WRITE, WRITE_LO, false),  [14] = RM(WRITE, WRITE_HI, false),
+	[15] = RM(WRITE, WRITE, false),     [16] = RM(IDLE, IDLE, true),
+	[17] = RM(IDLE, WRITE, true),       [18] = RM(IDLE, WRITE_LO, true),
+	[19] = RM(IDLE, WRITE_HI, true),    [20] = RM(READ, IDLE, false),
+	[21] = RM(IDLE, WRITE, false),      [22] = RM(IDLE, WRITE_LO, false),
+	[23] = RM(IDLE, WRITE_HI, false),   [24] = RM(WRITE_LO, WRITE_HI, false),
+	[26] = RM(WRITE_HI, WRITE_LO, false), [27] = RM(IDLE, IDLE, true),
+};
+#undef RM
+
+void bi_decode_regs(uint64_t bits, bool first, struct bi_regs *r)
+{
+	unsigned mode;
+
+	os_memset(r, 0, sizeof(*r));
+	r->fau_idx = bits & 0xff;
+	r->reg3 = (bits >> 8) & 0x3f;
+	r->reg2 = (bits >> 14) & 0x3f;
+	r->reg0 = (bits >> 20) & 0x1f;
+	r->reg1 = (bits >> 25) & 0x3f;
+	r->ctrl = (bits >> 31) & 0xf;
+
+	/*
+	 * Ports 0 and 1 share 11 bits: when both read, their order is
+	 * encoded by whether reg0 <= reg1 (else both are mirrored as
+	 * 63 - x), which frees the 6th bit of reg0. With ctrl == 0 only
+	 * port 0 may read, and reg1 carries its top bit and the mode.
+	 */
+	if (r->ctrl == 0) {
+		mode = r->reg1 >> 2;
+		r->port0 = r->reg0 | (r->reg1 & 1) << 5;
+		r->read0 = !(r->reg1 & 2);
+	} else {
+		mode = r->ctrl;
+		r->port0 = r->reg0 <= r->reg1 ? r->reg0 : 63 - r->reg0;
+		r->read0 = r->read1 = true;
+	}
+	r->port1 = r->reg0 <= r->reg1 ? r->reg1 : 63 - r->reg1;
+	if (first)
+		mode = (mode & 7) | (mode & 8) << 1;
+	else if (r->reg2 == r->reg3)
+		mode += 16;
+	if (!reg_modes[mode].valid) {
+		r->reserved = true;
+		return;
+	}
+	r->slot2 = reg_modes[mode].slot2;
+	r->slot3 = reg_modes[mode].slot3;
+	r->slot3_fma = reg_modes[mode].slot3_fma;
+}
+
+uint32_t bi_imm_named(const struct bi_instr *ins, const char *name)
+{
+	for (unsigned i = 0; i < ins->desc->nimm; i++)
+		if (!os_strcmp(ins->desc->imms[i].name, name))
+			return bi_imm(ins, i);
+	return 0;
+}
