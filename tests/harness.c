@@ -252,6 +252,7 @@ int test_harness_run(int argc, char **argv)
 			break;
 		default:
 			usage(argv[0]);
+			free(names);
 			return opt == 'h' ? 0 : 2;
 		}
 	}
@@ -262,6 +263,7 @@ int test_harness_run(int argc, char **argv)
 		for (t = tests_head; t; t = t->next)
 			printf("%s%s%s\n", t->fixture ? t->fixture : "",
 			       t->fixture ? "." : "", t->name);
+		free(names);
 		return 0;
 	}
 
