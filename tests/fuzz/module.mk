@@ -21,7 +21,7 @@ CLANG_INC := $(shell $(FUZZ_CC) -print-file-name=include 2>/dev/null)
 $(BUILD)/fuzz-smoke/%: tests/fuzz/%.c tests/fuzz/driver/standalone.c $(USER_LIB) $(CORE_LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ    $@")
-	$(Q)$(CC) $(USER_CFLAGS) -Itests -o $@ $< tests/fuzz/driver/standalone.c \
+	$(Q)$(CC) $(filter-out -MMD -MP,$(USER_CFLAGS)) -Itests -o $@ $< tests/fuzz/driver/standalone.c \
 		-Wl,--start-group $(USER_LIB) $(CORE_LIB) -Wl,--end-group $(LDLIBS)
 
 $(BUILD)/fuzz/obj/vgpu/%.o $(BUILD)/fuzz/obj/shader/%.o $(BUILD)/fuzz/obj/driver-shim/%.o: FCF := -ffreestanding -nostdinc -isystem $(CLANG_INC)
