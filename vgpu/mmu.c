@@ -97,7 +97,9 @@ static void latch(struct vgpu_mmu_as *a, unsigned nr)
 		break;
 	case MALI_TRANSCFG_ADRMODE_AARCH64_4K:
 		a->mode = VGPU_PT_AARCH64_4K;
-		a->ina_bits = MALI_TRANSCFG_INA_BITS(a->transcfg);
+		a->ina_bits = MALI_TRANSCFG_INA_BITS(a->transcfg) ?
+				      55 - MALI_TRANSCFG_INA_BITS(a->transcfg) :
+				      48;
 		break;
 	case MALI_TRANSCFG_ADRMODE_UNMAPPED:
 		a->mode = VGPU_PT_UNMAPPED;
@@ -296,12 +298,19 @@ fault:
 	return NULL;
 }
 
-static bool stopping(struct vgpu_as *h)
+/* Reset, teardown or a stop of the job's slot (@soft: soft stops too;
+ * they end a stall, but otherwise only act between jobs). */
+static bool stopping(struct vgpu_as *h, bool soft)
 {
 	struct vgpu_slot *s = h->slot;
+	uint32_t stop;
 
-	return __atomic_load_n(&h->gpu->reset_gen, __ATOMIC_SEQ_CST) != h->gen ||
-	       (s && (__atomic_load_n(&s->stop, __ATOMIC_SEQ_CST) || s->quit));
+	if (__atomic_load_n(&h->gpu->reset_gen, __ATOMIC_SEQ_CST) != h->gen)
+		return true;
+	if (!s)
+		return false;
+	stop = __atomic_load_n(&s->stop, __ATOMIC_SEQ_CST);
+	return s->quit || stop == VGPU_STOP_HARD || (soft && stop);
 }
 
 /* Waits, with gpu->lock held, until the fault on @h is resolved. */
@@ -323,9 +332,9 @@ static void *stall_locked(struct vgpu_as *h, uint64_t va, size_t len,
 		os_mutex_unlock(gpu->lock);
 		vgpu_irq_deliver(gpu);
 		os_mutex_lock(gpu->lock);
-		while (a->replay_seq == seq && !stopping(h))
+		while (a->replay_seq == seq && !stopping(h, true))
 			os_cond_wait(gpu->stall_wake, gpu->lock, 0);
-		if (stopping(h))
+		if (stopping(h, true))
 			break;
 		if (gpu->mmu_irq_raw & (MALI_MMU_IRQ_PAGE_FAULT(h->nr) |
 					MALI_MMU_IRQ_BUS_FAULT(h->nr)))
@@ -336,7 +345,7 @@ static void *stall_locked(struct vgpu_as *h, uint64_t va, size_t len,
 		if (p || disabled || !MALI_EXC_IS_MMU_FAULT(*exc))
 			break;
 	}
-	if (!p && (MALI_EXC_IS_MMU_FAULT(*exc) || stopping(h)))
+	if (!p && (MALI_EXC_IS_MMU_FAULT(*exc) || stopping(h, true)))
 		*exc = first;
 	a->stalled--;
 	return p;
@@ -363,7 +372,7 @@ static void *access(struct vgpu_as *h, uint64_t va, size_t len,
 	if (h->exc)
 		return NULL;	/* the job already failed: no more accesses */
 	os_mutex_lock(gpu->lock);
-	if (stopping(h)) {
+	if (stopping(h, false)) {
 		p = NULL;
 		exc = MALI_EXC_TERMINATED;
 	} else {

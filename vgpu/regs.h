@@ -265,6 +265,7 @@
 #define MALI_TRANSCFG_ADRMODE_IDENTITY	0x2
 #define MALI_TRANSCFG_ADRMODE_AARCH64_4K 0x6
 #define MALI_TRANSCFG_ADRMODE_AARCH64_64K 0x8
+/* INA_BITS holds 55 minus the number of input address bits (0: 48). */
 #define MALI_TRANSCFG_INA_BITS(cfg)	((unsigned)(((cfg) >> 6) & 0x1f))
 #define MALI_TRANSCFG_INA_BITS_SHIFT	6
 

@@ -262,7 +262,7 @@ static inline void as_enable(struct board *b, unsigned as)
 		wr64(b, base + MALI_AS_MEMATTR_LO, 0x88888888ull);
 		wr64(b, base + MALI_AS_TRANSCFG_LO,
 		     MALI_TRANSCFG_ADRMODE_AARCH64_4K |
-			     (48u << MALI_TRANSCFG_INA_BITS_SHIFT));
+			     ((55u - 48u) << MALI_TRANSCFG_INA_BITS_SHIFT));
 	}
 	wr(b, base + MALI_AS_COMMAND, MALI_AS_CMD_UPDATE);
 }
