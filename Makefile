@@ -57,7 +57,8 @@ CORE_DIRS := vgpu shader driver-shim
 USER_DIRS := aarch64-user fuse-dev cmd
 CORE_SRCS := $(sort $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c)))
 USER_SRCS := os/os-user.c $(sort $(foreach d,$(USER_DIRS),$(filter-out cmd/main.c,$(wildcard $(d)/*.c))))
-CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
+# Core objects live under obj/: $(BUILD)/vgpu is the binary, not vgpu/'s objects.
+CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/obj/%.o)
 USER_OBJS := $(USER_SRCS:%.c=$(BUILD)/%.o)
 CORE_LIB := $(BUILD)/libvgpucore.a
 USER_LIB := $(BUILD)/libvgpuuser.a
@@ -86,13 +87,18 @@ SYSROOT := $(shell scripts/sysroot.sh --print 2>/dev/null)
 
 all: $(VGPU)
 
-$(BUILD)/vgpu/%.o $(BUILD)/shader/%.o $(BUILD)/driver-shim/%.o: CF := $(CORE_CFLAGS)
+$(BUILD)/obj/%.o: CF := $(CORE_CFLAGS)
 $(BUILD)/tests/%.o: CF := $(USER_CFLAGS) -Itests
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(if $(CF),$(CF),$(USER_CFLAGS)) -c $< -o $@
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CF) -c $< -o $@
 
 $(CORE_LIB): $(CORE_OBJS)
 	@mkdir -p $(@D)

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The DRM core as a render-node client meets it: dispatch by ioctl number
+ * alone (the size in the request only says how much the client passed;
+ * missing bytes read as zero, as drm_ioctl() does), render-node
+ * permissions, VERSION, GET_CAP, SET_CLIENT_CAP, GEM handles and PRIME.
+ *
+ * PRIME across processes: a FUSE server cannot create a file descriptor
+ * in its client, so HANDLE_TO_FD returns an export token in the fd field
+ * (a number >= 0x40000000, not a real descriptor) that FD_TO_HANDLE on
+ * any render-node file of this server accepts. The in-process front end
+ * turns tokens into real descriptors.
+ */
+#include "driver-shim/drm_priv.h"
+
+#define DRM_DRIVER_NAME "panfrost"
+#define DRM_DRIVER_DATE "20180908"
+#define DRM_DRIVER_DESC "panfrost DRM"
+/* panfrost 1.2: HEAP/NOEXEC BOs (1.1), AFBC_FEATURES (1.2) */
+#define DRM_DRIVER_MAJOR 1
+#define DRM_DRIVER_MINOR 2
+#define DRM_TOKEN_BASE 0x40000000u
+/* GPU VA window Linux's panfrost gives each file. */
+#define PAN_VA_START (32ull << 20)
+#define PAN_VA_END ((4ull << 30) - (32ull << 20))
+
+int drm_dev_init(struct shim_dev *dev)
+{
+	struct drm_dev_priv *d = os_zalloc(sizeof(*d));
+
+	if (!d)
+		return -SHIM_ENOMEM;
+	shim_list_init(&d->bos);
+	shim_list_init(&d->jobs);
+	d->next_mmap_offset = DRM_FILE_PAGE_OFFSET_START;
+	d->next_token = DRM_TOKEN_BASE;
+	dev->drm = d;
+	return 0;
+}
+
+void drm_dev_fini(struct shim_dev *dev)
+{
+	os_free(dev->drm);
+	dev->drm = NULL;
+}
+
+int drm_file_open(struct shim_file *f)
+{
+	struct drm_file_priv *p = os_zalloc(sizeof(*p));
+
+	if (!p)
+		return -SHIM_ENOMEM;
+	p->file = f;
+	/* Each file is its own GPU address space (panfrost_open). */
+	f->ctx = shim_ctx_create(f->dev, false);
+	if (!f->ctx) {
+		os_free(p);
+		return -SHIM_ENOMEM;
+	}
+	ralloc_init(&p->va, PAN_VA_START, PAN_VA_END - PAN_VA_START);
+	f->drm = p;
+	return 0;
+}
+
+void pan_bo_put(struct shim_dev *dev, struct pan_bo *bo)
+{
+	(void)dev;
+	if (--bo->refs)
+		return;
+	if (bo->owner_file) {
+		shim_ctx_unmap(bo->owner, bo->gpu_va, bo->size / SHIM_PAGE_SIZE, NULL);
+		ralloc_free(&bo->owner_file->va, bo->gpu_va, bo->size);
+		shim_ctx_phys_free(bo->owner, bo->phys_off, bo->size);
+	}
+	shim_list_del(&bo->link);
+	os_free(bo);
+}
+
+void drm_file_release(struct shim_file *f)
+{
+	struct drm_file_priv *p = f->drm;
+	struct shim_list *pos, *tmp;
+
+	if (!p)
+		return;
+	pan_file_release(p);
+	drm_syncobj_file_release(p);
+	for (unsigned i = 0; i < p->nbos; i++)
+		if (p->bos[i])
+			pan_bo_put(f->dev, p->bos[i]);
+	os_free(p->bos);
+	/* BOs of this file that others still hold (exports) lose their
+	 * pages with the address space: detach them first. */
+	shim_list_for_each_safe(pos, tmp, &f->dev->drm->bos) {
+		struct pan_bo *bo = shim_container_of(pos, struct pan_bo, link);
+
+		if (bo->owner_file == p) {
+			bo->owner_file = NULL;
+			bo->size = 0;
+		}
+	}
+	if (f->dev->drm->perfcnt_owner == p)
+		f->dev->drm->perfcnt_owner = NULL;
+	ralloc_fini(&p->va);
+	shim_ctx_destroy(f->ctx);
+	f->ctx = NULL;
+	os_free(p);
+	f->drm = NULL;
+}
+
+struct pan_bo *drm_bo_lookup(struct drm_file_priv *p, uint32_t handle)
+{
+	if (!handle || handle > p->nbos)
+		return NULL;
+	return p->bos[handle - 1];
+}
+
+int drm_bo_handle_new(struct drm_file_priv *p, struct pan_bo *bo,
+		      uint32_t *handle)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nbos; i++)
+		if (!p->bos[i])
+			break;
+	if (i == p->nbos) {
+		unsigned n = p->nbos ? p->nbos * 2 : 16;
+		struct pan_bo **nb = os_realloc(p->bos, n * sizeof(*nb));
+
+		if (!nb || n > (1u << 20)) {
+			if (nb)
+				p->bos = nb;
+			return -SHIM_ENOSPC;
+		}
+		os_memset(nb + p->nbos, 0, (n - p->nbos) * sizeof(*nb));
+		p->bos = nb;
+		p->nbos = n;
+	}
+	p->bos[i] = bo;
+	bo->refs++;
+	*handle = i + 1;
+	return 0;
+}
+
+/* drm_copy_field(): report the full length, copy what fits. */
+static int copy_field(struct shim_caller *c, uint64_t *len, uint64_t buf,
+		      const char *s)
+{
+	uint64_t n = os_strlen(s), copy = OS_MIN(n, *len);
+
+	*len = n;
+	if (copy && buf && shim_copy_out(c, buf, s, copy))
+		return -SHIM_EFAULT;
+	return 0;
+}
+
+static long drm_version(struct shim_caller *c, struct drm_version_arg *v)
+{
+	v->version_major = DRM_DRIVER_MAJOR;
+	v->version_minor = DRM_DRIVER_MINOR;
+	v->version_patchlevel = 0;
+	if (copy_field(c, &v->name_len, v->name, DRM_DRIVER_NAME) ||
+	    copy_field(c, &v->date_len, v->date, DRM_DRIVER_DATE) ||
+	    copy_field(c, &v->desc_len, v->desc, DRM_DRIVER_DESC))
+		return -SHIM_EFAULT;
+	return 0;
+}
+
+static long drm_get_cap(struct drm_get_cap_arg *c)
+{
+	switch (c->capability) {
+	case DRM_CAP_TIMESTAMP_MONOTONIC:
+		c->value = 1;
+		return 0;
+	case DRM_CAP_PRIME:
+		c->value = DRM_PRIME_CAP_IMPORT | DRM_PRIME_CAP_EXPORT;
+		return 0;
+	case DRM_CAP_SYNCOBJ:
+	case DRM_CAP_SYNCOBJ_TIMELINE:
+		c->value = 1;
+		return 0;
+	}
+	/* The rest only exist on drivers with mode setting. */
+	return -SHIM_EOPNOTSUPP;
+}
+
+static long drm_gem_close(struct drm_file_priv *p, struct drm_gem_close_arg *g)
+{
+	struct pan_bo *bo = drm_bo_lookup(p, g->handle);
+
+	if (!bo)
+		return -SHIM_EINVAL;
+	p->bos[g->handle - 1] = NULL;
+	pan_bo_put(p->file->dev, bo);
+	return 0;
+}
+
+static long prime_to_fd(struct drm_file_priv *p, struct drm_prime_handle_arg *a)
+{
+	struct pan_bo *bo;
+
+	if (a->flags & ~(DRM_CLOEXEC | DRM_RDWR))
+		return -SHIM_EINVAL;
+	bo = drm_bo_lookup(p, a->handle);
+	if (!bo)
+		return -SHIM_ENOENT;
+	if (!bo->export_token)
+		bo->export_token = p->file->dev->drm->next_token++;
+	a->fd = (int32_t)bo->export_token;
+	return 0;
+}
+
+static long prime_to_handle(struct drm_file_priv *p,
+			    struct drm_prime_handle_arg *a)
+{
+	struct shim_list *pos, *tmp;
+
+	shim_list_for_each_safe(pos, tmp, &p->file->dev->drm->bos) {
+		struct pan_bo *bo = shim_container_of(pos, struct pan_bo, link);
+
+		if (!bo->export_token || bo->export_token != (uint32_t)a->fd)
+			continue;
+		if (!bo->owner_file)
+			return -SHIM_EBADF; /* its memory went with its owner */
+		/* One handle per object and file, as GEM guarantees. */
+		for (unsigned i = 0; i < p->nbos; i++) {
+			if (p->bos[i] == bo) {
+				a->handle = i + 1;
+				return 0;
+			}
+		}
+		if (bo->owner_file != p)
+			return -SHIM_EINVAL; /* cross-address-space import: not yet */
+		return drm_bo_handle_new(p, bo, &a->handle);
+	}
+	return -SHIM_EBADF;
+}
+
+/* Core ioctls that exist but are not for render nodes (EACCES there). */
+static bool core_not_render(unsigned nr)
+{
+	static const uint8_t list[] = {
+		0x01, 0x02, 0x05, 0x06, 0x07, 0x0a, 0x0b, 0x0d, 0x10, 0x11,
+		0x12, 0x13, 0x1e, 0x1f, 0x27, 0x28, 0x3a, 0x3b, 0x3c, 0x3f,
+		0xc6, 0xc7, 0xc8, 0xc9, 0xce, 0xd0,
+	};
+
+	if (nr >= 0xa0 && nr <= 0xbe)
+		return true; /* mode setting */
+	for (unsigned i = 0; i < sizeof(list); i++)
+		if (list[i] == nr)
+			return true;
+	return false;
+}
+
+long drm_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
+	       void *arg, struct shim_acct *a)
+{
+	struct drm_file_priv *p = f->drm;
+	unsigned nr = SHIM_IOC_NR(cmd);
+
+	if (nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END) {
+		if (nr - DRM_COMMAND_BASE >= PAN_NUM_IOCTLS)
+			return -SHIM_EINVAL;
+		return pan_ioctl(f, c, nr - DRM_COMMAND_BASE, arg, a);
+	}
+	switch (nr) {
+	case DRM_NR_VERSION:
+		return drm_version(c, arg);
+	case DRM_NR_GET_CAP:
+		return drm_get_cap(arg);
+	case DRM_NR_GEM_CLOSE:
+		return drm_gem_close(p, arg);
+	case DRM_NR_PRIME_HANDLE_TO_FD:
+		return prime_to_fd(p, arg);
+	case DRM_NR_PRIME_FD_TO_HANDLE:
+		return prime_to_handle(p, arg);
+	case DRM_NR_SYNCOBJ_CREATE:
+	case DRM_NR_SYNCOBJ_DESTROY:
+	case DRM_NR_SYNCOBJ_HANDLE_TO_FD:
+	case DRM_NR_SYNCOBJ_FD_TO_HANDLE:
+	case DRM_NR_SYNCOBJ_WAIT:
+	case DRM_NR_SYNCOBJ_RESET:
+	case DRM_NR_SYNCOBJ_SIGNAL:
+	case DRM_NR_SYNCOBJ_TIMELINE_WAIT:
+	case DRM_NR_SYNCOBJ_QUERY:
+	case DRM_NR_SYNCOBJ_TRANSFER:
+	case DRM_NR_SYNCOBJ_TIMELINE_SIGNAL:
+		return drm_syncobj_ioctl(f, c, nr, arg);
+	}
+	if (core_not_render(nr))
+		return -SHIM_EACCES;
+	return -SHIM_EINVAL;
+}
+
+int drm_mmap_prepare(struct shim_file *f, uint64_t pgoff, uint64_t length,
+		     struct shim_mmap_info *out)
+{
+	struct shim_list *pos, *tmp;
+	uint64_t off = pgoff << SHIM_PAGE_SHIFT;
+
+	if (pgoff >> (64 - SHIM_PAGE_SHIFT))
+		return -SHIM_EINVAL;
+	shim_list_for_each_safe(pos, tmp, &f->dev->drm->bos) {
+		struct pan_bo *bo = shim_container_of(pos, struct pan_bo, link);
+		bool mine = false;
+
+		if (!bo->mmap_offset || bo->mmap_offset != off)
+			continue;
+		/* The fake offset only works through a file holding a handle. */
+		for (unsigned i = 0; i < f->drm->nbos; i++)
+			mine |= f->drm->bos[i] == bo;
+		if (!mine || !bo->owner_file)
+			return -SHIM_EACCES;
+		if (length > bo->size)
+			return -SHIM_EINVAL;
+		out->backing = bo->owner->backing.handle;
+		out->offset = bo->phys_off;
+		out->length = length;
+		return 0;
+	}
+	return -SHIM_EINVAL;
+}

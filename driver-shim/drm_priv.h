@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * State of the DRM render node: per-file GEM handle and syncobj tables,
+ * panfrost buffer objects, fences and the jobs that signal them.
+ */
+#ifndef VGPU_SHIM_DRM_PRIV_H
+#define VGPU_SHIM_DRM_PRIV_H
+
+#include "driver-shim/shim_internal.h"
+#include "driver-shim/uapi_drm.h"
+
+/* A completion, shared by jobs, syncobjs and BO reservations. */
+struct shim_fence {
+	int refs;
+	bool signaled;
+	int error;
+};
+struct shim_fence *fence_new(bool signaled);
+struct shim_fence *fence_get(struct shim_fence *f);
+void fence_put(struct shim_fence *f);
+
+/* A GEM object. Its pages are in the owner context's backing. */
+struct pan_bo {
+	int refs;
+	struct shim_ctx *owner;
+	struct drm_file_priv *owner_file;
+	uint64_t size;
+	uint32_t flags;         /* PAN_BO_* */
+	uint64_t phys_off;
+	uint64_t mmap_offset;   /* fake offset for mmap, 0 until MMAP_BO */
+	uint64_t gpu_va;        /* in the owner's address space */
+	unsigned busy;          /* jobs in flight that list it */
+	bool dontneed;
+	uint32_t export_token;  /* PRIME "fd", 0 if never exported */
+	struct shim_list link;  /* drm_dev_priv.bos */
+};
+
+/* A DRM syncobj: a (possibly empty) list of timeline points; a binary
+ * syncobj is the same with a single point 0. */
+struct sync_point {
+	uint64_t point;
+	struct shim_fence *fence;
+};
+struct drm_syncobj {
+	int refs;
+	unsigned npoints, cap;
+	struct sync_point *points;
+	uint32_t export_token;
+};
+
+struct drm_file_priv {
+	struct shim_file *file;
+	struct pan_bo **bos;           /* GEM handle - 1 -> BO */
+	unsigned nbos;
+	struct drm_syncobj **syncobjs; /* syncobj handle - 1 -> object */
+	unsigned nsyncobjs;
+	struct ralloc va;              /* GPU VA for BOs: 32 MiB .. 4 GiB - 32 MiB */
+	bool perfcnt;
+};
+
+struct drm_dev_priv {
+	struct shim_list bos;          /* every live BO */
+	struct shim_list jobs;         /* panfrost jobs not yet finished */
+	uint64_t next_mmap_offset;
+	uint32_t next_token;
+	struct drm_file_priv *perfcnt_owner;
+};
+
+/* drm.c: handle tables */
+struct pan_bo *drm_bo_lookup(struct drm_file_priv *p, uint32_t handle);
+int drm_bo_handle_new(struct drm_file_priv *p, struct pan_bo *bo, uint32_t *handle);
+void pan_bo_put(struct shim_dev *dev, struct pan_bo *bo);
+
+/* syncobj.c */
+long drm_syncobj_ioctl(struct shim_file *f, struct shim_caller *c,
+		       unsigned nr, void *arg);
+struct drm_syncobj *drm_syncobj_lookup(struct drm_file_priv *p, uint32_t handle);
+/* The fence a submit waits for: -ENOENT/-EINVAL as DRM's find_fence. */
+int drm_syncobj_fence(struct drm_file_priv *p, uint32_t handle,
+		      struct shim_fence **out);
+void drm_syncobj_replace(struct drm_syncobj *s, struct shim_fence *f);
+void drm_syncobj_file_release(struct drm_file_priv *p);
+
+/* panfrost_ioctl.c */
+long pan_ioctl(struct shim_file *f, struct shim_caller *c, unsigned nr,
+	       void *arg, struct shim_acct *a);
+void pan_file_release(struct drm_file_priv *p);
+void pan_fence_signalled(struct shim_dev *dev);
+
+#endif

@@ -1,0 +1,649 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The hardware back end: drives the vgpu model the way Linux's Mali
+ * drivers drive a real GPU, through registers and IRQ lines only
+ * (DESIGN.md invariant 1):
+ *
+ *  probe    soft reset, wait RESET_COMPLETED, read the ID and feature
+ *           registers, power up L2 then shader cores and tiler, unmask IRQs;
+ *  memory   each context's backing window and the page-table pool are
+ *           registered on the GPU bus; address spaces are handed to
+ *           contexts on demand (LRU among idle ones) and programmed with
+ *           TRANSTAB/MEMATTR/TRANSCFG + UPDATE; page-table edits are
+ *           followed by LOCK + FLUSH_MEM;
+ *  jobs     one chain per slot in flight, queued through the _NEXT
+ *           registers and COMMAND_NEXT=START;
+ *  IRQs     the model's IRQ callback only wakes a handler thread (the
+ *           callback may run inside our own register writes), which takes
+ *           the device lock and reads JOB/MMU/GPU IRQ_STATUS;
+ *  faults   an MMU fault disables the address space so the stalled access
+ *           is abandoned and the job fails with the fault's code;
+ *  timeouts a job running too long is soft-stopped, then hard-stopped,
+ *           then the GPU is reset; only that job fails.
+ */
+#include "driver-shim/shim_internal.h"
+#include "vgpu/gpu.h"
+#include "vgpu/regs.h"
+
+#define HW_SLOTS 3
+#define HW_AS 8
+#define HW_POLL_NS (100 * 1000ull)
+#define HW_POLL_TRIES 20000
+#define HW_JOB_TIMEOUT_NS (5ull * 1000 * 1000 * 1000)
+#define HW_STOP_GRACE_NS (500ull * 1000 * 1000)
+
+struct hw_slot {
+	struct shim_list queue;   /* jobs waiting for this slot */
+	struct shim_job *running; /* handed to the GPU */
+	uint64_t started_ns;
+	int stop_stage;           /* 0 none, 1 soft-stopped, 2 hard-stopped */
+	uint64_t stop_ns;
+};
+
+struct shim_hw {
+	struct vgpu *gpu;
+	struct shim_dev *dev;
+	struct hw_slot slot[HW_SLOTS];
+	struct shim_ctx *as_owner[HW_AS];
+	uint64_t as_lru[HW_AS];
+	uint64_t lru_clock;
+	/* IRQ hand-off to the handler thread */
+	struct os_mutex *irq_lock;
+	struct os_cond *irq_wake;
+	unsigned irq_pending;
+	bool stopping;
+	struct os_thread *thread;
+	uint64_t job_timeout_ns;
+};
+
+static uint32_t rd(struct shim_hw *hw, struct shim_acct *a, uint32_t off)
+{
+	if (a)
+		a->reg_reads++;
+	return vgpu_read32(hw->gpu, off);
+}
+
+static void wr(struct shim_hw *hw, struct shim_acct *a, uint32_t off,
+	       uint32_t v)
+{
+	if (a)
+		a->reg_writes++;
+	vgpu_write32(hw->gpu, off, v);
+}
+
+static uint64_t rd64(struct shim_hw *hw, struct shim_acct *a, uint32_t off)
+{
+	uint32_t lo = rd(hw, a, off);
+
+	return lo | (uint64_t)rd(hw, a, off + 4) << 32;
+}
+
+static void wr64(struct shim_hw *hw, struct shim_acct *a, uint32_t off,
+		 uint64_t v)
+{
+	wr(hw, a, off, (uint32_t)v);
+	wr(hw, a, off + 4, (uint32_t)(v >> 32));
+}
+
+/* Polls until (reg & mask) == want; false on timeout (a broken model). */
+static bool poll_reg(struct shim_hw *hw, struct shim_acct *a, uint32_t off,
+		     uint32_t mask, uint32_t want)
+{
+	for (int i = 0; i < HW_POLL_TRIES; i++) {
+		if ((rd(hw, a, off) & mask) == want)
+			return true;
+		os_sleep_ns(HW_POLL_NS);
+	}
+	os_err("hw", "register 0x%x stuck (mask 0x%x)", off, mask);
+	return false;
+}
+
+static void irq_cb(void *owner, enum vgpu_irq_line line, bool level)
+{
+	struct shim_hw *hw = owner;
+
+	if (!level)
+		return;
+	os_mutex_lock(hw->irq_lock);
+	hw->irq_pending |= 1u << line;
+	os_cond_signal(hw->irq_wake);
+	os_mutex_unlock(hw->irq_lock);
+}
+
+static bool power_domain(struct shim_hw *hw, struct shim_acct *a,
+			 uint32_t base, uint64_t present)
+{
+	if (!present)
+		return true;
+	wr64(hw, a, base + MALI_PWR_PWRON, present);
+	for (int i = 0; i < HW_POLL_TRIES; i++) {
+		if ((rd64(hw, a, base + MALI_PWR_READY) & present) == present)
+			return true;
+		os_sleep_ns(HW_POLL_NS);
+	}
+	os_err("hw", "power domain 0x%x did not come up", base);
+	return false;
+}
+
+static void read_features(struct shim_hw *hw, struct shim_gpu_regs *r)
+{
+	r->gpu_id = rd(hw, NULL, MALI_GPU_ID);
+	r->l2_features = rd(hw, NULL, MALI_GPU_L2_FEATURES);
+	r->core_features = rd(hw, NULL, MALI_GPU_CORE_FEATURES);
+	r->tiler_features = rd(hw, NULL, MALI_GPU_TILER_FEATURES);
+	r->mem_features = rd(hw, NULL, MALI_GPU_MEM_FEATURES);
+	r->mmu_features = rd(hw, NULL, MALI_GPU_MMU_FEATURES);
+	r->as_present = rd(hw, NULL, MALI_GPU_AS_PRESENT);
+	r->js_present = rd(hw, NULL, MALI_GPU_JS_PRESENT);
+	r->thread_max_threads = rd(hw, NULL, MALI_GPU_THREAD_MAX_THREADS);
+	r->thread_max_workgroup_size = rd(hw, NULL, MALI_GPU_THREAD_MAX_WORKGROUP_SIZE);
+	r->thread_max_barrier_size = rd(hw, NULL, MALI_GPU_THREAD_MAX_BARRIER_SIZE);
+	r->thread_features = rd(hw, NULL, MALI_GPU_THREAD_FEATURES);
+	r->thread_tls_alloc = rd(hw, NULL, MALI_GPU_THREAD_TLS_ALLOC);
+	r->coherency_features = rd(hw, NULL, MALI_GPU_COHERENCY_FEATURES);
+	r->afbc_features = rd(hw, NULL, MALI_GPU_AFBC_FEATURES);
+	for (int i = 0; i < 4; i++)
+		r->texture_features[i] = rd(hw, NULL, MALI_GPU_TEXTURE_FEATURES(i));
+	for (int i = 0; i < 16; i++)
+		r->js_features[i] = rd(hw, NULL, MALI_GPU_JS_FEATURES(i));
+	r->shader_present = rd64(hw, NULL, MALI_GPU_SHADER_PRESENT_LO);
+	r->tiler_present = rd64(hw, NULL, MALI_GPU_TILER_PRESENT_LO);
+	r->l2_present = rd64(hw, NULL, MALI_GPU_L2_PRESENT_LO);
+	r->stack_present = rd64(hw, NULL, MALI_GPU_STACK_PRESENT_LO);
+}
+
+/* Reset and power-up, as at probe and after a hung job. */
+static int gpu_bring_up(struct shim_hw *hw, struct shim_acct *a)
+{
+	struct shim_gpu_regs *r = &hw->dev->regs;
+
+	wr(hw, a, MALI_GPU_IRQ_MASK, 0);
+	wr(hw, a, MALI_GPU_IRQ_CLEAR, MALI_GPU_IRQ_ALL);
+	wr(hw, a, MALI_GPU_COMMAND, MALI_GPU_CMD_SOFT_RESET);
+	if (!poll_reg(hw, a, MALI_GPU_IRQ_RAWSTAT, MALI_GPU_IRQ_RESET_COMPLETED,
+		      MALI_GPU_IRQ_RESET_COMPLETED))
+		return -SHIM_EIO;
+	wr(hw, a, MALI_GPU_IRQ_CLEAR, MALI_GPU_IRQ_ALL);
+	if (!power_domain(hw, a, MALI_GPU_L2_BASE, r->l2_present) ||
+	    !power_domain(hw, a, MALI_GPU_SHADER_BASE, r->shader_present) ||
+	    !power_domain(hw, a, MALI_GPU_TILER_BASE, r->tiler_present))
+		return -SHIM_EIO;
+	wr(hw, a, MALI_GPU_IRQ_MASK,
+	   MALI_GPU_IRQ_FAULT | MALI_GPU_IRQ_MULTIPLE_FAULT);
+	wr(hw, a, MALI_JOB_IRQ_CLEAR, ~0u);
+	wr(hw, a, MALI_JOB_IRQ_MASK, 0x00070007u);
+	wr(hw, a, MALI_MMU_IRQ_CLEAR, ~0u);
+	wr(hw, a, MALI_MMU_IRQ_MASK, 0x00ff00ffu);
+	for (int i = 0; i < HW_AS; i++)
+		hw->as_owner[i] = NULL;
+	return 0;
+}
+
+static void as_cmd(struct shim_hw *hw, struct shim_acct *a, int as, uint32_t cmd)
+{
+	poll_reg(hw, a, MALI_AS(as) + MALI_AS_STATUS, MALI_AS_STATUS_ACTIVE, 0);
+	wr(hw, a, MALI_AS(as) + MALI_AS_COMMAND, cmd);
+	poll_reg(hw, a, MALI_AS(as) + MALI_AS_STATUS, MALI_AS_STATUS_ACTIVE, 0);
+}
+
+static void as_program(struct shim_hw *hw, struct shim_acct *a, int as,
+		       struct shim_ctx *ctx)
+{
+	uint32_t base = MALI_AS(as);
+
+	if (!ctx) {
+		/* Unmapped: outstanding accesses are abandoned. */
+		wr64(hw, a, base + MALI_AS_TRANSTAB_LO, 0);
+		wr64(hw, a, base + MALI_AS_TRANSCFG_LO, MALI_TRANSCFG_ADRMODE_UNMAPPED);
+	} else if (ctx->kbase) {
+		wr64(hw, a, base + MALI_AS_TRANSTAB_LO, ctx->pgd);
+		wr64(hw, a, base + MALI_AS_MEMATTR_LO, 0x88888888ull);
+		wr64(hw, a, base + MALI_AS_TRANSCFG_LO,
+		     MALI_TRANSCFG_ADRMODE_AARCH64_4K |
+		     (48u << MALI_TRANSCFG_INA_BITS_SHIFT));
+	} else {
+		/* Linux 6.1 panfrost: legacy mode, TRANSCFG left at 0. */
+		wr64(hw, a, base + MALI_AS_TRANSCFG_LO, MALI_TRANSCFG_ADRMODE_LEGACY);
+		wr64(hw, a, base + MALI_AS_TRANSTAB_LO,
+		     ctx->pgd | MALI_TRANSTAB_ADRMODE_TABLE | MALI_TRANSTAB_READ_INNER);
+		wr64(hw, a, base + MALI_AS_MEMATTR_LO, 0x88888888ull);
+	}
+	as_cmd(hw, a, as, MALI_AS_CMD_UPDATE);
+}
+
+static bool as_busy(struct shim_hw *hw, int as)
+{
+	for (int s = 0; s < HW_SLOTS; s++)
+		if (hw->slot[s].running && hw->slot[s].running->ctx->as_nr == as)
+			return true;
+	return false;
+}
+
+/* Gives @ctx an address space; false when all are busy. */
+static bool as_get(struct shim_hw *hw, struct shim_ctx *ctx, struct shim_acct *a)
+{
+	int victim = -1;
+
+	if (ctx->as_nr >= 0) {
+		hw->as_lru[ctx->as_nr] = ++hw->lru_clock;
+		return true;
+	}
+	for (int i = 0; i < HW_AS; i++) {
+		if (!(hw->dev->regs.as_present & (1u << i)) || as_busy(hw, i))
+			continue;
+		if (!hw->as_owner[i]) {
+			victim = i;
+			break;
+		}
+		if (victim < 0 || hw->as_lru[i] < hw->as_lru[victim])
+			victim = i;
+	}
+	if (victim < 0)
+		return false;
+	if (hw->as_owner[victim])
+		hw->as_owner[victim]->as_nr = -1;
+	hw->as_owner[victim] = ctx;
+	ctx->as_nr = victim;
+	hw->as_lru[victim] = ++hw->lru_clock;
+	as_program(hw, a, victim, ctx);
+	return true;
+}
+
+void shim_hw_flush_as(struct shim_dev *dev, struct shim_ctx *ctx,
+		      struct shim_acct *a)
+{
+	struct shim_hw *hw = dev->hw;
+
+	if (!hw || ctx->as_nr < 0)
+		return;
+	/* Lock the whole 48-bit space, then flush: width 47 -> 2^48 bytes. */
+	wr64(hw, a, MALI_AS(ctx->as_nr) + MALI_AS_LOCKADDR_LO, 47);
+	as_cmd(hw, a, ctx->as_nr, MALI_AS_CMD_LOCK);
+	as_cmd(hw, a, ctx->as_nr, MALI_AS_CMD_FLUSH_MEM);
+}
+
+static void slot_kick(struct shim_hw *hw, unsigned s, struct shim_acct *a)
+{
+	struct hw_slot *sl = &hw->slot[s];
+	struct shim_job *job;
+	uint64_t affinity = hw->dev->regs.shader_present;
+	uint32_t base = MALI_JS(s);
+
+	if (sl->running || shim_list_empty(&sl->queue))
+		return;
+	job = shim_container_of(sl->queue.next, struct shim_job, link);
+	if (!as_get(hw, job->ctx, a))
+		return; /* retried when a job completes */
+	shim_list_del(&job->link);
+	sl->running = job;
+	sl->started_ns = os_time_ns();
+	sl->stop_stage = 0;
+	job->on_hw = true;
+	wr64(hw, a, base + MALI_JS_HEAD_NEXT_LO, job->jc);
+	wr64(hw, a, base + MALI_JS_AFFINITY_NEXT_LO, affinity);
+	wr(hw, a, base + MALI_JS_CONFIG_NEXT,
+	   (uint32_t)job->ctx->as_nr | MALI_JS_CONFIG_START_FLUSH_CLEAN |
+		   MALI_JS_CONFIG_START_FLUSH_INV | MALI_JS_CONFIG_END_FLUSH_CLEAN |
+		   MALI_JS_CONFIG_END_FLUSH_INV | MALI_JS_CONFIG_START_MMU |
+		   job->config_flags);
+	wr(hw, a, base + MALI_JS_COMMAND_NEXT, MALI_JS_CMD_START);
+}
+
+static void kick_all(struct shim_hw *hw, struct shim_acct *a)
+{
+	for (unsigned s = 0; s < HW_SLOTS; s++)
+		slot_kick(hw, s, a);
+}
+
+static void job_finish(struct shim_hw *hw, unsigned s, uint32_t status,
+		       struct shim_acct *a)
+{
+	struct hw_slot *sl = &hw->slot[s];
+	struct shim_job *job = sl->running;
+
+	if (!job)
+		return;
+	sl->running = NULL;
+	job->on_hw = false;
+	if (status == MALI_EXC_DONE)
+		hw->dev->st_jobs_done++;
+	else
+		hw->dev->st_jobs_failed++;
+	if (a)
+		a->jobs++;
+	job->done(job, status);
+}
+
+void shim_hw_submit(struct shim_dev *dev, struct shim_job *job)
+{
+	struct shim_hw *hw = dev->hw;
+
+	job->submit_ns = os_time_ns();
+	if (!hw || job->slot >= HW_SLOTS ||
+	    !(dev->regs.js_present & (1u << job->slot))) {
+		job->done(job, MALI_EXC_JOB_CONFIG_FAULT);
+		return;
+	}
+	shim_list_add_tail(&job->link, &hw->slot[job->slot].queue);
+	slot_kick(hw, job->slot, NULL);
+}
+
+static void handle_job_irq(struct shim_hw *hw, struct shim_acct *a)
+{
+	uint32_t st = rd(hw, a, MALI_JOB_IRQ_STATUS);
+
+	if (!st)
+		return;
+	a->irqs++;
+	wr(hw, a, MALI_JOB_IRQ_CLEAR, st);
+	for (unsigned s = 0; s < HW_SLOTS; s++) {
+		if (st & MALI_JOB_IRQ_FAIL(s))
+			job_finish(hw, s, rd(hw, a, MALI_JS(s) + MALI_JS_STATUS) & 0xff, a);
+		else if (st & MALI_JOB_IRQ_DONE(s))
+			job_finish(hw, s, MALI_EXC_DONE, a);
+	}
+}
+
+static void handle_mmu_irq(struct shim_hw *hw, struct shim_acct *a)
+{
+	uint32_t st = rd(hw, a, MALI_MMU_IRQ_STATUS);
+
+	if (!st)
+		return;
+	a->irqs++;
+	for (int as = 0; as < HW_AS; as++) {
+		uint32_t bits = MALI_MMU_IRQ_PAGE_FAULT(as) | MALI_MMU_IRQ_BUS_FAULT(as);
+		struct shim_ctx *ctx = hw->as_owner[as];
+		uint32_t fs;
+		uint64_t fa;
+
+		if (!(st & bits))
+			continue;
+		fs = rd(hw, a, MALI_AS(as) + MALI_AS_FAULTSTATUS);
+		fa = rd64(hw, a, MALI_AS(as) + MALI_AS_FAULTADDRESS_LO);
+		a->faults++;
+		hw->dev->st_mmu_faults++;
+		if (ctx)
+			ctx->st_faults++;
+		os_info("hw", "MMU fault AS%d ctx %d: status 0x%x (%s) at 0x%llx", as,
+			ctx ? ctx->id : -1, fs,
+			MALI_AS_FAULT_ACCESS(fs) == MALI_AS_FAULT_ACCESS_WRITE ? "write" :
+			MALI_AS_FAULT_ACCESS(fs) == MALI_AS_FAULT_ACCESS_EXECUTE ? "exec" :
+			"read", (unsigned long long)fa);
+		/* No growable memory is backed on demand yet: the fault is
+		 * terminal. Disabling the space abandons the stalled access
+		 * (the job then fails with the fault's code); the context
+		 * gets the space back, reprogrammed, for its next job. */
+		as_program(hw, a, as, NULL);
+		wr(hw, a, MALI_MMU_IRQ_CLEAR, st & bits);
+		if (ctx) {
+			ctx->as_nr = -1;
+			hw->as_owner[as] = NULL;
+		}
+	}
+}
+
+static void handle_gpu_irq(struct shim_hw *hw, struct shim_acct *a)
+{
+	uint32_t st = rd(hw, a, MALI_GPU_IRQ_STATUS);
+
+	if (!st)
+		return;
+	a->irqs++;
+	if (st & (MALI_GPU_IRQ_FAULT | MALI_GPU_IRQ_MULTIPLE_FAULT))
+		os_warn("hw", "GPU fault 0x%x at 0x%llx",
+			rd(hw, a, MALI_GPU_FAULTSTATUS),
+			(unsigned long long)rd64(hw, a, MALI_GPU_FAULTADDRESS_LO));
+	wr(hw, a, MALI_GPU_IRQ_CLEAR, st);
+}
+
+/* Reset after a job that would not stop: only that job fails. */
+static void gpu_recover(struct shim_hw *hw, unsigned guilty, struct shim_acct *a)
+{
+	struct shim_job *requeue[HW_SLOTS] = { 0 };
+
+	hw->dev->st_gpu_resets++;
+	hw->dev->disjoint++;
+	for (unsigned s = 0; s < HW_SLOTS; s++) {
+		requeue[s] = hw->slot[s].running;
+		hw->slot[s].running = NULL;
+	}
+	for (int as = 0; as < HW_AS; as++)
+		if (hw->as_owner[as])
+			hw->as_owner[as]->as_nr = -1;
+	if (gpu_bring_up(hw, a))
+		os_err("hw", "GPU reset failed");
+	for (unsigned s = 0; s < HW_SLOTS; s++) {
+		struct shim_job *j = requeue[s];
+
+		if (!j)
+			continue;
+		j->on_hw = false;
+		if (s == guilty) {
+			hw->dev->st_jobs_failed++;
+			j->done(j, MALI_EXC_TERMINATED);
+		} else {
+			/* Innocent: run again from the start. */
+			shim_list_add_tail(&j->link, &hw->slot[s].queue);
+		}
+	}
+}
+
+static void watchdog(struct shim_hw *hw, struct shim_acct *a)
+{
+	uint64_t now = os_time_ns();
+
+	for (unsigned s = 0; s < HW_SLOTS; s++) {
+		struct hw_slot *sl = &hw->slot[s];
+		uint32_t base = MALI_JS(s);
+
+		if (!sl->running)
+			continue;
+		if (sl->stop_stage == 0 && now - sl->started_ns > hw->job_timeout_ns) {
+			os_warn("hw", "slot %u: job timed out, soft-stopping", s);
+			wr(hw, a, base + MALI_JS_COMMAND, MALI_JS_CMD_SOFT_STOP);
+			sl->stop_stage = 1;
+			sl->stop_ns = now;
+		} else if (sl->stop_stage == 1 && now - sl->stop_ns > HW_STOP_GRACE_NS) {
+			os_warn("hw", "slot %u: hard-stopping", s);
+			wr(hw, a, base + MALI_JS_COMMAND, MALI_JS_CMD_HARD_STOP);
+			sl->stop_stage = 2;
+			sl->stop_ns = now;
+		} else if (sl->stop_stage == 2 && now - sl->stop_ns > HW_STOP_GRACE_NS) {
+			os_err("hw", "slot %u: job will not stop, resetting the GPU", s);
+			gpu_recover(hw, s, a);
+		}
+	}
+}
+
+static void irq_thread(void *arg)
+{
+	struct shim_hw *hw = arg;
+	struct shim_dev *dev = hw->dev;
+
+	for (;;) {
+		struct shim_acct a = { 0 };
+		unsigned pending;
+
+		os_mutex_lock(hw->irq_lock);
+		if (!hw->irq_pending && !hw->stopping)
+			os_cond_wait(hw->irq_wake, hw->irq_lock, 50 * 1000 * 1000);
+		pending = hw->irq_pending;
+		hw->irq_pending = 0;
+		os_mutex_unlock(hw->irq_lock);
+		if (hw->stopping)
+			return;
+		os_mutex_lock(dev->lock);
+		/* Lines are level-triggered: look at all three each time. */
+		(void)pending;
+		handle_mmu_irq(hw, &a);
+		handle_job_irq(hw, &a);
+		handle_gpu_irq(hw, &a);
+		watchdog(hw, &a);
+		kick_all(hw, &a);
+		os_mutex_unlock(dev->lock);
+		if (a.irqs || a.reg_writes) {
+			shim_stat_add(dev, SHIM_STAT_ROW_IRQ, &a);
+			os_mutex_lock(dev->lock);
+			shim_wake_all(dev);
+			os_mutex_unlock(dev->lock);
+		}
+	}
+}
+
+int shim_hw_init(struct shim_dev *dev)
+{
+	static const char *const names[] = { "g71", "g52" };
+	struct vgpu_config cfg;
+	struct shim_hw *hw;
+
+	if (vgpu_config_init(&cfg, names[dev->cfg.gpu == SHIM_GPU_G52],
+			     dev->cfg.cores)) {
+		os_err("hw", "bad GPU configuration (%u cores)", dev->cfg.cores);
+		return -SHIM_EINVAL;
+	}
+	hw = os_zalloc(sizeof(*hw));
+	if (!hw)
+		return -SHIM_ENOMEM;
+	hw->dev = dev;
+	hw->job_timeout_ns = HW_JOB_TIMEOUT_NS;
+	for (int s = 0; s < HW_SLOTS; s++)
+		shim_list_init(&hw->slot[s].queue);
+	hw->irq_lock = os_mutex_new();
+	hw->irq_wake = os_cond_new();
+	hw->gpu = vgpu_create(&cfg, irq_cb, hw);
+	if (!hw->irq_lock || !hw->irq_wake || !hw->gpu)
+		goto fail;
+	if (vgpu_bus_add(hw->gpu, SHIM_KPOOL_PA, SHIM_KPOOL_SIZE, dev->kpool))
+		goto fail;
+	read_features(hw, &dev->regs);
+	dev->gpu_name = dev->cfg.gpu == SHIM_GPU_G52 ? "Mali-G52" : "Mali-G71";
+	dev->hw = hw;
+	if (gpu_bring_up(hw, NULL))
+		goto fail_hw;
+	hw->thread = os_thread_start(irq_thread, hw, "vgpu-irq");
+	if (!hw->thread)
+		goto fail_hw;
+	return 0;
+
+fail_hw:
+	dev->hw = NULL;
+fail:
+	if (hw->gpu)
+		vgpu_destroy(hw->gpu);
+	if (hw->irq_wake)
+		os_cond_free(hw->irq_wake);
+	if (hw->irq_lock)
+		os_mutex_free(hw->irq_lock);
+	os_free(hw);
+	return -SHIM_EIO;
+}
+
+void shim_hw_fini(struct shim_dev *dev)
+{
+	struct shim_hw *hw = dev->hw;
+
+	if (!hw)
+		return;
+	os_mutex_lock(hw->irq_lock);
+	hw->stopping = true;
+	os_cond_signal(hw->irq_wake);
+	os_mutex_unlock(hw->irq_lock);
+	os_thread_join(hw->thread);
+	vgpu_destroy(hw->gpu);
+	os_cond_free(hw->irq_wake);
+	os_mutex_free(hw->irq_lock);
+	os_free(hw);
+	dev->hw = NULL;
+}
+
+int shim_hw_ctx_attach(struct shim_dev *dev, struct shim_ctx *ctx)
+{
+	if (!dev->hw)
+		return 0;
+	return vgpu_bus_add(dev->hw->gpu, ctx->pa_base, ctx->backing.size,
+			    ctx->backing.host) ? -SHIM_ENOMEM : 0;
+}
+
+void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx)
+{
+	struct shim_hw *hw = dev->hw;
+	uint64_t deadline;
+	bool busy;
+
+	if (!hw)
+		return;
+	/* Queued jobs never reach the GPU. */
+	for (unsigned s = 0; s < HW_SLOTS; s++) {
+		struct shim_list *pos, *tmp;
+
+		shim_list_for_each_safe(pos, tmp, &hw->slot[s].queue) {
+			struct shim_job *j = shim_container_of(pos, struct shim_job, link);
+
+			if (j->ctx != ctx)
+				continue;
+			shim_list_del(&j->link);
+			j->done(j, SHIM_JOB_STATUS_CANCELLED);
+		}
+		if (hw->slot[s].running && hw->slot[s].running->ctx == ctx)
+			wr(hw, NULL, MALI_JS(s) + MALI_JS_COMMAND, MALI_JS_CMD_HARD_STOP);
+	}
+	/* Running ones are hard-stopped; wait for their IRQ (the handler
+	 * needs dev->lock, which os_cond_wait releases), reset if stuck. */
+	deadline = os_time_ns() + 2 * HW_STOP_GRACE_NS;
+	do {
+		busy = false;
+		for (unsigned s = 0; s < HW_SLOTS; s++)
+			if (hw->slot[s].running && hw->slot[s].running->ctx == ctx)
+				busy = true;
+		if (!busy)
+			break;
+		if (os_time_ns() > deadline) {
+			for (unsigned s = 0; s < HW_SLOTS; s++)
+				if (hw->slot[s].running && hw->slot[s].running->ctx == ctx)
+					gpu_recover(hw, s, NULL);
+			break;
+		}
+		os_cond_wait(dev->wake, dev->lock, 10 * 1000 * 1000);
+	} while (busy);
+	if (ctx->as_nr >= 0) {
+		as_program(hw, NULL, ctx->as_nr, NULL);
+		hw->as_owner[ctx->as_nr] = NULL;
+		ctx->as_nr = -1;
+	}
+	if (ctx->backing.host)
+		vgpu_bus_remove(hw->gpu, ctx->pa_base);
+	kick_all(hw, NULL);
+}
+
+uint64_t shim_hw_timestamp(struct shim_dev *dev)
+{
+	if (!dev->hw)
+		return os_time_ns();
+	return rd64(dev->hw, NULL, MALI_GPU_TIMESTAMP_LO);
+}
+
+uint64_t shim_hw_cycles(struct shim_dev *dev)
+{
+	if (!dev->hw)
+		return os_time_ns();
+	return rd64(dev->hw, NULL, MALI_GPU_CYCLE_COUNT_LO);
+}
+
+void shim_hw_stats(struct shim_dev *dev, uint64_t *reg_reads,
+		   uint64_t *reg_writes, uint64_t *irqs, uint64_t *pages)
+{
+	struct vgpu_stats st;
+
+	*reg_reads = *reg_writes = *irqs = *pages = 0;
+	if (!dev->hw)
+		return;
+	vgpu_stats_get(dev->hw->gpu, &st);
+	for (int b = 0; b < VGPU_BLOCK_COUNT; b++) {
+		*reg_reads += st.reg_reads[b];
+		*reg_writes += st.reg_writes[b];
+	}
+	for (int l = 0; l < VGPU_IRQ_COUNT; l++)
+		*irqs += st.irqs[l];
+	*pages = st.pages_touched;
+}

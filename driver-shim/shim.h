@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver-shim: the "kernel driver" half of vgpu. It owns the kbase and
+ * panfrost semantics (contexts, memory, job queues, events, syncobjs) and
+ * is transport-neutral: the FUSE server (fuse-dev/), an in-process DBT
+ * front end or a fuzzer supply a struct shim_host and call the entry
+ * points below, the way the VFS calls a driver's file_operations.
+ *
+ * Memory hand-over: every client context has one backing object (a memfd
+ * in user space) that the transport creates on request and maps into this
+ * process as one window. The shim carves allocations out of that window,
+ * points the GPU's page tables at it through the bus, and answers mmap
+ * questions with "offset X of backing object N"; the client (or the DBT on
+ * its behalf) maps that object itself, so CPU and GPU see the same pages
+ * with no copy, and no context can name another context's pages.
+ */
+#ifndef VGPU_SHIM_H
+#define VGPU_SHIM_H
+
+#include "os/os.h"
+
+struct shim_dev;
+struct shim_file;
+
+/* The caller of one file operation, as a kernel driver sees "current". */
+struct shim_caller {
+	int pid;
+	void *priv; /* the transport's */
+	/* 0, or -SHIM_EFAULT when the range is not mapped in the caller. */
+	int (*copy_from_user)(struct shim_caller *c, void *dst, uint64_t uaddr,
+			      size_t len);
+	int (*copy_to_user)(struct shim_caller *c, uint64_t uaddr,
+			    const void *src, size_t len);
+	/* True once the caller has gone or its syscall was interrupted. */
+	bool (*interrupted)(struct shim_caller *c);
+};
+
+/* One context's backing store, made by the transport. */
+struct shim_backing {
+	uint8_t *host;  /* mapped read/write in this process */
+	uint64_t size;  /* bytes; sparse: pages cost nothing until touched */
+	int handle;     /* what the transport calls it (e.g. memfd number) */
+	void *priv;
+};
+
+struct shim_host {
+	void *priv;
+	int (*backing_create)(void *priv, uint64_t size, struct shim_backing *b);
+	void (*backing_destroy)(void *priv, struct shim_backing *b);
+	/* Gives pages back to the host (they read as zero afterwards). */
+	void (*backing_discard)(void *priv, struct shim_backing *b,
+				uint64_t off, uint64_t len);
+	/* A file became readable/pollable: wake poll() waiters. */
+	void (*file_notify)(void *priv, struct shim_file *f);
+};
+
+enum shim_gpu_model {
+	SHIM_GPU_G71,
+	SHIM_GPU_G52,
+};
+
+struct shim_config {
+	enum shim_gpu_model gpu;
+	unsigned cores;          /* host worker threads for the shader cores */
+	bool unstable_ioctls;    /* panfrost's module parameter of that name */
+	uint64_t backing_size;   /* per-context window; 0 = default */
+};
+
+enum shim_node {
+	SHIM_NODE_KBASE,    /* /dev/mali0 */
+	SHIM_NODE_PANFROST, /* /dev/dri/renderD128 */
+};
+
+struct shim_dev *shim_dev_create(const struct shim_config *cfg,
+				 const struct shim_host *host);
+void shim_dev_destroy(struct shim_dev *dev);
+const char *shim_dev_gpu_name(struct shim_dev *dev);
+
+/* open()/release(): release runs when the last reference goes away. */
+int shim_open(struct shim_dev *dev, enum shim_node node,
+	      struct shim_caller *c, struct shim_file **out);
+void shim_release(struct shim_file *f);
+
+/*
+ * ioctl(): @arg holds the argument bytes (SHIM_IOC_SIZE(cmd) of them)
+ * copied in by the transport when the command has the WRITE direction, and
+ * is copied back when it has READ. Returns >= 0 or -errno.
+ */
+long shim_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
+		void *arg);
+
+/* read(): kbase event records. Returns bytes or -errno. */
+long shim_read(struct shim_file *f, struct shim_caller *c, void *buf,
+	       size_t len, bool nonblock);
+
+#define SHIM_POLLIN 0x001u
+#define SHIM_POLLRDNORM 0x040u
+unsigned shim_poll(struct shim_file *f);
+
+/*
+ * mmap() in two steps, because the transport, not the shim, creates the
+ * client's mapping: shim_mmap_prepare() resolves what the driver's mmap
+ * handler would map at page offset @pgoff (a kbase cookie, the tracking
+ * page, a GPU VA, a panfrost fake offset) to a range of the file's backing
+ * object; after the client mapped it at @cpu_va, shim_mmap_commit() tells
+ * the driver (kbase SAME_VA: the CPU VA becomes the GPU VA).
+ * shim_munmap() is the vm_close of that mapping.
+ */
+struct shim_mmap_info {
+	int backing;       /* struct shim_backing.handle */
+	uint64_t offset;   /* byte offset into the backing object */
+	uint64_t length;
+	uint32_t flags;    /* SHIM_MMAP_* */
+};
+#define SHIM_MMAP_NEEDS_COMMIT 1u /* the CPU VA matters to the driver */
+#define SHIM_MMAP_READONLY 2u
+/* No backing to map (an alias of scattered pages): reserve the address
+ * range only; the GPU alone sees its contents. */
+#define SHIM_MMAP_RESERVE_ONLY 4u
+
+int shim_mmap_prepare(struct shim_file *f, uint64_t pgoff, uint64_t length,
+		      uint32_t prot, struct shim_mmap_info *out);
+int shim_mmap_commit(struct shim_file *f, uint64_t pgoff, uint64_t length,
+		     uint64_t cpu_va);
+int shim_munmap(struct shim_file *f, uint64_t cpu_va, uint64_t length);
+
+/* The statistics as JSON into @buf; returns the length it needs. */
+size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size);
+
+#endif

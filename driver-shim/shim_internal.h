@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the parts of driver-shim share: the device, open files, GPU
+ * contexts (one address space and one backing object each), statistics
+ * accounting, and the job interface between the UAPI front ends and the
+ * hardware back end.
+ *
+ * Locking: one device mutex (dev->lock) guards all driver state, as a
+ * small kernel driver would with a single big lock; waits (events,
+ * syncobjs, WAIT_BO) sleep on dev->wake with it released. Statistics use
+ * their own mutex so the stats file never waits for a slow ioctl.
+ */
+#ifndef VGPU_SHIM_INTERNAL_H
+#define VGPU_SHIM_INTERNAL_H
+
+#include "os/os.h"
+#include "driver-shim/list.h"
+#include "driver-shim/ralloc.h"
+#include "driver-shim/shim.h"
+#include "driver-shim/uapi_errno.h"
+
+#define SHIM_PAGE_SIZE 4096ull
+#define SHIM_PAGE_SHIFT 12
+#define SHIM_MAX_CTX 64
+/* Each context's backing window sits at its own "physical" address on the
+ * GPU bus: window i at (i + 1) * SHIM_WINDOW_STRIDE. */
+#define SHIM_WINDOW_STRIDE (16ull << 30)
+#define SHIM_DEFAULT_BACKING (16ull << 30)
+/* Page tables and other driver-private GPU memory. */
+#define SHIM_KPOOL_PA (4ull << 30)
+#define SHIM_KPOOL_SIZE (256ull << 20)
+
+/* Counters a call accumulates (an ioctl, or the IRQ work of a job). */
+struct shim_acct {
+	uint64_t reg_reads, reg_writes, irqs, jobs, pages, faults;
+};
+
+/* The GPU's identity and feature registers, as read at probe (hw.c). */
+struct shim_gpu_regs {
+	uint32_t gpu_id;
+	uint32_t l2_features, core_features, tiler_features, mem_features;
+	uint32_t mmu_features, as_present, js_present, thread_max_threads;
+	uint32_t thread_max_workgroup_size, thread_max_barrier_size;
+	uint32_t thread_features, thread_tls_alloc, coherency_features;
+	uint32_t texture_features[4], js_features[16];
+	uint64_t shader_present, tiler_present, l2_present, stack_present;
+	uint32_t afbc_features;
+};
+
+struct shim_hw; /* the hardware back end (hw.c) */
+
+/* A GPU context: one address space over one backing object. */
+struct shim_ctx {
+	struct shim_dev *dev;
+	int id;                 /* kbase context id / stats key */
+	int window;             /* index of the backing window on the bus */
+	bool kbase;             /* page-table format: AArch64 (kbase) or LPAE */
+	struct shim_backing backing;
+	uint64_t pa_base;       /* bus address of backing offset 0 */
+	struct ralloc phys;     /* byte offsets within the backing */
+	uint64_t pgd;           /* bus address of the top-level table, 0 if none */
+	int as_nr;              /* hardware address space, -1 when unassigned */
+	uint64_t pages_mapped;  /* GPU PTEs currently valid */
+	uint64_t pt_pages;      /* page-table pages owned */
+	/* statistics of this context, for the stats file */
+	uint64_t st_ioctls, st_jobs, st_faults, st_pages_peak;
+	struct shim_list link;  /* dev->ctxs */
+	bool dead;              /* its file was released; jobs are aborted */
+};
+
+/*
+ * A hardware job: the UAPI front end fills it, hw.c runs it on a slot and
+ * calls done() with the slot's final status (an exception code:
+ * 0x01 DONE, 0x40+ job faults, 0xc0+ MMU faults...), with dev->lock held.
+ */
+struct shim_job {
+	struct shim_ctx *ctx;
+	uint64_t jc;
+	unsigned slot;
+	uint32_t config_flags;  /* extra JS_CONFIG bits (cache flush policy) */
+	void (*done)(struct shim_job *job, uint32_t status);
+	void *owner;
+	unsigned stat_index;    /* statistics row the job's work is added to */
+	uint64_t submit_ns;
+	struct shim_list link;
+	bool on_hw;
+};
+
+enum shim_file_state {
+	SHIM_KB_NEED_VSN,
+	SHIM_KB_NEED_CTX,
+	SHIM_KB_COMPLETE,
+};
+
+struct kb_file;
+struct drm_file_priv;
+
+struct shim_file {
+	struct shim_dev *dev;
+	enum shim_node node;
+	int pid;
+	struct shim_ctx *ctx;   /* NULL until created */
+	struct kb_file *kb;     /* kbase state, node == SHIM_NODE_KBASE */
+	struct drm_file_priv *drm; /* DRM/panfrost state */
+	struct shim_list link;
+};
+
+/* Statistics rows: one per (node, ioctl nr), plus a few named extras. */
+#define SHIM_STAT_ROWS (2 * 256 + 8)
+#define SHIM_STAT_ROW_READ (512 + 0)
+#define SHIM_STAT_ROW_MMAP (512 + 1)
+#define SHIM_STAT_ROW_IRQ (512 + 2)
+#define SHIM_LAT_BUCKETS 40 /* log2 buckets of nanoseconds */
+
+struct shim_stat_row {
+	uint64_t count, errors, bytes_in, bytes_out;
+	struct shim_acct acct;
+	uint64_t lat[SHIM_LAT_BUCKETS];
+	uint64_t lat_sum_ns, lat_max_ns;
+};
+
+struct shim_dev {
+	struct shim_config cfg;
+	struct shim_host host;
+	struct os_mutex *lock;
+	struct os_cond *wake;   /* broadcast on any completion */
+	struct shim_list files;
+	struct shim_list ctxs;
+	uint64_t window_used;   /* bitmap of backing windows */
+	int next_ctx_id;
+	struct shim_gpu_regs regs;
+	const char *gpu_name;
+	/* driver-private GPU memory: page tables */
+	uint8_t *kpool;
+	struct ralloc kpool_alloc;
+	struct shim_hw *hw;
+	/* DRM-wide state */
+	struct drm_dev_priv *drm;
+	uint32_t disjoint;
+	/* statistics */
+	struct os_mutex *stat_lock;
+	struct shim_stat_row stats[SHIM_STAT_ROWS];
+	uint64_t st_opens, st_releases, st_ctx_live, st_ctx_peak;
+	uint64_t st_jobs_done, st_jobs_failed, st_mmu_faults, st_gpu_resets;
+	uint64_t st_pages_live;
+};
+
+/* device.c */
+void shim_stat_add(struct shim_dev *dev, unsigned row,
+		   const struct shim_acct *a);
+int shim_copy_in(struct shim_caller *c, void *dst, uint64_t uaddr, size_t len);
+int shim_copy_out(struct shim_caller *c, uint64_t uaddr, const void *src,
+		  size_t len);
+/* Sleeps on dev->wake (dev->lock held) until woken or @deadline_ns
+ * (monotonic; 0 = none). Returns -SHIM_EINTR when the caller went away,
+ * -SHIM_ETIMEDOUT past the deadline, else 0. */
+int shim_wait(struct shim_dev *dev, struct shim_caller *c, uint64_t deadline_ns);
+void shim_wake_all(struct shim_dev *dev);
+
+/* ctx.c: contexts, their backing, and their GPU page tables */
+struct shim_ctx *shim_ctx_create(struct shim_dev *dev, bool kbase);
+void shim_ctx_destroy(struct shim_ctx *ctx);
+int shim_ctx_phys_alloc(struct shim_ctx *ctx, uint64_t len, uint64_t *off);
+void shim_ctx_phys_free(struct shim_ctx *ctx, uint64_t off, uint64_t len);
+/* Maps @pages pages of backing at @off to GPU VA @va with @prot. */
+#define SHIM_PROT_READ 1u
+#define SHIM_PROT_WRITE 2u
+#define SHIM_PROT_EXEC 4u
+int shim_ctx_map(struct shim_ctx *ctx, uint64_t va, uint64_t off,
+		 uint64_t pages, unsigned prot, struct shim_acct *a);
+void shim_ctx_unmap(struct shim_ctx *ctx, uint64_t va, uint64_t pages,
+		    struct shim_acct *a);
+/* CPU access to the context's GPU memory by GPU VA (soft jobs). */
+int shim_ctx_gpu_rw(struct shim_ctx *ctx, uint64_t va, void *buf, size_t len,
+		    bool write);
+
+/* hw.c: the hardware back end */
+int shim_hw_init(struct shim_dev *dev);
+void shim_hw_fini(struct shim_dev *dev);
+void shim_hw_submit(struct shim_dev *dev, struct shim_job *job);
+/* Puts a new context's backing window on the GPU bus. */
+int shim_hw_ctx_attach(struct shim_dev *dev, struct shim_ctx *ctx);
+/* Totals the model keeps (register accesses, IRQs, pages touched). */
+void shim_hw_stats(struct shim_dev *dev, uint64_t *reg_reads,
+		   uint64_t *reg_writes, uint64_t *irqs, uint64_t *pages);
+/* Removes every job of @ctx from the hardware and queues (its file is
+ * going away); their done() runs with a cancelled status. */
+void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx);
+/* The address space changed: flush the GPU's TLB for it. */
+void shim_hw_flush_as(struct shim_dev *dev, struct shim_ctx *ctx,
+		      struct shim_acct *a);
+uint64_t shim_hw_timestamp(struct shim_dev *dev);
+uint64_t shim_hw_cycles(struct shim_dev *dev);
+#define SHIM_JOB_STATUS_CANCELLED 0x10000u /* not a hardware code */
+
+/* kbase_*.c and drm.c / panfrost_*.c front ends */
+int kb_file_open(struct shim_file *f);
+void kb_file_release(struct shim_file *f);
+long kb_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
+	      void *arg, struct shim_acct *a);
+long kb_read(struct shim_file *f, struct shim_caller *c, void *buf,
+	     size_t len, bool nonblock);
+unsigned kb_poll(struct shim_file *f);
+int kb_mmap_prepare(struct shim_file *f, uint64_t pgoff, uint64_t length,
+		    uint32_t prot, struct shim_mmap_info *out);
+int kb_mmap_commit(struct shim_file *f, uint64_t pgoff, uint64_t length,
+		   uint64_t cpu_va);
+int kb_munmap(struct shim_file *f, uint64_t cpu_va, uint64_t length);
+
+int drm_file_open(struct shim_file *f);
+void drm_file_release(struct shim_file *f);
+long drm_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
+	       void *arg, struct shim_acct *a);
+int drm_mmap_prepare(struct shim_file *f, uint64_t pgoff, uint64_t length,
+		     struct shim_mmap_info *out);
+int drm_dev_init(struct shim_dev *dev);
+void drm_dev_fini(struct shim_dev *dev);
+
+#endif
