@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Fuzz target: random page tables and job chains for the GPU model. The
+ * input shapes a small physical memory: well-formed page tables (either
+ * format) with some descriptors overwritten by input bytes, job
+ * descriptors whose types, links and dependencies come from the input,
+ * then a few chains on random slots and address spaces, plus some raw
+ * register writes. The harness acts like a driver that gives up on every
+ * MMU fault (kbase) and stops whatever still runs after a short while,
+ * then resets: the model must neither crash nor hang.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "os/os.h"
+#include "vgpu/gpu.h"
+#include "vgpu/regs.h"
+
+#define PA_BASE 0x80000000ull
+#define NPAGES 48
+#define PG 4096ull
+#define JOB_VA 0x100000ull	/* 8 mapped pages of jobs and data */
+#define JOB_PAGES 8
+
+struct input {
+	const uint8_t *p;
+	size_t n;
+};
+
+static uint64_t take(struct input *in, unsigned bytes)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < bytes; i++) {
+		v |= (uint64_t)(in->n ? *in->p : 0) << (8 * i);
+		if (in->n) {
+			in->p++;
+			in->n--;
+		}
+	}
+	return v;
+}
+
+static uint8_t *mem;
+
+static uint64_t *pte(uint64_t table_pa, unsigned idx)
+{
+	return (uint64_t *)(mem + (table_pa - PA_BASE)) + idx;
+}
+
+/* Tables at pages 0-3 (levels 0-3) map JOB_VA.. to pages 8-15. */
+static void build_tables(bool a64)
+{
+	uint64_t leaf = MALI_PTE_AF |
+			(a64 ? MALI_PTE_TYPE_TABLE | MALI_A64_PTE_AP_RW :
+			       MALI_PTE_TYPE_BLOCK | MALI_LPAE_PTE_READ |
+				       MALI_LPAE_PTE_WRITE);
+
+	for (unsigned l = 0; l < 3; l++)
+		*pte(PA_BASE + l * PG, (JOB_VA >> (39 - 9 * l)) & 0x1ff) =
+			(PA_BASE + (l + 1) * PG) | MALI_PTE_TYPE_TABLE;
+	for (unsigned i = 0; i < JOB_PAGES; i++)
+		*pte(PA_BASE + 3 * PG, ((JOB_VA >> 12) & 0x1ff) + i) =
+			(PA_BASE + (8 + i) * PG) | leaf;
+}
+
+static void rd_wr(struct vgpu *gpu, uint32_t off, uint32_t v)
+{
+	vgpu_write32(gpu, off, v);
+}
+
+static void sleep_us(long us)
+{
+	struct timespec d = { 0, us * 1000 };
+
+	nanosleep(&d, NULL);
+}
+
+/* Services interrupts like a driver until the submitted slots are done
+ * or the budget runs out. Returns the slots still running. */
+static uint32_t service(struct vgpu *gpu, uint32_t pending, int rounds)
+{
+	for (int r = 0; r < rounds && pending; r++) {
+		uint32_t job = vgpu_read32(gpu, MALI_JOB_IRQ_RAWSTAT);
+		uint32_t mmu = vgpu_read32(gpu, MALI_MMU_IRQ_RAWSTAT);
+
+		for (unsigned s = 0; s < 3; s++)
+			if (job & (MALI_JOB_IRQ_DONE(s) | MALI_JOB_IRQ_FAIL(s)))
+				pending &= ~(1u << s);
+		rd_wr(gpu, MALI_JOB_IRQ_CLEAR, job);
+		for (unsigned as = 0; as < 8; as++) {
+			if (!(mmu & (MALI_MMU_IRQ_PAGE_FAULT(as) |
+				     MALI_MMU_IRQ_BUS_FAULT(as))))
+				continue;
+			rd_wr(gpu, MALI_AS(as) + MALI_AS_TRANSTAB_LO, 0);
+			rd_wr(gpu, MALI_AS(as) + MALI_AS_TRANSTAB_HI, 0);
+			rd_wr(gpu, MALI_AS(as) + MALI_AS_TRANSCFG_LO,
+			      MALI_TRANSCFG_ADRMODE_UNMAPPED);
+			rd_wr(gpu, MALI_AS(as) + MALI_AS_COMMAND,
+			      MALI_AS_CMD_UPDATE);
+		}
+		rd_wr(gpu, MALI_MMU_IRQ_CLEAR, mmu);
+		if (vgpu_read32(gpu, MALI_JOB_IRQ_JS_STATE) == 0 && !job)
+			pending = 0;
+		if (pending && r > 20)
+			sleep_us(20);
+	}
+	return pending;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	os_log_set_level(OS_LOG_ERR);	/* unsupported-job warnings */
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct input in = { data, size };
+	struct vgpu_config cfg;
+	struct vgpu *gpu;
+	uint32_t pending = 0;
+	uint8_t flags;
+	bool a64;
+
+	if (!mem && !(mem = aligned_alloc(PG, NPAGES * PG)))
+		return 0;
+	memset(mem, 0, NPAGES * PG);
+	flags = (uint8_t)take(&in, 1);
+	a64 = flags & 1;
+	if (vgpu_config_init(&cfg, flags & 2 ? "g52" : "g71", 1 + (flags >> 4)))
+		return 0;
+	gpu = vgpu_create(&cfg, NULL, NULL);
+	if (!gpu)
+		return 0;
+	vgpu_bus_add(gpu, PA_BASE, NPAGES * PG, mem);
+
+	build_tables(a64);
+	/* Corrupt some descriptors. */
+	for (unsigned n = (unsigned)take(&in, 1) % 8; n; n--) {
+		unsigned page = (unsigned)take(&in, 1) % 4;
+		unsigned idx = (unsigned)take(&in, 2) % 512;
+
+		*pte(PA_BASE + page * PG, idx) = take(&in, 8);
+	}
+	/* Jobs: 128-byte descriptors in the mapped pages. */
+	for (unsigned j = 0; j < 64 && in.n; j++) {
+		uint8_t *d = mem + (8 * PG) + j * 128;
+		uint8_t shape = (uint8_t)take(&in, 1);
+		uint32_t w4, w5;
+		uint64_t next, target;
+
+		for (unsigned i = 0; i < 128 && in.n && (shape & 0x80); i++)
+			d[i] = (uint8_t)take(&in, 1);
+		if (shape & 0x80)
+			continue;	/* left fully random */
+		w4 = MALI_JOB_IS_64B | ((shape % 11) << 1) |
+		     ((uint32_t)take(&in, 1) % 16) << 16;
+		w5 = (uint32_t)(take(&in, 1) % 16) |
+		     ((uint32_t)(take(&in, 1) % 16) << 16);
+		next = (shape & 0x40) ? JOB_VA + (take(&in, 1) % 64) * 128 : 0;
+		memcpy(d + 16, &w4, 4);
+		memcpy(d + 20, &w5, 4);
+		memcpy(d + 24, &next, 8);
+		target = JOB_VA + take(&in, 2) % (JOB_PAGES * PG);
+		if (shape & 0x20)
+			target = take(&in, 8);
+		memcpy(d + 32, &target, 8);
+		d[40] = (uint8_t)(take(&in, 1) % 9);
+		memcpy(d + 48, in.p, in.n < 8 ? in.n : 8);
+	}
+
+	/* Bring-up, address spaces, chains, raw register writes. */
+	rd_wr(gpu, MALI_GPU_COMMAND, MALI_GPU_CMD_SOFT_RESET);
+	rd_wr(gpu, MALI_GPU_L2_PWRON_LO, 1);
+	rd_wr(gpu, MALI_GPU_SHADER_PWRON_LO, ~0u);
+	rd_wr(gpu, MALI_JOB_IRQ_MASK, ~0u);
+	rd_wr(gpu, MALI_MMU_IRQ_MASK, ~0u);
+	for (unsigned as = 0; as < 8; as++) {
+		uint64_t tt = PA_BASE | (a64 ? 0 : MALI_TRANSTAB_ADRMODE_TABLE);
+
+		rd_wr(gpu, MALI_AS(as) + MALI_AS_TRANSTAB_LO, (uint32_t)tt);
+		rd_wr(gpu, MALI_AS(as) + MALI_AS_TRANSTAB_HI, (uint32_t)(tt >> 32));
+		rd_wr(gpu, MALI_AS(as) + MALI_AS_TRANSCFG_LO,
+		      a64 ? MALI_TRANSCFG_ADRMODE_AARCH64_4K |
+				    (7u << MALI_TRANSCFG_INA_BITS_SHIFT) :
+			    0);
+		rd_wr(gpu, MALI_AS(as) + MALI_AS_COMMAND, MALI_AS_CMD_UPDATE);
+	}
+	for (unsigned c = 0; c < 3; c++) {
+		unsigned slot = (unsigned)take(&in, 1) % 4;
+		uint64_t head = JOB_VA + (take(&in, 1) % 64) * 128;
+		uint32_t cfg_next = (uint32_t)take(&in, 2);
+
+		if (slot == 3)
+			continue;
+		rd_wr(gpu, MALI_JS(slot) + MALI_JS_HEAD_NEXT_LO, (uint32_t)head);
+		rd_wr(gpu, MALI_JS(slot) + MALI_JS_HEAD_NEXT_HI, 0);
+		rd_wr(gpu, MALI_JS(slot) + MALI_JS_CONFIG_NEXT, cfg_next);
+		rd_wr(gpu, MALI_JS(slot) + MALI_JS_COMMAND_NEXT, MALI_JS_CMD_START);
+		pending |= 1u << slot;
+	}
+	for (unsigned n = (unsigned)take(&in, 1) % 8; n; n--) {
+		uint32_t off = (uint32_t)take(&in, 2) & 0x3ffc;
+		uint32_t val = (uint32_t)take(&in, 4);
+
+		rd_wr(gpu, off, val);
+	}
+
+	pending = service(gpu, pending, 60);
+	if (pending) {
+		/* Looping or stalled chains: stop them as a driver would. */
+		for (unsigned s = 0; s < 3; s++)
+			rd_wr(gpu, MALI_JS(s) + MALI_JS_COMMAND,
+			      MALI_JS_CMD_HARD_STOP);
+		pending = service(gpu, pending, 60);
+	}
+	if (pending)
+		rd_wr(gpu, MALI_GPU_COMMAND, MALI_GPU_CMD_HARD_RESET);
+	vgpu_destroy(gpu);
+	return 0;
+}
