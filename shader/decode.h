@@ -38,6 +38,9 @@ enum bi_fault {
 	/* Not an exception code: the memory interface reported a fault
 	 * (translation/permission), which the MMU model raises itself. */
 	BI_FAULT_MEMORY = 0x100,
+	/* Not an exception code: a valid instruction this interpreter does
+	 * not implement yet (backends report it as INSTR_INVALID_ENC). */
+	BI_FAULT_UNIMPLEMENTED = 0x101,
 };
 
 /* Flow-control field of the clause header. */

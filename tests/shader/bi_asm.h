@@ -207,4 +207,62 @@ static inline uint64_t asm_regs(unsigned reg0, unsigned reg1, unsigned reg2,
 	       (uint64_t)(reg1 & 63) << 25 | (uint64_t)(ctrl & 15) << 31;
 }
 
+/*
+ * A register block from intent: ports 0/1 read registers @p0 < @p1 (-1:
+ * unused), slot 2 reads @rd (-1: none), and the previous tuple's FMA and
+ * ADD results go to @wfma/@wadd (-1: not written). @first: the block of
+ * a clause's first tuple (which describes the last tuple's writes).
+ * Returns ~0 if the combination has no encoding.
+ */
+static inline uint64_t asm_block(bool first, int p0, int p1, int rd, int wfma,
+				 int wadd, unsigned fau)
+{
+	unsigned mode, reg2 = 0, reg3 = 0, reg0, reg1, ctrl;
+
+	if (rd >= 0) {
+		if (wfma >= 0 && wadd >= 0)
+			return ~0ull;
+		reg2 = rd;
+		if (wfma >= 0)
+			mode = 3, reg3 = wfma;
+		else if (wadd >= 0)
+			mode = 6, reg3 = wadd;
+		else
+			mode = 20, reg3 = rd;
+	} else if (wfma >= 0 && wadd >= 0) {
+		mode = 15, reg2 = wfma, reg3 = wadd;
+	} else if (wfma >= 0) {
+		mode = 17, reg2 = reg3 = wfma;
+	} else if (wadd >= 0) {
+		mode = 21, reg2 = reg3 = wadd;
+	} else {
+		mode = first ? 16 : 27;
+	}
+	if (first) {
+		if ((mode >= 8 && mode < 16) || mode >= 24)
+			return ~0ull;
+		mode = (mode & 7) | (mode >= 16 ? 8 : 0);
+	} else {
+		if ((mode >= 16) != (reg2 == reg3))
+			return ~0ull;
+		mode &= 15;
+	}
+	if (p1 >= 0) {
+		if (p0 < 0 || p0 >= p1 || mode == 0)
+			return ~0ull;
+		if (p0 < 32)
+			reg0 = p0, reg1 = p1;
+		else
+			reg0 = 63 - p0, reg1 = 63 - p1;
+		ctrl = mode;
+	} else {
+		unsigned r = p0 < 0 ? 0 : (unsigned)p0;
+
+		reg0 = r & 31;
+		reg1 = mode << 2 | (p0 < 0 ? 2 : 0) | r >> 5;
+		ctrl = 0;
+	}
+	return asm_regs(reg0, reg1, reg2, reg3, ctrl, fau);
+}
+
 #endif

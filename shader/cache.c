@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The decode cache: clauses decoded once per (address space, GPU VA), as
+ * in the published G71 simulator. A chained hash table under one mutex;
+ * lookups are short and decoding happens outside the lock, so workers
+ * racing on a new clause each decode it and the first insert wins.
+ */
+#include "shader/interp.h"
+
+struct entry {
+	struct entry *next;
+	const void *as;
+	uint64_t va;
+	struct bi_clause clause;
+};
+
+struct bi_cache {
+	struct os_mutex *lock;
+	struct entry **slots;
+	unsigned nslots, count;
+};
+
+static unsigned hash(const void *as, uint64_t va, unsigned n)
+{
+	uint64_t h = (va >> 4) ^ (uint64_t)(uintptr_t)as * 0x9e3779b97f4a7c15ull;
+
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return (unsigned)(h >> 32) & (n - 1);
+}
+
+struct bi_cache *bi_cache_new(void)
+{
+	struct bi_cache *c = os_zalloc(sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->nslots = 256;
+	c->slots = os_zalloc(c->nslots * sizeof(*c->slots));
+	c->lock = os_mutex_new();
+	if (!c->slots || !c->lock) {
+		bi_cache_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static void drop_where(struct bi_cache *c, const void *as, bool all)
+{
+	for (unsigned i = 0; i < c->nslots; i++) {
+		struct entry **pp = &c->slots[i];
+
+		while (*pp) {
+			struct entry *e = *pp;
+
+			if (all || e->as == as) {
+				*pp = e->next;
+				os_free(e);
+				c->count--;
+			} else {
+				pp = &e->next;
+			}
+		}
+	}
+}
+
+void bi_cache_free(struct bi_cache *c)
+{
+	if (!c)
+		return;
+	if (c->slots)
+		drop_where(c, NULL, true);
+	os_free(c->slots);
+	if (c->lock)
+		os_mutex_free(c->lock);
+	os_free(c);
+}
+
+void bi_cache_flush(struct bi_cache *c, const void *as)
+{
+	os_mutex_lock(c->lock);
+	drop_where(c, as, false);
+	os_mutex_unlock(c->lock);
+}
+
+static struct entry *find(struct bi_cache *c, const void *as, uint64_t va)
+{
+	for (struct entry *e = c->slots[hash(as, va, c->nslots)]; e; e = e->next)
+		if (e->as == as && e->va == va)
+			return e;
+	return NULL;
+}
+
+static void grow(struct bi_cache *c)
+{
+	unsigned n = c->nslots * 2;
+	struct entry **s = os_zalloc(n * sizeof(*s));
+
+	if (!s)
+		return; /* keep the longer chains */
+	for (unsigned i = 0; i < c->nslots; i++) {
+		while (c->slots[i]) {
+			struct entry *e = c->slots[i];
+			unsigned h = hash(e->as, e->va, n);
+
+			c->slots[i] = e->next;
+			e->next = s[h];
+			s[h] = e;
+		}
+	}
+	os_free(c->slots);
+	c->slots = s;
+	c->nslots = n;
+}
+
+/* Fetches quadwords until the clause decodes (clause length is only
+ * known from its own tags), so nothing past its end is touched. */
+static int fetch_decode(const struct bi_env *env, uint64_t va,
+			struct bi_clause *cl)
+{
+	uint32_t w[4 * 16];
+
+	if (va & 15)
+		return BI_FAULT_INSTR_INVALID_PC;
+	for (unsigned n = 1; n <= 16; n++) {
+		int err = env->mem->read(env->as, va + 16 * (n - 1),
+					 w + 4 * (n - 1), 16);
+
+		if (err)
+			return err;
+		err = bi_decode_clause(w, n, 0, env->arch, cl);
+		if (err == BI_DEC_OK)
+			return 0;
+		if (err != BI_DEC_TRUNCATED)
+			return BI_FAULT_INSTR_INVALID_ENC;
+	}
+	return BI_FAULT_INSTR_INVALID_ENC;
+}
+
+const struct bi_clause *bi_cache_get(struct bi_cache *c,
+				     const struct bi_env *env, uint64_t va,
+				     int *fault)
+{
+	struct entry *e, *ne;
+
+	os_mutex_lock(c->lock);
+	e = find(c, env->as, va);
+	os_mutex_unlock(c->lock);
+	if (e)
+		return &e->clause;
+
+	ne = os_alloc(sizeof(*ne));
+	if (!ne) {
+		*fault = BI_FAULT_INSTR_INVALID_PC;
+		return NULL;
+	}
+	*fault = fetch_decode(env, va, &ne->clause);
+	if (*fault) {
+		os_free(ne);
+		return NULL;
+	}
+	ne->as = env->as;
+	ne->va = va;
+	os_mutex_lock(c->lock);
+	e = find(c, env->as, va);
+	if (e) {
+		os_free(ne);
+	} else {
+		unsigned h = hash(env->as, va, c->nslots);
+
+		ne->next = c->slots[h];
+		c->slots[h] = ne;
+		e = ne;
+		if (++c->count > c->nslots * 2)
+			grow(c);
+	}
+	os_mutex_unlock(c->lock);
+	return &e->clause;
+}

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Warp execution: thread selection, clause and tuple sequencing, operand
+ * fetch through the register ports, FAU and temporaries, register
+ * write-back, and control flow with per-thread program counters.
+ *
+ * Divergence: every thread has its own PC; each step runs the clause at
+ * the lowest PC among the live threads, with exactly the threads that
+ * are there. Threads that branched ahead wait until the others catch up,
+ * which reconverges structured control flow at its join points without
+ * modelling the hardware's reconvergence hints (the header's flow bits).
+ */
+#include "shader/interp_priv.h"
+
+/* Value of a PC-relative constant word: the field plus the clause address. */
+static uint32_t const_word(const struct bi_tctx *x, unsigned k, unsigned low,
+			   bool hi)
+{
+	uint64_t imm = x->c->consts[k] | low;
+
+	switch (x->c->constmod[k]) {
+	case BI_CONST_PC_LO: {
+		uint64_t v = ((int64_t)(imm << 4) >> 4) + x->pc;
+
+		return hi ? (uint32_t)(v >> 32) : (uint32_t)v;
+	}
+	case BI_CONST_PC_HI:
+		if (!hi)
+			return (uint32_t)imm;
+		return (uint32_t)(((int32_t)((uint32_t)(imm >> 32) << 4) >> 4) +
+				  (uint32_t)x->pc);
+	case BI_CONST_PC_LO_HI: {
+		uint32_t wv = hi ? (uint32_t)(imm >> 32) : (uint32_t)imm;
+
+		return (uint32_t)(((int32_t)(wv << 4) >> 4) + (uint32_t)x->pc);
+	}
+	default:
+		return hi ? (uint32_t)(imm >> 32) : (uint32_t)imm;
+	}
+}
+
+static uint32_t fau(const struct bi_tctx *x, unsigned idx, bool hi,
+		    unsigned lane)
+{
+	static const int8_t fau_const[8] = { -1, -1, 4, 5, 0, 1, 2, 3 };
+	uint64_t v;
+
+	if (idx & 0x80) {
+		unsigned u = idx & 0x7f;
+
+		v = u < x->env->nuniforms ? x->env->uniforms[u] : 0;
+	} else if (idx >= 0x20) {
+		return const_word(x, fau_const[idx >> 4], idx & 0xf, hi);
+	} else if (idx == 1) {
+		v = lane; /* lane_id is the thread's own */
+	} else {
+		v = idx < 16 ? x->env->special[idx] : 0;
+	}
+	return hi ? (uint32_t)(v >> 32) : (uint32_t)v;
+}
+
+uint32_t bi_src(const struct bi_tctx *x, const struct bi_instr *ins,
+		unsigned s, unsigned lane, bool fma)
+{
+	const struct bi_regs *r = &x->t->regs;
+	const uint32_t *reg = x->w->r[lane];
+
+	switch (bi_src_sel(ins, s)) {
+	case 0:
+		return reg[r->port0];
+	case 1:
+		return reg[r->port1];
+	case 2:
+		return reg[r->reg2];
+	case 3:
+		return fma ? 0 : x->fma[lane];
+	case 4:
+		return fau(x, r->fau_idx, false, lane);
+	case 5:
+		return fau(x, r->fau_idx, true, lane);
+	case 6:
+		return x->t0[lane];
+	default:
+		return x->t1[lane];
+	}
+}
+
+static void write_reg(uint32_t *reg, unsigned op, uint32_t v)
+{
+	if (op == BI_PORT_WRITE)
+		*reg = v;
+	else if (op == BI_PORT_WRITE_LO)
+		*reg = (*reg & 0xffff0000u) | (v & 0xffff);
+	else if (op == BI_PORT_WRITE_HI)
+		*reg = (*reg & 0xffff) | (v & 0xffff0000u);
+}
+
+static int exec_unit(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
+		     unsigned lane, uint32_t *out)
+{
+	int err;
+
+	*out = 0;
+	if (!fma && ins->desc->msg != BI_MSG_NONE) {
+		err = bi_exec_msg(x, ins, lane, out);
+		if (err >= 0)
+			return err;
+	}
+	return bi_exec_alu(x, ins, fma, lane, out);
+}
+
+static int run_clause(struct bi_tctx *x)
+{
+	struct bi_warp *w = x->w;
+	const struct bi_clause *c = x->c;
+
+	os_memset(x->t0, 0, sizeof(x->t0));
+	os_memset(x->t1, 0, sizeof(x->t1));
+	for (unsigned i = 0; i < c->ntuples; i++) {
+		const struct bi_tuple *t = &c->t[i];
+		int err;
+
+		x->t = t;
+		for (unsigned l = 0; l < BI_LANES; l++) {
+			if (!(x->mask & (1u << l)))
+				continue;
+			err = exec_unit(x, &t->fma, true, l, &x->fma[l]);
+			if (err)
+				return err;
+		}
+		for (unsigned l = 0; l < BI_LANES; l++) {
+			if (!(x->mask & (1u << l)))
+				continue;
+			err = exec_unit(x, &t->add, false, l, &x->add[l]);
+			if (err)
+				return err;
+		}
+		/* Write-back described by the next tuple's register block:
+		 * slot 2 takes the FMA result, slot 3 either. */
+		for (unsigned l = 0; l < BI_LANES; l++) {
+			uint32_t *reg = w->r[l];
+
+			if (!(x->mask & (1u << l)))
+				continue;
+			if (t->wregs.slot2 >= BI_PORT_WRITE)
+				write_reg(&reg[t->wregs.reg2], t->wregs.slot2, x->fma[l]);
+			if (t->wregs.slot3 >= BI_PORT_WRITE)
+				write_reg(&reg[t->wregs.reg3], t->wregs.slot3,
+					  t->wregs.slot3_fma ? x->fma[l] : x->add[l]);
+			x->t0[l] = x->fma[l];
+			x->t1[l] = x->add[l];
+		}
+		w->instrs += 2 * (unsigned)__builtin_popcount(x->mask);
+	}
+	return 0;
+}
+
+/* Lowest PC among live threads, and the threads that are there. */
+static uint8_t pick(const struct bi_warp *w, uint64_t *pc)
+{
+	uint8_t m = 0;
+
+	for (unsigned l = 0; l < BI_LANES; l++) {
+		if (!(w->live & (1u << l)))
+			continue;
+		if (!m || w->pc[l] < *pc) {
+			*pc = w->pc[l];
+			m = 1u << l;
+		} else if (w->pc[l] == *pc) {
+			m |= 1u << l;
+		}
+	}
+	return m;
+}
+
+enum bi_run bi_warp_run(const struct bi_env *env, struct bi_warp *w,
+			uint64_t max_clauses)
+{
+	struct bi_tctx x;
+	uint64_t n = 0;
+
+	os_memset(&x, 0, sizeof(x));
+	x.env = env;
+	x.w = w;
+	while (w->live) {
+		int err = 0;
+
+		if (max_clauses && n >= max_clauses)
+			return BI_RUN_LIMIT;
+		x.mask = pick(w, &x.pc);
+		x.c = bi_cache_get(env->cache, env, x.pc, &err);
+		if (!x.c || x.c->invalid) {
+			w->fault = x.c ? BI_FAULT_INSTR_INVALID_ENC : err;
+			w->fault_va = x.pc;
+			return BI_RUN_FAULT;
+		}
+		x.ftz = x.c->hdr.ftz != 0;
+		x.barrier = false;
+		os_memset(x.taken, 0, sizeof(x.taken));
+		err = run_clause(&x);
+		n++;
+		w->clauses++;
+		if (err) {
+			w->fault = err;
+			if (err != BI_FAULT_MEMORY)
+				w->fault_va = x.pc;
+			return BI_RUN_FAULT;
+		}
+		for (unsigned l = 0; l < BI_LANES; l++) {
+			if (!(x.mask & (1u << l)))
+				continue;
+			if (w->discarded & (1u << l)) {
+				w->live &= ~(1u << l);
+			} else if (x.taken[l]) {
+				w->pc[l] = x.target[l];
+			} else if (x.c->hdr.flow == BI_FLOW_END) {
+				w->live &= ~(1u << l);
+			} else {
+				w->pc[l] = x.pc + 16u * x.c->nquads;
+			}
+		}
+		if (x.barrier)
+			return BI_RUN_BARRIER;
+	}
+	return BI_RUN_DONE;
+}

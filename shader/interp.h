@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Bifrost interpreter: runs warps of four threads (quads) through
+ * decoded clauses, in lockstep with per-thread activity.
+ *
+ * The compute backend (the Job Manager's COMPUTE jobs) plugs in through
+ * two things only:
+ *
+ *  - struct bi_mem_ops: loads, stores and atomics on GPU virtual
+ *    addresses of one address space (@as, opaque here). Each returns 0
+ *    or a bi_fault; a translation or permission fault is reported as
+ *    BI_FAULT_MEMORY after the MMU model has recorded it, and the warp
+ *    stops with that code and the faulting address.
+ *
+ *  - struct bi_env: per-dispatch constants (FAU uniforms, special FAU
+ *    values, UBO bases, workgroup-local and thread-local storage bases)
+ *    plus the decode cache.
+ *
+ * A backend fills a bi_warp (registers preloaded with IDs as the
+ * renderer state says, entry PC, which threads exist) and calls
+ * bi_warp_run() until it returns DONE or a fault; BARRIER returns let it
+ * interleave the warps of a workgroup.
+ */
+#ifndef VGPU_SHADER_INTERP_H
+#define VGPU_SHADER_INTERP_H
+
+#include "shader/decode.h"
+
+#define BI_LANES 4
+#define BI_NREGS 64
+
+enum bi_atom_op {
+	BI_ATOM_ADD,
+	BI_ATOM_SMIN,
+	BI_ATOM_SMAX,
+	BI_ATOM_UMIN,
+	BI_ATOM_UMAX,
+	BI_ATOM_AND,
+	BI_ATOM_OR,
+	BI_ATOM_XOR,
+	BI_ATOM_XCHG,
+	BI_ATOM_CMPXCHG, /* stores @operand if the old value equals @compare */
+};
+
+struct bi_mem_ops {
+	int (*read)(void *as, uint64_t va, void *dst, unsigned size);
+	int (*write)(void *as, uint64_t va, const void *src, unsigned size);
+	/* @size is 4 or 8; the old value is returned in *old. Must be
+	 * atomic with respect to other workers' accesses. */
+	int (*atomic)(void *as, uint64_t va, unsigned size, enum bi_atom_op op,
+		      uint64_t operand, uint64_t compare, uint64_t *old);
+};
+
+struct bi_cache;
+
+struct bi_env {
+	const struct bi_mem_ops *mem;
+	void *as;
+	enum bi_arch arch;
+	struct bi_cache *cache;
+	/* FAU uniforms: 64-bit slots, read as u<slot>.w0/w1. */
+	const uint64_t *uniforms;
+	unsigned nuniforms;
+	/* FAU special values 0..15 (lane_id is per thread: filled in). */
+	uint64_t special[16];
+	/* UBO base addresses and sizes in bytes, for seg=ubo. */
+	const uint64_t *ubo_base;
+	const uint32_t *ubo_size;
+	unsigned nubo;
+	uint64_t wls_base; /* this workgroup's local storage */
+	uint32_t wls_size;
+};
+
+struct bi_warp {
+	uint32_t r[BI_LANES][BI_NREGS];
+	uint64_t pc[BI_LANES];
+	uint64_t tls_base[BI_LANES]; /* per-thread stack base (seg=tl) */
+	uint32_t tls_size;
+	uint8_t live;     /* threads that exist and have not ended */
+	uint8_t discarded;
+	/* Set on a fault: the code and, for memory faults, the address. */
+	int fault;
+	uint64_t fault_va;
+	uint64_t clauses;  /* clauses executed (all threads) */
+	uint64_t instrs;   /* thread-instructions executed */
+};
+
+enum bi_run {
+	BI_RUN_DONE = 0,     /* every thread ended */
+	BI_RUN_BARRIER = 1,  /* stopped after a clause with a barrier */
+	BI_RUN_FAULT = 2,    /* see warp->fault */
+	BI_RUN_LIMIT = 3,    /* @max_clauses reached */
+};
+
+/* Runs until done, a barrier, a fault or @max_clauses (0: no limit). */
+enum bi_run bi_warp_run(const struct bi_env *env, struct bi_warp *w,
+			uint64_t max_clauses);
+
+/*
+ * Decode cache: each clause is decoded once per (address space, GPU VA).
+ * Thread-safe. Flush an address space's entries when its shader memory
+ * may have changed (the backend calls this on job start or unmap).
+ */
+struct bi_cache *bi_cache_new(void);
+void bi_cache_free(struct bi_cache *c);
+void bi_cache_flush(struct bi_cache *c, const void *as);
+/* Returns the decoded clause at @va, or NULL with *fault set. */
+const struct bi_clause *bi_cache_get(struct bi_cache *c,
+				     const struct bi_env *env, uint64_t va,
+				     int *fault);
+
+#endif

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* Interpreter internals shared by interp.c (clauses, operands, control
+ * flow), alu.c (FMA/ADD arithmetic) and msg.c (message passing). */
+#ifndef VGPU_SHADER_INTERP_PRIV_H
+#define VGPU_SHADER_INTERP_PRIV_H
+
+#include "shader/interp.h"
+#include "shader/fp.h"
+
+/* State of one tuple being executed by the warp's active threads. */
+struct bi_tctx {
+	const struct bi_env *env;
+	struct bi_warp *w;
+	const struct bi_clause *c;
+	const struct bi_tuple *t;
+	uint64_t pc;             /* this clause's address */
+	uint8_t mask;            /* threads executing the clause */
+	bool ftz;
+	uint32_t fma[BI_LANES];  /* this tuple's FMA results ("t") */
+	uint32_t add[BI_LANES];
+	uint32_t t0[BI_LANES];   /* previous tuple's results */
+	uint32_t t1[BI_LANES];
+	/* Control flow decided by the clause, per thread. */
+	bool taken[BI_LANES];
+	uint64_t target[BI_LANES];
+	bool barrier;
+};
+
+/* Raw 32-bit value of source @s of @ins for thread @lane. */
+uint32_t bi_src(const struct bi_tctx *x, const struct bi_instr *ins,
+		unsigned s, unsigned lane, bool fma);
+
+/* Executes an arithmetic (non-message) op; 0 or a bi_fault. */
+int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
+		unsigned lane, uint32_t *out);
+
+/* Executes a message-passing ADD op (loads, stores, atomics, barrier);
+ * returns -1 if @ins is not one. */
+int bi_exec_msg(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
+		uint32_t *out);
+
+static inline enum bi_rm bi_round_mode(const struct bi_instr *ins)
+{
+	switch (bi_mod(ins, BI_MOD_ROUND, BI_O_NONE)) {
+	case BI_O_RTP:
+		return BI_RM_RTP;
+	case BI_O_RTN:
+		return BI_RM_RTN;
+	case BI_O_RTZ:
+		return BI_RM_RTZ;
+	case BI_O_RTNA:
+		return BI_RM_RTNA;
+	case BI_O_RTO:
+		return BI_RM_RTO;
+	default:
+		return BI_RM_RTE;
+	}
+}
+
+#endif

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Message-passing operations of the ADD unit: loads and stores of every
+ * width through the segments, atomics, and the workgroup barrier. Data
+ * moves between memory (through bi_mem_ops) and the staging registers
+ * the clause header names, one thread at a time.
+ *
+ * Atomics: the hardware splits a returning atomic into *ATOM_C (FMA;
+ * coalesces the quad's requests), +ATOM_CX (ADD; sends the message) and
+ * *ATOM_POST (spreads the coalesced result back to threads). Coalescing
+ * is a performance device with no visible effect, so here +ATOM_CX
+ * performs each thread's atomic on its own (in thread order, a valid
+ * serialisation), returns the old value in the first staging register
+ * and 0 in the second, and *ATOM_POST passes its first source through.
+ */
+#include "shader/interp_priv.h"
+
+/* Effective address of a load/store/atomic for @lane. */
+static int address(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
+		   unsigned s_lo, uint64_t *va)
+{
+	uint32_t lo = bi_src(x, ins, s_lo, lane, false);
+	uint32_t hi = bi_src(x, ins, s_lo + 1, lane, false);
+
+	switch (bi_mod(ins, BI_MOD_SEG, BI_O_NONE)) {
+	case BI_O_WLS:
+		*va = x->env->wls_base + lo;
+		return 0;
+	case BI_O_TL:
+		*va = x->w->tls_base[lane] + lo;
+		return 0;
+	case BI_O_UBO:
+		/* src0 is the byte offset, src1 the UBO index */
+		if (hi >= x->env->nubo || lo >= x->env->ubo_size[hi])
+			return BI_FAULT_ADDR_RANGE_FAULT;
+		*va = x->env->ubo_base[hi] + lo;
+		return 0;
+	default:
+		*va = (uint64_t)hi << 32 | lo;
+		return 0;
+	}
+}
+
+static int mem_fault(struct bi_tctx *x, int err, uint64_t va)
+{
+	x->w->fault_va = va;
+	return err;
+}
+
+static uint32_t *staging(struct bi_tctx *x, unsigned lane, unsigned i)
+{
+	return &x->w->r[lane][(x->c->hdr.staging_reg + i) & (BI_NREGS - 1)];
+}
+
+/* Places a small load result according to lane_dest and extend. */
+static void place_small(struct bi_tctx *x, const struct bi_instr *ins,
+			unsigned lane, uint32_t v, unsigned bits)
+{
+	uint16_t ext = bi_mod(ins, BI_MOD_EXTEND, BI_O_NONE);
+	uint16_t dst = bi_mod(ins, BI_MOD_LANE_DEST,
+			      bits == 8 ? BI_O_B0 : bits == 16 ? BI_O_H0 : BI_O_NONE);
+	uint32_t *r0 = staging(x, lane, 0);
+	bool neg = ext == BI_O_SEXT && bits < 32 && (v >> (bits - 1)) & 1;
+	uint32_t sx = bits < 32 ? (neg ? v | ~0u << bits : v) : v;
+
+	switch (dst) {
+	case BI_O_B0:
+	case BI_O_B1:
+	case BI_O_B2:
+	case BI_O_B3: {
+		unsigned sh = 8 * (dst - BI_O_B0);
+
+		*r0 = (*r0 & ~(0xffu << sh)) | (v & 0xff) << sh;
+		break;
+	}
+	case BI_O_H0:
+		*r0 = (*r0 & 0xffff0000u) | (sx & 0xffff);
+		break;
+	case BI_O_H1:
+		*r0 = (*r0 & 0xffff) | sx << 16;
+		break;
+	case BI_O_D0:
+		*r0 = sx;
+		*staging(x, lane, 1) = ext == BI_O_SEXT && (sx >> 31) ? ~0u : 0;
+		break;
+	default: /* w0, or a full word */
+		*r0 = sx;
+		break;
+	}
+}
+
+static int load(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
+		unsigned bytes)
+{
+	uint32_t buf[4] = { 0 };
+	uint64_t va;
+	int err = address(x, ins, lane, 0, &va);
+
+	if (err)
+		return err;
+	err = x->env->mem->read(x->env->as, va, buf, bytes);
+	if (err)
+		return mem_fault(x, err, va);
+	if (bytes <= 4 && (bytes < 4 || ins->desc->op == BI_OP_LOAD_I32)) {
+		place_small(x, ins, lane, buf[0], bytes * 8);
+		return 0;
+	}
+	for (unsigned i = 0; i < (bytes + 3) / 4; i++)
+		*staging(x, lane, i) = buf[i];
+	return 0;
+}
+
+static int store(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
+		 unsigned bytes)
+{
+	uint32_t buf[4];
+	uint64_t va;
+	int err = address(x, ins, lane, 0, &va);
+
+	if (err)
+		return err;
+	for (unsigned i = 0; i < (bytes + 3) / 4; i++)
+		buf[i] = *staging(x, lane, i);
+	err = x->env->mem->write(x->env->as, va, buf, bytes);
+	return err ? mem_fault(x, err, va) : 0;
+}
+
+static int atomic(struct bi_tctx *x, uint64_t va, enum bi_atom_op op,
+		  uint32_t operand, uint32_t compare, uint32_t *old)
+{
+	uint64_t o = 0;
+	int err = x->env->mem->atomic(x->env->as, va, 4, op, operand, compare, &o);
+
+	if (err)
+		return mem_fault(x, err, va);
+	*old = (uint32_t)o;
+	return 0;
+}
+
+/* The +ATOM_CX message, driven by the *ATOM_C* op in the same tuple. */
+static int atom_cx(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
+{
+	const struct bi_instr *c = &x->t->fma;
+	uint16_t opc;
+	bool ret, c1;
+	uint32_t arg, old;
+	enum bi_atom_op op;
+	uint64_t va;
+	int err;
+
+	if (!c->desc)
+		return BI_FAULT_INSTR_INVALID_ENC;
+	switch (c->desc->op) {
+	case BI_OP_ATOM_C_I32:
+	case BI_OP_ATOM_C_RETURN_I32:
+		c1 = false;
+		ret = c->desc->op == BI_OP_ATOM_C_RETURN_I32;
+		break;
+	case BI_OP_ATOM_C1_I32:
+	case BI_OP_ATOM_C1_RETURN_I32:
+		c1 = true;
+		ret = c->desc->op == BI_OP_ATOM_C1_RETURN_I32;
+		break;
+	default:
+		return BI_FAULT_UNIMPLEMENTED; /* 64-bit forms, or unpaired */
+	}
+	opc = bi_mod(c, BI_MOD_ATOM_OPC, BI_O_RESERVED);
+	arg = c1 ? 1 : *staging(x, lane, 0);
+	switch (opc) {
+	case BI_O_AADD:
+		op = BI_ATOM_ADD;
+		break;
+	case BI_O_AINC:
+		op = BI_ATOM_ADD;
+		break;
+	case BI_O_ADEC:
+		op = BI_ATOM_ADD;
+		arg = ~0u;
+		break;
+	case BI_O_ASMIN:
+		op = BI_ATOM_SMIN;
+		break;
+	case BI_O_ASMAX:
+	case BI_O_ASMAX1:
+		op = BI_ATOM_SMAX;
+		break;
+	case BI_O_AUMIN:
+		op = BI_ATOM_UMIN;
+		break;
+	case BI_O_AUMAX:
+	case BI_O_AUMAX1:
+		op = BI_ATOM_UMAX;
+		break;
+	case BI_O_AAND:
+		op = BI_ATOM_AND;
+		break;
+	case BI_O_AOR:
+	case BI_O_AOR1:
+		op = BI_ATOM_OR;
+		break;
+	case BI_O_AXOR:
+		op = BI_ATOM_XOR;
+		break;
+	default:
+		return BI_FAULT_INSTR_INVALID_ENC;
+	}
+	va = (uint64_t)bi_src(x, ins, 2, lane, false) << 32 |
+	     bi_src(x, ins, 1, lane, false);
+	err = atomic(x, va, op, arg, 0, &old);
+	if (err)
+		return err;
+	if (ret) {
+		*staging(x, lane, 0) = old;
+		*staging(x, lane, 1) = 0;
+	}
+	return 0;
+}
+
+static int exchange(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
+		    bool cmp)
+{
+	uint32_t old;
+	uint64_t va;
+	int err = address(x, ins, lane, 0, &va);
+
+	if (err)
+		return err;
+	/* Staging holds {new, compare}; the old value comes back in the
+	 * first register. */
+	err = atomic(x, va, cmp ? BI_ATOM_CMPXCHG : BI_ATOM_XCHG,
+		     *staging(x, lane, 0), cmp ? *staging(x, lane, 1) : 0, &old);
+	if (!err)
+		*staging(x, lane, 0) = old;
+	return err;
+}
+
+int bi_exec_msg(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
+		uint32_t *out)
+{
+	static const uint8_t load_bytes[] = {
+		[BI_OP_LOAD_I8] = 1, [BI_OP_LOAD_I16] = 2, [BI_OP_LOAD_I24] = 3,
+		[BI_OP_LOAD_I32] = 4, [BI_OP_LOAD_I48] = 6, [BI_OP_LOAD_I64] = 8,
+		[BI_OP_LOAD_I96] = 12, [BI_OP_LOAD_I128] = 16,
+		[BI_OP_STORE_I8] = 1, [BI_OP_STORE_I16] = 2, [BI_OP_STORE_I24] = 3,
+		[BI_OP_STORE_I32] = 4, [BI_OP_STORE_I48] = 6, [BI_OP_STORE_I64] = 8,
+		[BI_OP_STORE_I96] = 12, [BI_OP_STORE_I128] = 16,
+	};
+	unsigned op = ins->desc->op;
+
+	*out = 0;
+	switch (op) {
+	case BI_OP_LOAD_I8: case BI_OP_LOAD_I16: case BI_OP_LOAD_I24:
+	case BI_OP_LOAD_I32: case BI_OP_LOAD_I48: case BI_OP_LOAD_I64:
+	case BI_OP_LOAD_I96: case BI_OP_LOAD_I128:
+		return load(x, ins, lane, load_bytes[op]);
+	case BI_OP_STORE_I8: case BI_OP_STORE_I16: case BI_OP_STORE_I24:
+	case BI_OP_STORE_I32: case BI_OP_STORE_I48: case BI_OP_STORE_I64:
+	case BI_OP_STORE_I96: case BI_OP_STORE_I128:
+		return store(x, ins, lane, load_bytes[op]);
+	case BI_OP_ATOM_CX:
+		return atom_cx(x, ins, lane);
+	case BI_OP_AXCHG_I32:
+		return exchange(x, ins, lane, false);
+	case BI_OP_ACMPXCHG_I32:
+		return exchange(x, ins, lane, true);
+	case BI_OP_BARRIER:
+		x->barrier = true;
+		return 0;
+	default:
+		return -1;
+	}
+}

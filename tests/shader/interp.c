@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The interpreter on hand-assembled programs: register ports, write-back
+ * and temporaries, FAU uniforms and embedded constants, FMA/ADD
+ * arithmetic against host IEEE, loads/stores through the memory
+ * interface, atomics, divergent branches, barriers and faults.
+ */
+#include <math.h>
+
+#include "harness.h"
+#include "bi_asm.h"
+#include "bi_enc.h"
+#include "bi_run.h"
+#include "shader/fp.h"
+
+static uint32_t fb(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+#define NOP_F bi_enc(true, "*NOP", NULL, NULL)
+#define NOP_A bi_enc(false, "+NOP", NULL, NULL)
+
+static enum bi_run run(struct trun *t)
+{
+	return bi_warp_run(&t->env, &t->w, 10000);
+}
+
+TEST(fma_f32_per_lane_matches_host)
+{
+	struct trun *t = trun_new();
+	struct asm_header h = { .flow = 0 };
+	struct asm_tuple tu = {
+		bi_enc(true, "*FMA.f32", SRCS(0, 1, 2), NULL), NOP_A,
+		asm_block(true, 0, 1, 2, 3, -1, 0),
+	};
+	float a[4] = { 1.5f, -2.25f, 3e30f, 1e-20f }, b[4] = { 2, 4, 1e8f, 1e-20f },
+	      c[4] = { 0.25f, 1, -3e38f, 0 };
+
+	ASSERT_NE(tu.fma, ~0u);
+	ASSERT_NE(tu.reg, ~0ull);
+	trun_clause(t, &h, &tu, 1, NULL, 0);
+	for (unsigned l = 0; l < 4; l++) {
+		t->w.r[l][0] = fb(a[l]);
+		t->w.r[l][1] = fb(b[l]);
+		t->w.r[l][2] = fb(c[l]);
+	}
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	for (unsigned l = 0; l < 4; l++)
+		EXPECT_EQ(t->w.r[l][3], fb(fmaf(a[l], b[l], c[l])));
+	EXPECT_EQ(t->w.clauses, 1u);
+	EXPECT_EQ(t->w.live, 0);
+	trun_free(t);
+}
+
+TEST(modifiers_round_clamp_abs_neg)
+{
+	struct trun *t = trun_new();
+	struct asm_header h = { 0 };
+	struct asm_tuple tu = {
+		bi_enc(true, "*FADD.f32", SRCS(0, 1), "round=rtz clamp=clamp_0_1 neg1=neg"),
+		NOP_A, asm_block(true, 0, 1, -1, 3, -1, 0),
+	};
+
+	ASSERT_NE(tu.fma, ~0u);
+	trun_clause(t, &h, &tu, 1, NULL, 0);
+	/* 1 - (-x) clamps to 1; 0.25 - 0.5 clamps to 0; rtz of 1/3-ish */
+	float a[4] = { 1.0f, 0.25f, 0.1f, -5.0f }, b[4] = { -0.5f, 0.5f, -0.2f, -5.5f };
+
+	for (unsigned l = 0; l < 4; l++) {
+		t->w.r[l][0] = fb(a[l]);
+		t->w.r[l][1] = fb(b[l]);
+	}
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	EXPECT_EQ(t->w.r[0][3], fb(1.0f));
+	EXPECT_EQ(t->w.r[1][3], 0u);
+	EXPECT_EQ(t->w.r[2][3], bi_f32_add(fb(0.1f), fb(0.2f), BI_RM_RTZ, false));
+	EXPECT_NE(t->w.r[2][3], fb(0.1f + 0.2f)); /* RTE differs here */
+	EXPECT_EQ(t->w.r[3][3], fb(0.5f));
+	trun_free(t);
+}
+
+TEST(add_reads_fma_result_and_uniforms)
+{
+	/* FMA: r0 * u0.w0 ; ADD: t + u0.w1 -> r4 */
+	struct trun *t = trun_new();
+	struct asm_header h = { 0 };
+	struct asm_tuple tu = {
+		bi_enc(true, "*FMA.f32", SRCS(0, 4, 3), NULL),
+		bi_enc(false, "+FADD.f32", SRCS(3, 5), NULL),
+		asm_block(true, 0, -1, -1, -1, 4, 0x80),
+	};
+
+	ASSERT_NE(tu.add, ~0u);
+	ASSERT_NE(tu.reg, ~0ull);
+	trun_clause(t, &h, &tu, 1, NULL, 0);
+	t->uniforms[0] = (uint64_t)fb(10.0f) << 32 | fb(3.0f);
+	for (unsigned l = 0; l < 4; l++)
+		t->w.r[l][0] = fb((float)l);
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	for (unsigned l = 0; l < 4; l++)
+		EXPECT_EQ(t->w.r[l][4], fb(3.0f * l + 10.0f));
+	trun_free(t);
+}
+
+TEST(integer_ops_with_embedded_constants)
+{
+	/* Two tuples: IADD.s32 r0 + const0 -> temp; then the next tuple's
+	 * ADD computes LSHIFT_OR? no: ISUB t1 - r1 -> r2, and the first
+	 * result is written to r5 by the second block. */
+	struct trun *t = trun_new();
+	struct asm_header h = { 0 };
+	struct asm_tuple tu[2] = {
+		{ NOP_F, bi_enc(false, "+IADD.s32", SRCS(0, 4), NULL),
+		  asm_block(true, 0, -1, -1, -1, 2, 0x40 | 0x3) },
+		{ NOP_F, bi_enc(false, "+ISUB.s32", SRCS(7, 0), NULL),
+		  asm_block(false, 1, -1, -1, -1, 5, 0) },
+	};
+	uint64_t k[1] = { 0x0000000012345670ull };
+
+	ASSERT_NE(tu[1].reg, ~0ull);
+	trun_clause(t, &h, tu, 2, k, 1);
+	for (unsigned l = 0; l < 4; l++) {
+		t->w.r[l][0] = 100 * l;
+		t->w.r[l][1] = 7;
+	}
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	for (unsigned l = 0; l < 4; l++) {
+		EXPECT_EQ(t->w.r[l][5], 100 * l + 0x12345673u);
+		EXPECT_EQ(t->w.r[l][2], 100 * l + 0x12345673u - 7);
+	}
+	trun_free(t);
+}
+
+TEST(integer_semantics_table)
+{
+	/* One ADD op per row on (a, b) -> result. */
+	static const struct {
+		const char *op, *mods;
+		uint32_t a, b, want;
+	} rows[] = {
+		{ "+IADD.s32", "saturate=sat", 0x7fffffff, 1, 0x7fffffff },
+		{ "+IADD.u32", "saturate=sat", 0xffffffff, 2, 0xffffffff },
+		{ "+ISUB.u32", "saturate=sat", 1, 2, 0 },
+		{ "+ISUB.s32", "saturate=sat", 0x80000000, 1, 0x80000000 },
+		{ "+IADD.s32", "lanes1=h1", 1, 0xfffe0000, 0xffffffff },
+		{ "+IADD.u32", "lanes1=b2", 1, 0x00ff0000, 0x100 },
+		/* lt/le are gt/ge with the sources swapped (one encoding) */
+		{ "+ICMP.s32", "cmpf=gt", 0, 0xffffffff, 1 },
+		{ "+ICMP.u32", "cmpf=gt result_type=m1", 0, 0xffffffff, 0 },
+		{ "+ICMP.u32", "cmpf=ge result_type=m1", 0xffffffff, 0, 0xffffffff },
+		{ "+ICMP.i32", "cmpf=ne result_type=m1", 3, 4, 0xffffffff },
+		{ "+HADD.u32", NULL, 0xffffffff, 1, 0x80000000 },
+		{ "+HADD.s32", "round=rtp", 0xfffffffd, 0, 0xffffffff },
+		{ "+FCMP.f32", "cmpf=lt result_type=f1", 0xbf800000, 0, 0x3f800000 },
+		{ "+FCMP.f32", "cmpf=ne", 0x7fc00000, 0x7fc00000, 1 },
+		{ "+FCMP.f32", "cmpf=gtlt", 0x7fc00000, 0, 0 },
+		{ "+FMIN.f32", NULL, 0x7fc00000, 0x40000000, 0x40000000 },
+		{ "+FMAX.f32", "sem=nan_propagate", 0x3f800000, 0x7fc00000, 0x7fc00000 },
+		{ "+MKVEC.v2i16", "lane1=h1", 0x1111aaaa, 0xbbbb2222, 0xbbbbaaaa },
+	};
+
+	for (unsigned i = 0; i < OS_ARRAY_SIZE(rows); i++) {
+		struct trun *t = trun_new();
+		struct asm_header h = { 0 };
+		struct asm_tuple tu = {
+			NOP_F, bi_enc(false, rows[i].op, SRCS(0, 1), rows[i].mods),
+			asm_block(true, 0, 1, -1, -1, 2, 0),
+		};
+
+		ASSERT_NE(tu.add, ~0u);
+		trun_clause(t, &h, &tu, 1, NULL, 0);
+		t->w.live = 1;
+		t->w.r[0][0] = rows[i].a;
+		t->w.r[0][1] = rows[i].b;
+		ASSERT_EQ(run(t), BI_RUN_DONE);
+		if (t->w.r[0][2] != rows[i].want)
+			TH_LOG("%s %s", rows[i].op, rows[i].mods ? rows[i].mods : "");
+		EXPECT_EQ(t->w.r[0][2], rows[i].want);
+		trun_free(t);
+	}
+}
+
+TEST(three_source_shifts_and_selects)
+{
+	static const struct {
+		const char *op, *mods;
+		uint32_t a, b, c, want;
+	} rows[] = {
+		{ "*LSHIFT_OR.i32", NULL, 0x1, 0x100, 4, 0x110 },
+		{ "*RSHIFT_AND.i32", NULL, 0xf0, 0xff, 4, 0xf },
+		{ "*RSHIFT_XOR.i32", "not_result=not", 0xf0, 0, 4, 0xfffffff0 },
+		{ "*LSHIFT_OR.i32", "lane2=b1", 0x1, 0, 0x0300, 0x8 },
+		{ "+MUX.i32", NULL, 11, 22, 0, 11 },
+		{ "+MUX.i32", NULL, 11, 22, 5, 22 },
+		{ "+MUX.i32", "mux=bit", 0xff00ff00, 0x00ff00ff, 0x0f0f0f0f, 0xf00ff00f },
+		{ "+MUX.i32", "mux=neg", 11, 22, 0x80000000, 22 },
+		{ "*CSEL.s32", "cmpf=gt", 5, 0xfffffffb, 77, 77 },
+		{ "*CSEL.s32", "cmpf=gt", 0xfffffffb, 5, 77, 0 },
+		{ "*CSEL.u32", "cmpf=gt", 0xfffffffb, 5, 77, 77 },
+		{ "*IMUL.i32", NULL, 0x10001, 0x10001, 0, 0x20001 },
+		{ "*IMUL.i32", "widen1=h1 extend=sext", 3, 0xfffe0000, 0, 0xfffffffa },
+	};
+
+	for (unsigned i = 0; i < OS_ARRAY_SIZE(rows); i++) {
+		struct trun *t = trun_new();
+		struct asm_header h = { 0 };
+		bool fma = rows[i].op[0] == '*';
+		uint32_t ins = bi_enc(fma, rows[i].op, SRCS(0, 1, 2, 3), rows[i].mods);
+		struct asm_tuple tu = {
+			fma ? ins : NOP_F, fma ? NOP_A : ins,
+			asm_block(true, 0, 1, 2, fma ? 3 : -1, fma ? -1 : 3, 0),
+		};
+
+		ASSERT_NE(ins, ~0u);
+		trun_clause(t, &h, &tu, 1, NULL, 0);
+		t->w.live = 1;
+		t->w.r[0][0] = rows[i].a;
+		t->w.r[0][1] = rows[i].b;
+		t->w.r[0][2] = rows[i].c;
+		ASSERT_EQ(run(t), BI_RUN_DONE);
+		if (t->w.r[0][3] != rows[i].want)
+			TH_LOG("%s %s", rows[i].op, rows[i].mods ? rows[i].mods : "");
+		EXPECT_EQ(t->w.r[0][3], rows[i].want);
+		trun_free(t);
+	}
+}
+
+TEST(store_then_load_through_memory)
+{
+	struct trun *t = trun_new();
+	struct asm_header hs = { .flow = 3, .staging_reg = 0, .msg = 6 };
+	struct asm_header hl = { .flow = 0, .staging_reg = 8, .msg = 5 };
+	struct asm_tuple st = { NOP_F, bi_enc(false, "+STORE.i32", SRCS(0, 1), NULL),
+				asm_block(true, 1, 2, -1, -1, -1, 0) };
+	struct asm_tuple ld = { NOP_F, bi_enc(false, "+LOAD.i32", SRCS(0, 1), NULL),
+				asm_block(true, 1, 2, -1, -1, -1, 0) };
+
+	ASSERT_NE(st.add, ~0u);
+	ASSERT_NE(ld.add, ~0u);
+	trun_clause(t, &hs, &st, 1, NULL, 0);
+	trun_clause(t, &hl, &ld, 1, NULL, 0);
+	for (unsigned l = 0; l < 4; l++) {
+		uint64_t va = TMEM_DATA + 4 * l;
+
+		t->w.r[l][0] = 0xc0de0000 + l;
+		t->w.r[l][1] = (uint32_t)va;
+		t->w.r[l][2] = (uint32_t)(va >> 32);
+	}
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	for (unsigned l = 0; l < 4; l++) {
+		EXPECT_EQ(*tdata(t, 4 * l), 0xc0de0000 + l);
+		EXPECT_EQ(t->w.r[l][8], 0xc0de0000 + l);
+	}
+	EXPECT_EQ(t->mem.writes, 4u);
+	trun_free(t);
+}
+
+TEST(narrow_loads_extend_and_wide_loads_fill_staging)
+{
+	struct trun *t = trun_new();
+	struct asm_header h1 = { .flow = 3, .staging_reg = 8 };
+	struct asm_header h2 = { .flow = 3, .staging_reg = 12 };
+	struct asm_header h3 = { .flow = 0, .staging_reg = 20 };
+	struct asm_tuple a = { NOP_F, bi_enc(false, "+LOAD.i8", SRCS(0, 1), "lane_dest=w0 extend=sext"),
+			       asm_block(true, 1, 2, -1, -1, -1, 0) };
+	struct asm_tuple b = { NOP_F, bi_enc(false, "+LOAD.i128", SRCS(0, 1), NULL),
+			       asm_block(true, 1, 2, -1, -1, -1, 0) };
+	struct asm_tuple c = { NOP_F, bi_enc(false, "+LOAD.i16", SRCS(0, 1), "lane_dest=h1"),
+			       asm_block(true, 1, 2, -1, -1, -1, 0) };
+
+	ASSERT_NE(a.add, ~0u);
+	ASSERT_NE(c.add, ~0u);
+	trun_clause(t, &h1, &a, 1, NULL, 0);
+	trun_clause(t, &h2, &b, 1, NULL, 0);
+	trun_clause(t, &h3, &c, 1, NULL, 0);
+	for (unsigned i = 0; i < 4; i++)
+		*tdata(t, 4 * i) = 0x11223380 + i;
+	t->w.live = 1;
+	t->w.r[0][1] = (uint32_t)TMEM_DATA;
+	t->w.r[0][2] = (uint32_t)(TMEM_DATA >> 32);
+	t->w.r[0][20] = 0x0000beef;
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	EXPECT_EQ(t->w.r[0][8], 0xffffff80u);
+	for (unsigned i = 0; i < 4; i++)
+		EXPECT_EQ(t->w.r[0][12 + i], 0x11223380u + i);
+	EXPECT_EQ(t->w.r[0][20], 0x3380beefu);
+	trun_free(t);
+}
+
+TEST(divergent_loop_reconverges)
+{
+	/*
+	 * L: r1 += u0.w0 (1); r0 -= 1          (2 tuples)
+	 * B: branchz.ne r0 -> L                 (PC-relative constant)
+	 * E: r2 = r1 + r1, end
+	 */
+	struct trun *t = trun_new();
+	struct asm_header hn = { .flow = 3 }, he = { .flow = 0 };
+	struct asm_tuple body[2] = {
+		{ NOP_F, bi_enc(false, "+IADD.s32", SRCS(0, 4), NULL),
+		  asm_block(true, 1, -1, -1, -1, 0, 0x80) },
+		{ NOP_F, bi_enc(false, "+ISUB.s32", SRCS(0, 4), NULL),
+		  asm_block(false, 0, -1, -1, -1, 1, 0x80) },
+	};
+	struct asm_tuple br = { NOP_F, bi_enc(false, "+BRANCHZ.i32", SRCS(0, 5), "cmpf=ne"),
+				asm_block(true, 0, -1, -1, -1, -1, 0x40) };
+	struct asm_tuple end = { NOP_F, bi_enc(false, "+IADD.s32", SRCS(0, 0), NULL),
+				 asm_block(true, 1, -1, -1, -1, 2, 0) };
+	uint64_t l_va, b_va;
+
+	ASSERT_NE(br.add, ~0u);
+	ASSERT_NE(body[1].reg, ~0ull);
+	l_va = trun_clause(t, &hn, body, 2, NULL, 0);
+	b_va = TMEM_CODE + 16ull * t->code_q;
+	int32_t off = (int32_t)(l_va - b_va);
+	/* const 0: high word PC-relative (top nibbles 4 - 0 = M1 4) */
+	uint64_t k[2] = { (uint64_t)((uint32_t)off & 0x0fffffff) << 32 | 4ull << 60, 0 };
+	trun_clause(t, &hn, &br, 1, k, 2);
+	trun_clause(t, &he, &end, 1, NULL, 0);
+	t->uniforms[0] = 1;
+	for (unsigned l = 0; l < 4; l++) {
+		t->w.r[l][0] = 1 + 2 * l; /* iterations: 1, 3, 5, 7 */
+		t->w.r[l][1] = 100;
+	}
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	for (unsigned l = 0; l < 4; l++) {
+		EXPECT_EQ(t->w.r[l][0], 0u);
+		EXPECT_EQ(t->w.r[l][1], 101 + 2 * l);
+		EXPECT_EQ(t->w.r[l][2], 2 * (101 + 2 * l));
+	}
+	/* 7 body+branch rounds, and the final clause once: threads that
+	 * left the loop waited for the others (reconvergence). */
+	EXPECT_EQ(t->w.clauses, 7u * 2 + 1);
+	trun_free(t);
+}
+
+TEST(atomic_add_returns_serialised_old_values)
+{
+	struct trun *t = trun_new();
+	struct asm_header ha = { .flow = 3, .staging_reg = 4, .msg = 7 };
+	struct asm_header hp = { .flow = 0 };
+	struct asm_tuple at = {
+		bi_enc(true, "*ATOM_C_RETURN.i32", SRCS(0, 1, 2), "atom_opc=aadd"),
+		bi_enc_imm(false, "+ATOM_CX", SRCS(2, 0, 1), NULL, (uint32_t[]){ 2 }),
+		asm_block(true, 0, 1, 4, -1, -1, 0),
+	};
+	struct asm_tuple post = {
+		bi_enc(true, "*ATOM_POST.i32", SRCS(0, 1), "atom_opc=aadd"), NOP_A,
+		asm_block(true, 4, 5, -1, 6, -1, 0),
+	};
+
+	ASSERT_NE(at.fma, ~0u);
+	ASSERT_NE(at.add, ~0u);
+	ASSERT_NE(post.fma, ~0u);
+	trun_clause(t, &ha, &at, 1, NULL, 0);
+	trun_clause(t, &hp, &post, 1, NULL, 0);
+	*tdata(t, 0) = 100;
+	for (unsigned l = 0; l < 4; l++) {
+		t->w.r[l][0] = (uint32_t)TMEM_DATA;
+		t->w.r[l][1] = (uint32_t)(TMEM_DATA >> 32);
+		t->w.r[l][4] = l + 1;
+	}
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	EXPECT_EQ(*tdata(t, 0), 110u);
+	EXPECT_EQ(t->w.r[0][6], 100u);
+	EXPECT_EQ(t->w.r[1][6], 101u);
+	EXPECT_EQ(t->w.r[2][6], 103u);
+	EXPECT_EQ(t->w.r[3][6], 106u);
+	EXPECT_EQ(t->mem.atomics, 4u);
+	trun_free(t);
+}
+
+TEST(compare_exchange_on_local_memory)
+{
+	struct trun *t = trun_new();
+	struct asm_header h = { .flow = 0, .staging_reg = 8 };
+	struct asm_tuple tu = { NOP_F, bi_enc(false, "+ACMPXCHG.i32", SRCS(0, 1), "seg=wls"),
+				asm_block(true, 1, 2, -1, -1, -1, 0) };
+
+	ASSERT_NE(tu.add, ~0u);
+	trun_clause(t, &h, &tu, 1, NULL, 0);
+	*tdata(t, 0x4000 + 16) = 5;
+	for (unsigned l = 0; l < 4; l++) {
+		t->w.r[l][1] = 16; /* offset in the workgroup's local memory */
+		t->w.r[l][2] = 0;
+		t->w.r[l][8] = 50 + l; /* new */
+		t->w.r[l][9] = 5 + l;  /* expected: only lane 0's matches */
+	}
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	EXPECT_EQ(*tdata(t, 0x4000 + 16), 50u);
+	EXPECT_EQ(t->w.r[0][8], 5u);
+	EXPECT_EQ(t->w.r[1][8], 50u);
+	trun_free(t);
+}
+
+TEST(flush_to_zero_follows_clause_header)
+{
+	for (unsigned ftz = 0; ftz < 2; ftz++) {
+		struct trun *t = trun_new();
+		struct asm_header h = { .ftz = ftz };
+		struct asm_tuple tu = {
+			bi_enc(true, "*FADD.f32", SRCS(0, 1), NULL), NOP_A,
+			asm_block(true, 0, 1, -1, 3, -1, 0),
+		};
+
+		trun_clause(t, &h, &tu, 1, NULL, 0);
+		t->w.live = 1;
+		t->w.r[0][0] = 0x00000100;
+		t->w.r[0][1] = 0x00000001;
+		ASSERT_EQ(run(t), BI_RUN_DONE);
+		EXPECT_EQ(t->w.r[0][3], ftz ? 0u : 0x101u);
+		trun_free(t);
+	}
+}
+
+TEST(cross_lane_permute)
+{
+	struct trun *t = trun_new();
+	struct asm_header h = { 0 };
+	struct asm_tuple tu = { NOP_F, bi_enc(false, "+CLPER_V6.i32", SRCS(0, 1), NULL),
+				asm_block(true, 0, 1, -1, -1, 2, 0) };
+
+	ASSERT_NE(tu.add, ~0u);
+	trun_clause(t, &h, &tu, 1, NULL, 0);
+	for (unsigned l = 0; l < 4; l++) {
+		t->w.r[l][0] = 0xa0 + l;
+		t->w.r[l][1] = (l + 1) & 3;
+	}
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	for (unsigned l = 0; l < 4; l++)
+		EXPECT_EQ(t->w.r[l][2], 0xa0 + ((l + 1) & 3));
+	trun_free(t);
+}
+
+TEST(barrier_yields_then_resumes)
+{
+	struct trun *t = trun_new();
+	struct asm_header h1 = { .flow = 3, .msg = 8 }, h2 = { 0 };
+	struct asm_tuple b = { NOP_F, bi_enc(false, "+BARRIER", NULL, NULL), 0 };
+	struct asm_tuple e = { NOP_F, NOP_A, 0 };
+
+	b.reg = asm_block(true, -1, -1, -1, -1, -1, 0);
+	e.reg = b.reg;
+	trun_clause(t, &h1, &b, 1, NULL, 0);
+	trun_clause(t, &h2, &e, 1, NULL, 0);
+	ASSERT_EQ(run(t), BI_RUN_BARRIER);
+	EXPECT_EQ(t->w.live, 0xf);
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	trun_free(t);
+}
+
+TEST(faults_are_reported_not_fatal)
+{
+	struct trun *t = trun_new();
+	struct asm_header h = { 0 };
+	struct asm_tuple bad = { 0x7fffff, NOP_A, 0 };
+
+	/* invalid opcode */
+	trun_clause(t, &h, &bad, 1, NULL, 0);
+	ASSERT_EQ(run(t), BI_RUN_FAULT);
+	EXPECT_EQ(t->w.fault, BI_FAULT_INSTR_INVALID_ENC);
+	EXPECT_EQ(t->w.fault_va, TMEM_CODE);
+	trun_free(t);
+
+	/* load from an unmapped address */
+	t = trun_new();
+	struct asm_tuple ld = { NOP_F, bi_enc(false, "+LOAD.i32", SRCS(0, 1), NULL),
+				asm_block(true, 1, 2, -1, -1, -1, 0) };
+	trun_clause(t, &h, &ld, 1, NULL, 0);
+	for (unsigned l = 0; l < 4; l++)
+		t->w.r[l][1] = 0x1000;
+	ASSERT_EQ(run(t), BI_RUN_FAULT);
+	EXPECT_EQ(t->w.fault, BI_FAULT_MEMORY);
+	EXPECT_EQ(t->w.fault_va, 0x1000u);
+	trun_free(t);
+
+	/* jump to unmapped code; then a misaligned PC */
+	t = trun_new();
+	for (unsigned l = 0; l < 4; l++)
+		t->w.pc[l] = 0x5000;
+	ASSERT_EQ(run(t), BI_RUN_FAULT);
+	EXPECT_EQ(t->w.fault, BI_FAULT_MEMORY);
+	for (unsigned l = 0; l < 4; l++)
+		t->w.pc[l] = TMEM_CODE + 4;
+	t->w.fault = 0;
+	ASSERT_EQ(run(t), BI_RUN_FAULT);
+	EXPECT_EQ(t->w.fault, BI_FAULT_INSTR_INVALID_PC);
+	trun_free(t);
+}
+
+TEST(decode_cache_decodes_once)
+{
+	struct trun *t = trun_new();
+	struct asm_header h = { .flow = 0 };
+	struct asm_tuple tu = { NOP_F, NOP_A, asm_block(true, -1, -1, -1, -1, -1, 0) };
+	unsigned reads;
+
+	trun_clause(t, &h, &tu, 1, NULL, 0);
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	reads = t->mem.reads;
+	EXPECT_GE(reads, 1u);
+	t->w.live = 0xf;
+	for (unsigned l = 0; l < 4; l++)
+		t->w.pc[l] = TMEM_CODE;
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	EXPECT_EQ(t->mem.reads, reads);
+	bi_cache_flush(t->env.cache, &t->mem);
+	t->w.live = 0xf;
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	EXPECT_GT(t->mem.reads, reads);
+	trun_free(t);
+}
+
+TEST_HARNESS_MAIN
