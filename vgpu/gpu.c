@@ -180,7 +180,7 @@ bool vgpu_irq_level(struct vgpu *gpu, enum vgpu_irq_line line)
  */
 void vgpu_reset_locked(struct vgpu *gpu)
 {
-	gpu->reset_gen++;
+	__atomic_fetch_add(&gpu->reset_gen, 1, __ATOMIC_SEQ_CST);
 	vgpu_job_control_reset(gpu);
 	vgpu_mmu_reset(gpu);
 	vgpu_gpu_control_reset(gpu);

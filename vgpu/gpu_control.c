@@ -286,7 +286,7 @@ void vgpu_gpu_control_reset(struct vgpu *gpu)
 	gpu->cycle_users = 0;
 	gpu->cycle_accum = 0;
 	vgpu_perf_clear_locked(gpu);
-	gpu->perf.config = 0;
+	__atomic_store_n(&gpu->perf.config, 0, __ATOMIC_RELAXED);
 	gpu->perf.base = 0;
 	gpu->perf.jm_en = gpu->perf.shader_en = 0;
 	gpu->perf.tiler_en = gpu->perf.mmu_l2_en = 0;

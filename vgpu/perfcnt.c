@@ -44,6 +44,11 @@ bool vgpu_perf_read(struct vgpu *gpu, uint32_t off, uint32_t *val)
 
 bool vgpu_perf_write(struct vgpu *gpu, uint32_t off, uint32_t val)
 {
+	/* Slot threads test the mode without the lock. */
+	if (off == MALI_GPU_PRFCNT_CONFIG) {
+		__atomic_store_n(&gpu->perf.config, val, __ATOMIC_RELAXED);
+		return true;
+	}
 	return vgpu_reg_table_write(perf_regs, OS_ARRAY_SIZE(perf_regs),
 				    &gpu->perf, off, val);
 }
@@ -78,15 +83,22 @@ void vgpu_perf_add(struct vgpu *gpu, enum vgpu_perf_block b, unsigned core,
 	__atomic_fetch_add(&blk[idx], (uint32_t)n, __ATOMIC_RELAXED);
 }
 
+static void zero(uint32_t *c)
+{
+	/* Counters are added to without the lock: clear them atomically. */
+	for (unsigned i = 0; i < MALI_PRFCNT_COUNTERS_PER_BLOCK; i++)
+		__atomic_store_n(&c[i], 0, __ATOMIC_RELAXED);
+}
+
 void vgpu_perf_clear_locked(struct vgpu *gpu)
 {
 	struct vgpu_perf *p = &gpu->perf;
 
-	os_memset(p->jm, 0, sizeof(p->jm));
-	os_memset(p->tiler, 0, sizeof(p->tiler));
-	os_memset(p->l2, 0, sizeof(p->l2));
-	if (p->shader)
-		os_memset(p->shader, 0, p->ncores * sizeof(*p->shader));
+	zero(p->jm);
+	zero(p->tiler);
+	zero(p->l2);
+	for (unsigned c = 0; p->shader && c < p->ncores; c++)
+		zero(p->shader[c]);
 }
 
 /* Writes one block at @va; false once the destination faulted. */
@@ -99,7 +111,8 @@ static bool dump_block(struct vgpu *gpu, uint64_t va, const uint32_t *src,
 	void *dst;
 
 	for (unsigned i = 0; i < MALI_PRFCNT_COUNTERS_PER_BLOCK; i++)
-		out[i] = (enable >> (i / 4)) & 1 ? src[i] : 0;
+		out[i] = (enable >> (i / 4)) & 1 ?
+				 __atomic_load_n(&src[i], __ATOMIC_RELAXED) : 0;
 	out[MALI_PRFCNT_HDR_TIMESTAMP_LO] = (uint32_t)ts;
 	out[MALI_PRFCNT_HDR_TIMESTAMP_HI] = (uint32_t)(ts >> 32);
 	out[MALI_PRFCNT_HDR_ENABLE] = enable;

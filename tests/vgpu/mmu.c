@@ -4,6 +4,8 @@
  * faults (status, address, IRQ, the job's exception code, other spaces
  * unaffected), fault resolution, the TLB and its invalidation commands.
  */
+#include <sched.h>
+
 #include "harness.h"
 #include "vgpu_test.h"
 
@@ -18,12 +20,23 @@ static void setup(struct __test_metadata *_metadata, struct board *b,
 	ASSERT_TRUE(reset_and_power_up(b));
 }
 
-/* Waits for the MMU line and returns MMU_IRQ_STATUS. */
+/* Waits for the MMU line and returns MMU_IRQ_STATUS (the line seen by
+ * the callback may lag a clear made just before: re-check STATUS). */
 static uint32_t wait_mmu(struct board *b)
 {
-	if (!wait_irq(b, VGPU_IRQ_MMU, 10))
-		return 0;
-	return rd(b, MALI_MMU_IRQ_STATUS);
+	time_t end = time(NULL) + 10;
+
+	while (time(NULL) <= end) {
+		uint32_t st;
+
+		if (!wait_irq(b, VGPU_IRQ_MMU, 1))
+			continue;
+		st = rd(b, MALI_MMU_IRQ_STATUS);
+		if (st)
+			return st;
+		sched_yield();
+	}
+	return 0;
 }
 
 static uint32_t rd32_at(struct board *b, uint64_t pa)

@@ -9,6 +9,7 @@
 #define VGPU_TESTS_VGPU_TEST_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -385,6 +386,7 @@ static inline uint32_t wait_slot(struct board *b, unsigned slot, int secs)
 			wr(b, MALI_JOB_IRQ_CLEAR, st);
 			return st;
 		}
+		sched_yield();
 	}
 	return 0;
 }
