@@ -87,7 +87,10 @@ int shim_copy_in(struct shim_caller *c, void *dst, uint64_t uaddr, size_t len)
 		return 0;
 	if (!c || !c->copy_from_user || uaddr + len < uaddr)
 		return -SHIM_EFAULT;
-	return c->copy_from_user(c, dst, uaddr, len) ? -SHIM_EFAULT : 0;
+	if (c->copy_from_user(c, dst, uaddr, len))
+		return -SHIM_EFAULT;
+	c->copied_in += len;
+	return 0;
 }
 
 int shim_copy_out(struct shim_caller *c, uint64_t uaddr, const void *src,
@@ -97,7 +100,10 @@ int shim_copy_out(struct shim_caller *c, uint64_t uaddr, const void *src,
 		return 0;
 	if (!c || !c->copy_to_user || uaddr + len < uaddr)
 		return -SHIM_EFAULT;
-	return c->copy_to_user(c, uaddr, src, len) ? -SHIM_EFAULT : 0;
+	if (c->copy_to_user(c, uaddr, src, len))
+		return -SHIM_EFAULT;
+	c->copied_out += len;
+	return 0;
 }
 
 int shim_wait(struct shim_dev *dev, struct shim_caller *c, uint64_t deadline_ns)
@@ -132,6 +138,16 @@ void shim_wake_all(struct shim_dev *dev)
 		if (f->node == SHIM_NODE_KBASE && kb_poll(f))
 			dev->host.file_notify(dev->host.priv, f);
 	}
+}
+
+void shim_file_set_host_data(struct shim_file *f, void *data)
+{
+	f->host_data = data;
+}
+
+void *shim_file_host_data(struct shim_file *f)
+{
+	return f->host_data;
 }
 
 int shim_open(struct shim_dev *dev, enum shim_node node,
@@ -242,6 +258,8 @@ long shim_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 	unsigned row = (f->node == SHIM_NODE_KBASE ? 0 : 256) + SHIM_IOC_NR(cmd);
 	long ret;
 
+	if (c)
+		c->copied_in = c->copied_out = 0;
 	/* A kbase ioctl of another type is not counted under a kbase row. */
 	if (f->node == SHIM_NODE_KBASE && SHIM_IOC_TYPE(cmd) != 0x80)
 		row = 255;
@@ -253,8 +271,10 @@ long shim_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 	else
 		ret = drm_ioctl(f, c, cmd, arg, &a);
 	os_mutex_unlock(dev->lock);
-	stat_call(dev, row, t0, ret, (dir & SHIM_IOC_WRITE) ? size : 0,
-		  (dir & SHIM_IOC_READ) && ret >= 0 ? size : 0, &a);
+	stat_call(dev, row, t0, ret,
+		  ((dir & SHIM_IOC_WRITE) ? size : 0) + (c ? c->copied_in : 0),
+		  ((dir & SHIM_IOC_READ) && ret >= 0 ? size : 0) +
+			  (c ? c->copied_out : 0), &a);
 	return ret;
 }
 

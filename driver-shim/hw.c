@@ -200,7 +200,7 @@ static void as_program(struct shim_hw *hw, struct shim_acct *a, int as,
 		wr64(hw, a, base + MALI_AS_MEMATTR_LO, 0x88888888ull);
 		wr64(hw, a, base + MALI_AS_TRANSCFG_LO,
 		     MALI_TRANSCFG_ADRMODE_AARCH64_4K |
-		     (48u << MALI_TRANSCFG_INA_BITS_SHIFT));
+		     ((55u - 48u) << MALI_TRANSCFG_INA_BITS_SHIFT));
 	} else {
 		/* Linux 6.1 panfrost: legacy mode, TRANSCFG left at 0. */
 		wr64(hw, a, base + MALI_AS_TRANSCFG_LO, MALI_TRANSCFG_ADRMODE_LEGACY);

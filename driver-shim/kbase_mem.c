@@ -642,6 +642,8 @@ int kb_mmap_commit(struct shim_file *f, uint64_t pgoff, uint64_t length,
 		return -SHIM_EPERM;
 	if (!cpu_va || (cpu_va & (SHIM_PAGE_SIZE - 1)))
 		return -SHIM_EINVAL;
+	if (addr == KB_MEM_MAP_TRACKING_HANDLE)
+		return 0; /* where the tracking page sits is the client's business */
 	if (addr >= KB_MEM_FIRST_FREE_ADDRESS) {
 		r = region_by_base(kb, addr);
 		if (!r)

@@ -60,10 +60,12 @@ static uint64_t prop_value(struct shim_dev *dev, unsigned id)
 	case 18: return r->thread_max_threads;
 	case 19: return r->thread_max_workgroup_size;
 	case 20: return r->thread_max_barrier_size;
-	case 21: return r->thread_features & 0x3fffff;
-	case 22: return (r->thread_features >> 24) & 0xff;
-	case 23: return 0;
-	case 24: return (r->thread_features >> 22) & 0x3;
+	/* Bifrost v6/v7 THREAD_FEATURES: registers [15:0], task queue
+	 * [23:16], thread group split [29:24], implementation [31:30]. */
+	case 21: return r->thread_features & 0xffff;
+	case 22: return (r->thread_features >> 16) & 0xff;
+	case 23: return (r->thread_features >> 24) & 0x3f;
+	case 24: return (r->thread_features >> 30) & 0x3;
 	case 25: return r->shader_present;
 	case 26: return r->tiler_present;
 	case 27: return r->l2_present;

@@ -33,6 +33,8 @@ struct shim_caller {
 			    const void *src, size_t len);
 	/* True once the caller has gone or its syscall was interrupted. */
 	bool (*interrupted)(struct shim_caller *c);
+	/* Bytes moved through the two copy functions (statistics). */
+	uint64_t copied_in, copied_out;
 };
 
 /* One context's backing store, made by the transport. */
@@ -75,6 +77,10 @@ struct shim_dev *shim_dev_create(const struct shim_config *cfg,
 				 const struct shim_host *host);
 void shim_dev_destroy(struct shim_dev *dev);
 const char *shim_dev_gpu_name(struct shim_dev *dev);
+
+/* The transport's own pointer for an open file (e.g. for poll wake-ups). */
+void shim_file_set_host_data(struct shim_file *f, void *data);
+void *shim_file_host_data(struct shim_file *f);
 
 /* open()/release(): release runs when the last reference goes away. */
 int shim_open(struct shim_dev *dev, enum shim_node node,

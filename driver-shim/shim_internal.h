@@ -102,6 +102,7 @@ struct shim_file {
 	struct shim_ctx *ctx;   /* NULL until created */
 	struct kb_file *kb;     /* kbase state, node == SHIM_NODE_KBASE */
 	struct drm_file_priv *drm; /* DRM/panfrost state */
+	void *host_data;
 	struct shim_list link;
 };
 

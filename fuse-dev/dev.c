@@ -1,29 +1,240 @@
 // SPDX-License-Identifier: MIT
-/* `vgpu dev`: serves the virtual GPU's device nodes over FUSE. */
+/*
+ * `vgpu dev`: mounts the FUSE file system with the device nodes, runs it
+ * multi-threaded until SIGINT/SIGTERM/SIGHUP, then unmounts and tears the
+ * driver and GPU model down.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cmd/commands.h"
+#include "fuse-dev/server.h"
+
+#define DEV_MAX_THREADS 256
+
+struct bind_point {
+	const char *target;
+	const char *node;
+	bool created_file, created_dir, mounted;
+};
+
+static struct bind_point binds[] = {
+	{ "/dev/mali0", "mali0", false, false, false },
+	{ "/dev/dri/renderD128", "renderD128", false, false, false },
+};
+
+static int default_mount_dir(char *buf, size_t size)
+{
+	const char *rt = getenv("XDG_RUNTIME_DIR");
+
+	if (geteuid() == 0)
+		snprintf(buf, size, "/run/vgpu");
+	else if (rt && *rt)
+		snprintf(buf, size, "%s/vgpu", rt);
+	else
+		snprintf(buf, size, "/tmp/vgpu-%u", (unsigned)getuid());
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static void unbind_all(void)
+{
+	for (size_t i = 0; i < sizeof(binds) / sizeof(binds[0]); i++) {
+		struct bind_point *b = &binds[i];
+
+		if (b->mounted && umount2(b->target, MNT_DETACH))
+			fprintf(stderr, "vgpu dev: umount %s: %s\n", b->target,
+				strerror(errno));
+		if (b->created_file)
+			unlink(b->target);
+		if (b->created_dir)
+			rmdir("/dev/dri");
+		b->mounted = b->created_file = b->created_dir = false;
+	}
+}
+
+static int bind_all(const char *mnt)
+{
+	char src[4096];
+
+	for (size_t i = 0; i < sizeof(binds) / sizeof(binds[0]); i++) {
+		struct bind_point *b = &binds[i];
+		int fd;
+
+		if (!strncmp(b->target, "/dev/dri/", 9)) {
+			if (!mkdir("/dev/dri", 0755))
+				b->created_dir = true;
+			else if (errno != EEXIST)
+				goto fail;
+		}
+		fd = open(b->target, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		if (fd >= 0) {
+			close(fd);
+			b->created_file = true;
+		} else if (errno != EEXIST) {
+			goto fail;
+		}
+		snprintf(src, sizeof(src), "%s/%s", mnt, b->node);
+		if (mount(src, b->target, NULL, MS_BIND, NULL))
+			goto fail;
+		b->mounted = true;
+	}
+	return 0;
+fail:
+	fprintf(stderr, "vgpu dev: --bind: %s\n", strerror(errno));
+	unbind_all();
+	return -1;
+}
 
 static int dev_main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return vgpu_cmd_unimplemented(&vgpu_cmd_dev);
+	static const struct option opts[] = {
+		{ "gpu", required_argument, NULL, 'g' },
+		{ "cores", required_argument, NULL, 'c' },
+		{ "mount", required_argument, NULL, 'm' },
+		{ "bind", no_argument, NULL, 'b' },
+		{ "unstable-ioctls", no_argument, NULL, 'u' },
+		{ "debug", no_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct shim_config cfg = { .gpu = SHIM_GPU_G71 };
+	char mnt[4096] = "", *fargv[] = { argv[0], NULL };
+	struct fuse_args fargs = FUSE_ARGS_INIT(1, fargv);
+	struct fuse_loop_config *loop;
+	struct fuse_session *se;
+	struct server srv = { 0 };
+	bool bind = false;
+	int opt, ret = 1;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'g':
+			if (!strcmp(optarg, "g71")) {
+				cfg.gpu = SHIM_GPU_G71;
+			} else if (!strcmp(optarg, "g52")) {
+				cfg.gpu = SHIM_GPU_G52;
+			} else {
+				fprintf(stderr, "vgpu dev: unknown GPU '%s' (g71, g52)\n", optarg);
+				return 1;
+			}
+			break;
+		case 'c': {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+
+			if (*end || n < 1 || n > 32) {
+				fprintf(stderr, "vgpu dev: --cores wants 1..32\n");
+				return 1;
+			}
+			cfg.cores = (unsigned)n;
+			break;
+		}
+		case 'm':
+			snprintf(mnt, sizeof(mnt), "%s", optarg);
+			break;
+		case 'b':
+			bind = true;
+			break;
+		case 'u':
+			cfg.unstable_ioctls = true;
+			break;
+		case 'd':
+			os_log_set_level(OS_LOG_DEBUG);
+			break;
+		default:
+			fputs(vgpu_cmd_dev.help, stderr);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "vgpu dev: unexpected argument '%s'\n", argv[optind]);
+		return 1;
+	}
+	if (!mnt[0] && default_mount_dir(mnt, sizeof(mnt))) {
+		fprintf(stderr, "vgpu dev: no runtime directory: %s\n", strerror(errno));
+		return 1;
+	}
+	if (bind && geteuid() != 0) {
+		fprintf(stderr, "vgpu dev: --bind needs root\n");
+		return 1;
+	}
+	if (server_init(&srv, &cfg)) {
+		fprintf(stderr, "vgpu dev: cannot create the GPU\n");
+		return 1;
+	}
+	se = fuse_session_new(&fargs, server_ops_get(), sizeof(struct fuse_lowlevel_ops),
+			      &srv);
+	if (!se)
+		goto out_srv;
+	if (fuse_set_signal_handlers(se))
+		goto out_se;
+	if (fuse_session_mount(se, mnt)) {
+		fprintf(stderr, "vgpu dev: cannot mount FUSE at %s (FUSE needs /dev/fuse "
+				"and root or fusermount3)\n", mnt);
+		goto out_sig;
+	}
+	if (bind && bind_all(mnt))
+		goto out_unmount;
+	printf("vgpu dev: %s, FUSE mode: %s/mali0 (kbase), %s/renderD128 (panfrost), %s/stats%s\n",
+	       shim_dev_gpu_name(srv.dev), mnt, mnt, mnt,
+	       bind ? "; bound at /dev/mali0 and /dev/dri/renderD128" : "");
+	fflush(stdout);
+	loop = fuse_loop_cfg_create();
+	if (!loop)
+		goto out_unbind;
+	fuse_loop_cfg_set_max_threads(loop, DEV_MAX_THREADS);
+	fuse_loop_cfg_set_clone_fd(loop, 0);
+	ret = fuse_session_loop_mt(se, loop) < 0 ? 1 : 0;
+	fuse_loop_cfg_destroy(loop);
+out_unbind:
+	if (bind)
+		unbind_all();
+out_unmount:
+	fuse_session_unmount(se);
+out_sig:
+	fuse_remove_signal_handlers(se);
+out_se:
+	fuse_session_destroy(se);
+out_srv:
+	server_fini(&srv);
+	fuse_opt_free_args(&fargs);
+	return ret;
 }
 
 const struct vgpu_cmd vgpu_cmd_dev = {
 	.name = "dev",
-	.summary = "serve /dev/mali0 and /dev/dri/renderD128 over FUSE [not implemented yet]",
+	.summary = "serve mali0 (kbase) and renderD128 (panfrost) over FUSE",
 	.help =
 	"usage: vgpu dev [--gpu g71|g52] [--cores N] [--mount DIR] [--bind]\n"
+	"                [--unstable-ioctls] [--debug]\n"
 	"\n"
-	"Serves the virtual Mali GPU's device nodes: mali0 (the kbase UAPI, for\n"
-	"Arm's libmali) and renderD128 (the panfrost DRM UAPI, for Mesa), plus a\n"
-	"stats file, from a FUSE file system.\n"
+	"Serves the virtual Mali GPU's device nodes from a multi-threaded FUSE\n"
+	"file system: mali0 (the kbase UAPI, for Arm's libmali), renderD128 (the\n"
+	"panfrost DRM UAPI, for Mesa) and stats (JSON statistics; see 'vgpu\n"
+	"stats'). Any number of clients may use them at once. Runs until SIGINT,\n"
+	"SIGTERM or SIGHUP, then unmounts.\n"
 	"\n"
-	"  --gpu g71|g52  the modelled GPU (default g71)\n"
-	"  --cores N      host worker threads for the shader cores\n"
-	"  --mount DIR    where the nodes appear (default: a runtime directory)\n"
-	"  --bind         also place them at /dev/mali0 and /dev/dri/renderD128 (root)\n"
+	"  --gpu g71|g52      the modelled GPU (default g71)\n"
+	"  --cores N          shader cores, 1..32 (default: the GPU's own)\n"
+	"  --mount DIR        where the nodes appear (default /run/vgpu as root,\n"
+	"                     else $XDG_RUNTIME_DIR/vgpu or /tmp/vgpu-UID)\n"
+	"  --bind             also bind them at /dev/mali0 and /dev/dri/renderD128\n"
+	"                     (root only; undone at exit)\n"
+	"  --unstable-ioctls  allow panfrost's PERFCNT ioctls, like the module\n"
+	"                     parameter of that name\n"
+	"  --debug            log driver debug messages\n"
 	"\n"
-	"Status: not implemented yet; exits with status 2.\n",
+	"The nodes are regular FUSE files: ioctl(), read() and poll() behave as\n"
+	"on the real devices; mmap() goes through a side channel (the ioctls in\n"
+	"fuse-dev/dev_ioctl.h) because FUSE cannot map device memory. Needs\n"
+	"/dev/fuse and root (or fusermount3).\n",
 	.main = dev_main,
 };

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the FUSE server gives driver-shim: "current" for each request
+ * (user copies with process_vm_readv/writev on the calling thread, and
+ * interruption), and per-context backing objects (memfds).
+ */
+#ifndef VGPU_FUSE_DEV_TRANSPORT_H
+#define VGPU_FUSE_DEV_TRANSPORT_H
+
+#define FUSE_USE_VERSION FUSE_MAKE_VERSION(3, 14)
+#include <fuse_lowlevel.h>
+#include <stdatomic.h>
+
+#include "driver-shim/shim.h"
+
+struct dev_fh;
+
+/* One request's caller. */
+struct fuse_caller {
+	struct shim_caller base;
+	fuse_req_t req;
+	struct dev_fh *fh;
+};
+
+void transport_caller_init(struct fuse_caller *c, fuse_req_t req,
+			   struct dev_fh *fh);
+/* True when @fh is being released (wakes blocked requests on it). */
+bool transport_fh_closing(struct dev_fh *fh);
+
+/* The backing-object half of struct shim_host. */
+void transport_host_init(struct shim_host *host, void *priv);
+
+#endif

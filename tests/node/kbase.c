@@ -1,0 +1,731 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The kbase UAPI on a mounted mali0, driven the way a JM kbase client
+ * (libmali, Mesa's panfork "base" backend) does: VERSION_CHECK, SET_FLAGS,
+ * GET_GPUPROPS twice, MEM_ALLOC SAME_VA + mmap of the cookie, job chains in
+ * that memory, JOB_SUBMIT, poll() + read() of events, then checks memory.
+ * Also bad input, isolation between clients, and a client killed mid-job.
+ */
+#include <poll.h>
+#include <sys/mman.h>
+
+#include "harness.h"
+#include "node/devnode.h"
+#include "driver-shim/uapi_kbase.h"
+
+/* The encodings real clients are compiled with. */
+_Static_assert(KB_IOCTL_VERSION_CHECK == 0xc0048000u, "VERSION_CHECK");
+_Static_assert(KB_IOCTL_SET_FLAGS == 0x40048001u, "SET_FLAGS");
+_Static_assert(KB_IOCTL_JOB_SUBMIT == 0x40108002u, "JOB_SUBMIT");
+_Static_assert(KB_IOCTL_GET_GPUPROPS == 0x40108003u, "GET_GPUPROPS");
+_Static_assert(KB_IOCTL_MEM_ALLOC == 0xc0208005u, "MEM_ALLOC");
+_Static_assert(KB_IOCTL_MEM_FREE == 0x40088007u, "MEM_FREE");
+
+#define PAGE 4096ul
+
+FIXTURE(kb)
+{
+	struct devnode d;
+	const char *skip;
+	int fd;
+};
+
+FIXTURE_SETUP(kb)
+{
+	self->fd = -1;
+	self->skip = devnode_unavailable();
+	if (self->skip)
+		return;
+	ASSERT_EQ(devnode_start(&self->d, NULL), 0);
+}
+
+FIXTURE_TEARDOWN(kb)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (!self->skip)
+		EXPECT_EQ(devnode_stop(&self->d), 0);
+}
+
+#define NEED_DEV()                                                   \
+	do {                                                         \
+		if (self->skip)                                      \
+			SKIP(return, "%s", self->skip);              \
+	} while (0)
+
+static int kb_open(const struct devnode *d)
+{
+	struct kb_version_check v = { .major = 11, .minor = 40 };
+	struct kb_set_flags f = { 0 };
+	int fd = open(d->mali, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, KB_IOCTL_VERSION_CHECK, &v) || v.major != 11 ||
+	    ioctl(fd, KB_IOCTL_SET_FLAGS, &f)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* SAME_VA allocation mapped for the CPU; its CPU address is its GPU VA. */
+static void *kb_alloc(int fd, size_t pages, uint64_t extra_flags)
+{
+	union kb_mem_alloc a = { .in = {
+		.va_pages = pages, .commit_pages = pages,
+		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
+			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR | extra_flags } };
+	void *p;
+
+	if (ioctl(fd, KB_IOCTL_MEM_ALLOC, &a))
+		return NULL;
+	if (!(a.out.flags & KB_MEM_NEED_MMAP))
+		return NULL;
+	p = vgpu_dev_mmap(fd, pages * PAGE, PROT_READ | PROT_WRITE, a.out.gpu_va);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int kb_submit(int fd, struct kb_atom_v2 *atoms, unsigned n)
+{
+	struct kb_job_submit s = { .addr = (uintptr_t)atoms, .nr_atoms = n,
+				   .stride = sizeof(*atoms) };
+
+	return ioctl(fd, KB_IOCTL_JOB_SUBMIT, &s);
+}
+
+/* Waits (poll, then read) for one event; 0 on success. */
+static int kb_event(int fd, struct kb_event *ev)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (poll(&p, 1, 20000) != 1 || !(p.revents & POLLIN))
+		return -1;
+	return read(fd, ev, sizeof(*ev)) == sizeof(*ev) ? 0 : -1;
+}
+
+static struct kb_atom_v2 hw_atom(uint8_t nr, uint64_t jc)
+{
+	struct kb_atom_v2 a;
+
+	memset(&a, 0, sizeof(a));
+	a.jc = jc;
+	a.atom_number = nr;
+	a.core_req = KB_JD_REQ_CS;
+	a.udata.blob[0] = 0x1000 + nr;
+	a.udata.blob[1] = 0xfeed;
+	return a;
+}
+
+TEST_F(kb, handshake_ordering)
+{
+	struct kb_version_check v = { .major = 11, .minor = 999 };
+	struct kb_set_flags f = { 0 };
+	struct kb_get_context_id id;
+
+	NEED_DEV();
+	self->fd = open(self->d.mali, O_RDWR);
+	ASSERT_GE(self->fd, 0);
+	/* Nothing but the handshake before the handshake. */
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_GET_CONTEXT_ID, &id), -1);
+	EXPECT_EQ(errno, EPERM);
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_SET_FLAGS, &f), -1);
+	EXPECT_EQ(errno, EPERM);
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_VERSION_CHECK, &v), 0);
+	EXPECT_EQ(v.major, 11);
+	EXPECT_EQ(v.minor, KB_UK_MINOR); /* the lowest common minor */
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_VERSION_CHECK, &v), -1);
+	EXPECT_EQ(errno, EPERM);
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_GET_CONTEXT_ID, &id), -1);
+	EXPECT_EQ(errno, EPERM);
+	f.create_flags = 1u << 20; /* not a user flag */
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_SET_FLAGS, &f), -1);
+	EXPECT_EQ(errno, EINVAL);
+	f.create_flags = 0;
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_SET_FLAGS, &f), 0);
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_SET_FLAGS, &f), -1);
+	EXPECT_EQ(errno, EPERM);
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_GET_CONTEXT_ID, &id), 0);
+	EXPECT_GT(id.id, 0u);
+}
+
+TEST_F(kb, version_check_other_major_reports_ours)
+{
+	struct kb_version_check v = { .major = 10, .minor = 6 };
+
+	NEED_DEV();
+	self->fd = open(self->d.mali, O_RDWR);
+	ASSERT_GE(self->fd, 0);
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_VERSION_CHECK, &v), 0);
+	EXPECT_EQ(v.major, 11);
+	EXPECT_EQ(v.minor, KB_UK_MINOR);
+}
+
+/* Finds property @id in a GET_GPUPROPS buffer. */
+static bool prop_find(const uint8_t *buf, size_t len, unsigned id, uint64_t *val)
+{
+	size_t pos = 0;
+
+	while (pos + 4 <= len) {
+		uint32_t key;
+		unsigned w;
+		uint64_t v = 0;
+
+		memcpy(&key, buf + pos, 4);
+		w = 1u << (key & 3);
+		if (pos + 4 + w > len)
+			return false;
+		memcpy(&v, buf + pos + 4, w);
+		pos += 4 + w;
+		if ((key >> 2) == id) {
+			*val = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+TEST_F(kb, gpuprops_size_query_then_buffer)
+{
+	struct kb_get_gpuprops g = { 0 };
+	uint64_t v;
+	uint8_t *buf;
+	int size;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	size = ioctl(self->fd, KB_IOCTL_GET_GPUPROPS, &g);
+	ASSERT_GT(size, 100);
+	buf = calloc(1, size);
+	g.buffer = (uintptr_t)buf;
+	g.size = size - 1;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_GET_GPUPROPS, &g), -1);
+	EXPECT_EQ(errno, EINVAL);
+	g.size = size;
+	g.flags = 1;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_GET_GPUPROPS, &g), -1);
+	EXPECT_EQ(errno, EINVAL);
+	g.flags = 0;
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_GET_GPUPROPS, &g), size);
+	ASSERT_TRUE(prop_find(buf, size, 1, &v)); /* PRODUCT_ID */
+	EXPECT_EQ(v, 0x6000u);
+	ASSERT_TRUE(prop_find(buf, size, 55, &v)); /* RAW_GPU_ID */
+	EXPECT_EQ(v >> 16, 0x6000u);
+	ASSERT_TRUE(prop_find(buf, size, 25, &v)); /* RAW_SHADER_PRESENT */
+	EXPECT_EQ(v, 0xffu);                       /* G71 MP8 */
+	ASSERT_TRUE(prop_find(buf, size, 34, &v)); /* RAW_JS_PRESENT */
+	EXPECT_EQ(v, 7u);
+	ASSERT_TRUE(prop_find(buf, size, 32, &v)); /* RAW_MMU_FEATURES */
+	EXPECT_EQ(v & 0xff, 48u);
+	ASSERT_TRUE(prop_find(buf, size, 13, &v)); /* L2_LOG2_LINE_SIZE */
+	EXPECT_EQ(v, 6u);
+	/* A buffer the client does not have. */
+	g.buffer = 0x10;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_GET_GPUPROPS, &g), -1);
+	EXPECT_EQ(errno, EFAULT);
+	free(buf);
+}
+
+TEST_F(kb, g52_reports_its_product_id)
+{
+	const char *const args[] = { "--gpu", "g52", NULL };
+	struct kb_get_gpuprops g = { 0 };
+	uint8_t buf[2048];
+	uint64_t v = 0;
+	struct devnode d2;
+
+	NEED_DEV();
+	ASSERT_EQ(devnode_start(&d2, args), 0);
+	self->fd = kb_open(&d2);
+	ASSERT_GE(self->fd, 0);
+	g.buffer = (uintptr_t)buf;
+	g.size = sizeof(buf);
+	EXPECT_GT(ioctl(self->fd, KB_IOCTL_GET_GPUPROPS, &g), 0);
+	EXPECT_TRUE(prop_find(buf, sizeof(buf), 1, &v));
+	EXPECT_EQ(v, 0x7212u);
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(devnode_stop(&d2), 0);
+}
+
+TEST_F(kb, mem_alloc_map_query_free)
+{
+	union kb_mem_alloc a = { .in = { .va_pages = 4, .commit_pages = 2,
+		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
+			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR } };
+	union kb_mem_query q;
+	struct kb_mem_free fr;
+	uint64_t cookie;
+	uint32_t *p;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_ALLOC, &a), 0);
+	/* 64-bit clients get SAME_VA: a cookie to mmap. */
+	EXPECT_TRUE(a.out.flags & KB_MEM_SAME_VA);
+	EXPECT_TRUE(a.out.flags & KB_MEM_NEED_MMAP);
+	cookie = a.out.gpu_va;
+	EXPECT_GE(cookie, KB_MEM_COOKIE_BASE);
+	EXPECT_LT(cookie, KB_MEM_FIRST_FREE_ADDRESS);
+	/* A cookie is not a GPU address: the wrong length is refused. */
+	EXPECT_TRUE(vgpu_dev_mmap(self->fd, PAGE, PROT_READ, cookie) == MAP_FAILED);
+	p = vgpu_dev_mmap(self->fd, 4 * PAGE, PROT_READ | PROT_WRITE, cookie);
+	ASSERT_TRUE(p != MAP_FAILED);
+	p[0] = 0x12345678;
+	p[3 * PAGE / 4] = 1; /* uncommitted pages still exist for the CPU */
+	q.in.gpu_addr = (uintptr_t)p + 8;
+	q.in.query = KB_MEM_QUERY_COMMIT_SIZE;
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_QUERY, &q), 0);
+	EXPECT_EQ(q.out.value, 2u);
+	q.in.gpu_addr = (uintptr_t)p;
+	q.in.query = KB_MEM_QUERY_VA_SIZE;
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_QUERY, &q), 0);
+	EXPECT_EQ(q.out.value, 4u);
+	q.in.query = 77;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_QUERY, &q), -1);
+	EXPECT_EQ(errno, EINVAL);
+	/* The cookie is spent once mapped. */
+	fr.gpu_addr = cookie;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_FREE, &fr), -1);
+	EXPECT_EQ(errno, EINVAL);
+	fr.gpu_addr = (uintptr_t)p;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_FREE, &fr), 0);
+	/* Double free. */
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_FREE, &fr), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(vgpu_dev_munmap(self->fd, p, 4 * PAGE), 0);
+}
+
+TEST_F(kb, mem_alloc_refusals_are_enomem)
+{
+	union kb_mem_alloc a;
+	const uint64_t rw = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
+			    KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR;
+	struct {
+		uint64_t va, commit, ext, flags;
+	} bad[] = {
+		{ 0, 0, 0, rw },                         /* no pages */
+		{ 4, 8, 0, rw },                         /* commit > va */
+		{ 1ull << 40, 1, 0, rw },                /* absurd size */
+		{ 4, 4, 0, rw | KB_MEM_NO_USER_FREE },   /* kernel-only flag */
+		{ 4, 4, 0, KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR }, /* no GPU */
+		{ 4, 4, 0, rw | KB_MEM_PROT_GPU_EX },    /* executable + writable */
+		{ 4, 4, 0, rw | KB_MEM_GROW_ON_GPF },    /* growable, no extension */
+		{ 4, 4, 0, rw | (1ull << 40) },          /* unknown flag */
+	};
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		a.in.va_pages = bad[i].va;
+		a.in.commit_pages = bad[i].commit;
+		a.in.extension = bad[i].ext;
+		a.in.flags = bad[i].flags;
+		EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_ALLOC, &a), -1);
+		EXPECT_EQ(errno, ENOMEM);
+	}
+}
+
+TEST_F(kb, tracking_page_and_stale_mmap)
+{
+	void *t;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	t = vgpu_dev_mmap(self->fd, PAGE, PROT_READ, KB_MEM_MAP_TRACKING_HANDLE);
+	ASSERT_TRUE(t != MAP_FAILED);
+	EXPECT_EQ(*(volatile uint32_t *)t, 0u);
+	munmap(t, PAGE);
+	/* An unused cookie and a reserved handle map nothing. */
+	EXPECT_TRUE(vgpu_dev_mmap(self->fd, PAGE, PROT_READ,
+				  KB_MEM_COOKIE_BASE + 5 * PAGE) == MAP_FAILED);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_TRUE(vgpu_dev_mmap(self->fd, PAGE, PROT_READ, 2 * PAGE) == MAP_FAILED);
+}
+
+TEST_F(kb, write_value_job_completes_with_event)
+{
+	struct kb_atom_v2 atom;
+	struct kb_event ev;
+	uint8_t *mem;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	mem = kb_alloc(self->fd, 4, 0);
+	ASSERT_NONNULL(mem);
+	job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 2048), WRITE_VALUE_IMM32,
+			0xcafef00d);
+	atom = hw_atom(1, (uintptr_t)mem);
+	ASSERT_EQ(kb_submit(self->fd, &atom, 1), 0);
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
+	EXPECT_EQ(ev.atom_number, 1);
+	EXPECT_EQ(ev.udata.blob[0], 0x1001u);
+	EXPECT_EQ(ev.udata.blob[1], 0xfeedu);
+	EXPECT_EQ(*(volatile uint32_t *)(mem + 2048), 0xcafef00du);
+	EXPECT_EQ(job_status(mem), 1u); /* the header says DONE */
+}
+
+TEST_F(kb, chain_of_null_write_value_cache_flush_v3_atoms)
+{
+	struct kb_atom_v3 atoms[2];
+	struct kb_job_submit s;
+	struct kb_event ev;
+	uint8_t *mem;
+	uint64_t base;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	mem = kb_alloc(self->fd, 4, 0);
+	ASSERT_NONNULL(mem);
+	base = (uintptr_t)mem;
+	/* NULL -> WRITE_VALUE (depends on the NULL job) -> CACHE_FLUSH */
+	job_write(mem, JOB_TYPE_NULL, 1, 0, base + 64);
+	job_write_value(mem + 64, 2, 1, base + 128, base + 4096, WRITE_VALUE_IMM64,
+			0x1122334455667788ull);
+	job_write(mem + 128, JOB_TYPE_CACHE_FLUSH, 3, 2, 0);
+	memset(atoms, 0, sizeof(atoms));
+	atoms[0].seq_nr = 7;
+	atoms[0].v2 = hw_atom(5, base);
+	/* A dependency-only atom that waits for the chain. */
+	atoms[1].v2.atom_number = 6;
+	atoms[1].v2.pre_dep[0].atom_id = 5;
+	atoms[1].v2.pre_dep[0].dependency_type = KB_JD_DEP_TYPE_DATA;
+	s.addr = (uintptr_t)atoms;
+	s.nr_atoms = 2;
+	s.stride = sizeof(atoms[0]);
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_JOB_SUBMIT, &s), 0);
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
+	EXPECT_EQ(ev.atom_number, 5);
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
+	EXPECT_EQ(ev.atom_number, 6);
+	EXPECT_EQ(*(volatile uint64_t *)(mem + 4096), 0x1122334455667788ull);
+	EXPECT_EQ(job_status(mem + 128), 1u);
+}
+
+TEST_F(kb, faulting_job_fails_its_data_dependents_not_order_ones)
+{
+	struct kb_atom_v2 atoms[3];
+	struct kb_event ev[3];
+	uint8_t *mem;
+	char *st;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	mem = kb_alloc(self->fd, 2, 0);
+	ASSERT_NONNULL(mem);
+	/* Writes to an address nobody mapped: a GPU page fault. */
+	job_write_value(mem, 1, 0, 0, 0x7f0000000000ull, WRITE_VALUE_IMM32, 1);
+	job_write_value(mem + 256, 1, 0, 0, (uintptr_t)(mem + 4096), WRITE_VALUE_IMM32, 42);
+	memset(atoms, 0, sizeof(atoms));
+	atoms[0] = hw_atom(1, (uintptr_t)mem);
+	atoms[1] = hw_atom(2, (uintptr_t)(mem + 256));
+	atoms[1].pre_dep[0].atom_id = 1;
+	atoms[1].pre_dep[0].dependency_type = KB_JD_DEP_TYPE_DATA;
+	atoms[2] = hw_atom(3, (uintptr_t)(mem + 256));
+	atoms[2].pre_dep[0].atom_id = 1;
+	atoms[2].pre_dep[0].dependency_type = KB_JD_DEP_TYPE_ORDER;
+	ASSERT_EQ(kb_submit(self->fd, atoms, 3), 0);
+	for (int i = 0; i < 3; i++)
+		ASSERT_EQ(kb_event(self->fd, &ev[i]), 0);
+	for (int i = 0; i < 3; i++) {
+		if (ev[i].atom_number == 1) {
+			/* A translation fault, some level. */
+			EXPECT_EQ(ev[i].event_code & 0xf8, 0xc0u);
+		} else if (ev[i].atom_number == 2) {
+			EXPECT_EQ(ev[i].event_code & 0xf8, 0xc0u);
+		} else {
+			EXPECT_EQ(ev[i].atom_number, 3);
+			EXPECT_EQ(ev[i].event_code, KB_EVENT_DONE);
+		}
+	}
+	EXPECT_EQ(*(volatile uint32_t *)(mem + 4096), 42u);
+	st = devnode_stats(&self->d);
+	EXPECT_GE(json_num(st, "mmu_faults"), 1);
+	free(st);
+}
+
+TEST_F(kb, bad_atoms_get_error_events)
+{
+	struct kb_atom_v2 atoms[3];
+	struct kb_event ev;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	memset(atoms, 0, sizeof(atoms));
+	atoms[0] = hw_atom(1, 0);            /* hardware atom without a chain */
+	atoms[1] = hw_atom(2, 0x1000);
+	atoms[1].pre_dep[0].atom_id = 9;     /* a dependency of no type */
+	atoms[2] = hw_atom(3, 0x1000);
+	atoms[2].core_req = KB_JD_REQ_SOFT_JOB | 0x1f; /* no such soft job */
+	ASSERT_EQ(kb_submit(self->fd, atoms, 3), 0);
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	EXPECT_EQ(ev.atom_number, 1);
+	EXPECT_EQ(ev.event_code, KB_EVENT_JOB_INVALID);
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	EXPECT_EQ(ev.atom_number, 2);
+	EXPECT_EQ(ev.event_code, KB_EVENT_JOB_CONFIG_FAULT);
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	EXPECT_EQ(ev.atom_number, 3);
+	EXPECT_EQ(ev.event_code, KB_EVENT_JOB_INVALID);
+}
+
+TEST_F(kb, soft_jobs_time_dump_and_events)
+{
+	struct kb_atom_v2 atoms[2];
+	struct kb_soft_event_update up;
+	struct kb_event ev;
+	struct pollfd p;
+	uint8_t *mem;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	mem = kb_alloc(self->fd, 1, 0);
+	ASSERT_NONNULL(mem);
+	memset(atoms, 0, sizeof(atoms));
+	atoms[0].atom_number = 1;
+	atoms[0].core_req = KB_JD_REQ_SOFT_DUMP_CPU_GPU_TIME;
+	atoms[0].jc = (uintptr_t)(mem + 256);
+	atoms[1].atom_number = 2;
+	atoms[1].core_req = KB_JD_REQ_SOFT_EVENT_WAIT;
+	atoms[1].jc = (uintptr_t)(mem + 1024);
+	ASSERT_EQ(kb_submit(self->fd, atoms, 2), 0);
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	EXPECT_EQ(ev.atom_number, 1);
+	EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
+	EXPECT_NE(((struct kb_dump_cpu_gpu_counters *)(mem + 256))->sec, 0u);
+	/* The wait is still pending: nothing to read. */
+	p.fd = self->fd;
+	p.events = POLLIN;
+	EXPECT_EQ(poll(&p, 1, 0), 0);
+	up.event = (uintptr_t)(mem + 1024);
+	up.new_status = 1;
+	up.flags = 0;
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_SOFT_EVENT_UPDATE, &up), 0);
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	EXPECT_EQ(ev.atom_number, 2);
+	EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
+	up.new_status = 5;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_SOFT_EVENT_UPDATE, &up), -1);
+	EXPECT_EQ(errno, EINVAL);
+}
+
+TEST_F(kb, jit_alloc_and_free)
+{
+	struct kb_mem_jit_init ji = { .va_pages = 1024, .max_allocations = 8,
+				      .trim_level = 0, .phys_pages = 1024 };
+	struct kb_atom_v2 atom;
+	struct kb_event ev;
+	uint64_t *info;
+	uint8_t *mem, id = 3;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_JIT_INIT, &ji), 0);
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_JIT_INIT, &ji), -1);
+	EXPECT_EQ(errno, EINVAL);
+	mem = kb_alloc(self->fd, 1, 0);
+	ASSERT_NONNULL(mem);
+	/* base_jit_alloc_info: where to write the address, sizes, id. */
+	info = (uint64_t *)(mem + 512);
+	memset(info, 0, 48);
+	info[0] = (uintptr_t)(mem + 128);
+	info[1] = 16;
+	info[2] = 4;
+	((uint8_t *)info)[32] = id;
+	memset(&atom, 0, sizeof(atom));
+	atom.atom_number = 1;
+	atom.core_req = KB_JD_REQ_SOFT_JIT_ALLOC;
+	atom.jc = (uintptr_t)info;
+	ASSERT_EQ(kb_submit(self->fd, &atom, 1), 0);
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
+	EXPECT_GE(*(volatile uint64_t *)(mem + 128), 1ull << 47);
+	atom.core_req = KB_JD_REQ_SOFT_JIT_FREE;
+	atom.jc = (uintptr_t)&id;
+	ASSERT_EQ(kb_submit(self->fd, &atom, 1), 0);
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
+}
+
+TEST_F(kb, bad_requests)
+{
+	struct kb_job_submit s = { .addr = 0x10, .nr_atoms = 1, .stride = 56 };
+	struct kb_get_ddk_version dv = { 0 };
+	char ver[64];
+	uint8_t junk[16] = { 0 };
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	/* Unknown number, known number with the wrong size, other type. */
+	EXPECT_EQ(ioctl(self->fd, SHIM_IOWR(0x80, 200, uint64_t), junk), -1);
+	EXPECT_EQ(errno, ENOTTY);
+	EXPECT_EQ(ioctl(self->fd, SHIM_IOWR(0x80, 5, uint64_t), junk), -1);
+	EXPECT_EQ(errno, ENOTTY);
+	EXPECT_EQ(ioctl(self->fd, SHIM_IOWR('d', 0, uint64_t), junk), -1);
+	EXPECT_EQ(errno, ENOTTY);
+	/* Atoms at an address the client does not map. */
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_JOB_SUBMIT, &s), -1);
+	EXPECT_EQ(errno, EFAULT);
+	s.stride = 57;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_JOB_SUBMIT, &s), -1);
+	EXPECT_EQ(errno, EINVAL);
+	/* DDK version: size query, too small, then the string. */
+	EXPECT_GT(ioctl(self->fd, KB_IOCTL_GET_DDK_VERSION, &dv), 0);
+	dv.version_buffer = (uintptr_t)ver;
+	dv.size = 2;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_GET_DDK_VERSION, &dv), -1);
+	EXPECT_EQ(errno, EOVERFLOW);
+	dv.size = sizeof(ver);
+	EXPECT_GT(ioctl(self->fd, KB_IOCTL_GET_DDK_VERSION, &dv), 0);
+	EXPECT_EQ(strncmp(ver, "K:", 2), 0);
+	/* read() wants room for a whole event. */
+	EXPECT_EQ(read(self->fd, junk, 8), -1);
+	EXPECT_EQ(errno, ENOBUFS);
+}
+
+TEST_F(kb, post_term_ends_the_event_stream)
+{
+	struct kb_event ev;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_POST_TERM), 0);
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	EXPECT_EQ(ev.event_code, KB_EVENT_DRV_TERMINATED);
+}
+
+TEST_F(kb, nonblocking_read_without_events)
+{
+	struct kb_event ev;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	ASSERT_EQ(fcntl(self->fd, F_SETFL, O_NONBLOCK), 0);
+	EXPECT_EQ(read(self->fd, &ev, sizeof(ev)), -1);
+	EXPECT_EQ(errno, EAGAIN);
+}
+
+TEST_F(kb, two_clients_cannot_reach_each_others_memory)
+{
+	struct kb_atom_v2 atom;
+	struct kb_event ev;
+	uint8_t *a, *b;
+	int fd2;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	fd2 = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	ASSERT_GE(fd2, 0);
+	a = kb_alloc(self->fd, 2, 0);
+	b = kb_alloc(fd2, 2, 0);
+	ASSERT_NONNULL(a);
+	ASSERT_NONNULL(b);
+	*(volatile uint32_t *)(a + 4096) = 7;
+	/* Client B's job aims at client A's GPU address. */
+	job_write_value(b, 1, 0, 0, (uintptr_t)(a + 4096), WRITE_VALUE_IMM32, 666);
+	atom = hw_atom(1, (uintptr_t)b);
+	ASSERT_EQ(kb_submit(fd2, &atom, 1), 0);
+	ASSERT_EQ(kb_event(fd2, &ev), 0);
+	EXPECT_EQ(ev.event_code & 0xf8, 0xc0u);
+	EXPECT_EQ(*(volatile uint32_t *)(a + 4096), 7u);
+	/* And A still works. */
+	job_write_value(a, 1, 0, 0, (uintptr_t)(a + 4096), WRITE_VALUE_IMM32, 8);
+	atom = hw_atom(1, (uintptr_t)a);
+	ASSERT_EQ(kb_submit(self->fd, &atom, 1), 0);
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
+	EXPECT_EQ(*(volatile uint32_t *)(a + 4096), 8u);
+	close(fd2);
+}
+
+TEST_F(kb, client_killed_mid_job_is_reclaimed)
+{
+	int ready[2];
+	pid_t child;
+	char c, *st;
+	long long live = -1;
+
+	NEED_DEV();
+	ASSERT_EQ(pipe(ready), 0);
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		struct kb_atom_v2 atom;
+		uint8_t *mem;
+		int fd = kb_open(&self->d);
+
+		mem = fd >= 0 ? kb_alloc(fd, 2, 0) : NULL;
+		if (!mem)
+			_exit(1);
+		/* Never signalled: the atom stays in flight; then block in
+		 * read() so the server holds a request of ours too. */
+		memset(&atom, 0, sizeof(atom));
+		atom.atom_number = 1;
+		atom.core_req = KB_JD_REQ_SOFT_EVENT_WAIT;
+		atom.jc = (uintptr_t)(mem + 64);
+		if (kb_submit(fd, &atom, 1))
+			_exit(1);
+		write(ready[1], "x", 1);
+		read(fd, &atom, sizeof(struct kb_event));
+		_exit(0);
+	}
+	close(ready[1]);
+	ASSERT_EQ(read(ready[0], &c, 1), 1);
+	usleep(100000);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	/* The context and its pages go away once the server notices. */
+	for (int i = 0; i < 500; i++) {
+		st = devnode_stats(&self->d);
+		live = json_num(st, "contexts_live");
+		free(st);
+		if (live == 0)
+			break;
+		usleep(20000);
+	}
+	EXPECT_EQ(live, 0);
+	st = devnode_stats(&self->d);
+	EXPECT_EQ(json_num(st, "gpu_pages_mapped"), 0);
+	EXPECT_EQ(json_num(st, "releases"), json_num(st, "opens"));
+	free(st);
+	/* The server still serves. */
+	self->fd = kb_open(&self->d);
+	EXPECT_GE(self->fd, 0);
+}
+
+TEST_F(kb, stats_count_ioctls)
+{
+	struct kb_get_gpuprops g = { 0 };
+	char *st;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	ASSERT_GT(ioctl(self->fd, KB_IOCTL_GET_GPUPROPS, &g), 0);
+	st = devnode_stats(&self->d);
+	ASSERT_NONNULL(st);
+	EXPECT_NONNULL(strstr(st, "\"ioctl\": \"GET_GPUPROPS\""));
+	EXPECT_NONNULL(strstr(st, "\"ioctl\": \"VERSION_CHECK\", \"nr\": 0, \"count\": 1"));
+	EXPECT_EQ(json_num(st, "contexts_live"), 1);
+	EXPECT_GT(json_num(st, "reg_reads"), 0);
+	free(st);
+}
+
+TEST_HARNESS_MAIN
