@@ -11,13 +11,27 @@ struct vgpu_model {
 	struct vgpu_config cfg;
 };
 
-/* JS0 runs fragment jobs, JS1 vertex/tiler/compute, JS2 compute only. */
-#define BIFROST_JS_FEATURES { 0x20e, 0x1fe, 0x07e }
-/* ETC2 and ASTC LDR/HDR compressed formats, no BCn. */
-#define BIFROST_TEXTURE_FEATURES { 0x00fe001e, 0x0000ffff, 0x9f81ffff, 0 }
-/* THREAD_FEATURES: registers per core | task queue << 16 | split << 24,
- * implementation technology (1: silicon) in [31:30]. */
-#define BIFROST_THREAD_FEATURES (0x6000u | (4u << 16) | (10u << 24) | (1u << 30))
+/*
+ * What G71 and G52 share. JS0 runs fragment jobs, JS1 vertex/tiler/
+ * compute, JS2 compute only. Textures: ETC2 and ASTC LDR/HDR, no BCn.
+ * THREAD_FEATURES: registers per core | task queue << 16 | split << 24,
+ * implementation technology (1: silicon) in [31:30].
+ */
+#define BIFROST_COMMON							\
+	.l2_features = 0x07120206,	/* 64 B lines, 256 KiB */	\
+	.mem_features = 0x1,						\
+	.mmu_features = 0x2830,		/* 48-bit VA, 40-bit PA */	\
+	.as_present = 0xff,						\
+	.js_present = 0x7,						\
+	.js_features = { 0x20e, 0x1fe, 0x07e },				\
+	.texture_features = { 0x00fe001e, 0x0000ffff, 0x9f81ffff, 0 },	\
+	.thread_max_threads = 0x180,					\
+	.thread_max_workgroup_size = 0x180,				\
+	.thread_max_barrier_size = 0x180,				\
+	.thread_features = 0x6000u | (4u << 16) | (10u << 24) | (1u << 30), \
+	.coherency_features = 0x1,	/* ACE-Lite */			\
+	.tiler_present = 0x1,						\
+	.l2_present = 0x1
 
 static const struct vgpu_model models[] = {
 	{
@@ -25,23 +39,10 @@ static const struct vgpu_model models[] = {
 		.name = "g71",
 		.default_cores = 8,
 		.cfg = {
+			BIFROST_COMMON,
 			.gpu_id = 0x60000010,
-			.l2_features = 0x07120206,	/* 64 B lines, 256 KiB */
 			.core_features = 0x0,
 			.tiler_features = 0x809,
-			.mem_features = 0x1,
-			.mmu_features = 0x2830,		/* 48-bit VA, 40-bit PA */
-			.as_present = 0xff,
-			.js_present = 0x7,
-			.js_features = BIFROST_JS_FEATURES,
-			.texture_features = BIFROST_TEXTURE_FEATURES,
-			.thread_max_threads = 0x180,
-			.thread_max_workgroup_size = 0x180,
-			.thread_max_barrier_size = 0x180,
-			.thread_features = BIFROST_THREAD_FEATURES,
-			.coherency_features = 0x1,	/* ACE-Lite */
-			.tiler_present = 0x1,
-			.l2_present = 0x1,
 		},
 	},
 	{
@@ -49,23 +50,10 @@ static const struct vgpu_model models[] = {
 		.name = "g52",
 		.default_cores = 4,
 		.cfg = {
+			BIFROST_COMMON,
 			.gpu_id = 0x72120000,
-			.l2_features = 0x07120206,
 			.core_features = 0x2,
 			.tiler_features = 0x209,
-			.mem_features = 0x1,
-			.mmu_features = 0x2830,
-			.as_present = 0xff,
-			.js_present = 0x7,
-			.js_features = BIFROST_JS_FEATURES,
-			.texture_features = BIFROST_TEXTURE_FEATURES,
-			.thread_max_threads = 0x180,
-			.thread_max_workgroup_size = 0x180,
-			.thread_max_barrier_size = 0x180,
-			.thread_features = BIFROST_THREAD_FEATURES,
-			.coherency_features = 0x1,
-			.tiler_present = 0x1,
-			.l2_present = 0x1,
 		},
 	},
 };

@@ -57,12 +57,14 @@ struct vgpu_tlb_entry {
 	uint32_t stats_gen;	/* page counted in this stats generation */
 	uint8_t valid;
 	uint8_t perm;
+	uint8_t level;		/* of the leaf, for permission faults */
 };
 
 struct vgpu_pt_result {
 	uint64_t pa;		/* of the page */
 	uint32_t exc;		/* 0, or the MMU exception code */
 	uint8_t perm;
+	uint8_t level;		/* of the leaf */
 };
 
 struct vgpu_mmu_as {

@@ -262,12 +262,12 @@ void *vgpu_mmu_translate_locked(struct vgpu *gpu, unsigned nr, uint64_t va,
 		e->vpn = vpn;
 		e->pa = r.pa;
 		e->perm = r.perm;
+		e->level = r.level;
 		e->valid = 1;
 		e->stats_gen = gpu->stats.gen - 1;
 	}
 	if (!vgpu_pt_allows(e->perm, acc)) {
-		/* The leaf level is not kept in the TLB; report level 3. */
-		*exc = MALI_EXC_PERMISSION_FAULT(3);
+		*exc = MALI_EXC_PERMISSION_FAULT(e->level);
 		goto fault;
 	}
 	if (e->stats_gen != gpu->stats.gen)

@@ -61,6 +61,7 @@ void vgpu_pt_walk(struct vgpu *gpu, enum vgpu_pt_mode mode, uint64_t table,
 
 	res->exc = 0;
 	res->perm = 0;
+	res->level = 3;
 	if (mode == VGPU_PT_IDENTITY) {
 		res->pa = va & ~(VGPU_PAGE_SIZE - 1);
 		res->perm = VGPU_PERM_R | VGPU_PERM_W | VGPU_PERM_X;
@@ -103,6 +104,7 @@ void vgpu_pt_walk(struct vgpu *gpu, enum vgpu_pt_mode mode, uint64_t table,
 				  (va & (span - 1) & ~(VGPU_PAGE_SIZE - 1));
 			res->perm = mode == VGPU_PT_LPAE ? lpae_perm(d) :
 							   a64_perm(d);
+			res->level = (uint8_t)level;
 			return;
 		}
 		if (level == 3 || (d & MALI_PTE_TYPE_MASK) != MALI_PTE_TYPE_TABLE) {

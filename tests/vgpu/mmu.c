@@ -264,6 +264,21 @@ static void access_flag_and_blocks(struct __test_metadata *_metadata,
 	ASSERT_EQ(wait_slot(b, 1, 10), MALI_JOB_IRQ_FAIL(1));
 	EXPECT_EQ(rd(b, MALI_JS(1) + MALI_JS_STATUS),
 		  MALI_EXC_ACCESS_FLAG_FAULT(3));
+
+	/* A read-only block reports the permission fault at level 2. */
+	map_at(b, 0, block_va + (2u << 20), block_pa, MAP_R, 2);
+	as_enable(b, 0);
+	put_write_value(b, &j, J(1), 1, 0, 0, block_va + (2u << 20) + 64,
+			MALI_WRITE_VALUE_IMM32, 1);
+	submit(b, 1, 0, J(1), 0);
+	ASSERT_EQ(wait_mmu(b), MALI_MMU_IRQ_PAGE_FAULT(0));
+	EXPECT_EQ(rd(b, MALI_AS(0) + MALI_AS_FAULTSTATUS),
+		  MALI_EXC_PERMISSION_FAULT(2) |
+			  (MALI_AS_FAULT_ACCESS_WRITE << 8));
+	wr(b, MALI_JS(1) + MALI_JS_COMMAND, MALI_JS_CMD_HARD_STOP);
+	ASSERT_EQ(wait_slot(b, 1, 10), MALI_JOB_IRQ_FAIL(1));
+	EXPECT_EQ(rd(b, MALI_JS(1) + MALI_JS_STATUS),
+		  MALI_EXC_PERMISSION_FAULT(2));
 	board_fini(b);
 }
 

@@ -268,13 +268,16 @@ static inline void as_enable(struct board *b, unsigned as)
 	wr(b, base + MALI_AS_COMMAND, MALI_AS_CMD_UPDATE);
 }
 
-/* kbase's way to give up on a faulting address space. */
+/* How the drivers give up on a faulting address space: legacy mode has
+ * TRANSTAB's mode bits say "unmapped", AArch64 mode TRANSCFG. */
 static inline void as_disable(struct board *b, unsigned as)
 {
 	uint32_t base = MALI_AS(as);
 
 	wr64(b, base + MALI_AS_TRANSTAB_LO, 0);
-	wr64(b, base + MALI_AS_TRANSCFG_LO, MALI_TRANSCFG_ADRMODE_UNMAPPED);
+	if (b->fmt == FMT_A64)
+		wr64(b, base + MALI_AS_TRANSCFG_LO,
+		     MALI_TRANSCFG_ADRMODE_UNMAPPED);
 	wr(b, base + MALI_AS_COMMAND, MALI_AS_CMD_UPDATE);
 }
 
