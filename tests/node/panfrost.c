@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The panfrost DRM UAPI on a mounted renderD128, driven the way Mesa's
+ * panfrost does: drmGetVersion, GET_CAP, GET_PARAM for the GPU's features,
+ * CREATE_BO / MMAP_BO / GET_BO_OFFSET, job chains in BOs, SUBMIT with BO
+ * lists and syncobjs, SYNCOBJ_WAIT / WAIT_BO, then memory checks. Also the
+ * syncobj API incl. timelines, bad input and isolation between files.
+ */
+#include <poll.h>
+#include <sys/mman.h>
+
+#include "harness.h"
+#include "node/devnode.h"
+#include "driver-shim/uapi_drm.h"
+
+/* The encodings libdrm and Mesa are compiled with. */
+_Static_assert(DRM_IOCTL_VERSION == 0xc0406400u, "VERSION");
+_Static_assert(DRM_IOCTL_GET_CAP == 0xc010640cu, "GET_CAP");
+_Static_assert(DRM_IOCTL_GEM_CLOSE == 0x40086409u, "GEM_CLOSE");
+_Static_assert(DRM_IOCTL_SYNCOBJ_CREATE == 0xc00864bfu, "SYNCOBJ_CREATE");
+_Static_assert(DRM_IOCTL_SYNCOBJ_WAIT == 0xc02064c3u, "SYNCOBJ_WAIT");
+_Static_assert(DRM_IOCTL_PANFROST_SUBMIT == 0x40286440u, "SUBMIT");
+_Static_assert(DRM_IOCTL_PANFROST_CREATE_BO == 0xc0186442u, "CREATE_BO");
+_Static_assert(DRM_IOCTL_PANFROST_GET_PARAM == 0xc0106444u, "GET_PARAM");
+
+FIXTURE(pan)
+{
+	struct devnode d;
+	const char *skip;
+	int fd;
+};
+
+FIXTURE_SETUP(pan)
+{
+	self->fd = -1;
+	self->skip = devnode_unavailable();
+	if (self->skip)
+		return;
+	ASSERT_EQ(devnode_start(&self->d, NULL), 0);
+	self->fd = open(self->d.render, O_RDWR | O_CLOEXEC);
+	ASSERT_GE(self->fd, 0);
+}
+
+FIXTURE_TEARDOWN(pan)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (!self->skip)
+		EXPECT_EQ(devnode_stop(&self->d), 0);
+}
+
+#define NEED_DEV()                                                   \
+	do {                                                         \
+		if (self->skip)                                      \
+			SKIP(return, "%s", self->skip);              \
+	} while (0)
+
+struct bo {
+	uint32_t handle;
+	uint64_t gpu;
+	uint8_t *cpu;
+	size_t size;
+};
+
+static int bo_new(int fd, size_t size, uint32_t flags, struct bo *bo)
+{
+	struct pan_create_bo_arg c = { .size = (uint32_t)size, .flags = flags };
+	struct pan_mmap_bo_arg m = { 0 };
+
+	if (ioctl(fd, DRM_IOCTL_PANFROST_CREATE_BO, &c))
+		return -1;
+	bo->handle = c.handle;
+	bo->gpu = c.offset;
+	bo->size = size;
+	bo->cpu = NULL;
+	m.handle = c.handle;
+	if (ioctl(fd, DRM_IOCTL_PANFROST_MMAP_BO, &m))
+		return -1;
+	bo->cpu = vgpu_dev_mmap(fd, size, PROT_READ | PROT_WRITE, m.offset);
+	return bo->cpu == MAP_FAILED ? -1 : 0;
+}
+
+static uint32_t syncobj_new(int fd, uint32_t flags)
+{
+	struct drm_syncobj_create_arg c = { .flags = flags };
+
+	return ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &c) ? 0 : c.handle;
+}
+
+static int syncobj_wait(int fd, uint32_t *handles, uint32_t n, uint32_t flags,
+			int64_t timeout_ns)
+{
+	struct drm_syncobj_wait_arg w = {
+		.handles = (uintptr_t)handles, .count_handles = n, .flags = flags,
+	};
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	w.timeout_nsec = timeout_ns < 0 ? 0 :
+			 ts.tv_sec * 1000000000ll + ts.tv_nsec + timeout_ns;
+	return ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+}
+
+static int64_t abs_timeout(int64_t rel_ns)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec + rel_ns;
+}
+
+TEST_F(pan, version_is_panfrost)
+{
+	struct drm_version_arg v = { 0 };
+	char name[32] = { 0 }, small[4] = { 0 };
+
+	NEED_DEV();
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_VERSION, &v), 0);
+	EXPECT_EQ(v.name_len, 8u);
+	EXPECT_EQ(v.version_major, 1);
+	EXPECT_EQ(v.version_minor, 2);
+	v.name = (uintptr_t)name;
+	v.name_len = sizeof(name);
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_VERSION, &v), 0);
+	EXPECT_STREQ(name, "panfrost");
+	/* Truncated copy, full length reported. */
+	v.name = (uintptr_t)small;
+	v.name_len = 3;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_VERSION, &v), 0);
+	EXPECT_EQ(v.name_len, 8u);
+	EXPECT_EQ(memcmp(small, "pan", 3), 0);
+	v.name = 0x10;
+	v.name_len = 8;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_VERSION, &v), -1);
+	EXPECT_EQ(errno, EFAULT);
+}
+
+TEST_F(pan, caps_and_render_node_permissions)
+{
+	struct drm_get_cap_arg c = { .capability = DRM_CAP_PRIME };
+	struct drm_set_client_cap_arg sc = { .capability = 2, .value = 1 };
+	uint8_t junk[64] = { 0 };
+
+	NEED_DEV();
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_GET_CAP, &c), 0);
+	EXPECT_EQ(c.value, 3u);
+	c.capability = DRM_CAP_SYNCOBJ;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_GET_CAP, &c), 0);
+	EXPECT_EQ(c.value, 1u);
+	c.capability = DRM_CAP_DUMB_BUFFER; /* mode setting only */
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_GET_CAP, &c), -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_SET_CLIENT_CAP, &sc), -1);
+	EXPECT_EQ(errno, EACCES);
+	/* GEM_FLINK exists but not for render nodes; 0x30 is nothing. */
+	EXPECT_EQ(ioctl(self->fd, SHIM_IOWR('d', 0x0a, struct drm_gem_flink_arg), junk), -1);
+	EXPECT_EQ(errno, EACCES);
+	EXPECT_EQ(ioctl(self->fd, SHIM_IOWR('d', 0x30, uint64_t), junk), -1);
+	EXPECT_EQ(errno, EINVAL);
+	/* Past the last panfrost ioctl. */
+	EXPECT_EQ(ioctl(self->fd, SHIM_IOWR('d', 0x40 + 9, uint64_t), junk), -1);
+	EXPECT_EQ(errno, EINVAL);
+}
+
+TEST_F(pan, every_param_matches_the_gpu)
+{
+	struct pan_get_param_arg p = { 0 };
+
+	NEED_DEV();
+	for (uint32_t i = 0; i < PAN_PARAM_COUNT; i++) {
+		p.param = i;
+		EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_GET_PARAM, &p), 0);
+	}
+	p.param = PAN_PARAM_GPU_PROD_ID;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_GET_PARAM, &p), 0);
+	EXPECT_EQ(p.value, 0x6000u);
+	p.param = PAN_PARAM_SHADER_PRESENT;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_GET_PARAM, &p), 0);
+	EXPECT_EQ(p.value, 0xffu);
+	p.param = PAN_PARAM_JS_FEATURES0 + 1;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_GET_PARAM, &p), 0);
+	EXPECT_EQ(p.value, 0x1feu);
+	p.param = PAN_PARAM_COUNT;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_GET_PARAM, &p), -1);
+	EXPECT_EQ(errno, EINVAL);
+	p.param = 0;
+	p.pad = 1;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_GET_PARAM, &p), -1);
+	EXPECT_EQ(errno, EINVAL);
+}
+
+TEST_F(pan, bo_create_map_offset_close)
+{
+	struct pan_create_bo_arg c = { .size = 4096 };
+	struct pan_get_bo_offset_arg o = { 0 };
+	struct pan_mmap_bo_arg m = { 0 };
+	struct drm_gem_close_arg g = { 0 };
+	struct pan_madvise_arg mv = { 0 };
+	struct bo bo;
+
+	NEED_DEV();
+	ASSERT_EQ(bo_new(self->fd, 8192, 0, &bo), 0);
+	EXPECT_GE(bo.gpu, 32ull << 20);
+	EXPECT_LT(bo.gpu, 4ull << 30);
+	bo.cpu[8191] = 0x5a;
+	o.handle = bo.handle;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &o), 0);
+	EXPECT_EQ(o.offset, bo.gpu);
+	mv.handle = bo.handle;
+	mv.madv = PAN_MADV_DONTNEED;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_MADVISE, &mv), 0);
+	EXPECT_EQ(mv.retained, 1u);
+	/* Bad creations. */
+	c.size = 0;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_CREATE_BO, &c), -1);
+	EXPECT_EQ(errno, EINVAL);
+	c.size = 4096;
+	c.flags = PAN_BO_HEAP; /* heaps must be NOEXEC */
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_CREATE_BO, &c), -1);
+	EXPECT_EQ(errno, EINVAL);
+	c.flags = 8;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_CREATE_BO, &c), -1);
+	EXPECT_EQ(errno, EINVAL);
+	c.flags = 0;
+	c.pad = 1;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_CREATE_BO, &c), -1);
+	EXPECT_EQ(errno, EINVAL);
+	/* A heap BO is 2 MiB aligned and cannot be mapped for the CPU. */
+	c.pad = 0;
+	c.flags = PAN_BO_HEAP | PAN_BO_NOEXEC;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_CREATE_BO, &c), 0);
+	EXPECT_EQ(c.offset & ((2u << 20) - 1), 0u);
+	m.handle = c.handle;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_MMAP_BO, &m), -1);
+	EXPECT_EQ(errno, EINVAL);
+	m.handle = bo.handle;
+	m.flags = 1;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_MMAP_BO, &m), -1);
+	EXPECT_EQ(errno, EINVAL);
+	/* Close, close again, use the stale handle. */
+	g.handle = bo.handle;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_GEM_CLOSE, &g), 0);
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_GEM_CLOSE, &g), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &o), -1);
+	EXPECT_EQ(errno, ENOENT);
+	m.flags = 0;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_MMAP_BO, &m), -1);
+	EXPECT_EQ(errno, ENOENT);
+	munmap(bo.cpu, bo.size);
+}
+
+TEST_F(pan, submit_write_value_signals_out_syncobj)
+{
+	struct pan_submit_arg s = { 0 };
+	struct pan_wait_bo_arg wb = { 0 };
+	uint32_t sync, handles[1];
+	struct bo bo;
+
+	NEED_DEV();
+	ASSERT_EQ(bo_new(self->fd, 8192, 0, &bo), 0);
+	sync = syncobj_new(self->fd, 0);
+	ASSERT_NE(sync, 0u);
+	job_write(bo.cpu, JOB_TYPE_NULL, 1, 0, bo.gpu + 64);
+	job_write_value(bo.cpu + 64, 2, 1, 0, bo.gpu + 4096, WRITE_VALUE_IMM32, 0xabcd1234);
+	handles[0] = bo.handle;
+	s.jc = bo.gpu;
+	s.bo_handles = (uintptr_t)handles;
+	s.bo_handle_count = 1;
+	s.out_sync = sync;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), 0);
+	ASSERT_EQ(syncobj_wait(self->fd, &sync, 1, 0, 10000000000ll), 0);
+	EXPECT_EQ(*(volatile uint32_t *)(bo.cpu + 4096), 0xabcd1234u);
+	EXPECT_EQ(job_status(bo.cpu + 64), 1u);
+	/* Idle now. */
+	wb.handle = bo.handle;
+	wb.timeout_ns = abs_timeout(1000000000ll);
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_WAIT_BO, &wb), 0);
+	munmap(bo.cpu, bo.size);
+}
+
+TEST_F(pan, submit_waits_for_in_syncobjs_and_wait_bo)
+{
+	struct pan_submit_arg s = { 0 };
+	struct pan_wait_bo_arg wb = { 0 };
+	struct drm_syncobj_array_arg sig = { 0 };
+	uint32_t in, out, handles[1];
+	struct bo bo;
+
+	NEED_DEV();
+	ASSERT_EQ(bo_new(self->fd, 8192, 0, &bo), 0);
+	in = syncobj_new(self->fd, 0);
+	out = syncobj_new(self->fd, 0);
+	/* No fence yet: the submit cannot wait for it (DRM's rule). */
+	job_write_value(bo.cpu, 1, 0, 0, bo.gpu + 4096, WRITE_VALUE_IMM32, 77);
+	handles[0] = bo.handle;
+	s.jc = bo.gpu;
+	s.in_syncs = (uintptr_t)&in;
+	s.in_sync_count = 1;
+	s.bo_handles = (uintptr_t)handles;
+	s.bo_handle_count = 1;
+	s.out_sync = out;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -1);
+	EXPECT_EQ(errno, EINVAL);
+	/* Signalled: the job runs. */
+	sig.handles = (uintptr_t)&in;
+	sig.count_handles = 1;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_SYNCOBJ_SIGNAL, &sig), 0);
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), 0);
+	wb.handle = bo.handle;
+	wb.timeout_ns = abs_timeout(10000000000ll);
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_WAIT_BO, &wb), 0);
+	EXPECT_EQ(*(volatile uint32_t *)(bo.cpu + 4096), 77u);
+	EXPECT_EQ(syncobj_wait(self->fd, &out, 1, 0, 0), 0);
+	munmap(bo.cpu, bo.size);
+}
+
+TEST_F(pan, submit_rejects_bad_arguments)
+{
+	struct pan_submit_arg s = { .jc = 0x2000000 };
+	uint32_t bad = 999, sync;
+
+	NEED_DEV();
+	sync = syncobj_new(self->fd, DRM_SYNCOBJ_CREATE_SIGNALED);
+	s.jc = 0;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -1);
+	EXPECT_EQ(errno, EINVAL);
+	s.jc = 0x2000000;
+	s.requirements = 2;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -1);
+	EXPECT_EQ(errno, EINVAL);
+	s.requirements = 0;
+	s.out_sync = 999;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -1);
+	EXPECT_EQ(errno, ENODEV);
+	s.out_sync = 0;
+	s.in_syncs = (uintptr_t)&bad;
+	s.in_sync_count = 1;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -1);
+	EXPECT_EQ(errno, ENOENT);
+	s.in_syncs = 0x10; /* unmapped */
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -1);
+	EXPECT_EQ(errno, EFAULT);
+	s.in_syncs = (uintptr_t)&sync;
+	s.bo_handles = (uintptr_t)&bad;
+	s.bo_handle_count = 1;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -1);
+	EXPECT_EQ(errno, ENOENT);
+}
+
+TEST_F(pan, syncobj_binary_semantics)
+{
+	struct drm_syncobj_destroy_arg d = { 0 };
+	struct drm_syncobj_array_arg a = { 0 };
+	uint32_t s1, s2, both[2];
+
+	NEED_DEV();
+	s1 = syncobj_new(self->fd, DRM_SYNCOBJ_CREATE_SIGNALED);
+	s2 = syncobj_new(self->fd, 0);
+	ASSERT_NE(s1, 0u);
+	ASSERT_NE(s2, 0u);
+	EXPECT_EQ(syncobj_wait(self->fd, &s1, 1, 0, 0), 0);
+	/* Nothing submitted: an error without WAIT_FOR_SUBMIT... */
+	EXPECT_EQ(syncobj_wait(self->fd, &s2, 1, 0, 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	/* ...and a timeout with it. */
+	EXPECT_EQ(syncobj_wait(self->fd, &s2, 1, DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
+			       1000000), -1);
+	EXPECT_EQ(errno, ETIME);
+	both[0] = s1;
+	both[1] = s2;
+	/* Any of them: the first is signalled. */
+	EXPECT_EQ(syncobj_wait(self->fd, both, 2, DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
+			       1000000), 0);
+	EXPECT_EQ(syncobj_wait(self->fd, both, 2, DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL |
+			       DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, 1000000), -1);
+	EXPECT_EQ(errno, ETIME);
+	a.handles = (uintptr_t)&s1;
+	a.count_handles = 1;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_SYNCOBJ_RESET, &a), 0);
+	EXPECT_EQ(syncobj_wait(self->fd, &s1, 1, 0, 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(syncobj_wait(self->fd, both, 0, 0, 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(syncobj_wait(self->fd, &s1, 1, 1u << 7, 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	d.handle = s1;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d), 0);
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(syncobj_wait(self->fd, &s1, 1, 0, 0), -1);
+	EXPECT_EQ(errno, ENOENT);
+}
+
+TEST_F(pan, syncobj_timeline_signal_query_wait_transfer)
+{
+	struct drm_syncobj_timeline_array_arg t = { 0 };
+	struct drm_syncobj_timeline_wait_arg w = { 0 };
+	struct drm_syncobj_transfer_arg x = { 0 };
+	uint64_t point, got = 0;
+	uint32_t s, b;
+
+	NEED_DEV();
+	s = syncobj_new(self->fd, 0);
+	b = syncobj_new(self->fd, 0);
+	point = 5;
+	t.handles = (uintptr_t)&s;
+	t.points = (uintptr_t)&point;
+	t.count_handles = 1;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL, &t), 0);
+	t.points = (uintptr_t)&got;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_SYNCOBJ_QUERY, &t), 0);
+	EXPECT_EQ(got, 5u);
+	/* Point 3 is covered by 5; point 9 is not there yet. */
+	point = 3;
+	w.handles = (uintptr_t)&s;
+	w.points = (uintptr_t)&point;
+	w.count_handles = 1;
+	w.timeout_nsec = abs_timeout(0);
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w), 0);
+	point = 9;
+	w.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w), -1);
+	EXPECT_EQ(errno, ETIME);
+	/* Move point 5 into the binary syncobj. */
+	x.src_handle = s;
+	x.dst_handle = b;
+	x.src_point = 5;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_SYNCOBJ_TRANSFER, &x), 0);
+	EXPECT_EQ(syncobj_wait(self->fd, &b, 1, 0, 0), 0);
+	x.pad = 1;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_SYNCOBJ_TRANSFER, &x), -1);
+	EXPECT_EQ(errno, EINVAL);
+}
+
+TEST_F(pan, prime_export_import_same_object)
+{
+	struct drm_prime_handle_arg p = { 0 };
+	struct bo bo;
+
+	NEED_DEV();
+	ASSERT_EQ(bo_new(self->fd, 4096, PAN_BO_NOEXEC, &bo), 0);
+	p.handle = bo.handle;
+	p.flags = DRM_CLOEXEC | DRM_RDWR;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &p), 0);
+	EXPECT_GE(p.fd, 0);
+	p.handle = 0;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p), 0);
+	EXPECT_EQ(p.handle, bo.handle);
+	p.flags = 0x100;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &p), -1);
+	EXPECT_EQ(errno, EINVAL);
+	p.flags = 0;
+	p.handle = 777;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &p), -1);
+	EXPECT_EQ(errno, ENOENT);
+	munmap(bo.cpu, bo.size);
+}
+
+TEST_F(pan, files_are_separate_address_spaces)
+{
+	struct pan_submit_arg s = { 0 };
+	uint32_t sync;
+	struct bo a, b;
+	int fd2;
+
+	NEED_DEV();
+	fd2 = open(self->d.render, O_RDWR);
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(bo_new(self->fd, 8192, 0, &a), 0);
+	ASSERT_EQ(bo_new(fd2, 8192, 0, &b), 0);
+	/* Same GPU address in both files, different memory. */
+	EXPECT_EQ(a.gpu, b.gpu);
+	*(volatile uint32_t *)(a.cpu + 4096) = 1;
+	job_write_value(b.cpu, 1, 0, 0, b.gpu + 4096, WRITE_VALUE_IMM32, 2);
+	sync = syncobj_new(fd2, 0);
+	s.jc = b.gpu;
+	s.out_sync = sync;
+	ASSERT_EQ(ioctl(fd2, DRM_IOCTL_PANFROST_SUBMIT, &s), 0);
+	ASSERT_EQ(syncobj_wait(fd2, &sync, 1, 0, 10000000000ll), 0);
+	EXPECT_EQ(*(volatile uint32_t *)(b.cpu + 4096), 2u);
+	EXPECT_EQ(*(volatile uint32_t *)(a.cpu + 4096), 1u);
+	/* A's mmap offset means nothing through B's file. */
+	{
+		struct pan_mmap_bo_arg m = { .handle = a.handle };
+
+		ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_MMAP_BO, &m), 0);
+		EXPECT_TRUE(vgpu_dev_mmap(fd2, 4096, PROT_READ, m.offset) == MAP_FAILED);
+	}
+	munmap(a.cpu, a.size);
+	munmap(b.cpu, b.size);
+	close(fd2);
+}
+
+TEST_F(pan, faulting_job_still_signals_and_others_run)
+{
+	struct pan_submit_arg s = { 0 };
+	uint32_t sync;
+	struct bo bo;
+	char *st;
+
+	NEED_DEV();
+	ASSERT_EQ(bo_new(self->fd, 8192, 0, &bo), 0);
+	sync = syncobj_new(self->fd, 0);
+	/* Write far outside any BO. */
+	job_write_value(bo.cpu, 1, 0, 0, 0x3f000000ull, WRITE_VALUE_IMM32, 1);
+	s.jc = bo.gpu;
+	s.out_sync = sync;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), 0);
+	ASSERT_EQ(syncobj_wait(self->fd, &sync, 1, 0, 10000000000ll), 0);
+	EXPECT_NE(job_status(bo.cpu), 1u);
+	/* The file's address space works again for the next job. */
+	job_write_value(bo.cpu + 256, 1, 0, 0, bo.gpu + 4096, WRITE_VALUE_IMM32, 5);
+	s.jc = bo.gpu + 256;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), 0);
+	ASSERT_EQ(syncobj_wait(self->fd, &sync, 1, 0, 10000000000ll), 0);
+	EXPECT_EQ(*(volatile uint32_t *)(bo.cpu + 4096), 5u);
+	st = devnode_stats(&self->d);
+	EXPECT_GE(json_num(st, "mmu_faults"), 1);
+	EXPECT_GE(json_num(st, "jobs_failed"), 1);
+	free(st);
+	munmap(bo.cpu, bo.size);
+}
+
+TEST_F(pan, perfcnt_needs_unstable_ioctls)
+{
+	const char *const args[] = { "--unstable-ioctls", NULL };
+	struct pan_perfcnt_enable_arg e = { .enable = 1 };
+	struct devnode d2;
+	int fd2;
+
+	NEED_DEV();
+	/* Linux says ENOSYS; the FUSE kernel module turns an ioctl's ENOSYS
+	 * into ENOTTY on the way to the caller. */
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_PERFCNT_ENABLE, &e), -1);
+	EXPECT_TRUE(errno == ENOSYS || errno == ENOTTY);
+	ASSERT_EQ(devnode_start(&d2, args), 0);
+	fd2 = open(d2.render, O_RDWR);
+	ASSERT_GE(fd2, 0);
+	EXPECT_EQ(ioctl(fd2, DRM_IOCTL_PANFROST_PERFCNT_ENABLE, &e), 0);
+	e.counterset = 2;
+	EXPECT_EQ(ioctl(fd2, DRM_IOCTL_PANFROST_PERFCNT_ENABLE, &e), -1);
+	EXPECT_EQ(errno, EINVAL);
+	close(fd2);
+	EXPECT_EQ(devnode_stop(&d2), 0);
+}
+
+TEST_F(pan, short_struct_is_zero_extended)
+{
+	/* An older client's 32-byte SYNCOBJ_WAIT and a caller passing only
+	 * the first 8 bytes of GET_PARAM: the rest reads as zero. */
+	struct pan_get_param_arg p = { .param = PAN_PARAM_GPU_PROD_ID };
+
+	NEED_DEV();
+	ASSERT_EQ(ioctl(self->fd, SHIM_IOC(SHIM_IOC_READ | SHIM_IOC_WRITE, 'd', 0x44, 16), &p), 0);
+	EXPECT_EQ(p.value, 0x6000u);
+}
+
+TEST_HARNESS_MAIN
