@@ -6,32 +6,15 @@
  * (widen, swizzle, lane select, abs/neg) and result modifiers (clamp,
  * result type) each operation's table entry carries.
  */
-#include "shader/interp_priv.h"
+#include "shader/alu.h"
 
 static const uint8_t abs_mod[3] = { BI_MOD_ABS0, BI_MOD_ABS1, BI_MOD_ABS2 };
 static const uint8_t neg_mod[3] = { BI_MOD_NEG0, BI_MOD_NEG1, BI_MOD_NEG2 };
 static const uint8_t widen_mod[2] = { BI_MOD_WIDEN0, BI_MOD_WIDEN1 };
 static const uint8_t swz_mod[3] = { BI_MOD_SWZ0, BI_MOD_SWZ1, BI_MOD_SWZ2 };
 
-struct op {
-	struct bi_tctx *x;
-	const struct bi_instr *ins;
-	unsigned lane;
-	bool fma;
-};
-
-static inline uint32_t raw(const struct op *o, unsigned s)
-{
-	return bi_src(o->x, o->ins, s, o->lane, o->fma);
-}
-
-static inline uint16_t mod(const struct op *o, unsigned m, uint16_t dflt)
-{
-	return bi_mod(o->ins, m, dflt);
-}
-
 /* A 32-bit float source after widen, abs and neg. */
-static uint32_t fsrc(const struct op *o, unsigned s)
+uint32_t alu_fsrc(const struct op *o, unsigned s)
 {
 	uint32_t v = raw(o, s);
 
@@ -51,7 +34,7 @@ static uint32_t fsrc(const struct op *o, unsigned s)
 }
 
 /* A v2f16 source after swizzle, abs and neg (both halves). */
-static uint32_t hsrc(const struct op *o, unsigned s)
+uint32_t alu_hsrc(const struct op *o, unsigned s)
 {
 	uint32_t v = raw(o, s), lo = v & 0xffff, hi = v >> 16;
 
@@ -75,7 +58,7 @@ static uint32_t hsrc(const struct op *o, unsigned s)
 	return v;
 }
 
-static unsigned clamp_of(const struct op *o)
+unsigned alu_clamp_of(const struct op *o)
 {
 	switch (mod(o, BI_MOD_CLAMP, BI_O_NONE)) {
 	case BI_O_CLAMP_0_INF:
@@ -94,7 +77,7 @@ static uint32_t v2f16_fma(const struct op *o, uint32_t a, uint32_t b, uint32_t c
 			  bool has_c)
 {
 	enum bi_rm rm = bi_round_mode(o->ins);
-	unsigned cl = clamp_of(o);
+	unsigned cl = alu_clamp_of(o);
 	uint32_t r = 0;
 
 	for (unsigned h = 0; h < 2; h++) {
@@ -108,7 +91,7 @@ static uint32_t v2f16_fma(const struct op *o, uint32_t a, uint32_t b, uint32_t c
 }
 
 /* Sub-word selection of integer sources (lane, lanes, widen options). */
-static uint32_t select_lane(uint32_t v, uint16_t opt, bool sign)
+uint32_t alu_select_lane(uint32_t v, uint16_t opt, bool sign)
 {
 	switch (opt) {
 	case BI_O_H0:
@@ -128,7 +111,7 @@ static uint32_t select_lane(uint32_t v, uint16_t opt, bool sign)
 	}
 }
 
-static bool cmp_result(int c, uint16_t cmpf)
+bool alu_cmp_result(int c, uint16_t cmpf)
 {
 	switch (cmpf) {
 	case BI_O_EQ:
@@ -150,14 +133,14 @@ static bool cmp_result(int c, uint16_t cmpf)
 	}
 }
 
-static int icmp(uint32_t a, uint32_t b, bool sign)
+int alu_icmp(uint32_t a, uint32_t b, bool sign)
 {
 	if (sign)
 		return (int32_t)a < (int32_t)b ? -1 : (int32_t)a > (int32_t)b;
 	return a < b ? -1 : a > b;
 }
 
-static uint32_t bool_result(bool v, uint16_t type)
+uint32_t alu_bool_result(bool v, uint16_t type)
 {
 	if (type == BI_O_M1)
 		return v ? ~0u : 0;
@@ -166,7 +149,7 @@ static uint32_t bool_result(bool v, uint16_t type)
 	return v;
 }
 
-static uint32_t sat_add(uint32_t a, uint32_t b, bool sub, bool sign, bool sat)
+uint32_t alu_sat_add(uint32_t a, uint32_t b, bool sub, bool sign, bool sat)
 {
 	uint64_t r;
 
@@ -188,7 +171,7 @@ static uint32_t sat_add(uint32_t a, uint32_t b, bool sub, bool sign, bool sat)
 /* Byte @lane2 of the shift source, as a shift amount. */
 static unsigned shift_amount(const struct op *o)
 {
-	return select_lane(raw(o, 2), mod(o, BI_MOD_LANE2, BI_O_B0), false) & 31;
+	return alu_select_lane(raw(o, 2), mod(o, BI_MOD_LANE2, BI_O_B0), false) & 31;
 }
 
 static uint32_t shift_op(const struct op *o, bool left, unsigned kind)
@@ -214,7 +197,7 @@ static void branch(const struct op *o, bool take, uint32_t target)
 	o->x->target[o->lane] = (o->x->pc & ~0xffffffffull) | target;
 }
 
-static int fcmp_f(const struct op *o, uint32_t a, uint32_t b)
+int alu_fcmp_f(const struct op *o, uint32_t a, uint32_t b)
 {
 	if (o->x->ftz) {
 		a = bi_fp_flush(&bi_f32, a);
@@ -223,7 +206,7 @@ static int fcmp_f(const struct op *o, uint32_t a, uint32_t b)
 	return bi_fp_cmp(&bi_f32, a, b);
 }
 
-static enum bi_minmax_sem mm_sem(const struct op *o)
+enum bi_minmax_sem alu_mm_sem(const struct op *o)
 {
 	switch (mod(o, BI_MOD_SEM, BI_O_NAN_SUPPRESS)) {
 	case BI_O_NAN_PROPAGATE:
@@ -280,38 +263,38 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 		break;
 	/* Floating point */
 	case BI_OP_FMA_F32:
-		r = bi_f32_fma(fsrc(&o, 0), fsrc(&o, 1), fsrc(&o, 2), rm, ftz);
-		r = bi_fp_clamp(&bi_f32, r, clamp_of(&o));
+		r = bi_f32_fma(alu_fsrc(&o, 0), alu_fsrc(&o, 1), alu_fsrc(&o, 2), rm, ftz);
+		r = bi_fp_clamp(&bi_f32, r, alu_clamp_of(&o));
 		break;
 	case BI_OP_FADD_F32:
-		r = bi_f32_add(fsrc(&o, 0), fsrc(&o, 1), rm, ftz);
-		r = bi_fp_clamp(&bi_f32, r, clamp_of(&o));
+		r = bi_f32_add(alu_fsrc(&o, 0), alu_fsrc(&o, 1), rm, ftz);
+		r = bi_fp_clamp(&bi_f32, r, alu_clamp_of(&o));
 		break;
 	case BI_OP_FMA_V2F16:
-		r = v2f16_fma(&o, hsrc(&o, 0), hsrc(&o, 1), hsrc(&o, 2), true);
+		r = v2f16_fma(&o, alu_hsrc(&o, 0), alu_hsrc(&o, 1), alu_hsrc(&o, 2), true);
 		break;
 	case BI_OP_FADD_V2F16:
-		r = v2f16_fma(&o, hsrc(&o, 0), 0x3c003c00u, hsrc(&o, 1), true);
+		r = v2f16_fma(&o, alu_hsrc(&o, 0), 0x3c003c00u, alu_hsrc(&o, 1), true);
 		break;
 	case BI_OP_FMIN_F32:
 	case BI_OP_FMAX_F32:
-		a = fsrc(&o, 0);
-		b = fsrc(&o, 1);
+		a = alu_fsrc(&o, 0);
+		b = alu_fsrc(&o, 1);
 		if (ftz) {
 			a = bi_fp_flush(&bi_f32, a);
 			b = bi_fp_flush(&bi_f32, b);
 		}
 		r = bi_fp_minmax(&bi_f32, a, b, ins->desc->op == BI_OP_FMAX_F32,
-				 mm_sem(&o));
-		r = bi_fp_clamp(&bi_f32, r, clamp_of(&o));
+				 alu_mm_sem(&o));
+		r = bi_fp_clamp(&bi_f32, r, alu_clamp_of(&o));
 		break;
 	case BI_OP_FCMP_F32:
-		r = bool_result(cmp_result(fcmp_f(&o, fsrc(&o, 0), fsrc(&o, 1)),
+		r = alu_bool_result(alu_cmp_result(alu_fcmp_f(&o, alu_fsrc(&o, 0), alu_fsrc(&o, 1)),
 					   mod(&o, BI_MOD_CMPF, BI_O_EQ)),
 				mod(&o, BI_MOD_RESULT_TYPE, BI_O_I1));
 		break;
 	case BI_OP_FROUND_F32:
-		r = bi_fp_round_int(&bi_f32, fsrc(&o, 0), rm);
+		r = bi_fp_round_int(&bi_f32, alu_fsrc(&o, 0), rm);
 		break;
 	case BI_OP_F16_TO_F32:
 		a = raw(&o, 0);
@@ -320,9 +303,9 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 		break;
 	case BI_OP_V2F32_TO_V2F16:
 		for (unsigned h = 0; h < 2; h++) {
-			uint32_t v = bi_fp_convert(&bi_f16, &bi_f32, fsrc(&o, h), rm, ftz);
+			uint32_t v = bi_fp_convert(&bi_f16, &bi_f32, alu_fsrc(&o, h), rm, ftz);
 
-			r |= bi_fp_clamp(&bi_f16, v, clamp_of(&o)) << 16 * h;
+			r |= bi_fp_clamp(&bi_f16, v, alu_clamp_of(&o)) << 16 * h;
 		}
 		break;
 	case BI_OP_F32_TO_S32:
@@ -349,13 +332,13 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 		bool sub = ins->desc->op == BI_OP_ISUB_S32 ||
 			   ins->desc->op == BI_OP_ISUB_U32;
 
-		b = select_lane(raw(&o, 1), mod(&o, BI_MOD_LANES1, BI_O_NONE), sign);
-		r = sat_add(raw(&o, 0), b, sub, sign,
+		b = alu_select_lane(raw(&o, 1), mod(&o, BI_MOD_LANES1, BI_O_NONE), sign);
+		r = alu_sat_add(raw(&o, 0), b, sub, sign,
 			    mod(&o, BI_MOD_SATURATE, BI_O_NONE) == BI_O_SAT);
 		break;
 	}
 	case BI_OP_IMUL_I32:
-		b = select_lane(raw(&o, 1), mod(&o, BI_MOD_WIDEN1, BI_O_NONE),
+		b = alu_select_lane(raw(&o, 1), mod(&o, BI_MOD_WIDEN1, BI_O_NONE),
 				mod(&o, BI_MOD_EXTEND, BI_O_NONE) == BI_O_SEXT);
 		r = raw(&o, 0) * b;
 		break;
@@ -384,7 +367,7 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 	case BI_OP_U8_TO_U32:
 	case BI_OP_S16_TO_S32:
 	case BI_OP_U16_TO_U32:
-		r = select_lane(raw(&o, 0),
+		r = alu_select_lane(raw(&o, 0),
 				mod(&o, BI_MOD_LANE0,
 				    (ins->desc->op == BI_OP_S8_TO_S32 ||
 				     ins->desc->op == BI_OP_U8_TO_U32) ? BI_O_B0 : BI_O_H0),
@@ -392,8 +375,8 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 					ins->desc->op == BI_OP_S16_TO_S32);
 		break;
 	case BI_OP_MKVEC_V2I16:
-		r = (select_lane(raw(&o, 0), mod(&o, BI_MOD_LANE0, BI_O_H0), false) & 0xffff) |
-		    select_lane(raw(&o, 1), mod(&o, BI_MOD_LANE1, BI_O_H0), false) << 16;
+		r = (alu_select_lane(raw(&o, 0), mod(&o, BI_MOD_LANE0, BI_O_H0), false) & 0xffff) |
+		    alu_select_lane(raw(&o, 1), mod(&o, BI_MOD_LANE1, BI_O_H0), false) << 16;
 		break;
 	/* Bitwise */
 	case BI_OP_LSHIFT_OR_I32:
@@ -430,7 +413,7 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 	case BI_OP_ICMP_I32:
 	case BI_OP_ICMP_S32:
 	case BI_OP_ICMP_U32:
-		r = bool_result(cmp_result(icmp(raw(&o, 0), raw(&o, 1),
+		r = alu_bool_result(alu_cmp_result(alu_icmp(raw(&o, 0), raw(&o, 1),
 						ins->desc->op == BI_OP_ICMP_S32),
 					   mod(&o, BI_MOD_CMPF, BI_O_EQ)),
 				mod(&o, BI_MOD_RESULT_TYPE, BI_O_I1));
@@ -440,10 +423,10 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 	case BI_OP_CSEL_U32:
 	case BI_OP_CSEL_F32: {
 		int c = ins->desc->op == BI_OP_CSEL_F32 ?
-				fcmp_f(&o, raw(&o, 0), raw(&o, 1)) :
-				icmp(raw(&o, 0), raw(&o, 1), ins->desc->op == BI_OP_CSEL_S32);
+				alu_fcmp_f(&o, raw(&o, 0), raw(&o, 1)) :
+				alu_icmp(raw(&o, 0), raw(&o, 1), ins->desc->op == BI_OP_CSEL_S32);
 
-		r = cmp_result(c, mod(&o, BI_MOD_CMPF, BI_O_EQ)) ? raw(&o, 2) : raw(&o, 3);
+		r = alu_cmp_result(c, mod(&o, BI_MOD_CMPF, BI_O_EQ)) ? raw(&o, 2) : raw(&o, 3);
 		break;
 	}
 	case BI_OP_MUX_I32: {
@@ -480,10 +463,10 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 	case BI_OP_BRANCHZ_U32:
 	case BI_OP_BRANCHZ_F32: {
 		int c = ins->desc->op == BI_OP_BRANCHZ_F32 ?
-				fcmp_f(&o, raw(&o, 0), 0) :
-				icmp(raw(&o, 0), 0, ins->desc->op == BI_OP_BRANCHZ_S32);
+				alu_fcmp_f(&o, raw(&o, 0), 0) :
+				alu_icmp(raw(&o, 0), 0, ins->desc->op == BI_OP_BRANCHZ_S32);
 
-		branch(&o, cmp_result(c, mod(&o, BI_MOD_CMPF, BI_O_EQ)), raw(&o, 1));
+		branch(&o, alu_cmp_result(c, mod(&o, BI_MOD_CMPF, BI_O_EQ)), raw(&o, 1));
 		break;
 	}
 	case BI_OP_BRANCH_I32:
@@ -491,18 +474,20 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 	case BI_OP_BRANCH_U32:
 	case BI_OP_BRANCH_F32: {
 		int c = ins->desc->op == BI_OP_BRANCH_F32 ?
-				fcmp_f(&o, fsrc(&o, 0), fsrc(&o, 1)) :
-				icmp(raw(&o, 0), raw(&o, 1), ins->desc->op == BI_OP_BRANCH_S32);
+				alu_fcmp_f(&o, alu_fsrc(&o, 0), alu_fsrc(&o, 1)) :
+				alu_icmp(raw(&o, 0), raw(&o, 1), ins->desc->op == BI_OP_BRANCH_S32);
 
-		branch(&o, cmp_result(c, mod(&o, BI_MOD_CMPF, BI_O_EQ)), raw(&o, 2));
+		branch(&o, alu_cmp_result(c, mod(&o, BI_MOD_CMPF, BI_O_EQ)), raw(&o, 2));
 		break;
 	}
 	case BI_OP_DISCARD_F32:
-		if (cmp_result(fcmp_f(&o, fsrc(&o, 0), fsrc(&o, 1)),
+		if (alu_cmp_result(alu_fcmp_f(&o, alu_fsrc(&o, 0), alu_fsrc(&o, 1)),
 			       mod(&o, BI_MOD_CMPF, BI_O_EQ)))
 			x->w->discarded |= 1u << lane;
 		break;
 	default:
+		if (bi_exec_alu_vec(&o, &r))
+			break;
 		os_dbg("shader", "unimplemented: %s", ins->desc->mnemonic);
 		return BI_FAULT_UNIMPLEMENTED;
 	}

@@ -288,6 +288,26 @@ uint32_t bi_fp_convert(const struct bi_fmt *to, const struct bi_fmt *from,
 	return round_pack(to, neg, (u128)m << 8, e - 8, rm, ftz);
 }
 
+uint32_t bi_fp_ldexp(const struct bi_fmt *f, uint32_t x, int32_t n,
+		     enum bi_rm rm, bool ftz)
+{
+	uint64_t m;
+	int e;
+
+	if (ftz)
+		x = bi_fp_flush(f, x);
+	if (bi_fp_is_nan(f, x))
+		return bi_fp_quiet(f, x);
+	if (is_inf(f, x) || is_zero(f, x))
+		return x;
+	unpack(f, x, &m, &e);
+	/* Beyond +-300 the result saturates either way; clamping keeps the
+	 * exponent arithmetic in range. */
+	n = n > 300 ? 300 : n < -300 ? -300 : n;
+	return round_pack(f, (x & sign_bit(f)) != 0, (u128)m << 8, e - 8 + n,
+			  rm, ftz);
+}
+
 uint32_t bi_fp_from_int(const struct bi_fmt *f, int64_t v, enum bi_rm rm)
 {
 	bool neg = v < 0;

@@ -65,6 +65,10 @@ uint32_t bi_fp_from_int(const struct bi_fmt *f, int64_t v, enum bi_rm rm);
 int64_t bi_fp_to_int(const struct bi_fmt *f, uint32_t x, enum bi_rm rm,
 		     int64_t lo, int64_t hi);
 
+/* x * 2^n, rounded once. */
+uint32_t bi_fp_ldexp(const struct bi_fmt *f, uint32_t x, int32_t n,
+		     enum bi_rm rm, bool ftz);
+
 /* Rounds to an integral value in the same format. */
 uint32_t bi_fp_round_int(const struct bi_fmt *f, uint32_t x, enum bi_rm rm);
 

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One operation at a time through the interpreter: each row encodes an
+ * FMA- or ADD-unit op with its modifiers (test encoder), runs it for one
+ * thread on r0/r1/r2 (and zero, or the FMA result, as the fourth source)
+ * and checks r3 against the value the ISA semantics give.
+ */
+#include "harness.h"
+#include "bi_asm.h"
+#include "bi_enc.h"
+#include "bi_run.h"
+
+struct row {
+	const char *op, *mods;
+	uint32_t a, b, c, want;
+};
+
+/* Returns the result, or sets *ok false if not encodable/executable. */
+static uint32_t run_op(const struct row *r, bool *ok)
+{
+	struct trun *t = trun_new();
+	struct asm_header h = { 0 };
+	bool fma = r->op[0] == '*';
+	uint32_t ins = bi_enc(fma, r->op, SRCS(0, 1, 2, 3), r->mods), res;
+	struct asm_tuple tu = {
+		fma ? ins : bi_enc(true, "*NOP", NULL, NULL),
+		fma ? bi_enc(false, "+NOP", NULL, NULL) : ins,
+		asm_block(true, 0, 1, 2, fma ? 3 : -1, fma ? -1 : 3, 0),
+	};
+
+	*ok = ins != ~0u;
+	trun_clause(t, &h, &tu, 1, NULL, 0);
+	t->w.live = 1;
+	t->w.r[0][0] = r->a;
+	t->w.r[0][1] = r->b;
+	t->w.r[0][2] = r->c;
+	if (bi_warp_run(&t->env, &t->w, 10) != BI_RUN_DONE)
+		*ok = false;
+	res = t->w.r[0][3];
+	trun_free(t);
+	return res;
+}
+
+static void check_rows(struct __test_metadata *_metadata, const struct row *rows,
+		       unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		bool ok;
+		uint32_t got = run_op(&rows[i], &ok);
+
+		if (!ok || got != rows[i].want)
+			TH_LOG("%s %s (%08x, %08x, %08x): got %08x want %08x%s",
+			       rows[i].op, rows[i].mods ? rows[i].mods : "", rows[i].a,
+			       rows[i].b, rows[i].c, got, rows[i].want,
+			       ok ? "" : " (not run)");
+		EXPECT_TRUE(ok);
+		EXPECT_EQ(got, rows[i].want);
+	}
+}
+
+TEST(vector_integer)
+{
+	static const struct row rows[] = {
+		{ "+IADD.v2s16", NULL, 0x00017fff, 0x00020001, 0, 0x00038000 },
+		{ "+IADD.v2s16", "saturate=sat", 0x00017fff, 0x00020001, 0, 0x00037fff },
+		{ "+IADD.v2u16", "saturate=sat", 0xfffe0001, 0x00050001, 0, 0xffff0002 },
+		{ "+IADD.v2u16", "lanes1=h10", 0x00100020, 0x00010002, 0, 0x00120021 },
+		{ "+IADD.v2s16", "lanes1=b23", 0, 0xff800000, 0, 0xffffff80 },
+		{ "+ISUB.v4u8", "saturate=sat", 0x10203040, 0x20202020, 0, 0x00001020 },
+		{ "+ISUB.v4s8", NULL, 0x00000000, 0x01010101, 0, 0xffffffff },
+		{ "+IADD.v4u8", "lanes1=b0000", 0x01020304, 0x00000010, 0, 0x11121314 },
+		{ "+HADD.v2u16", NULL, 0xffff0003, 0x00010004, 0, 0x80000003 },
+		{ "+IABS.v2s16", NULL, 0xfffe8000, 0, 0, 0x00028000 },
+		{ "+ICMP.v2s16", "cmpf=gt result_type=m1", 0x0001fffe, 0xffff0001, 0, 0xffff0000 },
+		{ "+ICMP.v4i8", "cmpf=eq", 0x11223344, 0x11003300, 0, 0x01000100 },
+		{ "*LSHIFT_OR.v2i16", NULL, 0x00010001, 0, 0x00030002, 0x00080004 },
+		{ "*RSHIFT_AND.v4i8", "lanes2=b0000", 0x80402010, 0xffffffff, 0x04, 0x08040201 },
+		{ "*ARSHIFT.v2i16", NULL, 0x80000100, 0, 0x00040004, 0xf8000010 },
+		{ "*IMUL.v2i16", NULL, 0x00030002, 0x00050007, 0, 0x000f000e },
+		{ "*CSEL.v2s16", "cmpf=gt", 0x0001ffff, 0x00000000, 0xaaaabbbb, 0xaaaa0000 },
+		{ "+MUX.v2i16", NULL, 0x11112222, 0x33334444, 0x00010000, 0x33332222 },
+		{ "+SWZ.v2i16", "swz0=h10", 0x11112222, 0, 0, 0x22221111 },
+		{ "+SWZ.v4i8", "swz0=b3210", 0x11223344, 0, 0, 0x44332211 },
+		{ "*MKVEC.v4i8", "lane1=b2", 0x000000aa, 0x00bb0000, 0x000000cc, 0x00ccbbaa },
+	};
+
+	check_rows(_metadata, rows, OS_ARRAY_SIZE(rows));
+}
+
+TEST(half_float_and_conversions)
+{
+	static const struct row rows[] = {
+		/* 1.0h + 2.0h = 3.0h; 0.5h + 0.25h = 0.75h */
+		{ "+FADD.v2f16", NULL, 0x3c003800, 0x40003400, 0, 0x42003a00 },
+		{ "*FMA.v2f16", NULL, 0x40004000, 0x40004200, 0x3c000000, 0x45004600 },
+		{ "*FADD.v2f16", "clamp=clamp_0_1", 0x3c000000, 0x3c00bc00, 0, 0x3c000000 },
+		{ "+FMIN.v2f16", NULL, 0x7e003c00, 0x40004000, 0, 0x40003c00 },
+		{ "+FCMP.v2f16", "cmpf=lt result_type=m1", 0x3c004000, 0x40003c00, 0, 0xffff0000 },
+		{ "+FROUND.v2f16", "round=rtz", 0x3e00bd00, 0, 0, 0x3c00bc00 },
+		{ "+V2F32_TO_V2F16", NULL, 0x3f800000, 0xc0000000, 0, 0xc0003c00 },
+		{ "+F16_TO_F32", "lane0=h1", 0x3c000000, 0, 0, 0x3f800000 },
+		{ "+F32_TO_S32", "round=rtz", 0xc0600000, 0, 0, 0xfffffffd },
+		{ "+F32_TO_U32", NULL, 0xc0600000, 0, 0, 0 },
+		{ "+S32_TO_F32", NULL, 0xffffffff, 0, 0, 0xbf800000 },
+		{ "+U32_TO_F32", "round=rtz", 0xffffffff, 0, 0, 0x4f7fffff },
+		{ "+F16_TO_S32", "lane0=h1", 0xc2000000, 0, 0, 0xfffffffd },
+		{ "+S8_TO_F32", "lane0=b1", 0x0000fe00, 0, 0, 0xc0000000 },
+		{ "+U16_TO_F32", "lane0=h1", 0xffff0000, 0, 0, 0x477fff00 },
+		{ "+V2S16_TO_V2F16", NULL, 0xffff0002, 0, 0, 0xbc004000 },
+		{ "+V2F16_TO_V2U16", NULL, 0x4200bc00, 0, 0, 0x00030000 },
+		{ "+V2U8_TO_V2F16", "swz0=b23", 0x02010000, 0, 0, 0x40003c00 },
+		{ "+LDEXP.f32", NULL, 0x3f800000, 10, 0, 0x44800000 },
+		{ "+LDEXP.f32", NULL, 0x3f800000, 0xffffff00, 0, 0 },
+		{ "+QUIET.f32", NULL, 0x7f800001, 0, 0, 0x7fc00001 },
+		{ "*FROUND.f32", "round=rtn", 0xbfc00000, 0, 0, 0xc0000000 },
+	};
+
+	check_rows(_metadata, rows, OS_ARRAY_SIZE(rows));
+}
+
+TEST(scalar_bit_ops)
+{
+	static const struct row rows[] = {
+		{ "*POPCOUNT.i32", NULL, 0xf0f00001, 0, 0, 9 },
+		{ "*CLZ.u32", NULL, 0x00010000, 0, 0, 15 },
+		{ "*CLZ.u32", NULL, 0, 0, 0, 32 },
+		{ "*BITREV.i32", NULL, 0x00000001, 0, 0, 0x80000000 },
+		{ "*S16_TO_S32", "lane0=h1", 0x80000000, 0, 0, 0xffff8000 },
+		{ "*U8_TO_U32", "lane0=b3", 0xab000000, 0, 0, 0xab },
+		{ "*ARSHIFT.i32", NULL, 0x80000000, 0, 4, 0xf8000000 },
+		{ "*IADDC.i32", NULL, 0xffffffff, 1, 1, 1 },
+		{ "*ISUBB.i32", NULL, 5, 2, 1, 2 },
+		{ "+IABS.s32", NULL, 0x80000001, 0, 0, 0x7fffffff },
+	};
+
+	check_rows(_metadata, rows, OS_ARRAY_SIZE(rows));
+}
+
+TEST_HARNESS_MAIN
