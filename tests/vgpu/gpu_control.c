@@ -277,4 +277,63 @@ TEST_F(g71, perfcnt_sample_counts_jobs)
 	EXPECT_EQ(d[MALI_PRFCNT_HDR_ENABLE], 0u);
 }
 
+struct reentrant {
+	struct vgpu *gpu;
+	unsigned calls, raised;
+};
+
+/* An IRQ handler in the kernel's style: reads STATUS and clears it from
+ * inside the callback. */
+static void clear_in_callback(void *owner, enum vgpu_irq_line line, bool level)
+{
+	struct reentrant *r = owner;
+
+	r->calls++;
+	if (line != VGPU_IRQ_GPU || !level)
+		return;
+	r->raised++;
+	vgpu_write32(r->gpu, MALI_GPU_IRQ_CLEAR,
+		     vgpu_read32(r->gpu, MALI_GPU_IRQ_STATUS));
+}
+
+TEST(irq_callback_may_access_registers)
+{
+	struct reentrant r = { 0 };
+	struct vgpu_config c;
+
+	ASSERT_EQ(vgpu_config_init(&c, "g71", 0), 0);
+	r.gpu = vgpu_create(&c, clear_in_callback, &r);
+	ASSERT_NONNULL(r.gpu);
+	vgpu_write32(r.gpu, MALI_GPU_IRQ_MASK, MALI_GPU_IRQ_CLEAN_CACHES_COMPLETED);
+	for (int i = 0; i < 3; i++)
+		vgpu_write32(r.gpu, MALI_GPU_COMMAND, MALI_GPU_CMD_CLEAN_CACHES);
+	/* Raised and lowered three times, all on this thread. */
+	EXPECT_EQ(r.raised, 3u);
+	EXPECT_EQ(r.calls, 6u);
+	EXPECT_FALSE(vgpu_irq_level(r.gpu, VGPU_IRQ_GPU));
+	EXPECT_EQ(vgpu_read32(r.gpu, MALI_GPU_IRQ_RAWSTAT), 0u);
+	vgpu_destroy(r.gpu);
+}
+
+TEST(bus_ranges)
+{
+	struct vgpu_config c;
+	struct vgpu *gpu;
+	static uint8_t mem[4 * 4096] __attribute__((aligned(4096)));
+
+	ASSERT_EQ(vgpu_config_init(&c, "g71", 0), 0);
+	gpu = vgpu_create(&c, NULL, NULL);
+	ASSERT_NONNULL(gpu);
+	EXPECT_EQ(vgpu_bus_add(gpu, 0x10000, 2 * 4096, mem), 0);
+	EXPECT_EQ(vgpu_bus_add(gpu, 0x11000, 4096, mem), -1);	/* overlap */
+	EXPECT_EQ(vgpu_bus_add(gpu, 0x0f000, 2 * 4096, mem), -1);
+	EXPECT_EQ(vgpu_bus_add(gpu, 0x12001, 4096, mem), -1);	/* alignment */
+	EXPECT_EQ(vgpu_bus_add(gpu, 0x12000, 4096, mem + 8192), 0);
+	EXPECT_EQ(vgpu_bus_add(gpu, 0x0f000, 4096, mem + 12288), 0);
+	EXPECT_EQ(vgpu_bus_remove(gpu, 0x11000), -1);	/* not a start */
+	EXPECT_EQ(vgpu_bus_remove(gpu, 0x10000), 0);
+	EXPECT_EQ(vgpu_bus_add(gpu, 0x11000, 4096, mem), 0);
+	vgpu_destroy(gpu);
+}
+
 TEST_HARNESS_MAIN
