@@ -18,6 +18,7 @@ struct shim_dev *shim_dev_create(const struct shim_config *cfg,
 	dev->cfg = *cfg;
 	if (!dev->cfg.backing_size || dev->cfg.backing_size > SHIM_WINDOW_STRIDE)
 		dev->cfg.backing_size = SHIM_DEFAULT_BACKING;
+	dev->cfg.backing_size = OS_ALIGN_UP(dev->cfg.backing_size, 2ull << 20);
 	dev->host = *host;
 	dev->lock = os_mutex_new();
 	dev->stat_lock = os_mutex_new();

@@ -506,7 +506,9 @@ int shim_hw_init(struct shim_dev *dev)
 	if (!hw)
 		return -SHIM_ENOMEM;
 	hw->dev = dev;
-	hw->job_timeout_ns = HW_JOB_TIMEOUT_NS;
+	hw->job_timeout_ns = dev->cfg.job_timeout_ms
+				     ? dev->cfg.job_timeout_ms * 1000000ull
+				     : HW_JOB_TIMEOUT_NS;
 	for (int s = 0; s < HW_SLOTS; s++)
 		shim_list_init(&hw->slot[s].queue);
 	hw->irq_lock = os_mutex_new();

@@ -66,6 +66,7 @@ struct shim_config {
 	unsigned cores;          /* host worker threads for the shader cores */
 	bool unstable_ioctls;    /* panfrost's module parameter of that name */
 	uint64_t backing_size;   /* per-context window; 0 = default */
+	uint32_t job_timeout_ms; /* before a soft-stop; 0 = default (5 s) */
 };
 
 enum shim_node {

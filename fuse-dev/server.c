@@ -35,6 +35,7 @@ struct dev_fh {
 	int active;
 	bool closing;
 	struct fuse_pollhandle *ph;
+	struct dev_fh *prev, *next; /* server.open_files */
 };
 
 bool transport_fh_closing(struct dev_fh *fh)
@@ -166,6 +167,38 @@ static void host_notify(void *priv, struct shim_file *f)
 	}
 }
 
+static void fh_track(struct server *srv, struct dev_fh *fh)
+{
+	pthread_mutex_lock(&srv->lock);
+	fh->next = srv->open_files;
+	if (fh->next)
+		fh->next->prev = fh;
+	srv->open_files = fh;
+	pthread_mutex_unlock(&srv->lock);
+}
+
+static void fh_free(struct dev_fh *fh)
+{
+	struct server *srv = fh->srv;
+
+	pthread_mutex_lock(&srv->lock);
+	if (fh->prev)
+		fh->prev->next = fh->next;
+	else
+		srv->open_files = fh->next;
+	if (fh->next)
+		fh->next->prev = fh->prev;
+	pthread_mutex_unlock(&srv->lock);
+	if (fh->sf)
+		shim_release(fh->sf);
+	if (fh->ph)
+		fuse_pollhandle_destroy(fh->ph);
+	pthread_cond_destroy(&fh->idle);
+	pthread_mutex_destroy(&fh->lock);
+	free(fh->text);
+	free(fh);
+}
+
 static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct server *srv = fuse_req_userdata(req);
@@ -216,13 +249,10 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fi->direct_io = 1;
 	fi->nonseekable = ino != INO_STATS;
 	fi->keep_cache = 0;
-	if (fuse_reply_open(req, fi) == -ENOENT) {
-		/* The opener vanished before the reply: no release will come. */
-		if (fh->sf)
-			shim_release(fh->sf);
-		free(fh->text);
-		free(fh);
-	}
+	fh_track(srv, fh);
+	/* The opener vanished before the reply: no release will come. */
+	if (fuse_reply_open(req, fi) == -ENOENT)
+		fh_free(fh);
 }
 
 static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -235,14 +265,7 @@ static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	while (fh->active)
 		pthread_cond_wait(&fh->idle, &fh->lock);
 	pthread_mutex_unlock(&fh->lock);
-	if (fh->sf)
-		shim_release(fh->sf);
-	if (fh->ph)
-		fuse_pollhandle_destroy(fh->ph);
-	pthread_cond_destroy(&fh->idle);
-	pthread_mutex_destroy(&fh->lock);
-	free(fh->text);
-	free(fh);
+	fh_free(fh);
 	fuse_reply_err(req, 0);
 }
 
@@ -344,7 +367,8 @@ static void op_ioctl(fuse_req_t req, fuse_ino_t ino, unsigned int cmd, void *arg
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	memcpy(buf, in_buf, OS_MIN(in_bufsz, OS_MAX(size, (size_t)SHIM_IOC_MAX_ARG)));
+	if (in_bufsz)
+		memcpy(buf, in_buf, OS_MIN(in_bufsz, OS_MAX(size, (size_t)SHIM_IOC_MAX_ARG)));
 	if (SHIM_IOC_TYPE(cmd) == VGPU_DEV_IOC_TYPE &&
 	    size == sizeof(struct vgpu_dev_mmap)) {
 		ret = mmap_ioctl(fh, cmd, (struct vgpu_dev_mmap *)buf);
@@ -406,6 +430,8 @@ int server_init(struct server *srv, const struct shim_config *cfg)
 	struct shim_host host;
 
 	memset(&host, 0, sizeof(host));
+	pthread_mutex_init(&srv->lock, NULL);
+	srv->open_files = NULL;
 	transport_host_init(&host, srv);
 	host.file_notify = host_notify;
 	srv->dev = shim_dev_create(cfg, &host);
@@ -419,6 +445,9 @@ const struct fuse_lowlevel_ops *server_ops_get(void)
 
 void server_fini(struct server *srv)
 {
+	/* The session is over: whatever is still open is released now. */
+	while (srv->open_files)
+		fh_free(srv->open_files);
 	shim_dev_destroy(srv->dev);
 	srv->dev = NULL;
 }

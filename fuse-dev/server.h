@@ -4,11 +4,18 @@
 #define VGPU_FUSE_DEV_SERVER_H
 
 #include <poll.h>
+#include <pthread.h>
 
 #include "fuse-dev/transport.h"
 
+struct dev_fh;
+
 struct server {
 	struct shim_dev *dev;
+	/* Open files: a client's last close sends RELEASE asynchronously,
+	 * so some may still be open when the session ends. */
+	pthread_mutex_t lock;
+	struct dev_fh *open_files;
 };
 
 /* Creates the driver (and the GPU model under it). 0 or -1. */
