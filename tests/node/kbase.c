@@ -728,4 +728,22 @@ TEST_F(kb, stats_count_ioctls)
 	free(st);
 }
 
+TEST_F(kb, vgpu_stats_renders_tables)
+{
+	char *argv[] = { (char *)build_path("vgpu"), "stats", self->d.dir, NULL };
+	struct kb_get_gpuprops g = { 0 };
+	struct proc_result r;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	ASSERT_GT(ioctl(self->fd, KB_IOCTL_GET_GPUPROPS, &g), 0);
+	ASSERT_EQ(proc_run(argv, NULL, NULL, NULL, 0, 30, &r), 0);
+	EXPECT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.out, "GPU: Mali-G71"));
+	EXPECT_NONNULL(strstr(r.out, "GET_GPUPROPS"));
+	EXPECT_NONNULL(strstr(r.out, "kbase"));
+	proc_result_free(&r);
+}
+
 TEST_HARNESS_MAIN
