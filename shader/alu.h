@@ -37,5 +37,7 @@ enum bi_minmax_sem alu_mm_sem(const struct op *o);
 
 /* Vector/conversion operations; false if @o's op is not one of them. */
 bool bi_exec_alu_vec(const struct op *o, uint32_t *out);
+/* Transcendental helpers (alu_tr.c); false if not one of them. */
+bool bi_exec_alu_tr(const struct op *o, uint32_t *out);
 
 #endif

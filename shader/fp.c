@@ -170,8 +170,9 @@ static uint32_t round_pack(const struct bi_fmt *f, bool neg, u128 r, int e,
 	return s | (uint32_t)q;
 }
 
-uint32_t bi_fp_fma(const struct bi_fmt *f, uint32_t a, uint32_t b, uint32_t c,
-		   bool has_c, enum bi_rm rm, bool ftz)
+uint32_t bi_fp_fma_scaled(const struct bi_fmt *f, uint32_t a, uint32_t b,
+			  uint32_t c, bool has_c, int32_t scale, enum bi_rm rm,
+			  bool ftz)
 {
 	uint32_t sb = sign_bit(f);
 	bool sp, sc;
@@ -214,11 +215,11 @@ uint32_t bi_fp_fma(const struct bi_fmt *f, uint32_t a, uint32_t b, uint32_t c,
 				return rm == BI_RM_RTN ? sb : 0;
 			return sp ? sb : 0;
 		}
-		return round_pack(f, sp, p, ep, rm, ftz);
+		return round_pack(f, sp, p, ep + scale, rm, ftz);
 	}
 	unpack(f, c, &mc, &ec);
 	if (p == 0)
-		return c;
+		return scale ? round_pack(f, sc, mc, ec + scale, rm, ftz) : c;
 
 	/* Align both terms exactly in 128 bits: put the larger term's top
 	 * bit at 120 and shift the other to match, keeping a sticky bit if
@@ -260,7 +261,79 @@ uint32_t bi_fp_fma(const struct bi_fmt *f, uint32_t a, uint32_t b, uint32_t c,
 	}
 	if (r == 0)
 		return rm == BI_RM_RTN ? sb : 0;
-	return round_pack(f, neg, r, ehi, rm, ftz);
+	return round_pack(f, neg, r, ehi + scale, rm, ftz);
+}
+
+uint32_t bi_fp_fma(const struct bi_fmt *f, uint32_t a, uint32_t b, uint32_t c,
+		   bool has_c, enum bi_rm rm, bool ftz)
+{
+	return bi_fp_fma_scaled(f, a, b, c, has_c, 0, rm, ftz);
+}
+
+/* Integer square root of a 128-bit value (floor), bit by bit. */
+static u128 isqrt128(u128 v, bool *exact)
+{
+	u128 r = 0, bit = (u128)1 << 126;
+
+	while (bit > v)
+		bit >>= 2;
+	while (bit) {
+		if (v >= r + bit) {
+			v -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	*exact = v == 0;
+	return r;
+}
+
+uint32_t bi_fp_recip(const struct bi_fmt *f, uint32_t x, bool rsqrt,
+		     enum bi_rm rm, bool ftz)
+{
+	bool neg = (x & sign_bit(f)) != 0;
+	uint64_t m;
+	int e;
+	u128 q;
+	bool exact;
+
+	if (ftz)
+		x = bi_fp_flush(f, x);
+	if (bi_fp_is_nan(f, x))
+		return bi_fp_quiet(f, x);
+	if (rsqrt && neg && !is_zero(f, x))
+		return qnan_of(f);
+	if (is_zero(f, x))
+		return inf_of(f, neg);
+	if (is_inf(f, x))
+		return neg ? sign_bit(f) : 0;
+	unpack(f, x, &m, &e);
+	if (!rsqrt) {
+		/* 2^100 / m, with a sticky bit for the remainder */
+		u128 n = (u128)1 << 100;
+
+		q = n / m;
+		exact = q * m == n;
+		return round_pack(f, neg, q << 1 | !exact, -100 - e - 1, rm, ftz);
+	}
+	/* 1/sqrt(m * 2^e): make the exponent even, then
+	 * sqrt(2^(2K) / (m * 2^(e'))) = sqrt(2^(2K - e') / m). */
+	if (e & 1) {
+		m <<= 1;
+		e--;
+	}
+	u128 n = (u128)1 << 120;
+
+	bool q_exact, r_exact;
+
+	q = n / m;
+	q_exact = q * m == n;
+	u128 r = isqrt128(q, &r_exact);
+	/* value = r * 2^(-60 - e/2); exact only if both steps were */
+	exact = q_exact && r_exact;
+	return round_pack(f, false, r << 1 | !exact, -60 - e / 2 - 1, rm, ftz);
 }
 
 uint32_t bi_fp_convert(const struct bi_fmt *to, const struct bi_fmt *from,

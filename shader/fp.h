@@ -38,6 +38,17 @@ extern const struct bi_fmt bi_f32, bi_f16;
 uint32_t bi_fp_fma(const struct bi_fmt *f, uint32_t a, uint32_t b, uint32_t c,
 		   bool has_c, enum bi_rm rm, bool ftz);
 
+/* (a * b + c) * 2^scale with one rounding. */
+uint32_t bi_fp_fma_scaled(const struct bi_fmt *f, uint32_t a, uint32_t b,
+			  uint32_t c, bool has_c, int32_t scale, enum bi_rm rm,
+			  bool ftz);
+
+/* 1/x, or 1/sqrt(x) when @rsqrt, correctly rounded with IEEE special
+ * cases (the hardware's table approximations are finer than nothing
+ * but undocumented: correctly rounded is what its Newton steps reach). */
+uint32_t bi_fp_recip(const struct bi_fmt *f, uint32_t x, bool rsqrt,
+		     enum bi_rm rm, bool ftz);
+
 static inline uint32_t bi_f32_fma(uint32_t a, uint32_t b, uint32_t c,
 				  enum bi_rm rm, bool ftz)
 {

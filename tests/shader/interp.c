@@ -453,6 +453,55 @@ TEST(barrier_yields_then_resumes)
 	trun_free(t);
 }
 
+TEST(reciprocal_newton_sequence_is_correctly_rounded)
+{
+	/*
+	 * The sequence compilers emit for 1/x:
+	 *   T0: m = *FREXPM(x)          x1 = +FRCP_APPROX(x)
+	 *   T1: t = *FMA_RSCALE(m, -x1, 1.0, 0)    e = +FREXPE(-x)
+	 *   T2: r = *FMA_RSCALE(t, x1, x1, e)
+	 */
+	struct trun *t = trun_new();
+	struct asm_header h = { 0 };
+	struct asm_tuple tu[3] = {
+		{ bi_enc(true, "*FREXPM.f32", SRCS(0), NULL),
+		  bi_enc(false, "+FRCP_APPROX.f32", SRCS(0), NULL),
+		  asm_block(true, 0, -1, -1, 2, -1, 0) },
+		{ bi_enc(true, "*FMA_RSCALE.f32", SRCS(6, 7, 4, 3), "neg1=neg"),
+		  bi_enc(false, "+FREXPE.f32", SRCS(0), "neg0=neg"),
+		  asm_block(false, 0, -1, -1, -1, 1, 0x80) },
+		{ bi_enc(true, "*FMA_RSCALE.f32", SRCS(6, 0, 0, 7), NULL), NOP_A,
+		  asm_block(false, 1, -1, -1, -1, -1, 0) },
+	};
+	static const float x[] = { 3.0f, -7.0f, 0.1f, 1e30f, 1.5e-38f, 123456.7f, 1.0f, -0.5f };
+	unsigned bad = 0;
+
+	for (unsigned i = 0; i < 3; i++) {
+		ASSERT_NE(tu[i].fma, ~0u);
+		ASSERT_NE(tu[i].add, ~0u);
+		ASSERT_NE(tu[i].reg, ~0ull);
+	}
+	trun_clause(t, &h, tu, 3, NULL, 0);
+	t->uniforms[0] = fb(1.0f);
+	for (unsigned k = 0; k < OS_ARRAY_SIZE(x); k += 4) {
+		t->w.live = 0xf;
+		for (unsigned l = 0; l < 4; l++) {
+			t->w.pc[l] = TMEM_CODE;
+			t->w.r[l][0] = fb(x[k + l]);
+		}
+		ASSERT_EQ(run(t), BI_RUN_DONE);
+		for (unsigned l = 0; l < 4; l++) {
+			if (t->w.r[l][2] != fb(1.0f / x[k + l])) {
+				TH_LOG("1/%g: %08x want %08x", x[k + l], t->w.r[l][2],
+				       fb(1.0f / x[k + l]));
+				bad++;
+			}
+		}
+	}
+	EXPECT_EQ(bad, 0u);
+	trun_free(t);
+}
+
 TEST(faults_are_reported_not_fatal)
 {
 	struct trun *t = trun_new();

@@ -136,4 +136,32 @@ TEST(scalar_bit_ops)
 	check_rows(_metadata, rows, OS_ARRAY_SIZE(rows));
 }
 
+TEST(transcendental_helpers)
+{
+	static const struct row rows[] = {
+		/* 12 = 0.75 * 2^4 */
+		{ "*FREXPM.f32", NULL, 0x41400000, 0, 0, 0x3f400000 },
+		{ "*FREXPE.f32", NULL, 0x41400000, 0, 0, 4 },
+		{ "*FREXPE.f32", "neg0=neg", 0x41400000, 0, 0, 0xfffffffc },
+		/* sqrt mode: 12 = 3 * 2^2 -> m = 3? no: m in [0.5, 2): 0.75 * 2^4 */
+		{ "*FREXPM.f32", "sqrt=sqrt", 0x41400000, 0, 0, 0x3f400000 },
+		{ "*FREXPE.f32", "sqrt=sqrt", 0x41400000, 0, 0, 2 },
+		/* 24 = 0.75 * 2^5 -> sqrt mode 1.5 * 2^4 */
+		{ "*FREXPM.f32", "sqrt=sqrt", 0x41c00000, 0, 0, 0x3fc00000 },
+		/* log mode: 0.625 * 2^4 = 10 -> 1.25 * 2^3 */
+		{ "*FREXPM.f32", "log=log", 0x41200000, 0, 0, 0x3fa00000 },
+		{ "+FRCP_APPROX.f32", NULL, 0x41400000, 0, 0, 0x3faaaaab },
+		{ "+FRCP.f32", NULL, 0x40400000, 0, 0, 0x3eaaaaab },
+		{ "+FRCP.f32", NULL, 0x80000000, 0, 0, 0xff800000 },
+		{ "+FRSQ.f32", NULL, 0x40800000, 0, 0, 0x3f000000 },
+		{ "+FRSQ.f32", NULL, 0x40000000, 0, 0, 0x3f3504f3 },
+		{ "+FRSQ.f32", NULL, 0xbf800000, 0, 0, 0x7fc00000 },
+		{ "*FMA_RSCALE.f32", NULL, 0x40000000, 0x40400000, 0x3f800000, 0x40e00000 },
+		{ "+ILOGB.f32", NULL, 0x41400000, 0, 0, 3 },
+		{ "+LOGB.f32", NULL, 0x3e800000, 0, 0, 0xc0000000 },
+	};
+
+	check_rows(_metadata, rows, OS_ARRAY_SIZE(rows));
+}
+
 TEST_HARNESS_MAIN
