@@ -100,6 +100,39 @@ static void unpack_header(uint64_t h, struct bi_header *hd)
 	hd->reserved_set = qf(h, 0, 5) || qf(h, 14, 1);
 }
 
+/* Operand traffic of one instruction's sources. */
+static void count_srcs(struct bi_clause *c, const struct bi_tuple *t,
+		       const struct bi_instr *ins, bool fma)
+{
+	if (!ins->desc)
+		return;
+	c->counts.cls[ins->cls]++;
+	for (unsigned s = 0; s < ins->desc->nsrc; s++) {
+		unsigned sel = bi_src_sel(ins, s);
+
+		if (sel >= 6 || (sel == 3 && !fma))
+			c->counts.temp_reads++;
+		else if (sel >= 4 && t->regs.fau_idx >= 0x20 && t->regs.fau_idx < 0x80)
+			c->counts.const_reads++;
+		else if (sel >= 4)
+			c->counts.fau_reads++;
+	}
+}
+
+static void count_accesses(struct bi_clause *c)
+{
+	for (unsigned k = 0; k < c->ntuples; k++) {
+		const struct bi_tuple *t = &c->t[k];
+
+		c->counts.reg_reads += t->regs.read0 + t->regs.read1 +
+				       (t->regs.slot2 == BI_PORT_READ);
+		c->counts.reg_writes += (t->wregs.slot2 >= BI_PORT_WRITE) +
+					(t->wregs.slot3 >= BI_PORT_WRITE);
+		count_srcs(c, t, &t->fma, true);
+		count_srcs(c, t, &t->add, false);
+	}
+}
+
 static inline u128 load_quad(const uint32_t *w)
 {
 	return (u128)w[0] | (u128)w[1] << 32 | (u128)w[2] << 64 |
@@ -267,5 +300,6 @@ int bi_decode_clause(const uint32_t *words, size_t nquads, uint32_t offset,
 	}
 	if (n && c->t[n - 1].wregs.reserved)
 		c->invalid = true;
+	count_accesses(c);
 	return BI_DEC_OK;
 }

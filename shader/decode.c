@@ -48,6 +48,51 @@ static void decode_mods(const struct bi_op_desc *d, struct bi_instr *ins)
 	}
 }
 
+static bool has(const char *s, const char *sub)
+{
+	size_t n = os_strlen(sub);
+
+	for (; *s; s++)
+		if (!os_memcmp(s, sub, n))
+			return true;
+	return false;
+}
+
+/* The statistics class of an operation, from its unit, message type and
+ * name (decoded once per clause, so string tests are fine here). */
+static uint8_t classify(const struct bi_op_desc *d, bool fma)
+{
+	const char *n = d->mnemonic + 1;
+
+	if (d->op == BI_OP_NOP)
+		return BI_CLASS_NOP;
+	switch (d->msg) {
+	case BI_MSG_NONE:
+		break;
+	case BI_MSG_LOAD:
+	case BI_MSG_ATTRIBUTE:
+	case BI_MSG_VARYING:
+		return BI_CLASS_LOAD;
+	case BI_MSG_STORE:
+		return BI_CLASS_STORE;
+	case BI_MSG_ATOMIC:
+		return BI_CLASS_ATOMIC;
+	case BI_MSG_TEX:
+	case BI_MSG_VARTEX:
+		return BI_CLASS_TEXTURE;
+	case BI_MSG_BARRIER:
+		return BI_CLASS_CONTROL;
+	default:
+		return BI_CLASS_OTHER_MSG;
+	}
+	if (!os_memcmp(n, "BRANCH", 6) || !os_memcmp(n, "JUMP", 4) ||
+	    !os_memcmp(n, "DISCARD", 7))
+		return BI_CLASS_CONTROL;
+	if (has(n, "_TO_"))
+		return BI_CLASS_CONVERT;
+	return fma ? BI_CLASS_FMA_ARITH : BI_CLASS_ADD_ARITH;
+}
+
 void bi_decode_instr(uint32_t bits, bool fma, struct bi_instr *ins)
 {
 	const struct bi_op_desc *tab = fma ? bi_fma_ops : bi_add_ops;
@@ -61,6 +106,7 @@ void bi_decode_instr(uint32_t bits, bool fma, struct bi_instr *ins)
 		if ((bits & d->mask) != d->exact || drv_reserved(d, bits))
 			continue;
 		ins->desc = d;
+		ins->cls = classify(d, fma);
 		for (unsigned s = 0; s < d->nsrc; s++)
 			if (!(d->src[s].allowed & (1u << field(bits, d->src[s].pos, 3))))
 				ins->bad_src = true;

@@ -92,10 +92,26 @@ struct bi_regs {
 
 #define BI_MAX_MODS 12
 
+/* Instruction classes for statistics. */
+enum bi_class {
+	BI_CLASS_NOP,
+	BI_CLASS_FMA_ARITH,  /* FMA-unit arithmetic */
+	BI_CLASS_ADD_ARITH,  /* ADD-unit arithmetic */
+	BI_CLASS_CONVERT,    /* format conversions (either unit) */
+	BI_CLASS_LOAD,       /* loads, attribute/varying fetches */
+	BI_CLASS_STORE,
+	BI_CLASS_ATOMIC,
+	BI_CLASS_TEXTURE,
+	BI_CLASS_CONTROL,    /* branches, jumps, discard, barrier */
+	BI_CLASS_OTHER_MSG,  /* blend, tile, z/stencil, job management */
+	BI_CLASS_COUNT
+};
+
 struct bi_instr {
 	const struct bi_op_desc *desc; /* NULL: no table entry matches */
 	uint32_t bits;
 	bool bad_src;                  /* a source selector is not allowed */
+	uint8_t cls;                   /* enum bi_class */
 	uint16_t mod[BI_MAX_MODS];     /* enum bi_opt, in desc->mods order */
 };
 
@@ -124,7 +140,12 @@ struct bi_clause {
 	struct bi_tuple t[8];
 	uint64_t consts[8];  /* 6 addressable; a 7th may be encoded */
 	uint8_t constmod[8]; /* enum bi_constmod */
-	void *stats;         /* room for per-clause statistics */
+	/* Static per-thread counts of one execution, for statistics:
+	 * instructions by class and operand accesses. */
+	struct {
+		uint8_t cls[BI_CLASS_COUNT];
+		uint8_t reg_reads, reg_writes, temp_reads, fau_reads, const_reads;
+	} counts;
 };
 
 enum bi_decode_err {

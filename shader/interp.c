@@ -155,6 +155,32 @@ static int run_clause(struct bi_tctx *x)
 	return 0;
 }
 
+/* Adds one clause execution by the threads in x->mask. */
+static void count(struct bi_stats *st, const struct bi_tctx *x)
+{
+	const struct bi_clause *c = x->c;
+	unsigned n = (unsigned)__builtin_popcount(x->mask), taken = 0;
+
+	st->clauses++;
+	st->threads_in_clauses += n;
+	st->clause_tuples[c->ntuples]++;
+	for (unsigned i = 0; i < BI_CLASS_COUNT; i++)
+		st->instrs[i] += (uint64_t)c->counts.cls[i] * n;
+	st->reg_reads += (uint64_t)c->counts.reg_reads * n;
+	st->reg_writes += (uint64_t)c->counts.reg_writes * n;
+	st->temp_reads += (uint64_t)c->counts.temp_reads * n;
+	st->fau_reads += (uint64_t)c->counts.fau_reads * n;
+	st->const_reads += (uint64_t)c->counts.const_reads * n;
+	if (c->t[c->ntuples - 1].add.cls == BI_CLASS_CONTROL &&
+	    c->t[c->ntuples - 1].add.desc->op != BI_OP_BARRIER) {
+		for (unsigned l = 0; l < BI_LANES; l++)
+			taken += x->taken[l] && (x->mask & (1u << l));
+		st->branches++;
+		if (taken && taken != n)
+			st->branches_divergent++;
+	}
+}
+
 /* Lowest PC among live threads, and the threads that are there. */
 static uint8_t pick(const struct bi_warp *w, uint64_t *pc)
 {
@@ -219,6 +245,8 @@ enum bi_run bi_warp_run(const struct bi_env *env, struct bi_warp *w,
 				w->pc[l] = x.pc + 16u * x.c->nquads;
 			}
 		}
+		if (w->stats)
+			count(w->stats, &x);
 		if (x.barrier)
 			return BI_RUN_BARRIER;
 	}

@@ -71,6 +71,20 @@ struct bi_env {
 	uint32_t wls_size;
 };
 
+/*
+ * Execution statistics, counted per thread-instruction. A backend gives
+ * each worker its own block (no locking on the hot path) and sums them
+ * at job end; NULL turns counting off.
+ */
+struct bi_stats {
+	uint64_t clauses;              /* clauses issued (per warp) */
+	uint64_t threads_in_clauses;   /* sum of active threads per clause */
+	uint64_t clause_tuples[9];     /* histogram of clause sizes */
+	uint64_t instrs[BI_CLASS_COUNT];
+	uint64_t reg_reads, reg_writes, temp_reads, fau_reads, const_reads;
+	uint64_t branches, branches_divergent;
+};
+
 struct bi_warp {
 	uint32_t r[BI_LANES][BI_NREGS];
 	uint64_t pc[BI_LANES];
@@ -83,6 +97,7 @@ struct bi_warp {
 	uint64_t fault_va;
 	uint64_t clauses;  /* clauses executed (all threads) */
 	uint64_t instrs;   /* thread-instructions executed */
+	struct bi_stats *stats; /* optional */
 };
 
 enum bi_run {

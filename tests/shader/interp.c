@@ -321,6 +321,9 @@ TEST(divergent_loop_reconverges)
 	uint64_t k[2] = { (uint64_t)((uint32_t)off & 0x0fffffff) << 32 | 4ull << 60, 0 };
 	trun_clause(t, &hn, &br, 1, k, 2);
 	trun_clause(t, &he, &end, 1, NULL, 0);
+	struct bi_stats st = { 0 };
+
+	t->w.stats = &st;
 	t->uniforms[0] = 1;
 	for (unsigned l = 0; l < 4; l++) {
 		t->w.r[l][0] = 1 + 2 * l; /* iterations: 1, 3, 5, 7 */
@@ -335,6 +338,17 @@ TEST(divergent_loop_reconverges)
 	/* 7 body+branch rounds, and the final clause once: threads that
 	 * left the loop waited for the others (reconvergence). */
 	EXPECT_EQ(t->w.clauses, 7u * 2 + 1);
+	/* Statistics: 7 branches, divergent when a thread leaves the loop
+	 * while others stay (iterations 1, 3 and 5). */
+	EXPECT_EQ(st.clauses, 15u);
+	EXPECT_EQ(st.branches, 7u);
+	EXPECT_EQ(st.branches_divergent, 3u);
+	EXPECT_EQ(st.clause_tuples[1], 8u);
+	EXPECT_EQ(st.clause_tuples[2], 7u);
+	/* body runs 1+3+5+7 = 16 thread-iterations: 2 ADD ops each */
+	EXPECT_EQ(st.instrs[BI_CLASS_ADD_ARITH], 16u * 2 + 4);
+	EXPECT_EQ(st.instrs[BI_CLASS_CONTROL], 16u);
+	EXPECT_EQ(st.threads_in_clauses, 16u * 2 + 4);
 	trun_free(t);
 }
 
