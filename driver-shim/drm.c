@@ -58,6 +58,8 @@ int drm_file_open(struct shim_file *f)
 		return -SHIM_ENOMEM;
 	}
 	ralloc_init(&p->va, PAN_VA_START, PAN_VA_END - PAN_VA_START);
+	f->ctx->grow = pan_grow;
+	f->ctx->grow_owner = p;
 	f->drm = p;
 	return 0;
 }

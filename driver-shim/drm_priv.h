@@ -86,5 +86,6 @@ long pan_ioctl(struct shim_file *f, struct shim_caller *c, unsigned nr,
 	       void *arg, struct shim_acct *a);
 void pan_file_release(struct drm_file_priv *p);
 void pan_fence_signalled(struct shim_dev *dev);
+int pan_grow(struct shim_ctx *ctx, uint64_t va, struct shim_acct *a);
 
 #endif

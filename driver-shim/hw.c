@@ -361,6 +361,17 @@ static void handle_mmu_irq(struct shim_hw *hw, struct shim_acct *a)
 			continue;
 		fs = rd(hw, a, MALI_AS(as) + MALI_AS_FAULTSTATUS);
 		fa = rd64(hw, a, MALI_AS(as) + MALI_AS_FAULTADDRESS_LO);
+		/* A translation fault in growable memory is resolved by
+		 * backing more pages; clearing the interrupt and issuing an
+		 * MMU command then replays the stalled access. */
+		if (ctx && ctx->grow && (st & MALI_MMU_IRQ_PAGE_FAULT(as)) &&
+		    (MALI_AS_FAULT_EXC(fs) & 0xf8) == 0xc0 &&
+		    !ctx->grow(ctx, fa, a)) {
+			ctx->st_grows++;
+			wr(hw, a, MALI_MMU_IRQ_CLEAR, st & bits);
+			as_cmd(hw, a, as, MALI_AS_CMD_FLUSH_PT);
+			continue;
+		}
 		a->faults++;
 		hw->dev->st_mmu_faults++;
 		if (ctx)
@@ -370,10 +381,9 @@ static void handle_mmu_irq(struct shim_hw *hw, struct shim_acct *a)
 			MALI_AS_FAULT_ACCESS(fs) == MALI_AS_FAULT_ACCESS_WRITE ? "write" :
 			MALI_AS_FAULT_ACCESS(fs) == MALI_AS_FAULT_ACCESS_EXECUTE ? "exec" :
 			"read", (unsigned long long)fa);
-		/* No growable memory is backed on demand yet: the fault is
-		 * terminal. Disabling the space abandons the stalled access
+		/* Terminal: disabling the space abandons the stalled access
 		 * (the job then fails with the fault's code); the context
-		 * gets the space back, reprogrammed, for its next job. */
+		 * gets a space again, reprogrammed, for its next job. */
 		as_program(hw, a, as, NULL);
 		wr(hw, a, MALI_MMU_IRQ_CLEAR, st & bits);
 		if (ctx) {

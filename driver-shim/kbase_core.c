@@ -88,6 +88,8 @@ static long kb_set_flags(struct shim_file *f, const struct kb_set_flags *a)
 		return -SHIM_ENOMEM;
 	}
 	kb->tracking_off = off;
+	f->ctx->grow = kb_grow;
+	f->ctx->grow_owner = kb;
 	kb->create_flags = a->create_flags;
 	kb->state = SHIM_KB_COMPLETE;
 	return 0;

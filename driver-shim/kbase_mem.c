@@ -211,6 +211,28 @@ static long mem_alloc(struct kb_file *kb, union kb_mem_alloc *a,
 	return 0;
 }
 
+/* GROW_ON_GPF: a fault past the committed pages commits up to the next
+ * multiple of the region's extension (kbase's page fault handler). */
+int kb_grow(struct shim_ctx *ctx, uint64_t va, struct shim_acct *a)
+{
+	struct kb_file *kb = ctx->grow_owner;
+	struct kb_region *r = kb_region_enclosing(kb, va);
+	uint64_t page, want;
+
+	if (!r || r->kind != KB_REG_NATIVE || !(r->flags & KB_MEM_GROW_ON_GPF))
+		return -SHIM_EFAULT;
+	page = (va - r->gpu_va) >> SHIM_PAGE_SHIFT;
+	if (page < r->commit_pages)
+		return -SHIM_EFAULT; /* mapped already: not a growth fault */
+	want = OS_MIN((page / r->extension + 1) * r->extension, r->va_pages);
+	if (shim_ctx_map(ctx, r->gpu_va + r->commit_pages * SHIM_PAGE_SIZE,
+			 r->phys_off + r->commit_pages * SHIM_PAGE_SIZE,
+			 want - r->commit_pages, gpu_prot(r->flags), a))
+		return -SHIM_ENOMEM;
+	r->commit_pages = want;
+	return 0;
+}
+
 static long mem_free(struct kb_file *kb, uint64_t va, struct shim_acct *a)
 {
 	struct kb_region *r;

@@ -108,6 +108,7 @@ long kb_mem_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 		  void *arg, struct shim_acct *acct);
 void kb_mem_release_all(struct kb_file *kb);
 struct kb_region *kb_region_enclosing(struct kb_file *kb, uint64_t va);
+int kb_grow(struct shim_ctx *ctx, uint64_t va, struct shim_acct *a);
 int kb_jit_alloc(struct kb_file *kb, const void *info, struct shim_acct *a);
 void kb_jit_free(struct kb_file *kb, uint8_t id, struct shim_acct *a);
 

@@ -140,13 +140,11 @@ static long create_bo(struct drm_file_priv *p, struct pan_create_bo_arg *a,
 	bo->size = size;
 	bo->flags = a->flags;
 	shim_list_add_tail(&bo->link, &p->file->dev->drm->bos);
-	/*
-	 * Heap BOs grow on GPU faults in Linux; here the whole heap is
-	 * mapped up front (its backing is sparse, so untouched pages still
-	 * cost nothing).
-	 */
-	ret = shim_ctx_map(ctx, bo->gpu_va, bo->phys_off, size / SHIM_PAGE_SIZE,
-			   prot, acct);
+	/* Heap BOs start unmapped and grow on GPU faults (pan_grow). */
+	ret = 0;
+	if (!(a->flags & PAN_BO_HEAP))
+		ret = shim_ctx_map(ctx, bo->gpu_va, bo->phys_off,
+				   size / SHIM_PAGE_SIZE, prot, acct);
 	if (!ret)
 		ret = drm_bo_handle_new(p, bo, &a->handle);
 	if (ret) {
@@ -156,6 +154,28 @@ static long create_bo(struct drm_file_priv *p, struct pan_create_bo_arg *a,
 	}
 	a->offset = bo->gpu_va;
 	return 0;
+}
+
+/* A GPU fault in a heap BO maps the 2 MiB chunk around it (Linux 6.1's
+ * panfrost_mmu_map_fault_addr). */
+int pan_grow(struct shim_ctx *ctx, uint64_t va, struct shim_acct *a)
+{
+	struct drm_file_priv *p = ctx->grow_owner;
+	struct shim_list *pos, *tmp;
+
+	shim_list_for_each_safe(pos, tmp, &p->file->dev->drm->bos) {
+		struct pan_bo *bo = shim_container_of(pos, struct pan_bo, link);
+		uint64_t chunk;
+
+		if (bo->owner_file != p || !(bo->flags & PAN_BO_HEAP) ||
+		    va < bo->gpu_va || va - bo->gpu_va >= bo->size)
+			continue;
+		chunk = (va - bo->gpu_va) & ~(PAN_HEAP_ALIGN - 1);
+		return shim_ctx_map(ctx, bo->gpu_va + chunk, bo->phys_off + chunk,
+				    OS_MIN(PAN_HEAP_ALIGN, bo->size - chunk) / SHIM_PAGE_SIZE,
+				    SHIM_PROT_READ | SHIM_PROT_WRITE, a);
+	}
+	return -SHIM_EFAULT;
 }
 
 static long mmap_bo(struct drm_file_priv *p, struct pan_mmap_bo_arg *a)

@@ -66,6 +66,12 @@ struct shim_ctx {
 	uint64_t st_ioctls, st_jobs, st_faults, st_pages_peak;
 	struct shim_list link;  /* dev->ctxs */
 	bool dead;              /* its file was released; jobs are aborted */
+	/* Growable memory: backs the page around @va after a GPU fault, as
+	 * the Linux drivers do for panfrost heaps and kbase GROW_ON_GPF.
+	 * 0 when the fault is resolved, else the fault is terminal. */
+	int (*grow)(struct shim_ctx *ctx, uint64_t va, struct shim_acct *a);
+	void *grow_owner;
+	uint64_t st_grows;
 };
 
 /*

@@ -103,6 +103,7 @@ static int dev_main(int argc, char **argv)
 		{ "bind", no_argument, NULL, 'b' },
 		{ "unstable-ioctls", no_argument, NULL, 'u' },
 		{ "debug", no_argument, NULL, 'd' },
+		{ "job-timeout", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct shim_config cfg = { .gpu = SHIM_GPU_G71 };
@@ -149,6 +150,17 @@ static int dev_main(int argc, char **argv)
 		case 'd':
 			os_log_set_level(OS_LOG_DEBUG);
 			break;
+		case 't': {
+			char *end;
+			long ms = strtol(optarg, &end, 10);
+
+			if (*end || ms < 1 || ms > 3600000) {
+				fprintf(stderr, "vgpu dev: --job-timeout wants 1..3600000 ms\n");
+				return 1;
+			}
+			cfg.job_timeout_ms = (uint32_t)ms;
+			break;
+		}
 		default:
 			fputs(vgpu_cmd_dev.help, stderr);
 			return 1;
@@ -214,7 +226,7 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	.summary = "serve mali0 (kbase) and renderD128 (panfrost) over FUSE",
 	.help =
 	"usage: vgpu dev [--gpu g71|g52] [--cores N] [--mount DIR] [--bind]\n"
-	"                [--unstable-ioctls] [--debug]\n"
+	"                [--job-timeout MS] [--unstable-ioctls] [--debug]\n"
 	"\n"
 	"Serves the virtual Mali GPU's device nodes from a multi-threaded FUSE\n"
 	"file system: mali0 (the kbase UAPI, for Arm's libmali), renderD128 (the\n"
@@ -228,6 +240,8 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	"                     else $XDG_RUNTIME_DIR/vgpu or /tmp/vgpu-UID)\n"
 	"  --bind             also bind them at /dev/mali0 and /dev/dri/renderD128\n"
 	"                     (root only; undone at exit)\n"
+	"  --job-timeout MS   a job running longer is soft-stopped, then\n"
+	"                     hard-stopped, then the GPU is reset (default 5000)\n"
 	"  --unstable-ioctls  allow panfrost's PERFCNT ioctls, like the module\n"
 	"                     parameter of that name\n"
 	"  --debug            log driver debug messages\n"

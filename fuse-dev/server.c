@@ -278,14 +278,18 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	long n;
 
 	(void)ino;
+	if (!fh_enter(fh)) {
+		fuse_reply_err(req, EBADF);
+		return;
+	}
 	if (!fh->sf) {
 		size_t o = (size_t)off < fh->text_len ? (size_t)off : fh->text_len;
 
+		/* The client may close (and RELEASE may run) as soon as the
+		 * kernel has the reply, before writev() returns here: keep
+		 * the snapshot alive until then. */
 		fuse_reply_buf(req, fh->text + o, OS_MIN(size, fh->text_len - o));
-		return;
-	}
-	if (!fh_enter(fh)) {
-		fuse_reply_err(req, EBADF);
+		fh_leave(fh);
 		return;
 	}
 	buf = malloc(size ? size : 1);

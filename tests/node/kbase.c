@@ -454,6 +454,42 @@ TEST_F(kb, faulting_job_fails_its_data_dependents_not_order_ones)
 	free(st);
 }
 
+TEST_F(kb, grow_on_gpf_region_grows_on_fault)
+{
+	union kb_mem_alloc a = { .in = { .va_pages = 64, .commit_pages = 1,
+		.extension = 4,
+		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
+			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR | KB_MEM_GROW_ON_GPF } };
+	union kb_mem_query q = { 0 };
+	struct kb_atom_v2 atom;
+	struct kb_event ev;
+	uint8_t *heap, *mem;
+	char *st;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	mem = kb_alloc(self->fd, 1, 0);
+	ASSERT_NONNULL(mem);
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_ALLOC, &a), 0);
+	heap = vgpu_dev_mmap(self->fd, 64 * PAGE, PROT_READ | PROT_WRITE, a.out.gpu_va);
+	ASSERT_TRUE(heap != MAP_FAILED);
+	/* Page 10 is not committed: the GPU faults, kbase grows to 12. */
+	job_write_value(mem, 1, 0, 0, (uintptr_t)(heap + 10 * PAGE), WRITE_VALUE_IMM32, 31);
+	atom = hw_atom(1, (uintptr_t)mem);
+	ASSERT_EQ(kb_submit(self->fd, &atom, 1), 0);
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
+	EXPECT_EQ(*(volatile uint32_t *)(heap + 10 * PAGE), 31u);
+	q.in.gpu_addr = (uintptr_t)heap;
+	q.in.query = KB_MEM_QUERY_COMMIT_SIZE;
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_QUERY, &q), 0);
+	EXPECT_EQ(q.out.value, 12u);
+	st = devnode_stats(&self->d);
+	EXPECT_EQ(json_num(st, "mmu_faults"), 0); /* resolved, not reported */
+	free(st);
+}
+
 TEST_F(kb, bad_atoms_get_error_events)
 {
 	struct kb_atom_v2 atoms[3];
@@ -708,6 +744,58 @@ TEST_F(kb, client_killed_mid_job_is_reclaimed)
 	/* The server still serves. */
 	self->fd = kb_open(&self->d);
 	EXPECT_GE(self->fd, 0);
+}
+
+TEST_F(kb, runaway_job_is_stopped_while_others_complete)
+{
+	const char *const args[] = { "--job-timeout", "200", NULL };
+	struct kb_atom_v2 atom;
+	struct kb_event ev;
+	struct devnode d2;
+	uint8_t *a, *b;
+	int fd2;
+	char *st;
+
+	NEED_DEV();
+	ASSERT_EQ(devnode_start(&d2, args), 0);
+	self->fd = kb_open(&d2);
+	fd2 = kb_open(&d2);
+	ASSERT_GE(self->fd, 0);
+	ASSERT_GE(fd2, 0);
+	a = kb_alloc(self->fd, 1, 0);
+	b = kb_alloc(fd2, 2, 0);
+	ASSERT_NONNULL(a);
+	ASSERT_NONNULL(b);
+	/* A NULL job whose next pointer is itself never ends. */
+	job_write(a, JOB_TYPE_NULL, 1, 0, (uintptr_t)a);
+	atom = hw_atom(1, (uintptr_t)a);
+	ASSERT_EQ(kb_submit(self->fd, &atom, 1), 0);
+	/* Another client's job on the other slot completes meanwhile. */
+	job_write_value(b, 1, 0, 0, (uintptr_t)(b + 4096), WRITE_VALUE_IMM32, 99);
+	atom = hw_atom(1, (uintptr_t)b);
+	atom.core_req = KB_JD_REQ_FS;
+	ASSERT_EQ(kb_submit(fd2, &atom, 1), 0);
+	ASSERT_EQ(kb_event(fd2, &ev), 0);
+	EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
+	EXPECT_EQ(*(volatile uint32_t *)(b + 4096), 99u);
+	/* The runaway one is stopped and reported as failed. */
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	EXPECT_EQ(ev.atom_number, 1);
+	EXPECT_NE(ev.event_code, KB_EVENT_DONE);
+	/* Both contexts keep working. */
+	job_write_value(a, 1, 0, 0, (uintptr_t)(a + 2048), WRITE_VALUE_IMM32, 5);
+	atom = hw_atom(2, (uintptr_t)a);
+	ASSERT_EQ(kb_submit(self->fd, &atom, 1), 0);
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
+	EXPECT_EQ(*(volatile uint32_t *)(a + 2048), 5u);
+	st = devnode_stats(&d2);
+	EXPECT_GE(json_num(st, "jobs_failed"), 1);
+	free(st);
+	close(fd2);
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(devnode_stop(&d2), 0);
 }
 
 TEST_F(kb, stats_count_ioctls)

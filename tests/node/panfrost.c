@@ -522,6 +522,42 @@ TEST_F(pan, faulting_job_still_signals_and_others_run)
 	munmap(bo.cpu, bo.size);
 }
 
+TEST_F(pan, heap_bo_grows_on_gpu_fault)
+{
+	struct pan_create_bo_arg c = { .size = 8u << 20,
+				       .flags = PAN_BO_HEAP | PAN_BO_NOEXEC };
+	struct pan_submit_arg s = { 0 };
+	uint32_t sync, handles[2];
+	struct bo bo;
+	char *st;
+
+	NEED_DEV();
+	ASSERT_EQ(bo_new(self->fd, 8192, 0, &bo), 0);
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_CREATE_BO, &c), 0);
+	sync = syncobj_new(self->fd, 0);
+	/* Two writes 5 MiB apart into the heap: two chunks get backed. */
+	job_write_value(bo.cpu, 1, 0, bo.gpu + 64, c.offset + (1u << 20),
+			WRITE_VALUE_IMM32, 1);
+	job_write_value(bo.cpu + 64, 2, 0, 0, c.offset + (6u << 20),
+			WRITE_VALUE_IMM32, 2);
+	handles[0] = bo.handle;
+	handles[1] = c.handle;
+	s.jc = bo.gpu;
+	s.bo_handles = (uintptr_t)handles;
+	s.bo_handle_count = 2;
+	s.out_sync = sync;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), 0);
+	ASSERT_EQ(syncobj_wait(self->fd, &sync, 1, 0, 10000000000ll), 0);
+	EXPECT_EQ(job_status(bo.cpu), 1u);
+	EXPECT_EQ(job_status(bo.cpu + 64), 1u);
+	st = devnode_stats(&self->d);
+	EXPECT_EQ(json_num(st, "mmu_faults"), 0);
+	/* 2 + 2 pages of the first BO... and 2 chunks of 512 pages. */
+	EXPECT_EQ(json_num(st, "gpu_pages_mapped"), 2 + 2 * 512);
+	free(st);
+	munmap(bo.cpu, bo.size);
+}
+
 TEST_F(pan, perfcnt_needs_unstable_ioctls)
 {
 	const char *const args[] = { "--unstable-ioctls", NULL };
