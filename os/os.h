@@ -31,6 +31,52 @@
 #define OS_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define OS_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
+/*
+ * Bit and wide-integer helpers. Without them the compiler emits calls into
+ * libgcc (__popcountdi2, __udivti3, ...), which a kernel module cannot
+ * link; tests/unit/core_nolibc.c catches such calls.
+ */
+static inline unsigned os_popcount64(uint64_t v)
+{
+	v = v - ((v >> 1) & 0x5555555555555555ull);
+	v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (unsigned)((v * 0x0101010101010101ull) >> 56);
+}
+
+static inline unsigned os_popcount32(uint32_t v)
+{
+	return os_popcount64(v);
+}
+
+/* Unsigned 128-bit division, shift and subtract; @rem may be NULL. */
+static inline unsigned __int128 os_udiv128(unsigned __int128 n,
+					   unsigned __int128 d,
+					   unsigned __int128 *rem)
+{
+	unsigned __int128 q = 0, r = 0;
+	int i;
+
+	if (!(n >> 64) && !(d >> 64)) {
+		/* The common case fits the 64-bit divide instruction. */
+		uint64_t n64 = (uint64_t)n, d64 = (uint64_t)d;
+
+		if (rem)
+			*rem = n64 % d64;
+		return n64 / d64;
+	}
+	for (i = 127; i >= 0; i--) {
+		r = (r << 1) | ((n >> i) & 1);
+		if (r >= d) {
+			r -= d;
+			q |= (unsigned __int128)1 << i;
+		}
+	}
+	if (rem)
+		*rem = r;
+	return q;
+}
+
 /* Memory. os_zalloc returns zeroed memory; all return NULL on failure. */
 void *os_alloc(size_t size);
 void *os_zalloc(size_t size);
