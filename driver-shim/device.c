@@ -217,11 +217,15 @@ static unsigned lat_bucket(uint64_t ns)
 
 static void stat_call(struct shim_dev *dev, unsigned row, uint64_t t0,
 		      long ret, uint64_t in, uint64_t out,
-		      const struct shim_acct *a)
+		      const struct shim_acct *a, const struct shim_caller *c,
+		      const struct shim_file *f)
 {
 	struct shim_stat_row *s = &dev->stats[row];
 	uint64_t ns = os_time_ns() - t0;
 
+	if (__atomic_load_n(&dev->trace, __ATOMIC_RELAXED))
+		shim_trace_ioctl(dev, shim_row_name(row), c ? c->pid : 0,
+				 f && f->ctx ? f->ctx->id : 0, t0, ns, ret);
 	os_mutex_lock(dev->stat_lock);
 	s->count++;
 	if (ret < 0)
@@ -286,7 +290,7 @@ long shim_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 	stat_call(dev, row, t0, ret,
 		  ((dir & SHIM_IOC_WRITE) ? size : 0) + (c ? c->copied_in : 0),
 		  ((dir & SHIM_IOC_READ) && ret >= 0 ? size : 0) +
-			  (c ? c->copied_out : 0), &a);
+			  (c ? c->copied_out : 0), &a, c, f);
 	return ret;
 }
 
@@ -302,7 +306,7 @@ long shim_read(struct shim_file *f, struct shim_caller *c, void *buf,
 	ret = kb_read(f, c, buf, len, nonblock);
 	os_mutex_unlock(f->dev->lock);
 	stat_call(f->dev, SHIM_STAT_ROW_READ, t0, ret, 0,
-		  ret > 0 ? (uint64_t)ret : 0, NULL);
+		  ret > 0 ? (uint64_t)ret : 0, NULL, c, f);
 	return ret;
 }
 
@@ -332,7 +336,7 @@ int shim_mmap_prepare(struct shim_file *f, uint64_t pgoff, uint64_t length,
 	else
 		ret = drm_mmap_prepare(f, pgoff, length, out);
 	os_mutex_unlock(f->dev->lock);
-	stat_call(f->dev, SHIM_STAT_ROW_MMAP, t0, ret, 0, 0, NULL);
+	stat_call(f->dev, SHIM_STAT_ROW_MMAP, t0, ret, 0, 0, NULL, NULL, f);
 	return ret;
 }
 

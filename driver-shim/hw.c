@@ -305,6 +305,8 @@ static void job_finish(struct shim_hw *hw, unsigned s, uint32_t status,
 		return;
 	sl->running = NULL;
 	job->on_hw = false;
+	shim_trace_job(hw->dev, s, job->ctx->id, sl->started_ns,
+		       os_time_ns() - sl->started_ns, status);
 	if (status == MALI_EXC_DONE)
 		hw->dev->st_jobs_done++;
 	else

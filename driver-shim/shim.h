@@ -131,6 +131,12 @@ int shim_mmap_commit(struct shim_file *f, uint64_t pgoff, uint64_t length,
 		     uint64_t cpu_va);
 int shim_munmap(struct shim_file *f, uint64_t cpu_va, uint64_t length);
 
+/* A Chrome/Perfetto trace of ioctls and jobs: start recording, then hand
+ * the JSON to @emit piece by piece (which also stops recording). */
+int shim_trace_start(struct shim_dev *dev);
+void shim_trace_write(struct shim_dev *dev,
+		      void (*emit)(void *priv, const char *s, size_t n), void *priv);
+
 /* The statistics as JSON into @buf; returns the length it needs. */
 size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size);
 

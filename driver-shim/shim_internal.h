@@ -150,7 +150,17 @@ struct shim_dev {
 	uint64_t st_opens, st_releases, st_ctx_live, st_ctx_peak;
 	uint64_t st_jobs_done, st_jobs_failed, st_mmu_faults, st_gpu_resets;
 	uint64_t st_pages_live;
+	struct shim_trace *trace; /* NULL unless tracing (stat_lock) */
 };
+
+/* trace.c */
+struct shim_trace;
+void shim_trace_ioctl(struct shim_dev *dev, const char *name, int tid, int ctx,
+		      uint64_t t0, uint64_t dur, long result);
+void shim_trace_job(struct shim_dev *dev, unsigned slot, int ctx, uint64_t t0,
+		    uint64_t dur, uint32_t status);
+/* stats.c: the name of statistics row @row ("GET_GPUPROPS", ...). */
+const char *shim_row_name(unsigned row);
 
 /* device.c */
 void shim_stat_add(struct shim_dev *dev, unsigned row,

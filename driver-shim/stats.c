@@ -79,6 +79,23 @@ static const char *drm_name(unsigned nr)
 	return NULL;
 }
 
+const char *shim_row_name(unsigned row)
+{
+	const char *n = NULL;
+
+	if (row < 64)
+		n = kb_names[row];
+	else if (row >= 256 && row < 512)
+		n = drm_name(row - 256);
+	else if (row == SHIM_STAT_ROW_READ)
+		n = "read";
+	else if (row == SHIM_STAT_ROW_MMAP)
+		n = "mmap";
+	else if (row == SHIM_STAT_ROW_IRQ)
+		n = "irq";
+	return n ? n : "UNKNOWN";
+}
+
 /* Upper bound of the bucket holding the @pct-th percentile, in ns. */
 static uint64_t percentile(const struct shim_stat_row *r, unsigned pct)
 {

@@ -94,6 +94,24 @@ fail:
 	return -1;
 }
 
+static void emit_file(void *priv, const char *s, size_t n)
+{
+	fwrite(s, 1, n, priv);
+}
+
+static void write_trace(struct server *srv, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, "vgpu dev: --trace %s: %s\n", path, strerror(errno));
+		return;
+	}
+	shim_trace_write(srv->dev, emit_file, f);
+	if (fclose(f))
+		fprintf(stderr, "vgpu dev: --trace %s: %s\n", path, strerror(errno));
+}
+
 static int dev_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -104,6 +122,7 @@ static int dev_main(int argc, char **argv)
 		{ "unstable-ioctls", no_argument, NULL, 'u' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "job-timeout", required_argument, NULL, 't' },
+		{ "trace", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct shim_config cfg = { .gpu = SHIM_GPU_G71 };
@@ -112,6 +131,7 @@ static int dev_main(int argc, char **argv)
 	struct fuse_loop_config *loop;
 	struct fuse_session *se;
 	struct server srv = { 0 };
+	const char *trace = NULL;
 	bool bind = false;
 	int opt, ret = 1;
 
@@ -146,6 +166,9 @@ static int dev_main(int argc, char **argv)
 			break;
 		case 'u':
 			cfg.unstable_ioctls = true;
+			break;
+		case 'T':
+			trace = optarg;
 			break;
 		case 'd':
 			os_log_set_level(OS_LOG_DEBUG);
@@ -182,6 +205,10 @@ static int dev_main(int argc, char **argv)
 		fprintf(stderr, "vgpu dev: cannot create the GPU\n");
 		return 1;
 	}
+	if (trace && shim_trace_start(srv.dev)) {
+		server_fini(&srv);
+		return 1;
+	}
 	se = fuse_session_new(&fargs, server_ops_get(), sizeof(struct fuse_lowlevel_ops),
 			      &srv);
 	if (!se)
@@ -216,6 +243,8 @@ out_sig:
 out_se:
 	fuse_session_destroy(se);
 out_srv:
+	if (trace)
+		write_trace(&srv, trace);
 	server_fini(&srv);
 	fuse_opt_free_args(&fargs);
 	return ret;
@@ -226,7 +255,8 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	.summary = "serve mali0 (kbase) and renderD128 (panfrost) over FUSE",
 	.help =
 	"usage: vgpu dev [--gpu g71|g52] [--cores N] [--mount DIR] [--bind]\n"
-	"                [--job-timeout MS] [--unstable-ioctls] [--debug]\n"
+	"                [--job-timeout MS] [--trace FILE] [--unstable-ioctls]\n"
+	"                [--debug]\n"
 	"\n"
 	"Serves the virtual Mali GPU's device nodes from a multi-threaded FUSE\n"
 	"file system: mali0 (the kbase UAPI, for Arm's libmali), renderD128 (the\n"
@@ -242,6 +272,8 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	"                     (root only; undone at exit)\n"
 	"  --job-timeout MS   a job running longer is soft-stopped, then\n"
 	"                     hard-stopped, then the GPU is reset (default 5000)\n"
+	"  --trace FILE       write a Chrome/Perfetto trace of every ioctl and GPU\n"
+	"                     job to FILE at exit (open it in ui.perfetto.dev)\n"
 	"  --unstable-ioctls  allow panfrost's PERFCNT ioctls, like the module\n"
 	"                     parameter of that name\n"
 	"  --debug            log driver debug messages\n"

@@ -798,6 +798,45 @@ TEST_F(kb, runaway_job_is_stopped_while_others_complete)
 	EXPECT_EQ(devnode_stop(&d2), 0);
 }
 
+TEST_F(kb, trace_file_has_ioctls_and_jobs)
+{
+	char path[] = "/tmp/vgpu-trace-XXXXXX";
+	const char *args[] = { "--trace", path, NULL };
+	struct kb_atom_v2 atom;
+	struct kb_event ev;
+	struct devnode d2;
+	uint8_t *mem;
+	char *text;
+	size_t len;
+	int tfd;
+
+	NEED_DEV();
+	tfd = mkstemp(path);
+	ASSERT_GE(tfd, 0);
+	close(tfd);
+	ASSERT_EQ(devnode_start(&d2, args), 0);
+	self->fd = kb_open(&d2);
+	ASSERT_GE(self->fd, 0);
+	mem = kb_alloc(self->fd, 2, 0);
+	ASSERT_NONNULL(mem);
+	job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 4096), WRITE_VALUE_IMM32, 3);
+	atom = hw_atom(1, (uintptr_t)mem);
+	ASSERT_EQ(kb_submit(self->fd, &atom, 1), 0);
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(devnode_stop(&d2), 0);
+	text = read_file(path, &len);
+	unlink(path);
+	ASSERT_NONNULL(text);
+	EXPECT_EQ(strncmp(text, "{\"displayTimeUnit\"", 18), 0);
+	EXPECT_NONNULL(strstr(text, "\"name\": \"JOB_SUBMIT\", \"cat\": \"ioctl\""));
+	EXPECT_NONNULL(strstr(text, "\"name\": \"job slot 1\", \"cat\": \"job\""));
+	EXPECT_NONNULL(strstr(text, "\"name\": \"read\""));
+	EXPECT_NONNULL(strstr(text, "\n]}\n"));
+	free(text);
+}
+
 TEST_F(kb, stats_count_ioctls)
 {
 	struct kb_get_gpuprops g = { 0 };
