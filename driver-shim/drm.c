@@ -101,8 +101,6 @@ void drm_file_release(struct shim_file *f)
 			bo->size = 0;
 		}
 	}
-	if (f->dev->drm->perfcnt_owner == p)
-		f->dev->drm->perfcnt_owner = NULL;
 	ralloc_fini(&p->va);
 	shim_ctx_destroy(f->ctx);
 	f->ctx = NULL;

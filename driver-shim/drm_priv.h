@@ -55,7 +55,8 @@ struct drm_file_priv {
 	struct drm_syncobj **syncobjs; /* syncobj handle - 1 -> object */
 	unsigned nsyncobjs;
 	struct ralloc va;              /* GPU VA for BOs: 32 MiB .. 4 GiB - 32 MiB */
-	bool perfcnt;
+	/* performance counter buffer while counters are enabled */
+	uint64_t perf_va, perf_off, perf_size;
 };
 
 struct drm_dev_priv {

@@ -229,7 +229,8 @@ static bool as_get(struct shim_hw *hw, struct shim_ctx *ctx, struct shim_acct *a
 		return true;
 	}
 	for (int i = 0; i < HW_AS; i++) {
-		if (!(hw->dev->regs.as_present & (1u << i)) || as_busy(hw, i))
+		if (!(hw->dev->regs.as_present & (1u << i)) || as_busy(hw, i) ||
+		    (hw->as_owner[i] && hw->as_owner[i]->as_pinned))
 			continue;
 		if (!hw->as_owner[i]) {
 			victim = i;
@@ -628,6 +629,67 @@ void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx)
 	if (ctx->backing.host)
 		vgpu_bus_remove(hw->gpu, ctx->pa_base);
 	kick_all(hw, NULL);
+}
+
+/*
+ * Performance counters, as Linux panfrost's perfcnt does it: the context's
+ * address space is pinned while counters are on, PRFCNT_BASE points at a
+ * buffer in it, and a dump is SAMPLE, wait for SAMPLE_COMPLETED, then
+ * CLEAN_CACHES, wait for CLEAN_CACHES_COMPLETED.
+ */
+int shim_hw_perfcnt_enable(struct shim_dev *dev, struct shim_ctx *ctx,
+			   uint64_t gpu_va, struct shim_acct *a)
+{
+	struct shim_hw *hw = dev->hw;
+
+	if (!hw)
+		return -SHIM_ENODEV;
+	if (!as_get(hw, ctx, a))
+		return -SHIM_EBUSY;
+	ctx->as_pinned = true;
+	wr64(hw, a, MALI_GPU_PRFCNT_BASE_LO, gpu_va);
+	wr(hw, a, MALI_GPU_PRFCNT_JM_EN, ~0u);
+	wr(hw, a, MALI_GPU_PRFCNT_SHADER_EN, ~0u);
+	wr(hw, a, MALI_GPU_PRFCNT_TILER_EN, ~0u);
+	wr(hw, a, MALI_GPU_PRFCNT_MMU_L2_EN, ~0u);
+	wr(hw, a, MALI_GPU_PRFCNT_CONFIG,
+	   MALI_PRFCNT_MODE_MANUAL | ((uint32_t)ctx->as_nr << 4));
+	wr(hw, a, MALI_GPU_COMMAND, MALI_GPU_CMD_PRFCNT_CLEAR);
+	return 0;
+}
+
+void shim_hw_perfcnt_disable(struct shim_dev *dev, struct shim_ctx *ctx,
+			     struct shim_acct *a)
+{
+	if (!dev->hw)
+		return;
+	wr(dev->hw, a, MALI_GPU_PRFCNT_CONFIG, MALI_PRFCNT_MODE_OFF);
+	ctx->as_pinned = false;
+}
+
+static int gpu_command_wait(struct shim_hw *hw, struct shim_acct *a,
+			    uint32_t cmd, uint32_t done)
+{
+	wr(hw, a, MALI_GPU_IRQ_CLEAR, done);
+	wr(hw, a, MALI_GPU_COMMAND, cmd);
+	if (!poll_reg(hw, a, MALI_GPU_IRQ_RAWSTAT, done, done))
+		return -SHIM_EIO;
+	wr(hw, a, MALI_GPU_IRQ_CLEAR, done);
+	return 0;
+}
+
+int shim_hw_perfcnt_sample(struct shim_dev *dev, struct shim_acct *a)
+{
+	struct shim_hw *hw = dev->hw;
+
+	if (!hw)
+		return -SHIM_ENODEV;
+	if (gpu_command_wait(hw, a, MALI_GPU_CMD_PRFCNT_SAMPLE,
+			     MALI_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED) ||
+	    gpu_command_wait(hw, a, MALI_GPU_CMD_CLEAN_CACHES,
+			     MALI_GPU_IRQ_CLEAN_CACHES_COMPLETED))
+		return -SHIM_EIO;
+	return 0;
 }
 
 uint64_t shim_hw_timestamp(struct shim_dev *dev)

@@ -24,6 +24,8 @@ struct pan_job {
 	bool submitted;
 };
 
+static void pan_perfcnt_off(struct drm_file_priv *p);
+
 static void job_free(struct shim_dev *dev, struct pan_job *j)
 {
 	for (unsigned i = 0; i < j->nin; i++)
@@ -97,6 +99,7 @@ void pan_file_release(struct drm_file_priv *p)
 		shim_list_del(&j->link);
 		job_free(dev, j);
 	}
+	pan_perfcnt_off(p);
 	shim_hw_ctx_teardown(dev, p->file->ctx);
 	pan_fence_signalled(dev);
 }
@@ -340,9 +343,61 @@ fail:
 	return ret;
 }
 
-static long perfcnt(struct shim_file *f, unsigned nr, void *arg)
+/* Counter blocks: job manager, tiler, each L2 slice, each shader core up
+ * to the highest present one; 64 32-bit counters each. */
+static uint64_t perfcnt_size(const struct shim_gpu_regs *r)
+{
+	unsigned nl2 = 0, ncores = 0;
+
+	for (uint64_t v = r->l2_present; v; v &= v - 1)
+		nl2++;
+	for (uint64_t v = r->shader_present; v; v >>= 1)
+		ncores++;
+	return (2ull + nl2 + ncores) * 64 * 4;
+}
+
+static void pan_perfcnt_off(struct drm_file_priv *p)
+{
+	struct shim_file *f = p->file;
+
+	if (f->dev->drm->perfcnt_owner != p)
+		return;
+	shim_hw_perfcnt_disable(f->dev, f->ctx, NULL);
+	shim_ctx_unmap(f->ctx, p->perf_va, p->perf_size / SHIM_PAGE_SIZE, NULL);
+	ralloc_free(&p->va, p->perf_va, p->perf_size);
+	shim_ctx_phys_free(f->ctx, p->perf_off, p->perf_size);
+	f->dev->drm->perfcnt_owner = NULL;
+}
+
+static long perfcnt_on(struct shim_file *f, struct shim_acct *a)
+{
+	struct drm_file_priv *p = f->drm;
+	uint64_t size = OS_ALIGN_UP(perfcnt_size(&f->dev->regs), SHIM_PAGE_SIZE);
+	long ret;
+
+	if (shim_ctx_phys_alloc(f->ctx, size, &p->perf_off))
+		return -SHIM_ENOMEM;
+	if (ralloc_alloc(&p->va, size, SHIM_PAGE_SIZE, &p->perf_va)) {
+		shim_ctx_phys_free(f->ctx, p->perf_off, size);
+		return -SHIM_ENOMEM;
+	}
+	p->perf_size = size;
+	ret = shim_ctx_map(f->ctx, p->perf_va, p->perf_off, size / SHIM_PAGE_SIZE,
+			   SHIM_PROT_READ | SHIM_PROT_WRITE, a);
+	f->dev->drm->perfcnt_owner = p;
+	if (!ret)
+		ret = shim_hw_perfcnt_enable(f->dev, f->ctx, p->perf_va, a);
+	if (ret)
+		pan_perfcnt_off(p);
+	return ret;
+}
+
+static long perfcnt(struct shim_file *f, struct shim_caller *c, unsigned nr,
+		    void *arg, struct shim_acct *a)
 {
 	struct drm_dev_priv *d = f->dev->drm;
+	struct drm_file_priv *p = f->drm;
+	long ret;
 
 	/* Linux hides these behind the unstable_ioctls module parameter. */
 	if (!f->dev->cfg.unstable_ioctls)
@@ -352,21 +407,26 @@ static long perfcnt(struct shim_file *f, unsigned nr, void *arg)
 
 		if (e->enable > 1 || e->counterset > 1)
 			return -SHIM_EINVAL;
-		if (e->enable) {
-			if (d->perfcnt_owner && d->perfcnt_owner != f->drm)
-				return -SHIM_EBUSY;
-			d->perfcnt_owner = f->drm;
-		} else {
-			if (d->perfcnt_owner != f->drm)
+		if (!e->enable) {
+			if (d->perfcnt_owner != p)
 				return -SHIM_EINVAL;
-			d->perfcnt_owner = NULL;
+			pan_perfcnt_off(p);
+			return 0;
 		}
-		return 0;
+		if (d->perfcnt_owner)
+			return -SHIM_EBUSY;
+		return perfcnt_on(f, a);
 	}
-	if (d->perfcnt_owner != f->drm)
+	if (d->perfcnt_owner != p)
 		return -SHIM_EINVAL;
-	/* Sample dumps need the model's counter block layout: not yet. */
-	return -SHIM_EIO;
+	ret = shim_hw_perfcnt_sample(f->dev, a);
+	if (ret)
+		return ret;
+	if (shim_copy_out(c, ((struct pan_perfcnt_dump_arg *)arg)->buf_ptr,
+			  f->ctx->backing.host + p->perf_off,
+			  perfcnt_size(&f->dev->regs)))
+		return -SHIM_EFAULT;
+	return 0;
 }
 
 long pan_ioctl(struct shim_file *f, struct shim_caller *c, unsigned nr,
@@ -403,7 +463,7 @@ long pan_ioctl(struct shim_file *f, struct shim_caller *c, unsigned nr,
 	}
 	case PAN_NR_PERFCNT_ENABLE:
 	case PAN_NR_PERFCNT_DUMP:
-		return perfcnt(f, nr, arg);
+		return perfcnt(f, c, nr, arg, a);
 	case PAN_NR_MADVISE: {
 		struct pan_madvise_arg *m = arg;
 		struct pan_bo *bo = drm_bo_lookup(p, m->handle);

@@ -60,6 +60,7 @@ struct shim_ctx {
 	struct ralloc phys;     /* byte offsets within the backing */
 	uint64_t pgd;           /* bus address of the top-level table, 0 if none */
 	int as_nr;              /* hardware address space, -1 when unassigned */
+	bool as_pinned;         /* keeps its space (performance counters on) */
 	uint64_t pages_mapped;  /* GPU PTEs currently valid */
 	uint64_t pt_pages;      /* page-table pages owned */
 	/* statistics of this context, for the stats file */
@@ -207,6 +208,12 @@ void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx);
 void shim_hw_flush_as(struct shim_dev *dev, struct shim_ctx *ctx,
 		      struct shim_acct *a);
 uint64_t shim_hw_timestamp(struct shim_dev *dev);
+/* Performance counters into @gpu_va of @ctx (whose space gets pinned). */
+int shim_hw_perfcnt_enable(struct shim_dev *dev, struct shim_ctx *ctx,
+			   uint64_t gpu_va, struct shim_acct *a);
+void shim_hw_perfcnt_disable(struct shim_dev *dev, struct shim_ctx *ctx,
+			     struct shim_acct *a);
+int shim_hw_perfcnt_sample(struct shim_dev *dev, struct shim_acct *a);
 uint64_t shim_hw_cycles(struct shim_dev *dev);
 #define SHIM_JOB_STATUS_CANCELLED 0x10000u /* not a hardware code */
 

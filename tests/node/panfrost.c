@@ -574,9 +574,41 @@ TEST_F(pan, perfcnt_needs_unstable_ioctls)
 	fd2 = open(d2.render, O_RDWR);
 	ASSERT_GE(fd2, 0);
 	EXPECT_EQ(ioctl(fd2, DRM_IOCTL_PANFROST_PERFCNT_ENABLE, &e), 0);
+	/* Counting real work: a job, then a dump. */
+	{
+		struct pan_perfcnt_dump_arg dump;
+		struct pan_submit_arg s = { 0 };
+		uint32_t *counters = calloc(1, 64 * 1024), sync;
+		struct bo bo;
+		uint64_t sum = 0;
+
+		ASSERT_EQ(bo_new(fd2, 8192, 0, &bo), 0);
+		sync = syncobj_new(fd2, 0);
+		job_write_value(bo.cpu, 1, 0, 0, bo.gpu + 4096, WRITE_VALUE_IMM32, 1);
+		s.jc = bo.gpu;
+		s.out_sync = sync;
+		ASSERT_EQ(ioctl(fd2, DRM_IOCTL_PANFROST_SUBMIT, &s), 0);
+		ASSERT_EQ(syncobj_wait(fd2, &sync, 1, 0, 10000000000ll), 0);
+		dump.buf_ptr = (uintptr_t)counters;
+		ASSERT_EQ(ioctl(fd2, DRM_IOCTL_PANFROST_PERFCNT_DUMP, &dump), 0);
+		/* Job-manager block: a header, then counters; some moved. */
+		for (int i = 4; i < 64; i++)
+			sum += counters[i];
+		EXPECT_GT(sum, 0u);
+		dump.buf_ptr = 0x10;
+		EXPECT_EQ(ioctl(fd2, DRM_IOCTL_PANFROST_PERFCNT_DUMP, &dump), -1);
+		EXPECT_EQ(errno, EFAULT);
+		free(counters);
+		munmap(bo.cpu, bo.size);
+	}
+	EXPECT_EQ(ioctl(fd2, DRM_IOCTL_PANFROST_PERFCNT_ENABLE, &e), -1);
+	EXPECT_EQ(errno, EBUSY);
 	e.counterset = 2;
 	EXPECT_EQ(ioctl(fd2, DRM_IOCTL_PANFROST_PERFCNT_ENABLE, &e), -1);
 	EXPECT_EQ(errno, EINVAL);
+	e.counterset = 0;
+	e.enable = 0;
+	EXPECT_EQ(ioctl(fd2, DRM_IOCTL_PANFROST_PERFCNT_ENABLE, &e), 0);
 	close(fd2);
 	EXPECT_EQ(devnode_stop(&d2), 0);
 }
