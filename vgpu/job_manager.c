@@ -237,6 +237,11 @@ static int step(struct vgpu *gpu, struct vgpu_slot *s, struct chain *c,
 	    !dep_done(s->done_map, MALI_JOB_DEP2(hdr[5])))
 		return 0;
 	type = MALI_JOB_TYPE(hdr[4]);
+	/* JS_HEAD follows the job being run (kbase reads it on stops). */
+	os_mutex_lock(gpu->lock);
+	if (__atomic_load_n(&gpu->reset_gen, __ATOMIC_SEQ_CST) == c->gen)
+		s->head = va;
+	os_mutex_unlock(gpu->lock);
 	job.info = (struct vgpu_job_info){
 		.va = va, .type = type, .slot = s->nr,
 		.as_nr = job.as.nr, .config = c->config,

@@ -178,6 +178,7 @@ TEST_F(chain, looping_chain_soft_stop_then_resume)
 	EXPECT_EQ(rd(b, MALI_JOB_IRQ_JS_STATE) & 2, 0u);
 	tail = rd64(b, MALI_JS(1) + MALI_JS_TAIL_LO);
 	EXPECT_TRUE(in_ring(tail, 0));
+	EXPECT_EQ(rd64(b, MALI_JS(1) + MALI_JS_HEAD_LO), tail);
 	/* Resume from TAIL, as kbase does, with the loop broken. */
 	job_at(b, &self->jobs, J(2))->next = 0;
 	job_at(b, &self->jobs, J(1))->next = J(2);
@@ -228,7 +229,7 @@ TEST_F(chain, next_registers_queue_and_cancel)
 	/* The current chain moved out of _NEXT... */
 	EXPECT_EQ(rd(b, MALI_JS(1) + MALI_JS_COMMAND_NEXT), 0u);
 	EXPECT_EQ(rd64(b, MALI_JS(1) + MALI_JS_HEAD_NEXT_LO), 0u);
-	EXPECT_EQ(rd64(b, MALI_JS(1) + MALI_JS_HEAD_LO) != 0, true);
+	EXPECT_TRUE(in_ring(rd64(b, MALI_JS(1) + MALI_JS_HEAD_LO), 0));
 	/* ...so a second one can wait there, and be cancelled (kbase). */
 	submit(b, 1, 0, J(5), 0);
 	EXPECT_EQ(rd(b, MALI_JS(1) + MALI_JS_COMMAND_NEXT), MALI_JS_CMD_START);
