@@ -50,6 +50,12 @@ TEST(g52_with_core_count)
 	EXPECT_EQ(rd(&b, MALI_GPU_TILER_FEATURES), 0x209u);
 	EXPECT_TRUE(reset_and_power_up(&b));
 	EXPECT_EQ(rd(&b, MALI_GPU_SHADER_READY_LO), 0x3u);
+	/* kbase may power the core stacks itself. */
+	wr(&b, MALI_GPU_STACK_PWRON_LO, 0x3);
+	EXPECT_EQ(rd(&b, MALI_GPU_STACK_READY_LO), 0x3u);
+	EXPECT_EQ(rd(&b, MALI_GPU_STACK_PWRTRANS_LO), 0u);
+	wr(&b, MALI_GPU_STACK_PWROFF_LO, 0x1);
+	EXPECT_EQ(rd(&b, MALI_GPU_STACK_READY_LO), 0x2u);
 	board_fini(&b);
 }
 
@@ -263,8 +269,11 @@ TEST_F(g71, perfcnt_sample_counts_jobs)
 	EXPECT_NE(d[MALI_PRFCNT_HDR_TIMESTAMP_LO] | d[MALI_PRFCNT_HDR_TIMESTAMP_HI], 0u);
 	EXPECT_EQ(d[8 + 8 * 1], 3u);	/* JS1_JOBS */
 	EXPECT_EQ(d[8 + 8 * 0], 0u);	/* JS0_JOBS */
-	/* Memory-system block (after JM and tiler): MMU lookups happened. */
+	/* Memory-system block (after JM and tiler): MMU lookups and
+	 * cache-line write transactions (the job headers) happened. */
 	EXPECT_GT(d[2 * 64 + 4], 0u);
+	EXPECT_GE(d[2 * 64 + 42], 3u);	/* L2_EXT_WRITE */
+	EXPECT_EQ(d[2 * 64 + MALI_PRFCNT_HDR_ENABLE], ~0u);
 	/* A second sample holds the delta: no jobs since. */
 	wr(b, MALI_GPU_COMMAND, MALI_GPU_CMD_PRFCNT_SAMPLE);
 	EXPECT_EQ(d[8 + 8 * 1], 0u);

@@ -332,6 +332,10 @@ TEST_F(chain, compute_back_end_runs_through_the_mmu)
 	struct vgpu_stats st;
 
 	vgpu_set_compute_backend(b->gpu, &be);
+	/* Counters on, dumped to the data area's last page. */
+	wr64(b, MALI_GPU_PRFCNT_BASE_LO, DATA_VA + 3 * PG);
+	wr(b, MALI_GPU_PRFCNT_SHADER_EN, ~0u);
+	wr(b, MALI_GPU_PRFCNT_CONFIG, MALI_PRFCNT_MODE_MANUAL);
 	for (int i = 0; i < 16; i++)
 		d[i] = (uint8_t)(i * 7);
 	put_job(b, &self->jobs, J(0), MALI_JOB_TYPE_COMPUTE, 1, 0, 0, J(1));
@@ -348,6 +352,14 @@ TEST_F(chain, compute_back_end_runs_through_the_mmu)
 	vgpu_stats_get(b->gpu, &st);
 	EXPECT_EQ(st.shader_events[VGPU_EV_THREADS], 128u);
 	EXPECT_EQ(st.jobs[MALI_JOB_TYPE_COMPUTE], 2u);
+	/* Blocks: JM, tiler, L2, then shader cores 0, 1, ... */
+	wr(b, MALI_GPU_COMMAND, MALI_GPU_CMD_PRFCNT_SAMPLE);
+	{
+		const uint32_t *pc = area_ptr(b, &self->data, DATA_VA + 3 * PG);
+
+		EXPECT_EQ(pc[4 * 64 + 28], 20u);	/* core 1 EXEC_INSTR_COUNT */
+		EXPECT_EQ(pc[3 * 64 + 28], 0u);
+	}
 	vgpu_set_compute_backend(b->gpu, NULL);
 	submit(b, 2, 0, J(1), 0);
 	ASSERT_EQ(wait_slot(b, 2, 10), MALI_JOB_IRQ_FAIL(2));
