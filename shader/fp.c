@@ -270,6 +270,25 @@ uint32_t bi_fp_fma(const struct bi_fmt *f, uint32_t a, uint32_t b, uint32_t c,
 	return bi_fp_fma_scaled(f, a, b, c, has_c, 0, rm, ftz);
 }
 
+/*
+ * n / d for a divisor below 2^32, by 32-bit limbs: the core may not call
+ * libgcc's 128-bit division (kernel builds have no libgcc).
+ */
+static u128 div128(u128 n, uint32_t d, bool *exact)
+{
+	u128 q = 0;
+	uint64_t r = 0;
+
+	for (int i = 3; i >= 0; i--) {
+		uint64_t cur = r << 32 | (uint32_t)(n >> (32 * i));
+
+		q |= (u128)(cur / d) << (32 * i);
+		r = cur % d;
+	}
+	*exact = r == 0;
+	return q;
+}
+
 /* Integer square root of a 128-bit value (floor), bit by bit. */
 static u128 isqrt128(u128 v, bool *exact)
 {
@@ -312,10 +331,7 @@ uint32_t bi_fp_recip(const struct bi_fmt *f, uint32_t x, bool rsqrt,
 	unpack(f, x, &m, &e);
 	if (!rsqrt) {
 		/* 2^100 / m, with a sticky bit for the remainder */
-		u128 n = (u128)1 << 100;
-
-		q = n / m;
-		exact = q * m == n;
+		q = div128((u128)1 << 100, (uint32_t)m, &exact);
 		return round_pack(f, neg, q << 1 | !exact, -100 - e - 1, rm, ftz);
 	}
 	/* 1/sqrt(m * 2^e): make the exponent even, then
@@ -324,12 +340,9 @@ uint32_t bi_fp_recip(const struct bi_fmt *f, uint32_t x, bool rsqrt,
 		m <<= 1;
 		e--;
 	}
-	u128 n = (u128)1 << 120;
-
 	bool q_exact, r_exact;
 
-	q = n / m;
-	q_exact = q * m == n;
+	q = div128((u128)1 << 120, (uint32_t)m, &q_exact);
 	u128 r = isqrt128(q, &r_exact);
 	/* value = r * 2^(-60 - e/2); exact only if both steps were */
 	exact = q_exact && r_exact;

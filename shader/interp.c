@@ -150,7 +150,7 @@ static int run_clause(struct bi_tctx *x)
 			x->t0[l] = x->fma[l];
 			x->t1[l] = x->add[l];
 		}
-		w->instrs += 2 * (unsigned)__builtin_popcount(x->mask);
+		w->instrs += 2 * bi_popcount(x->mask);
 	}
 	return 0;
 }
@@ -159,7 +159,7 @@ static int run_clause(struct bi_tctx *x)
 static void count(struct bi_stats *st, const struct bi_tctx *x)
 {
 	const struct bi_clause *c = x->c;
-	unsigned n = (unsigned)__builtin_popcount(x->mask), taken = 0;
+	unsigned n = bi_popcount(x->mask), taken = 0;
 
 	st->clauses++;
 	st->threads_in_clauses += n;
