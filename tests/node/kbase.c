@@ -329,6 +329,170 @@ TEST_F(kb, mem_alloc_refusals_are_enomem)
 	}
 }
 
+TEST_F(kb, exec_zone_commit_alias_and_lookups)
+{
+	struct kb_mem_exec_init ei = { .va_pages = 256 };
+	union kb_mem_alloc a = { .in = { .va_pages = 8, .commit_pages = 2,
+		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
+			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_EX } };
+	union kb_mem_find_gpu_start_and_offset gs;
+	union kb_mem_find_cpu_offset co;
+	struct kb_mem_commit cm;
+	struct kb_mem_flags_change fc;
+	struct kb_mem_sync sy;
+	union kb_mem_alias al;
+	struct kb_mem_aliasing_info ai[2];
+	union kb_mem_query q;
+	uint8_t *exe, *src, *alias;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_EXEC_INIT, &ei), 0);
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_EXEC_INIT, &ei), -1);
+	/* Executable memory is not SAME_VA once the zone exists. */
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_ALLOC, &a), 0);
+	EXPECT_FALSE(a.out.flags & KB_MEM_NEED_MMAP);
+	EXPECT_GE(a.out.gpu_va, 1ull << 47);
+	exe = vgpu_dev_mmap(self->fd, 8 * PAGE, PROT_READ | PROT_WRITE, a.out.gpu_va);
+	ASSERT_TRUE(exe != MAP_FAILED);
+	exe[100] = 1;
+	co.in.gpu_addr = a.out.gpu_va;
+	co.in.cpu_addr = (uintptr_t)exe + 100;
+	co.in.size = 8;
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_FIND_CPU_OFFSET, &co), 0);
+	EXPECT_EQ(co.out.offset, 100u);
+	co.in.size = 9 * PAGE;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_FIND_CPU_OFFSET, &co), -1);
+	EXPECT_EQ(errno, EINVAL);
+	gs.in.gpu_addr = a.out.gpu_va + 3 * PAGE + 5;
+	gs.in.size = 16;
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_FIND_GPU_START_AND_OFFSET, &gs), 0);
+	EXPECT_EQ(gs.out.start, a.out.gpu_va);
+	EXPECT_EQ(gs.out.offset, 3 * PAGE + 5);
+	/* Commit more, then less; more than the region is refused. */
+	cm.gpu_addr = a.out.gpu_va;
+	cm.pages = 6;
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_COMMIT, &cm), 0);
+	q.in.gpu_addr = a.out.gpu_va;
+	q.in.query = KB_MEM_QUERY_COMMIT_SIZE;
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_QUERY, &q), 0);
+	EXPECT_EQ(q.out.value, 6u);
+	cm.pages = 1;
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_COMMIT, &cm), 0);
+	cm.pages = 9;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_COMMIT, &cm), -1);
+	EXPECT_EQ(errno, EINVAL);
+	fc.gpu_va = a.out.gpu_va;
+	fc.flags = KB_MEM_DONT_NEED;
+	fc.mask = KB_MEM_DONT_NEED;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_FLAGS_CHANGE, &fc), 0);
+	fc.mask = KB_MEM_PROT_GPU_WR;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_FLAGS_CHANGE, &fc), -1);
+	EXPECT_EQ(errno, EINVAL);
+	sy.handle = a.out.gpu_va;
+	sy.user_addr = (uintptr_t)exe;
+	sy.size = PAGE;
+	sy.type = 0;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_SYNC, &sy), 0);
+	sy.type = 2;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_SYNC, &sy), -1);
+	EXPECT_EQ(errno, EINVAL);
+	/* An alias of two pages of another allocation, 4 pages apart. */
+	src = kb_alloc(self->fd, 4, 0);
+	ASSERT_NONNULL(src);
+	ai[0].handle = (uintptr_t)src;
+	ai[0].offset = 0;
+	ai[0].length = 2;
+	ai[1].handle = (uintptr_t)src;
+	ai[1].offset = 2;
+	ai[1].length = 2;
+	al.in.flags = KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR;
+	al.in.stride = 4;
+	al.in.nents = 2;
+	al.in.aliasing_info = (uintptr_t)ai;
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_ALIAS, &al), 0);
+	EXPECT_EQ(al.out.va_pages, 8u);
+	/* No CPU access was asked for: a readable mapping is refused. */
+	EXPECT_TRUE(vgpu_dev_mmap(self->fd, 8 * PAGE, PROT_READ, al.out.gpu_va) ==
+		    MAP_FAILED);
+	EXPECT_EQ(errno, EPERM);
+	alias = vgpu_dev_mmap(self->fd, 8 * PAGE, PROT_NONE, al.out.gpu_va);
+	ASSERT_TRUE(alias != MAP_FAILED);
+	/* The alias has a GPU address now; its pages are the source's. */
+	q.in.gpu_addr = (uintptr_t)alias + 5 * PAGE;
+	q.in.query = KB_MEM_QUERY_VA_SIZE;
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_QUERY, &q), 0);
+	EXPECT_EQ(q.out.value, 8u);
+	/* The GPU writes through the alias's second entry into page 2 of
+	 * the source. */
+	{
+		uint8_t *jobs = kb_alloc(self->fd, 1, 0);
+		struct kb_atom_v2 atom;
+		struct kb_event ev;
+
+		ASSERT_NONNULL(jobs);
+		job_write_value(jobs, 1, 0, 0, (uintptr_t)alias + 4 * PAGE + 8,
+				WRITE_VALUE_IMM32, 0x600d);
+		atom = hw_atom(1, (uintptr_t)jobs);
+		ASSERT_EQ(kb_submit(self->fd, &atom, 1), 0);
+		ASSERT_EQ(kb_event(self->fd, &ev), 0);
+		EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
+		EXPECT_EQ(*(volatile uint32_t *)(src + 2 * PAGE + 8), 0x600du);
+	}
+	al.in.nents = 0;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_ALIAS, &al), -1);
+	EXPECT_EQ(errno, EINVAL);
+	al.in.nents = 1;
+	al.in.aliasing_info = 0x10;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_ALIAS, &al), -1);
+	EXPECT_EQ(errno, EFAULT);
+}
+
+TEST_F(kb, misc_queries)
+{
+	union kb_cpu_gpu_timeinfo ti = { .in = { .request_flags =
+		KB_TIMEINFO_MONOTONIC | KB_TIMEINFO_TIMESTAMP |
+		KB_TIMEINFO_CYCLE_COUNTER | KB_TIMEINFO_KERNEL_SOURCE } };
+	struct kb_context_priority_check pc = { .priority = 3 };
+	struct kb_set_limited_core_count lc = { .max_core_count = 2 };
+	struct kb_disjoint_query dq;
+	struct kb_stream_create sc = { .name = "x" };
+	struct kb_mem_profile_add pa;
+	const char prof[] = "profile";
+	union kb_mem_import im = { .in = { .flags = KB_MEM_PROT_GPU_RD, .type = 9 } };
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_GET_CPU_GPU_TIMEINFO, &ti), 0);
+	EXPECT_GT(ti.out.sec + ti.out.nsec, 0u);
+	EXPECT_GT(ti.out.timestamp, 0u);
+	ti.in.request_flags = KB_TIMEINFO_MONOTONIC; /* no source named */
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_GET_CPU_GPU_TIMEINFO, &ti), -1);
+	EXPECT_EQ(errno, EINVAL);
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_CONTEXT_PRIORITY_CHECK, &pc), 0);
+	EXPECT_EQ(pc.priority, 3);
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_SET_LIMITED_CORE_COUNT, &lc), 0);
+	lc.max_core_count = 0;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_SET_LIMITED_CORE_COUNT, &lc), -1);
+	EXPECT_EQ(errno, EINVAL);
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_DISJOINT_QUERY, &dq), 0);
+	EXPECT_EQ(dq.counter, 0u);
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_STREAM_CREATE, &sc), -1);
+	EXPECT_EQ(errno, ENOENT);
+	pa.buffer = (uintptr_t)prof;
+	pa.len = sizeof(prof);
+	pa.padding = 0;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_PROFILE_ADD, &pa), 0);
+	pa.len = 1 << 20;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_PROFILE_ADD, &pa), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_IMPORT, &im), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_TLSTREAM_FLUSH), 0);
+}
+
 TEST_F(kb, tracking_page_and_stale_mmap)
 {
 	void *t;
