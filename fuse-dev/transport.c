@@ -71,6 +71,12 @@ void transport_caller_init(struct fuse_caller *c, fuse_req_t req,
 	c->fh = fh;
 }
 
+void transport_caller_init_local(struct fuse_caller *c)
+{
+	transport_caller_init(c, NULL, NULL);
+	c->base.pid = (int)getpid();
+}
+
 static atomic_int backing_seq;
 
 static int backing_create(void *priv, uint64_t size, struct shim_backing *b)

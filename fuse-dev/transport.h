@@ -24,6 +24,10 @@ struct fuse_caller {
 
 void transport_caller_init(struct fuse_caller *c, fuse_req_t req,
 			   struct dev_fh *fh);
+/* A caller in this very process (in-process mode): user copies go
+ * through process_vm_readv/writev on ourselves, so a bad guest pointer is
+ * EFAULT, not a crash. */
+void transport_caller_init_local(struct fuse_caller *c);
 /* True when @fh is being released (wakes blocked requests on it). */
 bool transport_fh_closing(struct dev_fh *fh);
 

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The device nodes without FUSE, inside the process that uses them: what
+ * `vgpu run` uses when no FUSE mount is possible (unprivileged
+ * containers). The DBT intercepts the guest's syscalls on a node and calls
+ * these; semantics (errnos, argument copies by the _IOC encoding, events)
+ * are exactly those of the FUSE nodes, since both run driver-shim.
+ *
+ * Each open file comes with an eventfd that is readable exactly while the
+ * file is (kbase events pending): the DBT can give its number to the guest
+ * as the file descriptor, let poll()/epoll work natively on it, and route
+ * ioctl/read/mmap/munmap/close here. mmap() maps the context's memfd
+ * directly at the guest address, so the guest and the GPU share pages.
+ */
+#ifndef VGPU_FUSE_DEV_INPROC_H
+#define VGPU_FUSE_DEV_INPROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "driver-shim/shim.h"
+
+struct vgpu_inproc;
+struct vgpu_inproc_file;
+
+struct vgpu_inproc *vgpu_inproc_create(const struct shim_config *cfg);
+void vgpu_inproc_destroy(struct vgpu_inproc *ip);
+
+/* @node: "mali0" or "renderD128". 0 or -errno. */
+int vgpu_inproc_open(struct vgpu_inproc *ip, const char *node,
+		     struct vgpu_inproc_file **out);
+void vgpu_inproc_close(struct vgpu_inproc_file *f);
+/* The eventfd described above (owned by the file). */
+int vgpu_inproc_pollfd(struct vgpu_inproc_file *f);
+
+/* Like the syscalls; return >= 0, or -errno. @arg is the caller's pointer. */
+long vgpu_inproc_ioctl(struct vgpu_inproc_file *f, unsigned cmd, void *arg);
+long vgpu_inproc_read(struct vgpu_inproc_file *f, void *buf, size_t len,
+		      bool nonblock);
+unsigned vgpu_inproc_poll(struct vgpu_inproc_file *f); /* POLLIN bits */
+/* mmap(@addr, @len, @prot, @flags & MAP_FIXED*, this file, @offset). */
+void *vgpu_inproc_mmap(struct vgpu_inproc_file *f, void *addr, size_t len,
+		       int prot, int flags, off_t offset, int *err);
+int vgpu_inproc_munmap(struct vgpu_inproc_file *f, void *addr, size_t len);
+
+#endif

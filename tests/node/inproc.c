@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The in-process device nodes (fuse-dev/inproc.h), as `vgpu run` uses them
+ * when FUSE is not available: same driver, same semantics, no mount. These
+ * run everywhere, FUSE or not.
+ */
+#include <poll.h>
+#include <sys/mman.h>
+
+#include "harness.h"
+#include "node/devnode.h"
+#include "driver-shim/uapi_drm.h"
+#include "driver-shim/uapi_kbase.h"
+#include "fuse-dev/inproc.h"
+
+FIXTURE(ip)
+{
+	struct vgpu_inproc *ip;
+	struct vgpu_inproc_file *f;
+};
+
+FIXTURE_SETUP(ip)
+{
+	struct shim_config cfg = { .gpu = SHIM_GPU_G71 };
+
+	self->ip = vgpu_inproc_create(&cfg);
+	ASSERT_NONNULL(self->ip);
+}
+
+FIXTURE_TEARDOWN(ip)
+{
+	vgpu_inproc_close(self->f);
+	vgpu_inproc_destroy(self->ip);
+}
+
+TEST_F(ip, kbase_job_with_eventfd_poll)
+{
+	struct kb_version_check v = { 11, 20 };
+	struct kb_set_flags fl = { 0 };
+	union kb_mem_alloc a = { .in = { .va_pages = 2, .commit_pages = 2,
+		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
+			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR } };
+	struct kb_job_submit s;
+	struct kb_atom_v2 atom;
+	struct kb_event ev;
+	struct pollfd p;
+	uint8_t *mem;
+	int err = 0;
+
+	ASSERT_EQ(vgpu_inproc_open(self->ip, "mali0", &self->f), 0);
+	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_VERSION_CHECK, &v), 0);
+	EXPECT_EQ(v.minor, 20);
+	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_SET_FLAGS, &fl), 0);
+	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_MEM_ALLOC, &a), 0);
+	mem = vgpu_inproc_mmap(self->f, NULL, 2 * 4096, PROT_READ | PROT_WRITE,
+			       MAP_SHARED, (off_t)a.out.gpu_va, &err);
+	ASSERT_TRUE(mem != MAP_FAILED);
+	job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 4096), WRITE_VALUE_IMM32, 0x1234);
+	memset(&atom, 0, sizeof(atom));
+	atom.jc = (uintptr_t)mem;
+	atom.atom_number = 9;
+	atom.core_req = KB_JD_REQ_CS;
+	s.addr = (uintptr_t)&atom;
+	s.nr_atoms = 1;
+	s.stride = sizeof(atom);
+	p.fd = vgpu_inproc_pollfd(self->f);
+	p.events = POLLIN;
+	EXPECT_EQ(poll(&p, 1, 0), 0);
+	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_JOB_SUBMIT, &s), 0);
+	/* The eventfd becomes readable when the event is there. */
+	ASSERT_EQ(poll(&p, 1, 20000), 1);
+	ASSERT_EQ(vgpu_inproc_read(self->f, &ev, sizeof(ev), true), (long)sizeof(ev));
+	EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
+	EXPECT_EQ(ev.atom_number, 9);
+	EXPECT_EQ(*(volatile uint32_t *)(mem + 4096), 0x1234u);
+	EXPECT_EQ(poll(&p, 1, 0), 0); /* drained */
+	EXPECT_EQ(vgpu_inproc_munmap(self->f, mem, 2 * 4096), 0);
+}
+
+TEST_F(ip, bad_pointers_are_efault_not_crashes)
+{
+	struct kb_version_check v = { 11, 20 };
+	struct kb_set_flags fl = { 0 };
+	struct kb_job_submit s = { .addr = 0x10, .nr_atoms = 1, .stride = 56 };
+
+	ASSERT_EQ(vgpu_inproc_open(self->ip, "mali0", &self->f), 0);
+	EXPECT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_VERSION_CHECK, (void *)0x20), -EFAULT);
+	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_VERSION_CHECK, &v), 0);
+	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_SET_FLAGS, &fl), 0);
+	EXPECT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_JOB_SUBMIT, &s), -EFAULT);
+	EXPECT_EQ(vgpu_inproc_ioctl(self->f, 0xc0ffee00u, &s), -ENOTTY);
+	EXPECT_EQ(vgpu_inproc_open(self->ip, "card0", &self->f), -ENOENT);
+}
+
+TEST_F(ip, panfrost_submit_and_syncobj)
+{
+	struct drm_version_arg ver = { 0 };
+	char name[16] = { 0 };
+	struct pan_create_bo_arg c = { .size = 8192 };
+	struct pan_mmap_bo_arg m = { 0 };
+	struct drm_syncobj_create_arg sc = { 0 };
+	struct drm_syncobj_wait_arg w = { 0 };
+	struct pan_submit_arg s = { 0 };
+	struct timespec ts;
+	uint8_t *cpu;
+	int err;
+
+	ASSERT_EQ(vgpu_inproc_open(self->ip, "renderD128", &self->f), 0);
+	ver.name = (uintptr_t)name;
+	ver.name_len = sizeof(name);
+	ASSERT_EQ(vgpu_inproc_ioctl(self->f, DRM_IOCTL_VERSION, &ver), 0);
+	EXPECT_STREQ(name, "panfrost");
+	ASSERT_EQ(vgpu_inproc_ioctl(self->f, DRM_IOCTL_PANFROST_CREATE_BO, &c), 0);
+	m.handle = c.handle;
+	ASSERT_EQ(vgpu_inproc_ioctl(self->f, DRM_IOCTL_PANFROST_MMAP_BO, &m), 0);
+	cpu = vgpu_inproc_mmap(self->f, NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED,
+			       (off_t)m.offset, &err);
+	ASSERT_TRUE(cpu != MAP_FAILED);
+	ASSERT_EQ(vgpu_inproc_ioctl(self->f, DRM_IOCTL_SYNCOBJ_CREATE, &sc), 0);
+	job_write_value(cpu, 1, 0, 0, c.offset + 4096, WRITE_VALUE_IMM32, 0x4321);
+	s.jc = c.offset;
+	s.out_sync = sc.handle;
+	ASSERT_EQ(vgpu_inproc_ioctl(self->f, DRM_IOCTL_PANFROST_SUBMIT, &s), 0);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	w.handles = (uintptr_t)&sc.handle;
+	w.count_handles = 1;
+	w.timeout_nsec = (ts.tv_sec + 20) * 1000000000ll;
+	ASSERT_EQ(vgpu_inproc_ioctl(self->f, DRM_IOCTL_SYNCOBJ_WAIT, &w), 0);
+	EXPECT_EQ(*(volatile uint32_t *)(cpu + 4096), 0x4321u);
+	munmap(cpu, 8192);
+}
+
+TEST_HARNESS_MAIN
