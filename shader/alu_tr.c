@@ -71,26 +71,19 @@ static uint32_t src_f32(const struct op *o, bool apply_neg)
 	return v;
 }
 
-static uint32_t frexpm(const struct op *o)
+/* FREXPM (mantissa, neg applies to the input) or FREXPE (exponent,
+ * neg negates the result, which is how 1/x gets -E). */
+static uint32_t frexp_op(const struct op *o, bool exponent)
 {
-	bool sq, lg;
+	bool sq, lg, neg = mod(o, BI_MOD_NEG0, BI_O_NONE) == BI_O_NEG;
 	uint32_t m;
 	int32_t e;
 
 	frexp_mods(o, &sq, &lg);
-	frexp32(src_f32(o, true), sq, lg, &m, &e);
-	return m;
-}
-
-static uint32_t frexpe(const struct op *o)
-{
-	bool sq, lg;
-	uint32_t m;
-	int32_t e;
-
-	frexp_mods(o, &sq, &lg);
-	frexp32(src_f32(o, false), sq, lg, &m, &e);
-	return (uint32_t)(mod(o, BI_MOD_NEG0, BI_O_NONE) == BI_O_NEG ? -e : e);
+	frexp32(src_f32(o, !exponent), sq, lg, &m, &e);
+	if (!exponent)
+		return m;
+	return (uint32_t)(neg ? -e : e);
 }
 
 /* FMA_RSCALE / FADD_RSCALE: one rounding of (a * b + c) * 2^n. */
@@ -137,7 +130,7 @@ bool bi_exec_alu_tr(const struct op *o, uint32_t *out)
 
 	switch (o->ins->desc->op) {
 	case BI_OP_FRCP_APPROX_F32:
-		*out = bi_fp_recip(&bi_f32, frexpm(o), false, BI_RM_RTE, ftz);
+		*out = bi_fp_recip(&bi_f32, frexp_op(o, false), false, BI_RM_RTE, ftz);
 		return true;
 	case BI_OP_FRSQ_APPROX_F32: {
 		uint32_t m;
@@ -163,10 +156,8 @@ bool bi_exec_alu_tr(const struct op *o, uint32_t *out)
 				   BI_RM_RTE, ftz);
 		return true;
 	case BI_OP_FREXPM_F32:
-		*out = frexpm(o);
-		return true;
 	case BI_OP_FREXPE_F32:
-		*out = frexpe(o);
+		*out = frexp_op(o, o->ins->desc->op == BI_OP_FREXPE_F32);
 		return true;
 	case BI_OP_FMA_RSCALE_F32:
 		*out = rscale(o, false);

@@ -121,19 +121,16 @@ static int run_clause(struct bi_tctx *x)
 		int err;
 
 		x->t = t;
-		for (unsigned l = 0; l < BI_LANES; l++) {
-			if (!(x->mask & (1u << l)))
-				continue;
-			err = exec_unit(x, &t->fma, true, l, &x->fma[l]);
-			if (err)
-				return err;
-		}
-		for (unsigned l = 0; l < BI_LANES; l++) {
-			if (!(x->mask & (1u << l)))
-				continue;
-			err = exec_unit(x, &t->add, false, l, &x->add[l]);
-			if (err)
-				return err;
+		/* All threads' FMA results first: ADD may read them. */
+		for (unsigned u = 0; u < 2; u++) {
+			for (unsigned l = 0; l < BI_LANES; l++) {
+				if (!(x->mask & (1u << l)))
+					continue;
+				err = u ? exec_unit(x, &t->add, false, l, &x->add[l])
+					: exec_unit(x, &t->fma, true, l, &x->fma[l]);
+				if (err)
+					return err;
+			}
 		}
 		/* Write-back described by the next tuple's register block:
 		 * slot 2 takes the FMA result, slot 3 either. */

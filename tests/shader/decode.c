@@ -36,6 +36,18 @@ static const char *body(const char *text)
 	return b ? b + 2 : text;
 }
 
+/* Packs one tuple into a clause, decodes it into @c and disassembles it. */
+static char *one_tuple(const struct asm_header *h, const struct asm_tuple *t,
+		       struct bi_clause *c, int *dec)
+{
+	uint32_t w[4];
+	int err;
+
+	asm_clause(w, h, t, 1, NULL, 0);
+	*dec = bi_decode_clause(w, 1, 0, BI_ARCH_V6, c);
+	return dis(w, 1, &err);
+}
+
 TEST(table_entries_decode_to_themselves)
 {
 	unsigned reach = 0, total = 0;
@@ -339,32 +351,28 @@ TEST(invalid_encodings_are_errors)
 	struct asm_header h = { 0 };
 	struct asm_tuple t = { 0x7fffff, ADD_NOP, 0 };
 
-	asm_clause(w, &h, &t, 1, NULL, 0);
-	ASSERT_EQ(bi_decode_clause(w, 1, 0, BI_ARCH_V6, &c), 0);
+	s = one_tuple(&h, &t, &c, &err);
+	ASSERT_EQ(err, 0);
 	EXPECT_NULL(c.t[0].fma.desc);
 	EXPECT_TRUE(c.invalid);
-	s = dis(w, 1, &err);
 	EXPECT_NONNULL(strstr(s, "    INSTR_INVALID_ENC fma 7FFFFF\n"));
 	free(s);
 }
 
 TEST(source_restrictions_marked)
 {
-	/* *FMA.f32 does not allow selector 2... for src0? Its mask 0xfb
-	 * forbids selector 2 (slot 3 stage) in src0 and src1. */
+	/* *FMA.f32's first two sources may not use selector 2 (mask 0xfb). */
 	struct asm_header h = { 0 };
 	struct asm_tuple t = { FMA_FMA_F32 | 2 | 1 << 3 | 2 << 6, ADD_NOP,
 			       asm_regs(0, 1, 2, 3, 3, 0) };
 	struct bi_clause c;
-	uint32_t w[4];
 	char *s;
 	int err;
 
-	asm_clause(w, &h, &t, 1, NULL, 0);
-	ASSERT_EQ(bi_decode_clause(w, 1, 0, BI_ARCH_V6, &c), 0);
+	s = one_tuple(&h, &t, &c, &err);
+	ASSERT_EQ(err, 0);
 	EXPECT_TRUE(c.t[0].fma.bad_src);
 	EXPECT_TRUE(c.invalid);
-	s = dis(w, 1, &err);
 	EXPECT_NONNULL(strstr(s, "*FMA.f32 r3:t0, r2(INVALID), r1, r2\n"));
 	free(s);
 }

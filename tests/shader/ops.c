@@ -58,6 +58,54 @@ static void check_rows(struct __test_metadata *_metadata, const struct row *rows
 	}
 }
 
+TEST(scalar_integer_compare_minmax)
+{
+	static const struct row rows[] = {
+		{ "+IADD.s32", "saturate=sat", 0x7fffffff, 1, 0, 0x7fffffff },
+		{ "+IADD.u32", "saturate=sat", 0xffffffff, 2, 0, 0xffffffff },
+		{ "+ISUB.u32", "saturate=sat", 1, 2, 0, 0 },
+		{ "+ISUB.s32", "saturate=sat", 0x80000000, 1, 0, 0x80000000 },
+		{ "+IADD.s32", "lanes1=h1", 1, 0xfffe0000, 0, 0xffffffff },
+		{ "+IADD.u32", "lanes1=b2", 1, 0x00ff0000, 0, 0x100 },
+		/* lt/le are gt/ge with the sources swapped (one encoding) */
+		{ "+ICMP.s32", "cmpf=gt", 0, 0xffffffff, 0, 1 },
+		{ "+ICMP.u32", "cmpf=gt result_type=m1", 0, 0xffffffff, 0, 0 },
+		{ "+ICMP.u32", "cmpf=ge result_type=m1", 0xffffffff, 0, 0, 0xffffffff },
+		{ "+ICMP.i32", "cmpf=ne result_type=m1", 3, 4, 0, 0xffffffff },
+		{ "+HADD.u32", NULL, 0xffffffff, 1, 0, 0x80000000 },
+		{ "+HADD.s32", "round=rtp", 0xfffffffd, 0, 0, 0xffffffff },
+		{ "+FCMP.f32", "cmpf=lt result_type=f1", 0xbf800000, 0, 0, 0x3f800000 },
+		{ "+FCMP.f32", "cmpf=ne", 0x7fc00000, 0x7fc00000, 0, 1 },
+		{ "+FCMP.f32", "cmpf=gtlt", 0x7fc00000, 0, 0, 0 },
+		{ "+FMIN.f32", NULL, 0x7fc00000, 0x40000000, 0, 0x40000000 },
+		{ "+FMAX.f32", "sem=nan_propagate", 0x3f800000, 0x7fc00000, 0, 0x7fc00000 },
+		{ "+MKVEC.v2i16", "lane1=h1", 0x1111aaaa, 0xbbbb2222, 0, 0xbbbbaaaa },
+	};
+
+	check_rows(_metadata, rows, OS_ARRAY_SIZE(rows));
+}
+
+TEST(three_source_shifts_and_selects)
+{
+	static const struct row rows[] = {
+		{ "*LSHIFT_OR.i32", NULL, 0x1, 0x100, 4, 0x110 },
+		{ "*RSHIFT_AND.i32", NULL, 0xf0, 0xff, 4, 0xf },
+		{ "*RSHIFT_XOR.i32", "not_result=not", 0xf0, 0, 4, 0xfffffff0 },
+		{ "*LSHIFT_OR.i32", "lane2=b1", 0x1, 0, 0x0300, 0x8 },
+		{ "+MUX.i32", NULL, 11, 22, 0, 11 },
+		{ "+MUX.i32", NULL, 11, 22, 5, 22 },
+		{ "+MUX.i32", "mux=bit", 0xff00ff00, 0x00ff00ff, 0x0f0f0f0f, 0xf00ff00f },
+		{ "+MUX.i32", "mux=neg", 11, 22, 0x80000000, 22 },
+		{ "*CSEL.s32", "cmpf=gt", 5, 0xfffffffb, 77, 77 },
+		{ "*CSEL.s32", "cmpf=gt", 0xfffffffb, 5, 77, 0 },
+		{ "*CSEL.u32", "cmpf=gt", 0xfffffffb, 5, 77, 77 },
+		{ "*IMUL.i32", NULL, 0x10001, 0x10001, 0, 0x20001 },
+		{ "*IMUL.i32", "widen1=h1 extend=sext", 3, 0xfffe0000, 0, 0xfffffffa },
+	};
+
+	check_rows(_metadata, rows, OS_ARRAY_SIZE(rows));
+}
+
 TEST(vector_integer)
 {
 	static const struct row rows[] = {
