@@ -182,10 +182,17 @@ static uint64_t make_pte(struct shim_ctx *ctx, uint64_t pa, unsigned prot)
 int shim_ctx_map(struct shim_ctx *ctx, uint64_t va, uint64_t off,
 		 uint64_t pages, unsigned prot, struct shim_acct *a)
 {
+	if (off + pages * SHIM_PAGE_SIZE > ctx->backing.size)
+		return -SHIM_EINVAL;
+	return shim_ctx_map_pa(ctx, va, ctx->pa_base + off, pages, prot, a);
+}
+
+int shim_ctx_map_pa(struct shim_ctx *ctx, uint64_t va, uint64_t pa,
+		    uint64_t pages, unsigned prot, struct shim_acct *a)
+{
 	uint64_t i;
 
-	if (va & (SHIM_PAGE_SIZE - 1) || va >> 48 ||
-	    off + pages * SHIM_PAGE_SIZE > ctx->backing.size)
+	if (va & (SHIM_PAGE_SIZE - 1) || va >> 48 || pages > (1ull << 36))
 		return -SHIM_EINVAL;
 	for (i = 0; i < pages; i++) {
 		uint64_t *pte = pte_slot(ctx, va + i * SHIM_PAGE_SIZE, true);
@@ -198,7 +205,7 @@ int shim_ctx_map(struct shim_ctx *ctx, uint64_t va, uint64_t off,
 			ctx->pages_mapped++;
 			ctx->dev->st_pages_live++;
 		}
-		*pte = make_pte(ctx, ctx->pa_base + off + i * SHIM_PAGE_SIZE, prot);
+		*pte = make_pte(ctx, pa + i * SHIM_PAGE_SIZE, prot);
 	}
 	if (ctx->pages_mapped > ctx->st_pages_peak)
 		ctx->st_pages_peak = ctx->pages_mapped;
@@ -224,10 +231,56 @@ void shim_ctx_unmap(struct shim_ctx *ctx, uint64_t va, uint64_t pages,
 		shim_hw_flush_as(ctx->dev, ctx, a);
 }
 
+int shim_import_add(struct shim_dev *dev, void *host, uint64_t size,
+		    uint64_t *pa)
+{
+	struct shim_import *im = os_zalloc(sizeof(*im));
+
+	if (!im)
+		return -SHIM_ENOMEM;
+	if (ralloc_alloc(&dev->import_pa, size, SHIM_PAGE_SIZE, &im->pa))
+		goto fail;
+	if (shim_hw_bus_add(dev, im->pa, size, host)) {
+		ralloc_free(&dev->import_pa, im->pa, size);
+		goto fail;
+	}
+	im->size = size;
+	im->host = host;
+	im->next = dev->imports;
+	dev->imports = im;
+	*pa = im->pa;
+	return 0;
+fail:
+	os_free(im);
+	return -SHIM_ENOMEM;
+}
+
+void shim_import_remove(struct shim_dev *dev, uint64_t pa)
+{
+	for (struct shim_import **l = &dev->imports; *l; l = &(*l)->next) {
+		struct shim_import *im = *l;
+
+		if (im->pa != pa)
+			continue;
+		shim_hw_bus_remove(dev, pa);
+		ralloc_free(&dev->import_pa, pa, im->size);
+		*l = im->next;
+		os_free(im);
+		return;
+	}
+}
+
 /* The host address of bus address @pa, if some live context owns it. */
 static uint8_t *pa_to_host(struct shim_dev *dev, uint64_t pa, uint64_t *avail)
 {
 	struct shim_list *pos, *tmp;
+
+	for (struct shim_import *im = dev->imports; im; im = im->next) {
+		if (pa >= im->pa && pa < im->pa + im->size) {
+			*avail = im->pa + im->size - pa;
+			return im->host + (pa - im->pa);
+		}
+	}
 
 	shim_list_for_each_safe(pos, tmp, &dev->ctxs) {
 		struct shim_ctx *c = shim_container_of(pos, struct shim_ctx, link);

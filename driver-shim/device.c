@@ -43,6 +43,7 @@ struct shim_dev *shim_dev_create(const struct shim_config *cfg,
 	if (!dev->lock || !dev->stat_lock || !dev->wake || !dev->kpool)
 		goto fail;
 	ralloc_init(&dev->kpool_alloc, 0, SHIM_KPOOL_SIZE);
+	ralloc_init(&dev->import_pa, SHIM_IMPORT_PA, SHIM_IMPORT_SIZE);
 	if (shim_hw_init(dev))
 		goto fail_ralloc;
 	if (drm_dev_init(dev))
@@ -56,6 +57,7 @@ fail_hw:
 	shim_hw_fini(dev);
 fail_ralloc:
 	ralloc_fini(&dev->kpool_alloc);
+	ralloc_fini(&dev->import_pa);
 fail:
 	os_free_pages(dev->kpool, SHIM_KPOOL_SIZE);
 	if (dev->wake)
@@ -81,6 +83,7 @@ void shim_dev_destroy(struct shim_dev *dev)
 	drm_dev_fini(dev);
 	shim_hw_fini(dev);
 	ralloc_fini(&dev->kpool_alloc);
+	ralloc_fini(&dev->import_pa);
 	os_free_pages(dev->kpool, SHIM_KPOOL_SIZE);
 	os_cond_free(dev->wake);
 	os_mutex_free(dev->stat_lock);

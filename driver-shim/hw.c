@@ -572,6 +572,19 @@ void shim_hw_fini(struct shim_dev *dev)
 	dev->hw = NULL;
 }
 
+int shim_hw_bus_add(struct shim_dev *dev, uint64_t pa, uint64_t size, void *host)
+{
+	if (!dev->hw)
+		return -SHIM_ENODEV;
+	return vgpu_bus_add(dev->hw->gpu, pa, size, host) ? -SHIM_ENOMEM : 0;
+}
+
+void shim_hw_bus_remove(struct shim_dev *dev, uint64_t pa)
+{
+	if (dev->hw)
+		vgpu_bus_remove(dev->hw->gpu, pa);
+}
+
 int shim_hw_ctx_attach(struct shim_dev *dev, struct shim_ctx *ctx)
 {
 	if (!dev->hw)

@@ -91,7 +91,9 @@ static void region_destroy(struct kb_file *kb, struct kb_region *r,
 		shim_ctx_unmap(ctx, r->gpu_va, r->va_pages, a);
 	if (r->cookie >= 0)
 		kb->cookies[r->cookie] = NULL;
-	if (r->kind != KB_REG_ALIAS)
+	if (r->kind == KB_REG_IMPORT)
+		shim_import_remove(ctx->dev, r->phys_off);
+	else if (r->kind != KB_REG_ALIAS)
 		shim_ctx_phys_free(ctx, r->phys_off, reg_bytes(r));
 	else
 		os_free((void *)(uintptr_t)r->extension); /* unbound entries */
@@ -424,6 +426,72 @@ static int alias_bind(struct kb_file *kb, struct kb_region *r,
 	return ret;
 }
 
+/*
+ * MEM_IMPORT of a user buffer maps the client's own pages for the GPU.
+ * That is only possible when the client runs in this process (in-process
+ * mode: its addresses are ours); a FUSE client's private memory cannot be
+ * reached without copies, and dma-bufs cannot reach this server at all,
+ * so those are refused as kbase refuses an import it cannot perform.
+ * As with SAME_VA, the GPU address is the CPU address (of the first page).
+ */
+static long mem_import(struct kb_file *kb, struct shim_caller *c,
+		       union kb_mem_import *im, struct shim_acct *acct)
+{
+	struct shim_ctx *ctx = kb->file->ctx;
+	struct kb_import_user_buffer ub;
+	uint64_t flags = im->in.flags, base, pages, pa;
+	struct kb_region *r;
+	uint8_t probe;
+
+	if (im->in.type != KB_MEM_IMPORT_TYPE_UMM &&
+	    im->in.type != KB_MEM_IMPORT_TYPE_USER_BUFFER)
+		return -SHIM_EINVAL;
+	if (flags & ~(KB_MEM_PROT_MASK | KB_MEM_COHERENT_SYSTEM |
+		      KB_MEM_COHERENT_LOCAL | KB_MEM_IMPORT_SHARED |
+		      KB_MEM_IMPORT_SYNC_ON_MAP_UNMAP | KB_MEM_GROUP_ID_MASK) ||
+	    !(flags & (KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR)) ||
+	    (flags & KB_MEM_PROT_GPU_EX))
+		return -SHIM_EINVAL;
+	if (im->in.type != KB_MEM_IMPORT_TYPE_USER_BUFFER ||
+	    !ctx->dev->host.local_user_memory)
+		return -SHIM_ENOMEM;
+	if (shim_copy_in(c, &ub, im->in.phandle, sizeof(ub)))
+		return -SHIM_EFAULT;
+	if (!ub.length || ub.ptr + ub.length < ub.ptr || ub.ptr + ub.length > KB_SAME_VA_LIMIT)
+		return -SHIM_EINVAL;
+	base = ub.ptr & ~(SHIM_PAGE_SIZE - 1);
+	pages = (OS_ALIGN_UP(ub.ptr + ub.length, SHIM_PAGE_SIZE) - base) >> SHIM_PAGE_SHIFT;
+	/* Every page must be there now (the kernel would pin them). */
+	for (uint64_t i = 0; i < pages; i++)
+		if (shim_copy_in(c, &probe, base + i * SHIM_PAGE_SIZE, 1))
+			return -SHIM_EFAULT;
+	if (!gpu_range_free(kb, base, pages * SHIM_PAGE_SIZE))
+		return -SHIM_ENOMEM;
+	if (shim_import_add(ctx->dev, (void *)(uintptr_t)base, pages * SHIM_PAGE_SIZE, &pa))
+		return -SHIM_ENOMEM;
+	r = os_zalloc(sizeof(*r));
+	if (!r) {
+		shim_import_remove(ctx->dev, pa);
+		return -SHIM_ENOMEM;
+	}
+	r->kind = KB_REG_IMPORT;
+	r->va_pages = r->commit_pages = pages;
+	r->flags = flags;
+	r->phys_off = pa;
+	r->gpu_va = base;
+	r->cpu_va = base;
+	r->cookie = -1;
+	shim_list_add_tail(&r->link, &kb->regions);
+	if (shim_ctx_map_pa(ctx, base, pa, pages, gpu_prot(flags), acct)) {
+		region_destroy(kb, r, acct);
+		return -SHIM_ENOMEM;
+	}
+	im->out.flags = flags;
+	im->out.gpu_va = base;
+	im->out.va_pages = pages;
+	return 0;
+}
+
 static long find_cpu_offset(struct kb_file *kb, union kb_mem_find_cpu_offset *q)
 {
 	struct kb_region *r = kb_region_enclosing(kb, q->in.gpu_addr);
@@ -564,20 +632,8 @@ long kb_mem_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 		return mem_flags_change(kb, arg);
 	case KB_IOCTL_MEM_ALIAS:
 		return mem_alias(kb, c, arg, acct);
-	case KB_IOCTL_MEM_IMPORT: {
-		union kb_mem_import *im = arg;
-
-		/*
-		 * dma-bufs cannot reach this server, and a user buffer
-		 * lives in another process's private memory, which the GPU
-		 * here cannot map without copying: refuse both the way
-		 * kbase refuses an import it cannot perform.
-		 */
-		if (im->in.type != KB_MEM_IMPORT_TYPE_UMM &&
-		    im->in.type != KB_MEM_IMPORT_TYPE_USER_BUFFER)
-			return -SHIM_EINVAL;
-		return -SHIM_ENOMEM;
-	}
+	case KB_IOCTL_MEM_IMPORT:
+		return mem_import(kb, c, arg, acct);
 	case KB_IOCTL_MEM_SYNC: {
 		struct kb_mem_sync *s = arg;
 
@@ -639,7 +695,8 @@ int kb_mmap_prepare(struct shim_file *f, uint64_t pgoff, uint64_t length,
 	} else {
 		return -SHIM_EINVAL;
 	}
-	if (r->kind == KB_REG_JIT)
+	/* JIT memory has no CPU side; imports are the client's own pages. */
+	if (r->kind == KB_REG_JIT || r->kind == KB_REG_IMPORT)
 		return -SHIM_EINVAL;
 	if (((prot & PROT_READ_BIT) && !(r->flags & KB_MEM_PROT_CPU_RD)) ||
 	    ((prot & PROT_WRITE_BIT) && !(r->flags & KB_MEM_PROT_CPU_WR)))

@@ -18,6 +18,7 @@ enum kb_region_kind {
 	KB_REG_NATIVE,
 	KB_REG_ALIAS,
 	KB_REG_JIT,
+	KB_REG_IMPORT,  /* client memory mapped in place (in-process mode) */
 };
 
 struct kb_region {
@@ -28,7 +29,8 @@ struct kb_region {
 	uint64_t commit_pages; /* pages backed and GPU-mapped from page 0 */
 	uint64_t extension;
 	uint64_t flags;        /* base_mem_alloc_flags as accepted */
-	uint64_t phys_off;     /* backing offset of page 0; va_pages reserved */
+	uint64_t phys_off;     /* backing offset of page 0; va_pages reserved;
+				* for imports, the bus address */
 	uint64_t cpu_va;       /* client mapping, 0 when unknown */
 	int cookie;            /* pending SAME_VA cookie index, or -1 */
 	uint8_t jit_id;

@@ -52,6 +52,9 @@ struct shim_host {
 	/* Gives pages back to the host (they read as zero afterwards). */
 	void (*backing_discard)(void *priv, struct shim_backing *b,
 				uint64_t off, uint64_t len);
+	/* Client user addresses are addresses of this very process (the
+	 * in-process mode): user buffers can then be imported in place. */
+	bool local_user_memory;
 	/* A file became readable/pollable: wake poll() waiters. */
 	void (*file_notify)(void *priv, struct shim_file *f);
 };

@@ -21,7 +21,8 @@
 
 #define SHIM_PAGE_SIZE 4096ull
 #define SHIM_PAGE_SHIFT 12
-#define SHIM_MAX_CTX 64
+/* Windows stay below 2^40, the modelled GPUs' physical address width. */
+#define SHIM_MAX_CTX 56
 /* Each context's backing window sits at its own "physical" address on the
  * GPU bus: window i at (i + 1) * SHIM_WINDOW_STRIDE. */
 #define SHIM_WINDOW_STRIDE (16ull << 30)
@@ -29,6 +30,9 @@
 /* Page tables and other driver-private GPU memory. */
 #define SHIM_KPOOL_PA (4ull << 30)
 #define SHIM_KPOOL_SIZE (256ull << 20)
+/* Imported client memory (in-process mode) is put on the bus here. */
+#define SHIM_IMPORT_PA (960ull << 30)
+#define SHIM_IMPORT_SIZE (60ull << 30)
 
 /* Counters a call accumulates (an ioctl, or the IRQ work of a job). */
 struct shim_acct {
@@ -142,6 +146,9 @@ struct shim_dev {
 	uint8_t *kpool;
 	struct ralloc kpool_alloc;
 	struct shim_hw *hw;
+	/* client memory imported in place (in-process mode only) */
+	struct ralloc import_pa;
+	struct shim_import *imports;
 	/* DRM-wide state */
 	struct drm_dev_priv *drm;
 	uint32_t disjoint;
@@ -186,6 +193,18 @@ void shim_ctx_phys_free(struct shim_ctx *ctx, uint64_t off, uint64_t len);
 #define SHIM_PROT_EXEC 4u
 int shim_ctx_map(struct shim_ctx *ctx, uint64_t va, uint64_t off,
 		 uint64_t pages, unsigned prot, struct shim_acct *a);
+/* Maps bus addresses [pa, pa + pages) (imported memory) at @va. */
+int shim_ctx_map_pa(struct shim_ctx *ctx, uint64_t va, uint64_t pa,
+		    uint64_t pages, unsigned prot, struct shim_acct *a);
+/* Client memory at host address @host put on the GPU bus; 0 or -errno. */
+struct shim_import {
+	uint64_t pa, size;
+	uint8_t *host;
+	struct shim_import *next;
+};
+int shim_import_add(struct shim_dev *dev, void *host, uint64_t size,
+		    uint64_t *pa);
+void shim_import_remove(struct shim_dev *dev, uint64_t pa);
 void shim_ctx_unmap(struct shim_ctx *ctx, uint64_t va, uint64_t pages,
 		    struct shim_acct *a);
 /* CPU access to the context's GPU memory by GPU VA (soft jobs). */
@@ -196,6 +215,9 @@ int shim_ctx_gpu_rw(struct shim_ctx *ctx, uint64_t va, void *buf, size_t len,
 int shim_hw_init(struct shim_dev *dev);
 void shim_hw_fini(struct shim_dev *dev);
 void shim_hw_submit(struct shim_dev *dev, struct shim_job *job);
+/* Adds/removes a bus range outside the context windows. */
+int shim_hw_bus_add(struct shim_dev *dev, uint64_t pa, uint64_t size, void *host);
+void shim_hw_bus_remove(struct shim_dev *dev, uint64_t pa);
 /* Puts a new context's backing window on the GPU bus. */
 int shim_hw_ctx_attach(struct shim_dev *dev, struct shim_ctx *ctx);
 /* Totals the model keeps (register accesses, IRQs, pages touched). */

@@ -61,6 +61,7 @@ struct vgpu_inproc *vgpu_inproc_create(const struct shim_config *cfg)
 	memset(&host, 0, sizeof(host));
 	transport_host_init(&host, ip);
 	host.file_notify = notify;
+	host.local_user_memory = true;
 	ip->dev = shim_dev_create(cfg, &host);
 	if (!ip->dev) {
 		free(ip);

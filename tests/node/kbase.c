@@ -490,6 +490,15 @@ TEST_F(kb, misc_queries)
 	EXPECT_EQ(errno, EINVAL);
 	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_IMPORT, &im), -1);
 	EXPECT_EQ(errno, EINVAL);
+	/* A FUSE client's private pages cannot be imported in place. */
+	{
+		struct kb_import_user_buffer ub = { (uintptr_t)prof, sizeof(prof) };
+
+		im.in.type = KB_MEM_IMPORT_TYPE_USER_BUFFER;
+		im.in.phandle = (uintptr_t)&ub;
+		EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_IMPORT, &im), -1);
+		EXPECT_EQ(errno, ENOMEM);
+	}
 	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_TLSTREAM_FLUSH), 0);
 }
 
