@@ -96,29 +96,31 @@ const char *shim_dev_gpu_name(struct shim_dev *dev)
 	return dev->gpu_name;
 }
 
-int shim_copy_in(struct shim_caller *c, void *dst, uint64_t uaddr, size_t len)
+/* copy_from_user/copy_to_user: all or nothing, EFAULT otherwise. */
+static int copy_user(struct shim_caller *c, void *kbuf, uint64_t uaddr,
+		     size_t len, bool out)
 {
 	if (!len)
 		return 0;
-	if (!c || !c->copy_from_user || uaddr + len < uaddr)
+	if (!c || uaddr + len < uaddr ||
+	    !(out ? (void *)c->copy_to_user : (void *)c->copy_from_user))
 		return -SHIM_EFAULT;
-	if (c->copy_from_user(c, dst, uaddr, len))
+	if (out ? c->copy_to_user(c, uaddr, kbuf, len)
+		: c->copy_from_user(c, kbuf, uaddr, len))
 		return -SHIM_EFAULT;
-	c->copied_in += len;
+	*(out ? &c->copied_out : &c->copied_in) += len;
 	return 0;
+}
+
+int shim_copy_in(struct shim_caller *c, void *dst, uint64_t uaddr, size_t len)
+{
+	return copy_user(c, dst, uaddr, len, false);
 }
 
 int shim_copy_out(struct shim_caller *c, uint64_t uaddr, const void *src,
 		  size_t len)
 {
-	if (!len)
-		return 0;
-	if (!c || !c->copy_to_user || uaddr + len < uaddr)
-		return -SHIM_EFAULT;
-	if (c->copy_to_user(c, uaddr, src, len))
-		return -SHIM_EFAULT;
-	c->copied_out += len;
-	return 0;
+	return copy_user(c, (void *)src, uaddr, len, true);
 }
 
 int shim_wait(struct shim_dev *dev, struct shim_caller *c, uint64_t deadline_ns)

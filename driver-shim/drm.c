@@ -115,27 +115,39 @@ struct pan_bo *drm_bo_lookup(struct drm_file_priv *p, uint32_t handle)
 	return p->bos[handle - 1];
 }
 
+int drm_handle_slot(void ***table, unsigned *n, unsigned *slot)
+{
+	unsigned i;
+
+	for (i = 0; i < *n; i++)
+		if (!(*table)[i])
+			break;
+	if (i == *n) {
+		unsigned cap = *n ? *n * 2 : 16;
+		void **nt;
+
+		/* GEM's idr hands out at most about a million handles here. */
+		if (cap > (1u << 20))
+			return -SHIM_ENOSPC;
+		nt = os_realloc(*table, cap * sizeof(*nt));
+		if (!nt)
+			return -SHIM_ENOMEM;
+		os_memset(nt + *n, 0, (cap - *n) * sizeof(*nt));
+		*table = nt;
+		*n = cap;
+	}
+	*slot = i;
+	return 0;
+}
+
 int drm_bo_handle_new(struct drm_file_priv *p, struct pan_bo *bo,
 		      uint32_t *handle)
 {
 	unsigned i;
+	int ret = drm_handle_slot((void ***)&p->bos, &p->nbos, &i);
 
-	for (i = 0; i < p->nbos; i++)
-		if (!p->bos[i])
-			break;
-	if (i == p->nbos) {
-		unsigned n = p->nbos ? p->nbos * 2 : 16;
-		struct pan_bo **nb = os_realloc(p->bos, n * sizeof(*nb));
-
-		if (!nb || n > (1u << 20)) {
-			if (nb)
-				p->bos = nb;
-			return -SHIM_ENOSPC;
-		}
-		os_memset(nb + p->nbos, 0, (n - p->nbos) * sizeof(*nb));
-		p->bos = nb;
-		p->nbos = n;
-	}
+	if (ret)
+		return ret;
 	p->bos[i] = bo;
 	bo->refs++;
 	*handle = i + 1;

@@ -67,7 +67,9 @@ struct drm_dev_priv {
 	struct drm_file_priv *perfcnt_owner;
 };
 
-/* drm.c: handle tables */
+/* drm.c: handle tables. drm_handle_slot finds (or makes) a free slot in
+ * a table of object pointers; handle = slot + 1. */
+int drm_handle_slot(void ***table, unsigned *n, unsigned *slot);
 struct pan_bo *drm_bo_lookup(struct drm_file_priv *p, uint32_t handle);
 int drm_bo_handle_new(struct drm_file_priv *p, struct pan_bo *bo, uint32_t *handle);
 void pan_bo_put(struct shim_dev *dev, struct pan_bo *bo);

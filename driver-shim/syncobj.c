@@ -88,23 +88,10 @@ static int handle_new(struct drm_file_priv *p, struct drm_syncobj *s,
 		      uint32_t *handle)
 {
 	unsigned i;
+	int ret = drm_handle_slot((void ***)&p->syncobjs, &p->nsyncobjs, &i);
 
-	for (i = 0; i < p->nsyncobjs; i++)
-		if (!p->syncobjs[i])
-			break;
-	if (i == p->nsyncobjs) {
-		unsigned n = p->nsyncobjs ? p->nsyncobjs * 2 : 16;
-		struct drm_syncobj **ns;
-
-		if (n > (1u << 20))
-			return -SHIM_ENOSPC;
-		ns = os_realloc(p->syncobjs, n * sizeof(*ns));
-		if (!ns)
-			return -SHIM_ENOMEM;
-		os_memset(ns + p->nsyncobjs, 0, (n - p->nsyncobjs) * sizeof(*ns));
-		p->syncobjs = ns;
-		p->nsyncobjs = n;
-	}
+	if (ret)
+		return ret;
 	p->syncobjs[i] = s;
 	s->refs++;
 	*handle = i + 1;

@@ -173,6 +173,14 @@ static inline int devnode_stop(struct devnode *d)
 	return status;
 }
 
+/* In a test body whose fixture has `const char *skip` (set from
+ * devnode_unavailable()): skip with that reason. */
+#define NEED_DEV()                                                   \
+	do {                                                         \
+		if (self->skip)                                      \
+			SKIP(return, "%s", self->skip);              \
+	} while (0)
+
 /* The stats file as a string (caller frees). */
 static inline char *devnode_stats(const struct devnode *d)
 {

@@ -33,43 +33,55 @@ FIXTURE_TEARDOWN(ip)
 	vgpu_inproc_destroy(self->ip);
 }
 
-TEST_F(ip, kbase_job_with_eventfd_poll)
+/* Opens mali0 and does the handshake; false on any failure. */
+static bool kb_ready(struct vgpu_inproc *ip, struct vgpu_inproc_file **f)
 {
 	struct kb_version_check v = { 11, 20 };
 	struct kb_set_flags fl = { 0 };
+
+	return !vgpu_inproc_open(ip, "mali0", f) &&
+	       !vgpu_inproc_ioctl(*f, KB_IOCTL_VERSION_CHECK, &v) && v.minor == 20 &&
+	       !vgpu_inproc_ioctl(*f, KB_IOCTL_SET_FLAGS, &fl);
+}
+
+/* Submits one hardware atom and waits on the eventfd for its event. */
+static int kb_run(struct vgpu_inproc_file *f, uint64_t jc, struct kb_event *ev)
+{
+	struct kb_atom_v2 atom;
+	struct kb_job_submit s = { .addr = (uintptr_t)&atom, .nr_atoms = 1,
+				   .stride = sizeof(atom) };
+	struct pollfd p = { .fd = vgpu_inproc_pollfd(f), .events = POLLIN };
+
+	memset(&atom, 0, sizeof(atom));
+	atom.jc = jc;
+	atom.atom_number = 9;
+	atom.core_req = KB_JD_REQ_CS;
+	if (vgpu_inproc_ioctl(f, KB_IOCTL_JOB_SUBMIT, &s) || poll(&p, 1, 20000) != 1)
+		return -1;
+	return vgpu_inproc_read(f, ev, sizeof(*ev), true) == sizeof(*ev) ? 0 : -1;
+}
+
+TEST_F(ip, kbase_job_with_eventfd_poll)
+{
 	union kb_mem_alloc a = { .in = { .va_pages = 2, .commit_pages = 2,
 		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
 			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR } };
-	struct kb_job_submit s;
-	struct kb_atom_v2 atom;
-	struct kb_event ev;
 	struct pollfd p;
+	struct kb_event ev;
 	uint8_t *mem;
 	int err = 0;
 
-	ASSERT_EQ(vgpu_inproc_open(self->ip, "mali0", &self->f), 0);
-	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_VERSION_CHECK, &v), 0);
-	EXPECT_EQ(v.minor, 20);
-	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_SET_FLAGS, &fl), 0);
+	ASSERT_TRUE(kb_ready(self->ip, &self->f));
 	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_MEM_ALLOC, &a), 0);
 	mem = vgpu_inproc_mmap(self->f, NULL, 2 * 4096, PROT_READ | PROT_WRITE,
 			       MAP_SHARED, (off_t)a.out.gpu_va, &err);
 	ASSERT_TRUE(mem != MAP_FAILED);
 	job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 4096), WRITE_VALUE_IMM32, 0x1234);
-	memset(&atom, 0, sizeof(atom));
-	atom.jc = (uintptr_t)mem;
-	atom.atom_number = 9;
-	atom.core_req = KB_JD_REQ_CS;
-	s.addr = (uintptr_t)&atom;
-	s.nr_atoms = 1;
-	s.stride = sizeof(atom);
 	p.fd = vgpu_inproc_pollfd(self->f);
 	p.events = POLLIN;
 	EXPECT_EQ(poll(&p, 1, 0), 0);
-	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_JOB_SUBMIT, &s), 0);
 	/* The eventfd becomes readable when the event is there. */
-	ASSERT_EQ(poll(&p, 1, 20000), 1);
-	ASSERT_EQ(vgpu_inproc_read(self->f, &ev, sizeof(ev), true), (long)sizeof(ev));
+	ASSERT_EQ(kb_run(self->f, (uintptr_t)mem, &ev), 0);
 	EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
 	EXPECT_EQ(ev.atom_number, 9);
 	EXPECT_EQ(*(volatile uint32_t *)(mem + 4096), 0x1234u);
@@ -79,24 +91,17 @@ TEST_F(ip, kbase_job_with_eventfd_poll)
 
 TEST_F(ip, user_buffer_import_is_zero_copy)
 {
-	struct kb_version_check v = { 11, 20 };
-	struct kb_set_flags fl = { 0 };
 	union kb_mem_alloc a = { .in = { .va_pages = 1, .commit_pages = 1,
 		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
 			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR } };
 	struct kb_import_user_buffer ub;
 	union kb_mem_import im = { 0 };
 	struct kb_mem_free fr;
-	struct kb_job_submit s;
-	struct kb_atom_v2 atom;
 	struct kb_event ev;
 	uint8_t *jobs, *user;
-	struct pollfd p;
 	int err = 0;
 
-	ASSERT_EQ(vgpu_inproc_open(self->ip, "mali0", &self->f), 0);
-	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_VERSION_CHECK, &v), 0);
-	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_SET_FLAGS, &fl), 0);
+	ASSERT_TRUE(kb_ready(self->ip, &self->f));
 	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_MEM_ALLOC, &a), 0);
 	jobs = vgpu_inproc_mmap(self->f, NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
 				(off_t)a.out.gpu_va, &err);
@@ -113,18 +118,7 @@ TEST_F(ip, user_buffer_import_is_zero_copy)
 	EXPECT_EQ(im.out.gpu_va, (uintptr_t)user);
 	EXPECT_EQ(im.out.va_pages, 3u);
 	job_write_value(jobs, 1, 0, 0, (uintptr_t)user + 8192 + 4, WRITE_VALUE_IMM32, 0xbeef);
-	memset(&atom, 0, sizeof(atom));
-	atom.jc = (uintptr_t)jobs;
-	atom.atom_number = 1;
-	atom.core_req = KB_JD_REQ_CS;
-	s.addr = (uintptr_t)&atom;
-	s.nr_atoms = 1;
-	s.stride = sizeof(atom);
-	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_JOB_SUBMIT, &s), 0);
-	p.fd = vgpu_inproc_pollfd(self->f);
-	p.events = POLLIN;
-	ASSERT_EQ(poll(&p, 1, 20000), 1);
-	ASSERT_EQ(vgpu_inproc_read(self->f, &ev, sizeof(ev), true), (long)sizeof(ev));
+	ASSERT_EQ(kb_run(self->f, (uintptr_t)jobs, &ev), 0);
 	EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
 	EXPECT_EQ(*(volatile uint32_t *)(user + 8192 + 4), 0xbeefu);
 	/* Importing the same pages twice overlaps: refused. (The ioctl's

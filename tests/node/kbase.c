@@ -47,12 +47,6 @@ FIXTURE_TEARDOWN(kb)
 		EXPECT_EQ(devnode_stop(&self->d), 0);
 }
 
-#define NEED_DEV()                                                   \
-	do {                                                         \
-		if (self->skip)                                      \
-			SKIP(return, "%s", self->skip);              \
-	} while (0)
-
 static int kb_open(const struct devnode *d)
 {
 	struct kb_version_check v = { .major = 11, .minor = 40 };

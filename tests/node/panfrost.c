@@ -49,12 +49,6 @@ FIXTURE_TEARDOWN(pan)
 		EXPECT_EQ(devnode_stop(&self->d), 0);
 }
 
-#define NEED_DEV()                                                   \
-	do {                                                         \
-		if (self->skip)                                      \
-			SKIP(return, "%s", self->skip);              \
-	} while (0)
-
 struct bo {
 	uint32_t handle;
 	uint64_t gpu;
