@@ -220,6 +220,16 @@ static unsigned lat_bucket(uint64_t ns)
 	return b;
 }
 
+static void acct_add(struct shim_acct *to, const struct shim_acct *a)
+{
+	to->reg_reads += a->reg_reads;
+	to->reg_writes += a->reg_writes;
+	to->irqs += a->irqs;
+	to->jobs += a->jobs;
+	to->pages += a->pages;
+	to->faults += a->faults;
+}
+
 static void stat_call(struct shim_dev *dev, unsigned row, uint64_t t0,
 		      long ret, uint64_t in, uint64_t out,
 		      const struct shim_acct *a, const struct shim_caller *c,
@@ -241,31 +251,17 @@ static void stat_call(struct shim_dev *dev, unsigned row, uint64_t t0,
 	s->lat_sum_ns += ns;
 	if (ns > s->lat_max_ns)
 		s->lat_max_ns = ns;
-	if (a) {
-		s->acct.reg_reads += a->reg_reads;
-		s->acct.reg_writes += a->reg_writes;
-		s->acct.irqs += a->irqs;
-		s->acct.jobs += a->jobs;
-		s->acct.pages += a->pages;
-		s->acct.faults += a->faults;
-	}
+	if (a)
+		acct_add(&s->acct, a);
 	os_mutex_unlock(dev->stat_lock);
 }
 
 void shim_stat_add(struct shim_dev *dev, unsigned row, const struct shim_acct *a)
 {
-	struct shim_stat_row *s;
-
 	if (row >= SHIM_STAT_ROWS)
 		return;
-	s = &dev->stats[row];
 	os_mutex_lock(dev->stat_lock);
-	s->acct.reg_reads += a->reg_reads;
-	s->acct.reg_writes += a->reg_writes;
-	s->acct.irqs += a->irqs;
-	s->acct.jobs += a->jobs;
-	s->acct.pages += a->pages;
-	s->acct.faults += a->faults;
+	acct_add(&dev->stats[row].acct, a);
 	os_mutex_unlock(dev->stat_lock);
 }
 
