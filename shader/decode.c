@@ -50,12 +50,21 @@ static void decode_mods(const struct bi_op_desc *d, struct bi_instr *ins)
 
 static bool has(const char *s, const char *sub)
 {
-	size_t n = os_strlen(sub);
+	size_t n = os_strlen(sub), len = os_strlen(s);
 
-	for (; *s; s++)
+	/* Never compare past the end of @s: memcmp may read all n bytes. */
+	for (; len >= n; s++, len--)
 		if (!os_memcmp(s, sub, n))
 			return true;
 	return false;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	while (*prefix)
+		if (*s++ != *prefix++)
+			return false;
+	return true;
 }
 
 /* The statistics class of an operation, from its unit, message type and
@@ -85,34 +94,72 @@ static uint8_t classify(const struct bi_op_desc *d, bool fma)
 	default:
 		return BI_CLASS_OTHER_MSG;
 	}
-	if (!os_memcmp(n, "BRANCH", 6) || !os_memcmp(n, "JUMP", 4) ||
-	    !os_memcmp(n, "DISCARD", 7))
+	if (starts(n, "BRANCH") || starts(n, "JUMP") || starts(n, "DISCARD"))
 		return BI_CLASS_CONTROL;
 	if (has(n, "_TO_"))
 		return BI_CLASS_CONVERT;
 	return fma ? BI_CLASS_FMA_ARITH : BI_CLASS_ADD_ARITH;
 }
 
-void bi_decode_instr(uint32_t bits, bool fma, struct bi_instr *ins)
+static bool match(const struct bi_op_desc *d, uint32_t bits, bool fma,
+		  struct bi_instr *ins)
+{
+	if ((bits & d->mask) != d->exact || drv_reserved(d, bits))
+		return false;
+	os_memset(ins, 0, sizeof(*ins));
+	ins->bits = bits;
+	ins->desc = d;
+	ins->cls = classify(d, fma);
+	for (unsigned s = 0; s < d->nsrc; s++)
+		if (!(d->src[s].allowed & (1u << field(bits, d->src[s].pos, 3))))
+			ins->bad_src = true;
+	decode_mods(d, ins);
+	return true;
+}
+
+/* Whether a derived modifier came out as an impossible combination. */
+static bool drv_invalid(const struct bi_instr *ins)
+{
+	for (unsigned i = 0; i < ins->desc->nmod; i++)
+		if (ins->desc->mods[i].pos < 0 && ins->mod[i] == BI_O_RESERVED)
+			return true;
+	return false;
+}
+
+void bi_decode_instr_first(uint32_t bits, bool fma, struct bi_instr *ins)
 {
 	const struct bi_op_desc *tab = fma ? bi_fma_ops : bi_add_ops;
 	unsigned n = fma ? bi_fma_op_count : bi_add_op_count;
 
+	for (unsigned i = 0; i < n; i++)
+		if (match(&tab[i], bits, fma, ins))
+			return;
 	os_memset(ins, 0, sizeof(*ins));
 	ins->bits = bits;
-	for (unsigned i = 0; i < n; i++) {
-		const struct bi_op_desc *d = &tab[i];
+}
 
-		if ((bits & d->mask) != d->exact || drv_reserved(d, bits))
-			continue;
-		ins->desc = d;
-		ins->cls = classify(d, fma);
-		for (unsigned s = 0; s < d->nsrc; s++)
-			if (!(d->src[s].allowed & (1u << field(bits, d->src[s].pos, 3))))
-				ins->bad_src = true;
-		decode_mods(d, ins);
+void bi_decode_instr(uint32_t bits, bool fma, struct bi_instr *ins)
+{
+	const struct bi_op_desc *tab = fma ? bi_fma_ops : bi_add_ops;
+	unsigned n = fma ? bi_fma_op_count : bi_add_op_count;
+	struct bi_instr alt;
+
+	/*
+	 * Some operations share fixed bits and tell each other apart only
+	 * by which derived-field values are meaningful to them (the +BRANCH
+	 * family). The first match may then decode to an impossible
+	 * modifier combination while a later entry decodes cleanly: the
+	 * clean one is what the hardware executes. (The disassembler uses
+	 * the first match, as Mesa's does.)
+	 */
+	bi_decode_instr_first(bits, fma, ins);
+	if (!ins->desc || !drv_invalid(ins))
 		return;
-	}
+	for (const struct bi_op_desc *d = ins->desc + 1; d < tab + n; d++)
+		if (match(d, bits, fma, &alt) && !drv_invalid(&alt)) {
+			*ins = alt;
+			return;
+		}
 }
 
 /*
