@@ -180,4 +180,5 @@ help:
 	@echo "  install         install vgpu into \$$(DESTDIR)\$$(PREFIX)/bin"
 	@echo "variables: SAN=1 (ASan+UBSan, in build-san/), BUILD=dir, V=1"
 
--include $(CORE_OBJS:.o=.d) $(USER_OBJS:.o=.d) $(TEST_LIB_OBJS:.o=.d) $(BUILD)/cmd/main.d
+-include $(CORE_OBJS:.o=.d) $(USER_OBJS:.o=.d) $(TEST_LIB_OBJS:.o=.d) $(BUILD)/cmd/main.d \
+	$(TEST_BINS:=.d) $(FIXTURE_BINS:=.d)

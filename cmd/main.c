@@ -40,23 +40,6 @@ static void usage(FILE *f)
 	fprintf(f, "\n'vgpu help COMMAND' describes a command and its options.\n");
 }
 
-int vgpu_cmd_unimplemented(const struct vgpu_cmd *cmd)
-{
-	fprintf(stderr, "vgpu %s: not implemented yet\n", cmd->name);
-	return VGPU_EXIT_UNIMPLEMENTED;
-}
-
-int vgpu_cmd_wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			return 0;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return 1;
-	}
-	return 0;
-}
-
 static int help(int argc, char **argv)
 {
 	const struct vgpu_cmd *cmd;
