@@ -1,29 +1,176 @@
 // SPDX-License-Identifier: MIT
 /* `vgpu run`: runs an aarch64 Linux program under the translator. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "aarch64-user/abi.h"
 #include "cmd/commands.h"
+
+extern char **environ;
+
+/* The guest's environment: ours, with -U removals and -E settings applied
+ * in command-line order, as qemu-aarch64 does. */
+struct env {
+	char **v;
+	size_t n, cap;
+};
+
+static int env_find(const struct env *e, const char *name, size_t len)
+{
+	for (size_t i = 0; i < e->n; i++)
+		if (!strncmp(e->v[i], name, len) && e->v[i][len] == '=')
+			return (int)i;
+	return -1;
+}
+
+static void env_unset(struct env *e, const char *name)
+{
+	int i = env_find(e, name, strlen(name));
+
+	if (i >= 0)
+		e->v[i] = e->v[--e->n];
+}
+
+/* Room for one more entry and the terminating NULL. */
+static int env_reserve(struct env *e)
+{
+	if (e->n + 1 < e->cap)
+		return 0;
+	size_t cap = e->cap ? e->cap * 2 : 64;
+	char **nv = realloc(e->v, cap * sizeof(*nv));
+	if (!nv)
+		return -1;
+	e->v = nv;
+	e->cap = cap;
+	return 0;
+}
+
+static int env_set(struct env *e, char *kv)
+{
+	char *eq = strchr(kv, '=');
+	int i;
+
+	if (!eq)
+		return -1;
+	i = env_find(e, kv, (size_t)(eq - kv));
+	if (i >= 0) {
+		e->v[i] = kv;
+		return 0;
+	}
+	if (env_reserve(e))
+		return -1;
+	e->v[e->n++] = kv;
+	return 0;
+}
+
+static int usage_error(const char *msg, const char *arg)
+{
+	fprintf(stderr, "vgpu run: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
+	fprintf(stderr, "usage: vgpu run [-L SYSROOT] [-E VAR=VAL] [-U VAR] "
+			"[-strace] [-0 ARGV0] [--] PROGRAM [ARGS]\n");
+	return 2;
+}
+
+/* Fills @env and the options; returns the index of PROGRAM in argv, or
+ * -1 after a usage error. */
+static int parse(int argc, char **argv, struct env *env, const char **argv0)
+{
+	int i;
+
+	for (char **e = environ; *e; e++)
+		if (env_set(env, *e))
+			return usage_error("out of memory", NULL), -1;
+	for (i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		if (!strcmp(o, "--")) {
+			i++;
+			break;
+		}
+		if (o[0] != '-')
+			break;
+		if (!strcmp(o, "-strace")) {
+			abi_opts.strace = true;
+			continue;
+		}
+		if (strcmp(o, "-L") && strcmp(o, "-E") && strcmp(o, "-U") &&
+		    strcmp(o, "-0"))
+			return usage_error("unknown option", o), -1;
+		if (i + 1 >= argc)
+			return usage_error("missing argument to", o), -1;
+		char *v = argv[++i];
+		if (o[1] == 'L')
+			path_set_sysroot(v);
+		else if (o[1] == 'E' && env_set(env, v))
+			return usage_error("-E wants VAR=VALUE, not", v), -1;
+		else if (o[1] == 'U')
+			env_unset(env, v);
+		else if (o[1] == '0')
+			*argv0 = v;
+	}
+	if (i >= argc)
+		return usage_error("no program given", NULL), -1;
+	if (env_reserve(env))
+		return usage_error("out of memory", NULL), -1;
+	env->v[env->n] = NULL;
+	return i;
+}
 
 static int run_main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return vgpu_cmd_unimplemented(&vgpu_cmd_run);
+	struct env env = { 0 };
+	const char *argv0 = NULL;
+	char self[PATH_MAX];
+	int i, status = 2;
+
+	if (vgpu_cmd_wants_help(argc, argv)) {
+		fputs(vgpu_cmd_run.help, stdout);
+		return 0;
+	}
+	i = parse(argc, argv, &env, &argv0);
+	if (i < 0)
+		goto out;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0) {
+		perror("vgpu run: /proc/self/exe");
+		status = 126;
+		goto out;
+	}
+	self[n] = 0;
+	abi_opts.self_exe = self;
+
+	/* argv[0] of the guest: the program as named, unless -0 says. On
+	 * success this does not return. */
+	const char *prog = argv[i];
+	char **gargv = &argv[i];
+	if (argv0)
+		gargv[0] = (char *)argv0;
+	status = abi_exec_program(prog, gargv, env.v, prog);
+out:
+	free(env.v);
+	return status;
 }
 
 const struct vgpu_cmd vgpu_cmd_run = {
 	.name = "run",
-	.summary = "run an aarch64 Linux program (the translator) [not implemented yet]",
+	.summary = "run an aarch64 Linux program (the translator)",
 	.help =
-	"usage: vgpu run [-L SYSROOT] [-E VAR=VAL] [-U VAR] [-strace] [--] PROGRAM [ARGS]\n"
+	"usage: vgpu run [-L SYSROOT] [-E VAR=VAL] [-U VAR] [-strace] [-0 ARGV0]\n"
+	"                [--] PROGRAM [ARGS]\n"
 	"\n"
 	"Runs an AArch64 Linux user-space program on this host, translating its\n"
 	"instructions and system calls. Options mean what they mean to qemu-aarch64.\n"
 	"\n"
-	"  -L SYSROOT   look up the program's interpreter and absolute paths in\n"
-	"               SYSROOT first ('make print-sysroot' shows the default)\n"
+	"  -L SYSROOT   look up the program, its interpreter and every absolute\n"
+	"               path it uses in SYSROOT first (default: none; 'make\n"
+	"               print-sysroot' shows the project's arm64 sysroot)\n"
 	"  -E VAR=VAL   set VAR in the program's environment\n"
 	"  -U VAR       remove VAR from the program's environment\n"
 	"  -strace      print each system call, strace style, on stderr\n"
+	"  -0 ARGV0     pass ARGV0 as the program's argv[0]\n"
 	"\n"
-	"Status: not implemented yet; exits with status 2.\n",
+	"Exit status: the program's; 127 when PROGRAM or its interpreter does not\n"
+	"exist, 126 when it is not an aarch64 ELF executable; 2 on a usage error.\n",
 	.main = run_main,
 };

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT
+/*
+ * File system calls whose arguments differ between aarch64 and x86-64:
+ * open flags, struct stat, struct epoll_event; and the /proc/self files
+ * that must describe the guest rather than the translator.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "aarch64-user/abi.h"
+
+/*
+ * The four open flags whose bits differ: aarch64 value, x86-64 kernel
+ * value. Spelt as numbers: glibc defines O_LARGEFILE as 0 on x86-64, but
+ * the kernel reports its bit in F_GETFL.
+ */
+static const struct {
+	uint32_t guest, host;
+} oflag_map[] = {
+	{ 0040000, 0200000 }, /* O_DIRECTORY */
+	{ 0100000, 0400000 }, /* O_NOFOLLOW */
+	{ 0200000, 0040000 }, /* O_DIRECT */
+	{ 0400000, 0100000 }, /* O_LARGEFILE */
+};
+#define OFLAG_MOVED (0040000 | 0100000 | 0200000 | 0400000)
+
+int oflags_to_host(uint64_t g)
+{
+	int h = (int)(g & ~(uint64_t)OFLAG_MOVED);
+
+	for (size_t i = 0; i < sizeof(oflag_map) / sizeof(oflag_map[0]); i++)
+		if (g & oflag_map[i].guest)
+			h |= (int)oflag_map[i].host;
+	return h;
+}
+
+uint64_t oflags_to_guest(int h)
+{
+	uint64_t g = (uint32_t)(h & ~OFLAG_MOVED);
+
+	for (size_t i = 0; i < sizeof(oflag_map) / sizeof(oflag_map[0]); i++)
+		if (h & (int)oflag_map[i].host)
+			g |= oflag_map[i].guest;
+	return g;
+}
+
+static long ret(long r)
+{
+	return r < 0 ? -errno : r;
+}
+
+/* Reads a guest path argument. */
+static long get_path(uint64_t p, char *buf)
+{
+	long r = strncpy_from_guest(buf, p, PATH_MAX);
+	return r < 0 ? r : 0;
+}
+
+enum proc_self { PS_NONE, PS_EXE, PS_AUXV };
+
+/* /proc/self/exe and /proc/self/auxv, also spelt with our own pid. */
+static enum proc_self proc_self(const char *p)
+{
+	char own[64];
+	const char *rest = NULL;
+
+	snprintf(own, sizeof(own), "/proc/%d/", getpid());
+	if (!strncmp(p, "/proc/self/", 11))
+		rest = p + 11;
+	else if (!strncmp(p, own, strlen(own)))
+		rest = p + strlen(own);
+	if (!rest)
+		return PS_NONE;
+	if (!strcmp(rest, "exe"))
+		return PS_EXE;
+	if (!strcmp(rest, "auxv"))
+		return PS_AUXV;
+	return PS_NONE;
+}
+
+/* /proc/self/auxv as the guest's: a sealed memfd holding the vector. */
+static long open_auxv(void)
+{
+	size_t len;
+	const void *v = stack_auxv(&len);
+	int fd = memfd_create("auxv", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, v, len) != (ssize_t)len || lseek(fd, 0, SEEK_SET)) {
+		close(fd);
+		return -EIO;
+	}
+	return fd;
+}
+
+long sys_openat(struct gthread *t, const uint64_t *a)
+{
+	char raw[PATH_MAX], buf[PATH_MAX];
+	int flags = oflags_to_host(a[2]);
+	long r;
+
+	(void)t;
+	if ((r = get_path(a[1], raw)))
+		return r;
+	switch (proc_self(raw)) {
+	case PS_EXE:
+		return ret(openat(AT_FDCWD, abi_opts.exe_path, flags, (mode_t)a[3]));
+	case PS_AUXV: {
+		long fd = open_auxv();
+		/* O_CLOEXEC is the only flag that matters for a read-only
+		 * snapshot; memfd_create set it, drop it unless asked. */
+		if (fd >= 0 && !(flags & O_CLOEXEC))
+			fcntl((int)fd, F_SETFD, 0);
+		return fd;
+	}
+	case PS_NONE:
+		break;
+	}
+	return ret(syscall(SYS_openat, (int)a[0], path_redirect(raw, buf),
+			   flags, (mode_t)a[3]));
+}
+
+long sys_readlinkat(struct gthread *t, const uint64_t *a)
+{
+	char raw[PATH_MAX], buf[PATH_MAX];
+	long r;
+
+	(void)t;
+	if ((r = get_path(a[1], raw)))
+		return r;
+	if (proc_self(raw) == PS_EXE) {
+		size_t n = strlen(abi_opts.exe_path);
+		if (n > a[3])
+			n = a[3];
+		if (copy_to_guest(a[2], abi_opts.exe_path, n))
+			return -EFAULT;
+		return (long)n;
+	}
+	return ret(syscall(SYS_readlinkat, (int)a[0], path_redirect(raw, buf),
+			   a[2], a[3]));
+}
+
+/* struct stat of asm-generic (aarch64): 128 bytes, another field order
+ * than x86-64's. */
+struct a64_stat {
+	uint64_t dev, ino;
+	uint32_t mode, nlink, uid, gid;
+	uint64_t rdev, pad1;
+	int64_t size;
+	int32_t blksize, pad2;
+	int64_t blocks;
+	int64_t atime, atime_ns, mtime, mtime_ns, ctime, ctime_ns;
+	uint32_t unused4, unused5;
+};
+_Static_assert(sizeof(struct a64_stat) == 128, "aarch64 struct stat");
+
+static long put_stat(uint64_t dst, const struct stat *h)
+{
+	struct a64_stat g = {
+		.dev = h->st_dev, .ino = h->st_ino, .mode = h->st_mode,
+		.nlink = (uint32_t)h->st_nlink, .uid = h->st_uid,
+		.gid = h->st_gid, .rdev = h->st_rdev, .size = h->st_size,
+		.blksize = (int32_t)h->st_blksize, .blocks = h->st_blocks,
+		.atime = h->st_atim.tv_sec, .atime_ns = h->st_atim.tv_nsec,
+		.mtime = h->st_mtim.tv_sec, .mtime_ns = h->st_mtim.tv_nsec,
+		.ctime = h->st_ctim.tv_sec, .ctime_ns = h->st_ctim.tv_nsec,
+	};
+	return copy_to_guest(dst, &g, sizeof(g)) ? -EFAULT : 0;
+}
+
+long sys_fstat(struct gthread *t, const uint64_t *a)
+{
+	struct stat st;
+
+	(void)t;
+	if (syscall(SYS_fstat, (int)a[0], &st))
+		return -errno;
+	return put_stat(a[1], &st);
+}
+
+long sys_newfstatat(struct gthread *t, const uint64_t *a)
+{
+	char raw[PATH_MAX], buf[PATH_MAX];
+	const char *p;
+	struct stat st;
+	long r;
+
+	(void)t;
+	if ((r = get_path(a[1], raw)))
+		return r;
+	p = proc_self(raw) == PS_EXE ? abi_opts.exe_path : path_redirect(raw, buf);
+	if (syscall(SYS_newfstatat, (int)a[0], p, &st, (int)a[3]))
+		return -errno;
+	return put_stat(a[2], &st);
+}
+
+long sys_fcntl(struct gthread *t, const uint64_t *a)
+{
+	long r;
+
+	(void)t;
+	switch (a[1]) {
+	case F_GETFL:
+		r = syscall(SYS_fcntl, (int)a[0], F_GETFL);
+		return r < 0 ? -errno : (long)oflags_to_guest((int)r);
+	case F_SETFL:
+		return ret(syscall(SYS_fcntl, (int)a[0], F_SETFL,
+				   oflags_to_host(a[2])));
+	default:
+		/* Every other command has the same number and layout. */
+		return ret(syscall(SYS_fcntl, (int)a[0], (int)a[1], a[2]));
+	}
+}
+
+long sys_pipe2(struct gthread *t, const uint64_t *a)
+{
+	(void)t;
+	return ret(syscall(SYS_pipe2, a[0], oflags_to_host(a[1])));
+}
+
+/* aarch64's struct epoll_event is naturally aligned (16 bytes); x86-64's
+ * is packed (12). */
+struct a64_epoll_event {
+	uint32_t events;
+	uint32_t pad;
+	uint64_t data;
+};
+
+long sys_epoll_ctl(struct gthread *t, const uint64_t *a)
+{
+	struct a64_epoll_event g;
+	struct epoll_event h, *hp = NULL;
+
+	(void)t;
+	if (a[3]) {
+		if (copy_from_guest(&g, a[3], sizeof(g)))
+			return -EFAULT;
+		h.events = g.events;
+		h.data.u64 = g.data;
+		hp = &h;
+	}
+	return ret(syscall(SYS_epoll_ctl, (int)a[0], (int)a[1], (int)a[2], hp));
+}
+
+static long epoll_wait_common(const uint64_t *a, int host_nr)
+{
+	int max = (int)a[2];
+	struct epoll_event *h;
+	long n;
+
+	if (max <= 0 || max > 1 << 20)
+		return -EINVAL;
+	h = calloc((size_t)max, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	n = syscall(host_nr, (int)a[0], h, max, a[3], a[4], a[5]);
+	if (n < 0)
+		n = -errno;
+	for (long i = 0; i < n; i++) {
+		struct a64_epoll_event g = { h[i].events, 0, h[i].data.u64 };
+		if (copy_to_guest(a[1] + (uint64_t)i * sizeof(g), &g, sizeof(g))) {
+			n = -EFAULT;
+			break;
+		}
+	}
+	free(h);
+	return n;
+}
+
+long sys_epoll_pwait(struct gthread *t, const uint64_t *a)
+{
+	(void)t;
+	return epoll_wait_common(a, SYS_epoll_pwait);
+}
+
+long sys_epoll_pwait2(struct gthread *t, const uint64_t *a)
+{
+	(void)t;
+	return epoll_wait_common(a, 441 /* same number on x86-64 */);
+}
+
+long sys_uname(struct gthread *t, const uint64_t *a)
+{
+	struct utsname u;
+
+	(void)t;
+	if (uname(&u))
+		return -errno;
+	snprintf(u.machine, sizeof(u.machine), "aarch64");
+	return copy_to_guest(a[0], &u, sizeof(u)) ? -EFAULT : 0;
+}
