@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `vgpu run` as a command: options, bad input (exit 126/127 like a shell),
+ * loading of static, static-PIE and dynamic programs, sysroot lookups,
+ * -strace, and guest programs compared with qemu-aarch64 byte for byte.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "lib/oracle.h"
+#include "lib/proc.h"
+
+static const char *vgpu(void)
+{
+	const char *b = getenv("VGPU_BIN");
+
+	return b && *b ? b : build_path("vgpu");
+}
+
+/* Runs `vgpu run ARGS...` (NULL-terminated) with a 60 s limit. */
+static int run(struct proc_result *r, const char *const *args, const char *cwd)
+{
+	const char *argv[64] = { vgpu(), "run" };
+	int n = 2;
+
+	for (int i = 0; args[i] && n < 63; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	return proc_run((char *const *)argv, NULL, cwd, NULL, 0, 60, r);
+}
+
+static const char *guest(const char *name)
+{
+	static char p[4][4096];
+	static int k;
+	char *s = p[k++ & 3];
+
+	/* Absolute: some tests run the guest from another directory. */
+	if (!realpath(build_path(name), s))
+		snprintf(s, 4096, "%s", build_path(name));
+	return s;
+}
+
+/* A scratch file in a fresh directory (removed by the caller). */
+static void scratch(char *dir, size_t n, const char *name, char *path, size_t pn)
+{
+	snprintf(dir, n, "/tmp/vgpu-abi-XXXXXX");
+	if (!mkdtemp(dir))
+		dir[0] = 0;
+	snprintf(path, pn, "%s/%s", dir, name);
+}
+
+static void rm_rf(const char *dir)
+{
+	char *argv[] = { "rm", "-rf", (char *)dir, NULL };
+	struct proc_result r;
+
+	if (!proc_run(argv, NULL, NULL, NULL, 0, 30, &r))
+		proc_result_free(&r);
+}
+
+/*
+ * Runs `vgpu run ARGS` and expects exit status @status, with each of the
+ * NULL-terminated @say strings in its stderr.
+ */
+static void expect_exit(struct __test_metadata *_metadata,
+			const char *const *args, int status, const char *const *say)
+{
+	struct proc_result r;
+
+	ASSERT_EQ(run(&r, args, NULL), 0);
+	EXPECT_EQ(r.status, status);
+	for (int i = 0; say && say[i]; i++) {
+		EXPECT_NONNULL(strstr(r.err, say[i]));
+		if (!strstr(r.err, say[i]))
+			TH_LOG("wanted \"%s\" in: %s", say[i], r.err);
+	}
+	proc_result_free(&r);
+}
+#define EXPECT_EXIT(status, say, ...)                                          \
+	expect_exit(_metadata, (const char *const[]){ __VA_ARGS__, NULL },     \
+		    status, (const char *const[]){ say, NULL })
+
+/* Writes the first @n bytes of a built guest to @path, executable. */
+static int copy_guest(const char *name, size_t n, const char *path)
+{
+	size_t len;
+	char *img = read_file(guest(name), &len);
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0755);
+	int ok = img && fd >= 0 && n <= len && write(fd, img, n) == (ssize_t)n;
+
+	free(img);
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+TEST(help_describes_every_option)
+{
+	struct proc_result r;
+	const char *a[] = { "--help", NULL };
+
+	ASSERT_EQ(run(&r, a, NULL), 0);
+	EXPECT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.out, "-L SYSROOT"));
+	EXPECT_NONNULL(strstr(r.out, "-E VAR=VAL"));
+	EXPECT_NONNULL(strstr(r.out, "-U VAR"));
+	EXPECT_NONNULL(strstr(r.out, "-strace"));
+	EXPECT_NULL(strstr(r.out, "not implemented"));
+	proc_result_free(&r);
+}
+
+TEST(no_program_is_a_usage_error)
+{
+	EXPECT_EXIT(2, "no program", "-strace");
+}
+
+TEST(unknown_option_is_a_usage_error)
+{
+	EXPECT_EXIT(2, "-bogus", "-bogus", "x");
+}
+
+TEST(missing_program_exits_127)
+{
+	EXPECT_EXIT(127, "/nonexistent/vgpu-abi-prog: No such file",
+		    "/nonexistent/vgpu-abi-prog");
+}
+
+TEST(truncated_elf_exits_126)
+{
+	char dir[64], path[128];
+
+	scratch(dir, sizeof(dir), "trunc", path, sizeof(path));
+	/* Headers intact, the segments cut off. */
+	ASSERT_EQ(copy_guest("tests/guest/abi_hello", 2048, path), 0);
+	EXPECT_EXIT(126, "truncated", path);
+	rm_rf(dir);
+}
+
+TEST(elf_header_only_exits_126)
+{
+	char dir[64], path[128];
+
+	scratch(dir, sizeof(dir), "hdr", path, sizeof(path));
+	/* Not even the program headers e_phoff points at. */
+	ASSERT_EQ(copy_guest("tests/guest/abi_hello", 40, path), 0);
+	EXPECT_EXIT(126, path, path);
+	rm_rf(dir);
+}
+
+TEST(host_elf_exits_126)
+{
+	/* This test binary is an x86-64 ELF. */
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	ASSERT_GT(n, 0);
+	self[n] = 0;
+	EXPECT_EXIT(126, "not an AArch64", self);
+}
+
+TEST(text_file_exits_126)
+{
+	char dir[64], path[128];
+
+	scratch(dir, sizeof(dir), "text", path, sizeof(path));
+	FILE *f = fopen(path, "w");
+	ASSERT_NONNULL(f);
+	fputs("this is not a program\n", f);
+	fclose(f);
+	chmod(path, 0755);
+	EXPECT_EXIT(126, "not an ELF", path);
+	rm_rf(dir);
+}
+
+TEST(directory_exits_126)
+{
+	EXPECT_EXIT(126, "/tmp", "/tmp");
+}
+
+TEST(missing_interpreter_exits_127)
+{
+	EXPECT_EXIT(127, "interpreter /nonexistent/ld-vgpu-test.so.1 not found",
+		    guest("tests/guest-abi/badinterp"));
+}
+
+TEST(static_program_args_env_auxv)
+{
+	struct proc_result r;
+	const char *p = guest("tests/guest-abi/raw");
+	const char *a[] = { "-E", "ABI_ONE=1", "-E", "ABI_TWO=2", "-U", "ABI_TWO",
+			    "--", p, "x", "-y", NULL };
+	char want[8192];
+
+	ASSERT_EQ(run(&r, a, NULL), 0);
+	snprintf(want, sizeof(want),
+		 "arg: %s\narg: x\narg: -y\nenv: ABI_ONE=1\npagesz: 4096\n"
+		 "entry: set\nrandom: set\nplatform: aarch64\nsp: aligned\n", p);
+	EXPECT_STREQ(r.out, want);
+	EXPECT_EQ(r.status, 3);
+	proc_result_free(&r);
+}
+
+TEST(argv0_option)
+{
+	struct proc_result r;
+	const char *a[] = { "-0", "renamed", guest("tests/guest-abi/raw"), NULL };
+
+	ASSERT_EQ(run(&r, a, NULL), 0);
+	EXPECT_EQ(strncmp(r.out, "arg: renamed\n", 13), 0);
+	EXPECT_EQ(r.status, 1);
+	proc_result_free(&r);
+}
+
+TEST(static_pie_program)
+{
+	struct proc_result r;
+	const char *a[] = { guest("tests/guest-abi/raw-pie"), "pie", NULL };
+
+	ASSERT_EQ(run(&r, a, NULL), 0);
+	EXPECT_NONNULL(strstr(r.out, "arg: pie\n"));
+	EXPECT_NONNULL(strstr(r.out, "sp: aligned\n"));
+	EXPECT_EQ(r.status, 2);
+	proc_result_free(&r);
+}
+
+TEST(strace_prints_calls)
+{
+	struct proc_result r;
+	const char *a[] = { "-strace", guest("tests/guest-abi/raw"), NULL };
+
+	ASSERT_EQ(run(&r, a, NULL), 0);
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NONNULL(strstr(r.err, " write(1, \"arg: \", 5) = 5\n"));
+	EXPECT_NONNULL(strstr(r.err, " write(1, \"\\n\", 1) = 1\n"));
+	EXPECT_NONNULL(strstr(r.err, " exit_group(1) = ?\n"));
+	/* The guest's own output is untouched. */
+	EXPECT_NULL(strstr(r.out, "write("));
+	proc_result_free(&r);
+}
+
+/* -L: an absolute program path resolves in the sysroot first. */
+TEST(sysroot_lookup_of_the_program)
+{
+	char dir[64], path[128], bin[160];
+	struct proc_result r;
+	size_t len;
+	char *img = read_file(guest("tests/guest-abi/raw"), &len);
+
+	ASSERT_NONNULL(img);
+	free(img);
+	scratch(dir, sizeof(dir), "bin", path, sizeof(path));
+	ASSERT_EQ(mkdir(path, 0755), 0);
+	snprintf(bin, sizeof(bin), "%s/vgpu-abi-raw", path);
+	ASSERT_EQ(copy_guest("tests/guest-abi/raw", len, bin), 0);
+
+	const char *a[] = { "-L", dir, "/bin/vgpu-abi-raw", NULL };
+	ASSERT_EQ(run(&r, a, NULL), 0);
+	EXPECT_EQ(r.status, 1);
+	EXPECT_STREQ(strtok(r.out, "\n"), "arg: /bin/vgpu-abi-raw");
+	proc_result_free(&r);
+	/* Without -L the same path is the host's, where it does not exist. */
+	EXPECT_EXIT(127, "No such file", "/bin/vgpu-abi-raw");
+	rm_rf(dir);
+}
+
+/* ---- compared with qemu-aarch64 ---- */
+
+static void oracle(struct __test_metadata *_metadata, const char *name,
+		   const char *arg)
+{
+	char prog[4096], bin[4096];
+	/* build_path()'s buffer is reused by the oracle for the vgpu binary,
+	 * and the oracle runs both sides in a scratch directory: absolute
+	 * copies of both. */
+	snprintf(prog, sizeof(prog), "%s", build_path(name));
+	if (realpath(vgpu(), bin))
+		setenv("VGPU_BIN", bin, 1);
+	const char *argv[] = { prog, arg, NULL };
+	const char *env[] = { "ABI_VAR=from-test", NULL };
+	struct oracle_case c = { .argv = argv, .env = env, .timeout_s = 60 };
+
+	ASSERT_ORACLE(&c);
+}
+
+TEST(oracle_raw)
+{
+	oracle(_metadata, "tests/guest-abi/raw", "one");
+}
+
+TEST(oracle_raw_pie)
+{
+	oracle(_metadata, "tests/guest-abi/raw-pie", "two");
+}
+
+TEST(oracle_raw_threads)
+{
+	oracle(_metadata, "tests/guest-abi/raw_thread", NULL);
+}
+
+TEST(oracle_raw_signals)
+{
+	oracle(_metadata, "tests/guest-abi/raw_signal", NULL);
+}
+
+/*
+ * The programs below need glibc, which needs much of the instruction set
+ * (SIMD in its string functions): while the engine lacks an instruction
+ * glibc uses, the smallest of them dies of SIGILL at once. Those tests
+ * then skip, naming the instruction; they compare as soon as it runs.
+ */
+static bool engine_runs_glibc(struct __test_metadata *_metadata)
+{
+	struct proc_result r;
+	const char *a[] = { guest("tests/guest/abi_hello"), NULL };
+	bool ok = true;
+
+	if (run(&r, a, NULL))
+		return true; /* let the comparison report it */
+	if (r.status == 128 + 4 && strstr(r.err, "uncaught target signal 4")) {
+		ok = false;
+		SKIP(, "the engine does not run static glibc yet: %.*s",
+		     (int)strcspn(r.err, "\n"), r.err);
+	}
+	proc_result_free(&r);
+	return ok;
+}
+
+static void oracle_glibc(struct __test_metadata *_metadata, const char *name,
+			 const char *arg)
+{
+	if (engine_runs_glibc(_metadata))
+		oracle(_metadata, name, arg);
+}
+
+TEST_TIMEOUT(oracle_hello_static, 120)
+{
+	oracle_glibc(_metadata, "tests/guest/abi_hello", "static");
+}
+
+TEST_TIMEOUT(oracle_hello_static_pie, 120)
+{
+	oracle_glibc(_metadata, "tests/guest-abi/hello-spie", "spie");
+}
+
+TEST_TIMEOUT(oracle_hello_dynamic, 120)
+{
+	if (!sysroot_path())
+		SKIP(return, "needs the arm64 sysroot: run 'make sysroot'");
+	oracle_glibc(_metadata, "tests/guest-abi/hello-dyn", "dyn");
+}
+
+TEST_TIMEOUT(oracle_syscalls, 120)
+{
+	oracle_glibc(_metadata, "tests/guest/abi_sys", NULL);
+}
+
+TEST_TIMEOUT(oracle_signals, 120)
+{
+	oracle_glibc(_metadata, "tests/guest/abi_signal", NULL);
+}
+
+TEST_TIMEOUT(oracle_threads, 120)
+{
+	oracle_glibc(_metadata, "tests/guest/abi_thread", NULL);
+}
+
+/* execve of an aarch64 program stays under the translator (qemu-aarch64
+ * needs binfmt_misc for that, so this one has no oracle). */
+TEST_TIMEOUT(execve_stays_translated, 120)
+{
+	struct proc_result r;
+	char dir[64], path[128];
+
+	if (!engine_runs_glibc(_metadata))
+		return;
+	scratch(dir, sizeof(dir), "x", path, sizeof(path));
+	const char *a[] = { guest("tests/guest/abi_sys"), "exec", NULL };
+	ASSERT_EQ(run(&r, a, dir), 0);
+	EXPECT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.out, "child: execve kept us translated: aarch64\n"));
+	EXPECT_NULL(strstr(r.out, "FAIL"));
+	proc_result_free(&r);
+	rm_rf(dir);
+}
+
+TEST_HARNESS_MAIN
