@@ -220,6 +220,30 @@ enum bi_minmax_sem alu_mm_sem(const struct op *o)
 	}
 }
 
+/* 16-bit branches: widen0/widen1 pick the half compared (against zero
+ * for BRANCHZ, whose target is then source 1 instead of 2). */
+static void branch16(const struct op *o)
+{
+	unsigned op = o->ins->desc->op;
+	bool z = op == BI_OP_BRANCHZ_I16 || op == BI_OP_BRANCHZ_S16 ||
+		 op == BI_OP_BRANCHZ_U16 || op == BI_OP_BRANCHZ_F16;
+	bool sign = op == BI_OP_BRANCHZ_S16 || op == BI_OP_BRANCH_S16;
+	bool fp = op == BI_OP_BRANCHZ_F16 || op == BI_OP_BRANCH_F16;
+	uint32_t a = alu_select_lane(raw(o, 0), mod(o, BI_MOD_WIDEN0, BI_O_H0), false);
+	uint32_t b = z ? 0 : alu_select_lane(raw(o, 1), mod(o, BI_MOD_WIDEN1, BI_O_H0), false);
+	int c;
+
+	a &= 0xffff;
+	b &= 0xffff;
+	if (fp)
+		c = bi_fp_cmp(&bi_f16, o->x->ftz ? bi_fp_flush(&bi_f16, a) : a,
+			      o->x->ftz ? bi_fp_flush(&bi_f16, b) : b);
+	else
+		c = alu_icmp(sign ? (uint32_t)(int32_t)(int16_t)a : a,
+			     sign ? (uint32_t)(int32_t)(int16_t)b : b, sign);
+	branch(o, alu_cmp_result(c, mod(o, BI_MOD_CMPF, BI_O_EQ)), raw(o, z ? 1 : 2));
+}
+
 /* Cross-lane permute within the quad (subgroup sizes above 4 span
  * warps, which the hardware does not provide either). */
 static uint32_t clper(const struct op *o, bool v6)
@@ -469,6 +493,16 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 		branch(&o, alu_cmp_result(c, mod(&o, BI_MOD_CMPF, BI_O_EQ)), raw(&o, 1));
 		break;
 	}
+	case BI_OP_BRANCHZ_I16:
+	case BI_OP_BRANCHZ_S16:
+	case BI_OP_BRANCHZ_U16:
+	case BI_OP_BRANCHZ_F16:
+	case BI_OP_BRANCH_I16:
+	case BI_OP_BRANCH_S16:
+	case BI_OP_BRANCH_U16:
+	case BI_OP_BRANCH_F16:
+		branch16(&o);
+		break;
 	case BI_OP_BRANCH_I32:
 	case BI_OP_BRANCH_S32:
 	case BI_OP_BRANCH_U32:

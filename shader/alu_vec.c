@@ -331,6 +331,18 @@ bool bi_exec_alu_vec(const struct op *o, uint32_t *out)
 			     << (8 * k);
 		break;
 	}
+	case BI_OP_CLZ_V2U16:
+	case BI_OP_CLZ_V4U8: {
+		unsigned bits = o->ins->desc->op == BI_OP_CLZ_V2U16 ? 16 : 8;
+
+		a = arranged(o, 0, BI_MOD_SWZ0, bits, false);
+		for (unsigned k = 0; k < 32 / bits; k++) {
+			uint32_t v = sub(a, k, bits);
+
+			r |= (v ? (unsigned)__builtin_clz(v) - (32 - bits) : bits) << (k * bits);
+		}
+		break;
+	}
 	case BI_OP_SWZ_V2I16: r = arranged(o, 0, BI_MOD_SWZ0, 16, false); break;
 	case BI_OP_SWZ_V4I8: r = arranged(o, 0, BI_MOD_SWZ0, 8, false); break;
 	case BI_OP_FMIN_V2F16: r = vec_f16(o, 0); break;

@@ -164,8 +164,12 @@ enum bi_decode_err {
 int bi_decode_clause(const uint32_t *words, size_t nquads, uint32_t offset,
 		     enum bi_arch arch, struct bi_clause *c);
 
-/* Decodes a 23-bit FMA or 20-bit ADD instruction. */
+/* Decodes a 23-bit FMA or 20-bit ADD instruction for execution. */
 void bi_decode_instr(uint32_t bits, bool fma, struct bi_instr *ins);
+/* The first table entry that matches, as Mesa's disassembler picks it
+ * (differs from bi_decode_instr only where that decodes to reserved
+ * derived modifiers). */
+void bi_decode_instr_first(uint32_t bits, bool fma, struct bi_instr *ins);
 
 /* Decodes a register block; @first for the clause's first tuple. */
 void bi_decode_regs(uint64_t bits, bool first, struct bi_regs *r);

@@ -211,9 +211,14 @@ static void print_mods(const struct bi_instr *ins, int after,
 static void print_instr(const struct bi_clause *c, const struct bi_tuple *tp,
 			bool fma, struct bi_text *t)
 {
-	const struct bi_instr *ins = fma ? &tp->fma : &tp->add;
-	const struct bi_op_desc *d = ins->desc;
+	struct bi_instr first;
+	const struct bi_instr *ins = &first;
+	const struct bi_op_desc *d;
 
+	/* Print the entry Mesa's disassembler picks, which is not always
+	 * the one execution uses (see bi_decode_instr). */
+	bi_decode_instr_first(fma ? tp->fma.bits : tp->add.bits, fma, &first);
+	d = ins->desc;
 	bi_text_printf(t, "    ");
 	if (!d) {
 		bi_text_printf(t, "INSTR_INVALID_ENC %s %X\n", fma ? "fma" : "add",

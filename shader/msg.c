@@ -266,6 +266,11 @@ int bi_exec_msg(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	case BI_OP_BARRIER:
 		x->barrier = true;
 		return 0;
+	case BI_OP_LD_GCLK_U64:
+		/* A deterministic clock: this warp's executed instructions. */
+		*staging(x, lane, 0) = (uint32_t)x->w->instrs;
+		*staging(x, lane, 1) = (uint32_t)(x->w->instrs >> 32);
+		return 0;
 	default:
 		return -1;
 	}
