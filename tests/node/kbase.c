@@ -1004,6 +1004,68 @@ TEST_F(kb, trace_file_has_ioctls_and_jobs)
 	free(text);
 }
 
+TEST_F(kb, malformed_chain_fails_with_a_job_fault)
+{
+	struct kb_atom_v2 atom;
+	struct kb_event ev;
+	uint8_t *mem;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	mem = kb_alloc(self->fd, 1, 0);
+	ASSERT_NONNULL(mem);
+	/* Job type 15 does not exist. */
+	job_write(mem, 15, 1, 0, 0);
+	atom = hw_atom(1, (uintptr_t)mem);
+	ASSERT_EQ(kb_submit(self->fd, &atom, 1), 0);
+	ASSERT_EQ(kb_event(self->fd, &ev), 0);
+	EXPECT_NE(ev.event_code, KB_EVENT_DONE);
+	EXPECT_GE(ev.event_code, 0x40u); /* a job exception, not a success */
+}
+
+TEST_F_TIMEOUT(kb, many_clients_many_jobs_at_once, 120)
+{
+	enum { CLIENTS = 4, JOBS = 40 };
+	pid_t pids[CLIENTS];
+	int status, ok = 0;
+
+	NEED_DEV();
+	for (int c = 0; c < CLIENTS; c++) {
+		pids[c] = fork();
+		ASSERT_GE(pids[c], 0);
+		if (pids[c] == 0) {
+			int fd = kb_open(&self->d);
+			uint8_t *mem = fd >= 0 ? kb_alloc(fd, 4, 0) : NULL;
+
+			if (!mem)
+				_exit(1);
+			for (int j = 0; j < JOBS; j++) {
+				struct kb_atom_v2 atom;
+				struct kb_event ev;
+				uint32_t want = (uint32_t)(c << 16 | j);
+
+				job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 8192),
+						WRITE_VALUE_IMM32, want);
+				atom = hw_atom((uint8_t)(1 + j % 200), (uintptr_t)mem);
+				if (kb_submit(fd, &atom, 1) || kb_event(fd, &ev) ||
+				    ev.event_code != KB_EVENT_DONE ||
+				    *(volatile uint32_t *)(mem + 8192) != want)
+					_exit(2);
+			}
+			_exit(0);
+		}
+	}
+	for (int c = 0; c < CLIENTS; c++) {
+		ASSERT_EQ(waitpid(pids[c], &status, 0), pids[c]);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			ok++;
+		else
+			TH_LOG("client %d: status 0x%x", c, status);
+	}
+	EXPECT_EQ(ok, CLIENTS);
+}
+
 TEST_F(kb, stats_count_ioctls)
 {
 	struct kb_get_gpuprops g = { 0 };
