@@ -1066,6 +1066,40 @@ TEST_F_TIMEOUT(kb, many_clients_many_jobs_at_once, 120)
 	EXPECT_EQ(ok, CLIENTS);
 }
 
+TEST_F(kb, more_contexts_than_address_spaces)
+{
+	enum { N = 12 };
+	int fds[N];
+	uint8_t *mem[N];
+
+	NEED_DEV();
+	for (int i = 0; i < N; i++) {
+		fds[i] = kb_open(&self->d);
+		ASSERT_GE(fds[i], 0);
+		mem[i] = kb_alloc(fds[i], 2, 0);
+		ASSERT_NONNULL(mem[i]);
+	}
+	/* Two rounds: the second reuses spaces taken from idle contexts. */
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < N; i++) {
+			struct kb_atom_v2 atom;
+			struct kb_event ev;
+
+			job_write_value(mem[i], 1, 0, 0, (uintptr_t)(mem[i] + 4096),
+					WRITE_VALUE_IMM32, (uint32_t)(round * 100 + i));
+			atom = hw_atom(1, (uintptr_t)mem[i]);
+			ASSERT_EQ(kb_submit(fds[i], &atom, 1), 0);
+			ASSERT_EQ(kb_event(fds[i], &ev), 0);
+			EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
+		}
+		for (int i = 0; i < N; i++)
+			EXPECT_EQ(*(volatile uint32_t *)(mem[i] + 4096),
+				  (uint32_t)(round * 100 + i));
+	}
+	for (int i = 0; i < N; i++)
+		close(fds[i]);
+}
+
 TEST_F(kb, stats_count_ioctls)
 {
 	struct kb_get_gpuprops g = { 0 };
