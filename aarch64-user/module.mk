@@ -6,6 +6,7 @@
 #   raw-pie      the same as a static PIE
 #   raw_thread   clone/futex/TLS threads without libc
 #   raw_signal   handlers, masks and faults without libc
+#   raw_proc     fork, vfork, wait4, kill and execve without libc
 #   hello-spie   tests/guest/abi_hello.c, static-pie
 #   hello-dyn    tests/guest/abi_hello.c, dynamic (needs the sysroot to run)
 #   badinterp    dynamic, with a PT_INTERP that exists nowhere
@@ -14,7 +15,7 @@ ABI_GUEST := $(BUILD)/tests/guest-abi
 ABI_RAW_FLAGS := -O2 -nostdlib -ffreestanding -fno-builtin -mgeneral-regs-only \
 	-mno-outline-atomics \
 	-Wall -Wextra -Werror
-ABI_RAW := raw raw_thread raw_signal
+ABI_RAW := raw raw_thread raw_signal raw_proc
 ABI_GUEST_BINS := $(addprefix $(ABI_GUEST)/,$(ABI_RAW) raw-pie hello-spie \
 	hello-dyn badinterp)
 

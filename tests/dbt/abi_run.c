@@ -270,6 +270,51 @@ TEST(sysroot_lookup_of_the_program)
 	rm_rf(dir);
 }
 
+/* execve from the guest: another aarch64 program, or a #! script whose
+ * interpreter is one, runs under a new translator with the same -L and
+ * -strace, in the same process. */
+TEST(execve_of_elf_and_script_stays_translated)
+{
+	char dir[64], path[128], bin[200], script[200];
+	struct proc_result r;
+	const char *raw = guest("tests/guest-abi/raw");
+	size_t len;
+	char *img = read_file(raw, &len);
+
+	ASSERT_NONNULL(img);
+	free(img);
+	scratch(dir, sizeof(dir), "bin", path, sizeof(path));
+	ASSERT_EQ(mkdir(path, 0755), 0);
+	snprintf(bin, sizeof(bin), "%s/raw", path);
+	ASSERT_EQ(copy_guest("tests/guest-abi/raw", len, bin), 0);
+	snprintf(script, sizeof(script), "%s/s.sh", path);
+	FILE *f = fopen(script, "w");
+	ASSERT_NONNULL(f);
+	fputs("#!/bin/raw -x\nignored\n", f);
+	fclose(f);
+	chmod(script, 0755);
+
+	const char *a[] = { "-L", dir, "-strace", guest("tests/guest-abi/raw_proc"),
+			    "exec", "/bin/s.sh", "y", NULL };
+	ASSERT_EQ(run(&r, a, NULL), 0);
+	EXPECT_EQ(r.status, 4);
+	EXPECT_STREQ(r.out, "arg: /bin/raw\narg: -x\narg: /bin/s.sh\narg: y\n"
+			    "pagesz: 4096\nentry: set\nrandom: set\n"
+			    "platform: aarch64\nsp: aligned\n");
+	/* One strace, before and after the exec. */
+	EXPECT_NONNULL(strstr(r.err, "execve(\"/bin/s.sh\", [\"/bin/s.sh\", \"y\"]"));
+	EXPECT_NONNULL(strstr(r.err, "exit_group(4) = ?"));
+	proc_result_free(&r);
+
+	const char *b[] = { guest("tests/guest-abi/raw_proc"), "exec",
+			    "/nonexistent/x", NULL };
+	ASSERT_EQ(run(&r, b, NULL), 0);
+	EXPECT_EQ(r.status, 100);
+	EXPECT_STREQ(r.out, "execve failed: ENOENT\n");
+	proc_result_free(&r);
+	rm_rf(dir);
+}
+
 /* ---- compared with qemu-aarch64 ---- */
 
 static void oracle(struct __test_metadata *_metadata, const char *name,
@@ -302,6 +347,11 @@ TEST(oracle_raw_pie)
 TEST(oracle_raw_threads)
 {
 	oracle(_metadata, "tests/guest-abi/raw_thread", NULL);
+}
+
+TEST(oracle_raw_processes)
+{
+	oracle(_metadata, "tests/guest-abi/raw_proc", NULL);
 }
 
 TEST(oracle_raw_signals)
