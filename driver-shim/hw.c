@@ -225,6 +225,14 @@ static bool as_get(struct shim_hw *hw, struct shim_ctx *ctx, struct shim_acct *a
 	int victim = -1;
 
 	if (ctx->as_nr >= 0) {
+		/* After a terminal fault the space stays disabled, and
+		 * reserved, until no job of the context runs on it. */
+		if (ctx->as_faulted) {
+			if (as_busy(hw, ctx->as_nr))
+				return false;
+			as_program(hw, a, ctx->as_nr, ctx);
+			ctx->as_faulted = false;
+		}
 		hw->as_lru[ctx->as_nr] = ++hw->lru_clock;
 		return true;
 	}
@@ -241,8 +249,10 @@ static bool as_get(struct shim_hw *hw, struct shim_ctx *ctx, struct shim_acct *a
 	}
 	if (victim < 0)
 		return false;
-	if (hw->as_owner[victim])
+	if (hw->as_owner[victim]) {
 		hw->as_owner[victim]->as_nr = -1;
+		hw->as_owner[victim]->as_faulted = false;
+	}
 	hw->as_owner[victim] = ctx;
 	ctx->as_nr = victim;
 	hw->as_lru[victim] = ++hw->lru_clock;
@@ -255,7 +265,7 @@ void shim_hw_flush_as(struct shim_dev *dev, struct shim_ctx *ctx,
 {
 	struct shim_hw *hw = dev->hw;
 
-	if (!hw || ctx->as_nr < 0)
+	if (!hw || ctx->as_nr < 0 || ctx->as_faulted)
 		return;
 	/* Lock the whole 48-bit space, then flush: width 47 -> 2^48 bytes. */
 	wr64(hw, a, MALI_AS(ctx->as_nr) + MALI_AS_LOCKADDR_LO, 47);
@@ -385,14 +395,14 @@ static void handle_mmu_irq(struct shim_hw *hw, struct shim_acct *a)
 			MALI_AS_FAULT_ACCESS(fs) == MALI_AS_FAULT_ACCESS_EXECUTE ? "exec" :
 			"read", (unsigned long long)fa);
 		/* Terminal: disabling the space abandons the stalled access
-		 * (the job then fails with the fault's code); the context
-		 * gets a space again, reprogrammed, for its next job. */
+		 * (the job then fails with the fault's code). The space stays
+		 * the context's, disabled, until that job is off the GPU:
+		 * handing it to another context earlier would let the
+		 * failing job touch that context's memory. */
 		as_program(hw, a, as, NULL);
 		wr(hw, a, MALI_MMU_IRQ_CLEAR, st & bits);
-		if (ctx) {
-			ctx->as_nr = -1;
-			hw->as_owner[as] = NULL;
-		}
+		if (ctx)
+			ctx->as_faulted = true;
 	}
 }
 
@@ -422,8 +432,10 @@ static void gpu_recover(struct shim_hw *hw, unsigned guilty, struct shim_acct *a
 		hw->slot[s].running = NULL;
 	}
 	for (int as = 0; as < HW_AS; as++)
-		if (hw->as_owner[as])
+		if (hw->as_owner[as]) {
 			hw->as_owner[as]->as_nr = -1;
+			hw->as_owner[as]->as_faulted = false;
+		}
 	if (gpu_bring_up(hw, a))
 		os_err("hw", "GPU reset failed");
 	for (unsigned s = 0; s < HW_SLOTS; s++) {
@@ -638,6 +650,7 @@ void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx)
 		as_program(hw, NULL, ctx->as_nr, NULL);
 		hw->as_owner[ctx->as_nr] = NULL;
 		ctx->as_nr = -1;
+		ctx->as_faulted = false;
 	}
 	if (ctx->backing.host)
 		vgpu_bus_remove(hw->gpu, ctx->pa_base);

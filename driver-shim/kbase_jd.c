@@ -235,6 +235,11 @@ static void atom_start(struct kb_atom *k, struct shim_acct *a)
 {
 	struct shim_file *f = k->kb->file;
 
+	/* The file is going away: dependents of cancelled atoms do not run. */
+	if (k->kb->closing) {
+		atom_complete(k, KB_EVENT_JOB_CANCELLED, a);
+		return;
+	}
 	if (atom_is_dep_only(k->core_req)) {
 		atom_complete(k, KB_EVENT_DONE, a);
 		return;
@@ -428,6 +433,7 @@ void kb_jd_release(struct kb_file *kb)
 	struct shim_file *f = kb->file;
 
 	/* Stop the hardware first; cancelled jobs complete through hw_done. */
+	kb->closing = true;
 	if (f->ctx)
 		shim_hw_ctx_teardown(f->dev, f->ctx);
 	for (int i = 0; i < KB_JD_ATOM_COUNT; i++) {

@@ -91,6 +91,7 @@ struct kb_file {
 	struct shim_list coalesced;  /* events held back by EVENT_COALESCE */
 	unsigned nr_events;
 	bool terminated;             /* POST_TERM seen */
+	bool closing;                /* released: nothing new may start */
 	uint8_t limited_cores;
 	uint64_t profile_len;
 	char *profile;

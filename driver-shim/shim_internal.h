@@ -65,6 +65,7 @@ struct shim_ctx {
 	uint64_t pgd;           /* bus address of the top-level table, 0 if none */
 	int as_nr;              /* hardware address space, -1 when unassigned */
 	bool as_pinned;         /* keeps its space (performance counters on) */
+	bool as_faulted;        /* its space is disabled after a fault */
 	uint64_t pages_mapped;  /* GPU PTEs currently valid */
 	uint64_t pt_pages;      /* page-table pages owned */
 	/* statistics of this context, for the stats file */
