@@ -150,6 +150,19 @@ int copy_to_guest(uint64_t dst, const void *src, size_t n);
  * returns its length, -EFAULT or -ENAMETOOLONG. */
 long strncpy_from_guest(char *dst, uint64_t src, size_t n);
 
+/* ---- interruptible host system calls (safe_syscall.c) ---- */
+
+/* Returned when a guest signal arrived before the host call began: the
+ * dispatcher restarts the call after the handler, whatever SA_RESTART. */
+#define SAFE_SYSCALL_RESTART (-512)
+#define SAFE_SYSCALL_RESTART_STR "-512"
+
+/* The x86-64 system call @nr with a[0..5]: the result, or -errno. */
+long safe_syscall(struct gthread *t, long nr, const uint64_t *a);
+/* From a host signal handler: if the thread was about to enter a safe
+ * system call, make it return SAFE_SYSCALL_RESTART instead. */
+void safe_syscall_fixup(void *host_ucontext);
+
 /* ---- system calls (syscall*.c) ---- */
 
 /* A handler's return value meaning "x0 is already set, leave it". */

@@ -134,9 +134,10 @@ static void async_handler(int sig, siginfo_t *info, void *uc)
 {
 	struct gthread *t = thread_self();
 
-	(void)uc;
-	if (t && sig >= 1 && sig <= GUEST_NSIG)
+	if (t && sig >= 1 && sig <= GUEST_NSIG) {
 		queue(t, sig, info);
+		safe_syscall_fixup(uc);
+	}
 }
 
 /*
@@ -184,6 +185,7 @@ static void fault_handler(int sig, siginfo_t *info, void *uc)
 	 * asynchronous signal for the guest. */
 	if (t && info->si_code <= 0) {
 		queue(t, sig, info);
+		safe_syscall_fixup(uc);
 		return;
 	}
 	if (t && t->in_engine && a64_fault_pc(&t->cpu, uc, &pc)) {

@@ -432,8 +432,7 @@ long syscall_passthrough(const struct sc_def *d, const uint64_t *a)
 		h[i] = (uint64_t)path_redirect(raw[used], red[used]);
 		used++;
 	}
-	r = syscall(d->host_nr, h[0], h[1], h[2], h[3], h[4], h[5]);
-	return r == -1 ? -errno : r;
+	return safe_syscall(thread_self(), d->host_nr, h);
 }
 
 void syscall_dispatch(struct gthread *t)
@@ -455,10 +454,12 @@ void syscall_dispatch(struct gthread *t)
 	/*
 	 * Interrupted by a signal the guest handles: with SA_RESTART the call
 	 * starts again after the handler, as the kernel does it, by stepping
-	 * back onto the SVC with x0 untouched.
+	 * back onto the SVC with x0 untouched; a call the signal kept from
+	 * starting at all always starts again.
 	 */
-	if (r == -EINTR && d && !(d->flags & SC_NORESTART) &&
-	    signal_restart_pending(t)) {
+	if (r == SAFE_SYSCALL_RESTART ||
+	    (r == -EINTR && d && !(d->flags & SC_NORESTART) &&
+	     signal_restart_pending(t))) {
 		t->cpu.pc -= 4;
 		r = SC_KEEP_X0;
 	} else if (r != SC_KEEP_X0) {

@@ -263,9 +263,8 @@ static long epoll_wait_common(const uint64_t *a, int host_nr)
 	h = calloc((size_t)max, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
-	n = syscall(host_nr, (int)a[0], h, max, a[3], a[4], a[5]);
-	if (n < 0)
-		n = -errno;
+	uint64_t ha[6] = { a[0], (uint64_t)h, a[2], a[3], a[4], a[5] };
+	n = safe_syscall(thread_self(), host_nr, ha);
 	for (long i = 0; i < n; i++) {
 		struct a64_epoll_event g = { h[i].events, 0, h[i].data.u64 };
 		if (copy_to_guest(a[1] + (uint64_t)i * sizeof(g), &g, sizeof(g))) {

@@ -454,6 +454,27 @@ TEST_F(guest, unhandled_undefined_instruction_kills_with_sigill)
 	EXPECT_EQ(WTERMSIG(st), SIGILL);
 }
 
+/* A signal queued before a blocking call began must not be slept through:
+ * the call is not started, and the SVC is run again after the handler. */
+TEST_F(guest, signal_before_a_blocking_call_restarts_it)
+{
+	int p[2];
+	char c;
+
+	ASSERT_EQ(pipe(p), 0);
+	self->t->cpu.pc = 0x400104;
+	self->t->cpu.interrupt = 1;
+	/* Without the check this read would wait forever (test timeout). */
+	EXPECT_EQ(SC(self->t, NR_read, p[0], (uint64_t)&c, 1), p[0]);
+	EXPECT_EQ(self->t->cpu.pc, 0x400100);
+	self->t->cpu.interrupt = 0;
+	ASSERT_EQ(write(p[1], "z", 1), 1);
+	self->t->cpu.pc = 0x400104;
+	EXPECT_EQ(SC(self->t, NR_read, p[0], (uint64_t)&c, 1), 1);
+	EXPECT_EQ(self->t->cpu.pc, 0x400104);
+	EXPECT_EQ(c, 'z');
+}
+
 TEST_F(guest, strace_lines)
 {
 	int p[2], saved = dup(2);
