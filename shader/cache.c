@@ -9,7 +9,7 @@
 
 struct entry {
 	struct entry *next;
-	const void *as;
+	uint64_t as;
 	uint64_t va;
 	struct bi_clause clause;
 };
@@ -20,9 +20,9 @@ struct bi_cache {
 	unsigned nslots, count;
 };
 
-static unsigned hash(const void *as, uint64_t va, unsigned n)
+static unsigned hash(uint64_t as, uint64_t va, unsigned n)
 {
-	uint64_t h = (va >> 4) ^ (uint64_t)(uintptr_t)as * 0x9e3779b97f4a7c15ull;
+	uint64_t h = (va >> 4) ^ as * 0x9e3779b97f4a7c15ull;
 
 	h ^= h >> 29;
 	h *= 0xbf58476d1ce4e5b9ull;
@@ -45,7 +45,7 @@ struct bi_cache *bi_cache_new(void)
 	return c;
 }
 
-static void drop_where(struct bi_cache *c, const void *as, bool all)
+static void drop_where(struct bi_cache *c, uint64_t as, bool all)
 {
 	for (unsigned i = 0; i < c->nslots; i++) {
 		struct entry **pp = &c->slots[i];
@@ -69,21 +69,21 @@ void bi_cache_free(struct bi_cache *c)
 	if (!c)
 		return;
 	if (c->slots)
-		drop_where(c, NULL, true);
+		drop_where(c, 0, true);
 	os_free(c->slots);
 	if (c->lock)
 		os_mutex_free(c->lock);
 	os_free(c);
 }
 
-void bi_cache_flush(struct bi_cache *c, const void *as)
+void bi_cache_flush(struct bi_cache *c, uint64_t as)
 {
 	os_mutex_lock(c->lock);
 	drop_where(c, as, false);
 	os_mutex_unlock(c->lock);
 }
 
-static struct entry *find(struct bi_cache *c, const void *as, uint64_t va)
+static struct entry *find(struct bi_cache *c, uint64_t as, uint64_t va)
 {
 	for (struct entry *e = c->slots[hash(as, va, c->nslots)]; e; e = e->next)
 		if (e->as == as && e->va == va)
@@ -123,8 +123,8 @@ static int fetch_decode(const struct bi_env *env, uint64_t va,
 	if (va & 15)
 		return BI_FAULT_INSTR_INVALID_PC;
 	for (unsigned n = 1; n <= 16; n++) {
-		int err = env->mem->read(env->as, va + 16 * (n - 1),
-					 w + 4 * (n - 1), 16);
+		int err = (env->mem->fetch ? env->mem->fetch : env->mem->read)(
+			env->as, va + 16 * (n - 1), w + 4 * (n - 1), 16);
 
 		if (err)
 			return err;
@@ -144,7 +144,7 @@ const struct bi_clause *bi_cache_get(struct bi_cache *c,
 	struct entry *e, *ne;
 
 	os_mutex_lock(c->lock);
-	e = find(c, env->as, va);
+	e = find(c, env->as_id, va);
 	os_mutex_unlock(c->lock);
 	if (e)
 		return &e->clause;
@@ -159,14 +159,14 @@ const struct bi_clause *bi_cache_get(struct bi_cache *c,
 		os_free(ne);
 		return NULL;
 	}
-	ne->as = env->as;
+	ne->as = env->as_id;
 	ne->va = va;
 	os_mutex_lock(c->lock);
-	e = find(c, env->as, va);
+	e = find(c, env->as_id, va);
 	if (e) {
 		os_free(ne);
 	} else {
-		unsigned h = hash(env->as, va, c->nslots);
+		unsigned h = hash(env->as_id, va, c->nslots);
 
 		ne->next = c->slots[h];
 		c->slots[h] = ne;

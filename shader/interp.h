@@ -43,6 +43,8 @@ enum bi_atom_op {
 };
 
 struct bi_mem_ops {
+	/* Instruction fetch (execute permission); NULL: use read. */
+	int (*fetch)(void *as, uint64_t va, void *dst, unsigned size);
 	int (*read)(void *as, uint64_t va, void *dst, unsigned size);
 	int (*write)(void *as, uint64_t va, const void *src, unsigned size);
 	/* @size is 4 or 8; the old value is returned in *old. Must be
@@ -56,6 +58,9 @@ struct bi_cache;
 struct bi_env {
 	const struct bi_mem_ops *mem;
 	void *as;
+	/* Identity of the address space for the decode cache, stable across
+	 * jobs (e.g. AS number and translation table base). */
+	uint64_t as_id;
 	enum bi_arch arch;
 	struct bi_cache *cache;
 	/* FAU uniforms: 64-bit slots, read as u<slot>.w0/w1. */
@@ -113,12 +118,13 @@ enum bi_run bi_warp_run(const struct bi_env *env, struct bi_warp *w,
 
 /*
  * Decode cache: each clause is decoded once per (address space, GPU VA).
- * Thread-safe. Flush an address space's entries when its shader memory
- * may have changed (the backend calls this on job start or unmap).
+ * Lookups and inserts are thread-safe. Flush an address space's entries
+ * when its shader memory may have changed (unmap, new upload, AS
+ * reassignment), while no warp of it runs.
  */
 struct bi_cache *bi_cache_new(void);
 void bi_cache_free(struct bi_cache *c);
-void bi_cache_flush(struct bi_cache *c, const void *as);
+void bi_cache_flush(struct bi_cache *c, uint64_t as_id);
 /* Returns the decoded clause at @va, or NULL with *fault set. */
 const struct bi_clause *bi_cache_get(struct bi_cache *c,
 				     const struct bi_env *env, uint64_t va,

@@ -81,7 +81,7 @@ static int tmem_atomic(void *as, uint64_t va, unsigned size, enum bi_atom_op op,
 	return 0;
 }
 
-static const struct bi_mem_ops tmem_ops = { tmem_read, tmem_write, tmem_atomic };
+static const struct bi_mem_ops tmem_ops = { NULL, tmem_read, tmem_write, tmem_atomic };
 
 struct trun {
 	struct tmem mem;
@@ -97,6 +97,7 @@ static inline struct trun *trun_new(void)
 
 	t->env.mem = &tmem_ops;
 	t->env.as = &t->mem;
+	t->env.as_id = 1;
 	t->env.arch = BI_ARCH_V7;
 	t->env.cache = bi_cache_new();
 	t->env.uniforms = t->uniforms;
