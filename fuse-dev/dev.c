@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "cmd/commands.h"
@@ -196,6 +197,16 @@ static int dev_main(int argc, char **argv)
 	if (!mnt[0] && default_mount_dir(mnt, sizeof(mnt))) {
 		fprintf(stderr, "vgpu dev: no runtime directory: %s\n", strerror(errno));
 		return 1;
+	}
+	/* A server killed outright leaves its mount behind ("Transport
+	 * endpoint is not connected"): clear it before mounting again.
+	 * statfs always reaches the server, where stat may be answered
+	 * from the kernel's caches. */
+	{
+		struct statfs sfs;
+
+		if (statfs(mnt, &sfs) && errno == ENOTCONN && !umount2(mnt, MNT_DETACH))
+			fprintf(stderr, "vgpu dev: removed a stale mount at %s\n", mnt);
 	}
 	if (bind && geteuid() != 0) {
 		fprintf(stderr, "vgpu dev: --bind needs root\n");

@@ -8,6 +8,7 @@
  */
 #include <poll.h>
 #include <sys/mman.h>
+#include <sys/vfs.h>
 
 #include "harness.h"
 #include "node/devnode.h"
@@ -1098,6 +1099,61 @@ TEST_F(kb, more_contexts_than_address_spaces)
 	}
 	for (int i = 0; i < N; i++)
 		close(fds[i]);
+}
+
+/* Starts `vgpu dev` on @dir directly (no guardian); waits until a live
+ * FUSE server answers there (statfs always reaches the server; a dead
+ * server's mount answers ENOTCONN, a plain directory another magic). */
+static pid_t raw_server(const char *dir)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execl(build_path("vgpu"), "vgpu", "dev", "--mount", dir, (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; pid > 0 && i < 2000; i++) {
+		struct statfs sfs;
+
+		if (!statfs(dir, &sfs) && sfs.f_type == 0x65735546 /* FUSE */)
+			break;
+		usleep(10000);
+	}
+	return pid;
+}
+
+TEST_F(kb, restart_after_kill_clears_stale_mount)
+{
+	char dir[] = "/tmp/vgpu-stale-XXXXXX", node[64];
+	struct statfs sfs;
+	int status = -1;
+	pid_t pid;
+
+	NEED_DEV();
+	ASSERT_NONNULL(mkdtemp(dir));
+	snprintf(node, sizeof(node), "%s/mali0", dir);
+	pid = raw_server(dir);
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(access(node, F_OK), 0);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	/* A dead server's mount. */
+	EXPECT_EQ(statfs(dir, &sfs), -1);
+	EXPECT_EQ(errno, ENOTCONN);
+	pid = raw_server(dir);
+	ASSERT_GT(pid, 0);
+	EXPECT_EQ(access(node, F_OK), 0);
+	kill(pid, SIGTERM);
+	waitpid(pid, &status, 0);
+	EXPECT_EQ(status, 0);
+	EXPECT_FALSE(devnode_mounted(dir));
+	if (devnode_mounted(dir))
+		umount2(dir, MNT_DETACH);
+	rmdir(dir);
 }
 
 TEST_F(kb, stats_count_ioctls)
