@@ -79,7 +79,7 @@ GUEST_CFLAGS := -O2 -g -Wall -Wextra -Werror
 SYSROOT_SCRIPT := scripts/sysroot.sh
 SYSROOT := $(shell scripts/sysroot.sh --print 2>/dev/null)
 
-.PHONY: all tests guests check demo bench fuzz deps deps-auto sysroot \
+.PHONY: all tests guests check demo bench fuzz deps deps-auto sysroot module \
 	print-sysroot install uninstall clean help
 .DEFAULT_GOAL := all
 # Keep every intermediate (objects of tests, test libraries).
@@ -158,6 +158,10 @@ bench: deps-auto
 	$(Q)$(MAKE) --no-print-directory all guests
 	$(Q)scripts/bench.sh $(BUILD)
 
+# The core as a kernel module, built from a copy in $(BUILD)/kmod.
+module:
+	$(Q)scripts/kmod.sh $(BUILD)/kmod $(KDIR)
+
 install: $(VGPU)
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(VGPU) $(DESTDIR)$(PREFIX)/bin/vgpu
@@ -177,6 +181,7 @@ help:
 	@echo "  deps            install the Debian packages the project needs (root)"
 	@echo "  sysroot         fetch the arm64 Debian sysroot into the cache"
 	@echo "  print-sysroot   print the sysroot path"
+	@echo "  module [KDIR=]  build the core as a kernel module (Kbuild) in \$$(BUILD)/kmod"
 	@echo "  install         install vgpu into \$$(DESTDIR)\$$(PREFIX)/bin"
 	@echo "variables: SAN=1 (ASan+UBSan, in build-san/), BUILD=dir, V=1"
 

@@ -16,6 +16,7 @@
 #include <linux/wait.h>
 #include <linux/cpumask.h>
 #include <linux/completion.h>
+#include <linux/module.h>
 
 #include "os.h"
 
@@ -242,3 +243,6 @@ void os_panic(const char *fmt, ...)
 	vaf.va = &ap;
 	panic("vgpu: internal error: %pV", &vaf);
 }
+
+MODULE_LICENSE("Dual MIT/GPL");
+MODULE_DESCRIPTION("vgpu core: virtual Mali Bifrost GPU model, shader core and driver shim");

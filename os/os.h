@@ -13,9 +13,25 @@
 #define VGPU_OS_H
 
 #ifdef __KERNEL__
+#include <linux/limits.h>
 #include <linux/types.h>
 #include <linux/stddef.h>
 #include <linux/stdarg.h>
+/* <stdint.h> limit names, which the kernel spells S32_MAX etc. */
+#ifndef INT8_MAX
+#define INT8_MIN S8_MIN
+#define INT8_MAX S8_MAX
+#define UINT8_MAX U8_MAX
+#define INT16_MIN S16_MIN
+#define INT16_MAX S16_MAX
+#define UINT16_MAX U16_MAX
+#define INT32_MIN S32_MIN
+#define INT32_MAX S32_MAX
+#define UINT32_MAX U32_MAX
+#define INT64_MIN S64_MIN
+#define INT64_MAX S64_MAX
+#define UINT64_MAX U64_MAX
+#endif
 #else
 #include <stdarg.h>
 #include <stdbool.h>

@@ -8,10 +8,11 @@ set -eu
 
 # Build: compiler, pkg-config and the three libraries. Tests: the aarch64
 # cross compiler, qemu-aarch64 (the CPU oracle), FUSE tools, dpkg/apt for the
-# arm64 sysroot, clang for the libFuzzer targets, bc for make bench.
+# arm64 sysroot, clang for the libFuzzer targets, bc for make bench, kernel
+# headers to build the core as a module.
 PACKAGES="build-essential pkg-config libfuse3-dev fuse3 liburing-dev libelf-dev
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user clang binutils
-ca-certificates bc"
+ca-certificates bc linux-headers-amd64"
 
 missing() {
 	for p in $PACKAGES; do

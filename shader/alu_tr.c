@@ -108,7 +108,7 @@ static uint32_t rscale(const struct op *o, bool add)
 	return bi_fp_clamp(&bi_f32, r, alu_clamp_of(o));
 }
 
-static uint32_t ilogb(uint32_t x, bool as_float)
+static uint32_t bi_ilogb(uint32_t x, bool as_float)
 {
 	uint32_t m;
 	int32_t e;
@@ -167,7 +167,7 @@ bool bi_exec_alu_tr(const struct op *o, uint32_t *out)
 		return true;
 	case BI_OP_ILOGB_F32:
 	case BI_OP_LOGB_F32:
-		*out = ilogb(src_f32(o, false), o->ins->desc->op == BI_OP_LOGB_F32);
+		*out = bi_ilogb(src_f32(o, false), o->ins->desc->op == BI_OP_LOGB_F32);
 		return true;
 	default:
 		return false;
