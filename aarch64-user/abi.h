@@ -245,6 +245,9 @@ void mm_set_brk(uint64_t start);
 struct run_opts {
 	const char *self_exe;	/* this vgpu binary, for execve */
 	const char *exe_path;	/* the guest program on the host */
+	/* The guest's argv as /proc/self/cmdline shows it: NUL-ended strings. */
+	char *cmdline;
+	size_t cmdline_len;
 	bool strace;
 };
 extern struct run_opts abi_opts;
@@ -280,5 +283,8 @@ void strace_enter(struct gthread *t, uint64_t nr, const struct sc_def *d,
 /* Prints the whole line once the result is known. */
 void strace_exit(struct gthread *t, uint64_t nr, const struct sc_def *d,
 		 const uint64_t *a, const char *pre, long ret);
+/* A signal about to be delivered, and the end of the process. */
+void strace_signal(struct gthread *t, int sig, const siginfo_t *info);
+void strace_exited(int code);
 
 #endif

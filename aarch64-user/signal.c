@@ -490,6 +490,8 @@ void signal_deliver(struct gthread *t)
 		struct a64_sigaction act = actions[sig];
 		if (act.handler == (uint64_t)SIG_IGN)
 			continue;
+		if (abi_opts.strace)
+			strace_signal(t, sig, &info);
 		if (act.handler == (uint64_t)SIG_DFL)
 			default_action(sig);
 		else

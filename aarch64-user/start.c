@@ -59,8 +59,16 @@ int abi_exec_program(const char *path, char *const argv[], char *const envp[],
 	abi_opts.exe_path = strdup(realpath(host, real) ? real : host);
 
 	uint64_t top = stack_map(GUEST_STACK_SIZE);
+	size_t clen = 0;
 	while (argv[argc])
-		argc++;
+		clen += strlen(argv[argc++]) + 1;
+	abi_opts.cmdline = malloc(clen + 1);
+	abi_opts.cmdline_len = 0;
+	for (int i = 0; abi_opts.cmdline && i < argc; i++) {
+		size_t n = strlen(argv[i]) + 1;
+		memcpy(abi_opts.cmdline + abi_opts.cmdline_len, argv[i], n);
+		abi_opts.cmdline_len += n;
+	}
 	struct stack_spec spec = {
 		.argc = argc, .argv = argv, .envp = envp, .execfn = execfn,
 		.exe = &exe, .interp = exe.interp[0] ? &interp : NULL,

@@ -268,3 +268,25 @@ void strace_exit(struct gthread *t, uint64_t nr, const struct sc_def *d,
 		put(&o, " = %ld", ret);
 	fprintf(stderr, "%s\n", line);
 }
+
+/* "--- SIGSEGV {si_signo=SIGSEGV, si_code=1, si_addr=0x10} ---", as strace
+ * shows a signal the guest is about to take. */
+void strace_signal(struct gthread *t, int sig, const siginfo_t *info)
+{
+	const char *name = sigabbrev_np(sig);
+
+	fprintf(stderr, "%d --- SIG%s {si_signo=SIG%s, si_code=%d", t->tid,
+		name ? name : "?", name ? name : "?", info->si_code);
+	if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE ||
+	    sig == SIGTRAP)
+		fprintf(stderr, ", si_addr=%p", info->si_addr);
+	else
+		fprintf(stderr, ", si_pid=%d, si_uid=%u", info->si_pid,
+			info->si_uid);
+	fprintf(stderr, "} ---\n");
+}
+
+void strace_exited(int code)
+{
+	fprintf(stderr, "%d +++ exited with %d +++\n", getpid(), code & 0xff);
+}

@@ -65,9 +65,10 @@ static long get_path(uint64_t p, char *buf)
 	return r < 0 ? r : 0;
 }
 
-enum proc_self { PS_NONE, PS_EXE, PS_AUXV };
+enum proc_self { PS_NONE, PS_EXE, PS_AUXV, PS_CMDLINE };
 
-/* /proc/self/exe and /proc/self/auxv, also spelt with our own pid. */
+/* /proc/self/{exe,auxv,cmdline}, also spelt with our own pid: the host's
+ * would describe the translator. */
 static enum proc_self proc_self(const char *p)
 {
 	char own[64];
@@ -84,19 +85,21 @@ static enum proc_self proc_self(const char *p)
 		return PS_EXE;
 	if (!strcmp(rest, "auxv"))
 		return PS_AUXV;
+	if (!strcmp(rest, "cmdline"))
+		return PS_CMDLINE;
 	return PS_NONE;
 }
 
-/* /proc/self/auxv as the guest's: a sealed memfd holding the vector. */
-static long open_auxv(void)
+/* A /proc file as the guest's: a memfd holding a snapshot of @v. Only
+ * O_CLOEXEC of the open flags matters for a read-only snapshot. */
+static long open_snapshot(const char *name, const void *v, size_t len,
+			  int flags)
 {
-	size_t len;
-	const void *v = stack_auxv(&len);
-	int fd = memfd_create("auxv", MFD_CLOEXEC);
+	int fd = memfd_create(name, (flags & O_CLOEXEC) ? MFD_CLOEXEC : 0);
 
 	if (fd < 0)
 		return -errno;
-	if (write(fd, v, len) != (ssize_t)len || lseek(fd, 0, SEEK_SET)) {
+	if ((len && write(fd, v, len) != (ssize_t)len) || lseek(fd, 0, SEEK_SET)) {
 		close(fd);
 		return -EIO;
 	}
@@ -116,13 +119,13 @@ long sys_openat(struct gthread *t, const uint64_t *a)
 	case PS_EXE:
 		return ret(openat(AT_FDCWD, abi_opts.exe_path, flags, (mode_t)a[3]));
 	case PS_AUXV: {
-		long fd = open_auxv();
-		/* O_CLOEXEC is the only flag that matters for a read-only
-		 * snapshot; memfd_create set it, drop it unless asked. */
-		if (fd >= 0 && !(flags & O_CLOEXEC))
-			fcntl((int)fd, F_SETFD, 0);
-		return fd;
+		size_t len;
+		const void *v = stack_auxv(&len);
+		return open_snapshot("auxv", v, len, flags);
 	}
+	case PS_CMDLINE:
+		return open_snapshot("cmdline", abi_opts.cmdline,
+				     abi_opts.cmdline_len, flags);
 	case PS_NONE:
 		break;
 	}

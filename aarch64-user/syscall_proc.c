@@ -23,6 +23,8 @@ long sys_exit(struct gthread *t, const uint64_t *a)
 long sys_exit_group(struct gthread *t, const uint64_t *a)
 {
 	(void)t;
+	if (abi_opts.strace)
+		strace_exited((int)a[0]);
 	syscall(SYS_exit_group, (int)a[0]);
 	_exit((int)a[0]);
 }

@@ -152,8 +152,11 @@ long thread_clone(struct gthread *parent, uint64_t flags, uint64_t child_sp,
 void thread_exit(struct gthread *t, int code)
 {
 	/* The last thread leaving ends the process with its status. */
-	if (__atomic_sub_fetch(&nthreads, 1, __ATOMIC_SEQ_CST) == 0)
+	if (__atomic_sub_fetch(&nthreads, 1, __ATOMIC_SEQ_CST) == 0) {
+		if (abi_opts.strace)
+			strace_exited(code);
 		syscall(SYS_exit_group, code);
+	}
 	/* CLONE_CHILD_CLEARTID: what pthread_join waits for. Done here, not
 	 * by the kernel, because the host thread is glibc's, whose own
 	 * clear-tid address belongs to its struct pthread. */

@@ -245,6 +245,21 @@ TEST(strace_prints_calls)
 	proc_result_free(&r);
 }
 
+TEST(strace_shows_signals_and_exit)
+{
+	struct proc_result r;
+	const char *a[] = { "-strace", guest("tests/guest-abi/raw_signal"), NULL };
+
+	ASSERT_EQ(run(&r, a, NULL), 0);
+	EXPECT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.err, " --- SIGSEGV {si_signo=SIGSEGV, si_code=1, "
+				     "si_addr=0x10} ---\n"));
+	EXPECT_NONNULL(strstr(r.err, " --- SIGUSR1 {si_signo=SIGUSR1, si_code=0, "));
+	EXPECT_NONNULL(strstr(r.err, " rt_sigreturn() = ?\n"));
+	EXPECT_NONNULL(strstr(r.err, " +++ exited with 0 +++\n"));
+	proc_result_free(&r);
+}
+
 /* -L: an absolute program path resolves in the sysroot first. */
 TEST(sysroot_lookup_of_the_program)
 {

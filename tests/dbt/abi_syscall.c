@@ -238,6 +238,16 @@ TEST_F(guest, proc_self_exe_and_auxv_describe_the_guest)
 	EXPECT_EQ((size_t)n, len);
 	EXPECT_MEMEQ(v, want, len);
 	close((int)fd);
+
+	char cmd[] = "prog\0arg\0";
+	abi_opts.cmdline = cmd;
+	abi_opts.cmdline_len = sizeof(cmd) - 1;
+	fd = SC(self->t, NR_openat, AT_FDCWD, (uint64_t)"/proc/self/cmdline", 0);
+	ASSERT_GE(fd, 0);
+	memset(buf, 0, sizeof(buf));
+	EXPECT_EQ(read((int)fd, buf, sizeof(buf)), 9);
+	EXPECT_MEMEQ(buf, cmd, 9);
+	close((int)fd);
 }
 
 TEST_F(guest, brk_grows_and_shrinks_within_its_range)
