@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +115,35 @@ static void write_trace(struct server *srv, const char *path)
 		fprintf(stderr, "vgpu dev: --trace %s: %s\n", path, strerror(errno));
 }
 
+/*
+ * Binding a node makes the kernel look it up in our own file system, so
+ * it can only happen while the session loop runs: a helper thread does it
+ * once the loop is up.
+ */
+struct binder {
+	pthread_t thread;
+	const char *mnt;
+	struct fuse_session *se;
+	int result; /* 0 done, -1 failed */
+};
+
+static void *bind_thread(void *arg)
+{
+	struct binder *b = arg;
+
+	b->result = bind_all(b->mnt);
+	if (b->result) {
+		fprintf(stderr, "vgpu dev: stopping: --bind failed\n");
+		fuse_session_exit(b->se);
+		/* Wake the loop: any request will do. */
+		kill(getpid(), SIGHUP);
+	} else {
+		printf("vgpu dev: bound at /dev/mali0 and /dev/dri/renderD128\n");
+		fflush(stdout);
+	}
+	return NULL;
+}
+
 static int dev_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -133,6 +164,7 @@ static int dev_main(int argc, char **argv)
 	struct fuse_session *se;
 	struct server srv = { 0 };
 	const char *trace = NULL;
+	struct binder binder = { 0 };
 	bool bind = false;
 	int opt, ret = 1;
 
@@ -231,22 +263,26 @@ static int dev_main(int argc, char **argv)
 				"and root or fusermount3)\n", mnt);
 		goto out_sig;
 	}
-	if (bind && bind_all(mnt))
-		goto out_unmount;
-	printf("vgpu dev: %s, FUSE mode: %s/mali0 (kbase), %s/renderD128 (panfrost), %s/stats%s\n",
-	       shim_dev_gpu_name(srv.dev), mnt, mnt, mnt,
-	       bind ? "; bound at /dev/mali0 and /dev/dri/renderD128" : "");
+	printf("vgpu dev: %s, FUSE mode: %s/mali0 (kbase), %s/renderD128 (panfrost), %s/stats\n",
+	       shim_dev_gpu_name(srv.dev), mnt, mnt, mnt);
 	fflush(stdout);
 	loop = fuse_loop_cfg_create();
 	if (!loop)
-		goto out_unbind;
+		goto out_unmount;
 	fuse_loop_cfg_set_max_threads(loop, DEV_MAX_THREADS);
 	fuse_loop_cfg_set_clone_fd(loop, 0);
+	binder.mnt = mnt;
+	binder.se = se;
+	if (bind && pthread_create(&binder.thread, NULL, bind_thread, &binder))
+		bind = false;
 	ret = fuse_session_loop_mt(se, loop) < 0 ? 1 : 0;
 	fuse_loop_cfg_destroy(loop);
-out_unbind:
-	if (bind)
+	if (bind) {
+		pthread_join(binder.thread, NULL);
+		if (binder.result)
+			ret = 1;
 		unbind_all();
+	}
 out_unmount:
 	fuse_session_unmount(se);
 out_sig:
