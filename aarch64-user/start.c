@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -18,7 +19,25 @@ struct run_opts abi_opts;
 /* Where a PIE program goes when that range is free: low enough to leave
  * its break room to grow, far from the host's own PIE and libraries. */
 #define PIE_BASE_HINT 0x5500000000ull
-#define GUEST_STACK_SIZE (8ull << 20)
+
+/*
+ * The kernel grows the main thread's stack up to RLIMIT_STACK; here it is
+ * one mapping of that size (untouched pages cost nothing), 8 MiB when
+ * unlimited, and never more than 1 GiB.
+ */
+static uint64_t guest_stack_size(void)
+{
+	struct rlimit rl;
+	uint64_t n = 8ull << 20;
+
+	if (!getrlimit(RLIMIT_STACK, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		n = rl.rlim_cur;
+	if (n < (128ull << 10))
+		n = 128ull << 10;
+	if (n > (1ull << 30))
+		n = 1ull << 30;
+	return PAGE_UP(n);
+}
 
 /* Shell convention: 127 "not found", 126 "found but cannot run". */
 static int exit_status(enum elf_err e)
@@ -58,7 +77,7 @@ int abi_exec_program(const char *path, char *const argv[], char *const envp[],
 	}
 	abi_opts.exe_path = strdup(realpath(host, real) ? real : host);
 
-	uint64_t top = stack_map(GUEST_STACK_SIZE);
+	uint64_t ssize = guest_stack_size(), top = stack_map(ssize);
 	size_t clen = 0;
 	while (argv[argc])
 		clen += strlen(argv[argc++]) + 1;
@@ -73,16 +92,14 @@ int abi_exec_program(const char *path, char *const argv[], char *const envp[],
 		.argc = argc, .argv = argv, .envp = envp, .execfn = execfn,
 		.exe = &exe, .interp = exe.interp[0] ? &interp : NULL,
 	};
-	uint64_t sp = top ? stack_build(top, top - GUEST_STACK_SIZE, &spec) : 0;
-	if (!sp) {
-		fprintf(stderr, "vgpu: %s: arguments and environment too large\n",
-			path);
-		return 126;
-	}
-
-	struct gthread *t = calloc(1, sizeof(*t));
-	if (!t || a64_engine_init()) {
-		fprintf(stderr, "vgpu: cannot start the execution engine\n");
+	uint64_t sp = top ? stack_build(top, top - ssize, &spec) : 0;
+	struct gthread *t = sp ? calloc(1, sizeof(*t)) : NULL;
+	if (!sp || !t || a64_engine_init()) {
+		fprintf(stderr, "vgpu: %s: %s\n", path,
+			!sp ? "arguments and environment too large"
+			    : "cannot start the execution engine");
+		free(t);
+		free(abi_opts.cmdline);
 		return 126;
 	}
 	mm_set_brk(exe.brk);
