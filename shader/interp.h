@@ -53,6 +53,9 @@ struct bi_mem_ops {
 		      uint64_t operand, uint64_t compare, uint64_t *old);
 };
 
+/* bi_mem_ops on a vgpu address space (struct vgpu_as *, mem_vgpu.c). */
+extern const struct bi_mem_ops bi_vgpu_mem_ops;
+
 struct bi_cache;
 
 struct bi_env {

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The interpreter's memory interface on a vgpu address space
+ * (vgpu/compute.h): every access goes through the GPU MMU model, so it is
+ * translated, permission-checked, counted, and faults as the hardware
+ * would. A COMPUTE back end sets env.mem = &bi_vgpu_mem_ops and
+ * env.as = vgpu_job_as(job).
+ */
+#include "shader/interp.h"
+#include "vgpu/compute.h"
+
+static int as_fetch(void *as, uint64_t va, void *dst, unsigned size)
+{
+	return vgpu_as_fetch(as, va, dst, size) ? BI_FAULT_MEMORY : 0;
+}
+
+static int as_read(void *as, uint64_t va, void *dst, unsigned size)
+{
+	return vgpu_as_read(as, va, dst, size) ? BI_FAULT_MEMORY : 0;
+}
+
+static int as_write(void *as, uint64_t va, const void *src, unsigned size)
+{
+	return vgpu_as_write(as, va, src, size) ? BI_FAULT_MEMORY : 0;
+}
+
+/* Read-modify-write on the host page, atomically with respect to other
+ * workers and to the CPU side of the same memory. */
+#define RMW(T, p, op, v, cmp)                                                 \
+	({                                                                    \
+		T *_p = (T *)(p), _v = (T)(v), _c = (T)(cmp), _o;             \
+		switch (op) {                                                 \
+		case BI_ATOM_ADD:                                             \
+			_o = __atomic_fetch_add(_p, _v, __ATOMIC_SEQ_CST);    \
+			break;                                                \
+		case BI_ATOM_AND:                                             \
+			_o = __atomic_fetch_and(_p, _v, __ATOMIC_SEQ_CST);    \
+			break;                                                \
+		case BI_ATOM_OR:                                              \
+			_o = __atomic_fetch_or(_p, _v, __ATOMIC_SEQ_CST);     \
+			break;                                                \
+		case BI_ATOM_XOR:                                             \
+			_o = __atomic_fetch_xor(_p, _v, __ATOMIC_SEQ_CST);    \
+			break;                                                \
+		case BI_ATOM_XCHG:                                            \
+			_o = __atomic_exchange_n(_p, _v, __ATOMIC_SEQ_CST);   \
+			break;                                                \
+		case BI_ATOM_CMPXCHG:                                         \
+			_o = _c;                                              \
+			__atomic_compare_exchange_n(_p, &_o, _v, false,       \
+						    __ATOMIC_SEQ_CST,         \
+						    __ATOMIC_SEQ_CST);        \
+			break;                                                \
+		default:                                                      \
+			_o = minmax_##T(_p, op, _v);                          \
+			break;                                                \
+		}                                                             \
+		(uint64_t)_o;                                                 \
+	})
+
+/* Min/max have no fetch-op builtin: a compare-and-swap loop. */
+#define MINMAX(T, S)                                                          \
+	static T minmax_##T(T *p, enum bi_atom_op op, T v)                    \
+	{                                                                     \
+		T o = __atomic_load_n(p, __ATOMIC_SEQ_CST), n;                \
+		do {                                                          \
+			bool s = op == BI_ATOM_SMIN || op == BI_ATOM_SMAX;    \
+			bool lt = s ? (S)v < (S)o : v < o;                    \
+			bool mn = op == BI_ATOM_SMIN || op == BI_ATOM_UMIN;   \
+			n = (mn ? lt : !lt && v != o) ? v : o;                \
+		} while (!__atomic_compare_exchange_n(p, &o, n, false,        \
+						      __ATOMIC_SEQ_CST,       \
+						      __ATOMIC_SEQ_CST));     \
+		return o;                                                     \
+	}
+MINMAX(uint32_t, int32_t)
+MINMAX(uint64_t, int64_t)
+
+static int as_atomic(void *as, uint64_t va, unsigned size, enum bi_atom_op op,
+		     uint64_t v, uint64_t cmp, uint64_t *old)
+{
+	void *p;
+
+	if (va & (size - 1))
+		return BI_FAULT_INSTR_ALIGN_FAULT;
+	p = vgpu_as_map(as, va, size, VGPU_ACCESS_ATOMIC);
+	if (!p)
+		return BI_FAULT_MEMORY;
+	*old = size == 8 ? RMW(uint64_t, p, op, v, cmp) : RMW(uint32_t, p, op, v, cmp);
+	return 0;
+}
+
+const struct bi_mem_ops bi_vgpu_mem_ops = {
+	.fetch = as_fetch,
+	.read = as_read,
+	.write = as_write,
+	.atomic = as_atomic,
+};

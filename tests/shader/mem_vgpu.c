@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bi_vgpu_mem_ops over a stand-in address space: this file defines the
+ * vgpu_as_* accessors itself (a flat page that faults elsewhere), so the
+ * adapter's atomics, alignment and fault mapping are tested without an
+ * MMU set-up.
+ */
+#include "harness.h"
+#include "shader/interp.h"
+#include "vgpu/compute.h"
+
+#define BASE 0x40000000ull
+static uint8_t page[4096] __attribute__((aligned(64)));
+
+static void *at(uint64_t va, size_t len)
+{
+	return va >= BASE && va + len <= BASE + sizeof(page) ? page + (va - BASE) : NULL;
+}
+
+int vgpu_as_read(struct vgpu_as *as, uint64_t va, void *buf, size_t len)
+{
+	(void)as;
+	return at(va, len) ? (memcpy(buf, at(va, len), len), 0) : -1;
+}
+
+int vgpu_as_fetch(struct vgpu_as *as, uint64_t va, void *buf, size_t len)
+{
+	return vgpu_as_read(as, va, buf, len);
+}
+
+int vgpu_as_write(struct vgpu_as *as, uint64_t va, const void *buf, size_t len)
+{
+	(void)as;
+	return at(va, len) ? (memcpy(at(va, len), buf, len), 0) : -1;
+}
+
+void *vgpu_as_map(struct vgpu_as *as, uint64_t va, size_t len, enum vgpu_access acc)
+{
+	(void)as;
+	(void)acc;
+	return at(va, len);
+}
+
+static uint64_t rmw(enum bi_atom_op op, unsigned size, uint64_t init, uint64_t v,
+		    uint64_t cmp, uint64_t *after)
+{
+	uint64_t old = 0;
+
+	memcpy(page, &init, 8);
+	if (bi_vgpu_mem_ops.atomic(NULL, BASE, size, op, v, cmp, &old))
+		return ~0ull;
+	*after = 0;
+	memcpy(after, page, size);
+	return old;
+}
+
+TEST(atomics_32_and_64)
+{
+	static const struct {
+		enum bi_atom_op op;
+		unsigned size;
+		uint64_t init, v, cmp, after;
+	} rows[] = {
+		{ BI_ATOM_ADD, 4, 5, 7, 0, 12 },
+		{ BI_ATOM_ADD, 8, 0xffffffffull, 1, 0, 0x100000000ull },
+		{ BI_ATOM_SMIN, 4, 5, 0xfffffffe, 0, 0xfffffffe },
+		{ BI_ATOM_UMIN, 4, 5, 0xfffffffe, 0, 5 },
+		{ BI_ATOM_SMAX, 4, 5, 0xfffffffe, 0, 5 },
+		{ BI_ATOM_UMAX, 8, 5, 0xfffffffffffffffeull, 0, 0xfffffffffffffffeull },
+		{ BI_ATOM_AND, 4, 0xf0, 0x3c, 0, 0x30 },
+		{ BI_ATOM_OR, 4, 0xf0, 0x0f, 0, 0xff },
+		{ BI_ATOM_XOR, 4, 0xff, 0x0f, 0, 0xf0 },
+		{ BI_ATOM_XCHG, 4, 1, 2, 0, 2 },
+		{ BI_ATOM_CMPXCHG, 4, 1, 9, 1, 9 },
+		{ BI_ATOM_CMPXCHG, 4, 1, 9, 2, 1 },
+	};
+
+	for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		uint64_t after, old = rmw(rows[i].op, rows[i].size, rows[i].init,
+					  rows[i].v, rows[i].cmp, &after);
+
+		EXPECT_EQ(old, rows[i].init);
+		EXPECT_EQ(after, rows[i].after);
+	}
+}
+
+TEST(faults_and_alignment)
+{
+	uint64_t old;
+	uint32_t v = 0;
+
+	EXPECT_EQ(bi_vgpu_mem_ops.atomic(NULL, BASE + 2, 4, BI_ATOM_ADD, 1, 0, &old),
+		  BI_FAULT_INSTR_ALIGN_FAULT);
+	EXPECT_EQ(bi_vgpu_mem_ops.atomic(NULL, 0x1000, 4, BI_ATOM_ADD, 1, 0, &old),
+		  BI_FAULT_MEMORY);
+	EXPECT_EQ(bi_vgpu_mem_ops.read(NULL, 0x1000, &v, 4), BI_FAULT_MEMORY);
+	EXPECT_EQ(bi_vgpu_mem_ops.write(NULL, BASE + 8, &v, 4), 0);
+	EXPECT_EQ(bi_vgpu_mem_ops.fetch(NULL, BASE + 4096, &v, 4), BI_FAULT_MEMORY);
+}
+
+TEST_HARNESS_MAIN
