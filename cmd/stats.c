@@ -189,6 +189,18 @@ static void render(const struct jv *root)
 		       num(c, "jobs"), num(c, "faults"), num(c, "gpu_pages"),
 		       num(c, "gpu_pages_peak"), num(c, "pt_pages"));
 	}
+	for (int i = 0; ctxs && i < ctxs->n; i++) {
+		const struct jv *c = ctxs->items[i], *req = get(c, "requests");
+
+		if (!req || req->t != J_ARR || !req->n)
+			continue;
+		printf("  ctx %lld:", num(c, "id"));
+		for (int j = 0; j < req->n; j++)
+			printf(" %s x%lld%s", str(req->items[j], "name"),
+			       num(req->items[j], "count"),
+			       num(req->items[j], "errors") ? " (errors)" : "");
+		printf("\n");
+	}
 	printf("\nioctls\n  %-10s %-30s %7s %5s %8s %8s %9s %9s %7s %7s %5s %5s %6s %6s\n",
 	       "node", "name", "count", "err", "p50", "p99", "bytes_in", "bytes_out",
 	       "reg_rd", "reg_wr", "irqs", "jobs", "pages", "faults");

@@ -75,24 +75,18 @@ struct shim_ctx *shim_ctx_create(struct shim_dev *dev, bool kbase)
 	ctx->window = w;
 	ctx->as_nr = -1;
 	ctx->pa_base = (uint64_t)(w + 1) * SHIM_WINDOW_STRIDE;
+	ctx->st_rows = os_zalloc(SHIM_STAT_ROWS * sizeof(*ctx->st_rows));
+	if (!ctx->st_rows)
+		goto fail;
 	if (!dev->host.backing_create ||
 	    dev->host.backing_create(dev->host.priv, dev->cfg.backing_size,
-				     &ctx->backing)) {
-		os_free(ctx);
-		return NULL;
-	}
+				     &ctx->backing))
+		goto fail;
 	ctx->pgd = pt_alloc(ctx);
-	if (!ctx->pgd) {
-		dev->host.backing_destroy(dev->host.priv, &ctx->backing);
-		os_free(ctx);
-		return NULL;
-	}
-	if (shim_hw_ctx_attach(dev, ctx)) {
-		pt_free_tree(ctx, ctx->pgd, 0);
-		dev->host.backing_destroy(dev->host.priv, &ctx->backing);
-		os_free(ctx);
-		return NULL;
-	}
+	if (!ctx->pgd)
+		goto fail_backing;
+	if (shim_hw_ctx_attach(dev, ctx))
+		goto fail_pt;
 	/* Offset 0 stays unused so that 0 never names an allocation. */
 	ralloc_init(&ctx->phys, SHIM_PAGE_SIZE,
 		    ctx->backing.size - SHIM_PAGE_SIZE);
@@ -103,6 +97,15 @@ struct shim_ctx *shim_ctx_create(struct shim_dev *dev, bool kbase)
 	if (dev->st_ctx_live > dev->st_ctx_peak)
 		dev->st_ctx_peak = dev->st_ctx_live;
 	return ctx;
+
+fail_pt:
+	pt_free_tree(ctx, ctx->pgd, 0);
+fail_backing:
+	dev->host.backing_destroy(dev->host.priv, &ctx->backing);
+fail:
+	os_free(ctx->st_rows);
+	os_free(ctx);
+	return NULL;
 }
 
 void shim_ctx_destroy(struct shim_ctx *ctx)
@@ -119,6 +122,7 @@ void shim_ctx_destroy(struct shim_ctx *ctx)
 	dev->window_used &= ~(1ull << ctx->window);
 	shim_list_del(&ctx->link);
 	dev->st_ctx_live--;
+	os_free(ctx->st_rows);
 	os_free(ctx);
 }
 

@@ -253,6 +253,14 @@ static void stat_call(struct shim_dev *dev, unsigned row, uint64_t t0,
 		s->lat_max_ns = ns;
 	if (a)
 		acct_add(&s->acct, a);
+	/* The file (and so its context) outlives its own calls. */
+	if (f && f->ctx) {
+		struct shim_ctx_row *r = &f->ctx->st_rows[row];
+
+		r->count++;
+		r->errors += ret < 0;
+		r->ns += ns;
+	}
 	os_mutex_unlock(dev->stat_lock);
 }
 

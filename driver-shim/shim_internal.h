@@ -70,6 +70,7 @@ struct shim_ctx {
 	uint64_t pt_pages;      /* page-table pages owned */
 	/* statistics of this context, for the stats file */
 	uint64_t st_ioctls, st_jobs, st_faults, st_pages_peak;
+	struct shim_ctx_row *st_rows; /* per request kind, SHIM_STAT_ROWS */
 	struct shim_list link;  /* dev->ctxs */
 	bool dead;              /* its file was released; jobs are aborted */
 	/* Growable memory: backs the page around @va after a GPU fault, as
@@ -124,6 +125,11 @@ struct shim_file {
 #define SHIM_STAT_ROW_MMAP (512 + 1)
 #define SHIM_STAT_ROW_IRQ (512 + 2)
 #define SHIM_LAT_BUCKETS 40 /* log2 buckets of nanoseconds */
+
+/* What the stats file shows per context and request kind. */
+struct shim_ctx_row {
+	uint64_t count, errors, ns;
+};
 
 struct shim_stat_row {
 	uint64_t count, errors, bytes_in, bytes_out;

@@ -161,10 +161,12 @@ size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size)
 	shim_list_for_each_safe(pos, tmp, &dev->ctxs) {
 		struct shim_ctx *c = shim_container_of(pos, struct shim_ctx, link);
 
+		bool rfirst = true;
+
 		put(&o, "%s\n    {\"id\": %d, \"uapi\": \"%s\", \"as\": %d, "
 		    "\"ioctls\": %llu, \"jobs\": %llu, \"faults\": %llu, "
 		    "\"gpu_pages\": %llu, \"gpu_pages_peak\": %llu, "
-		    "\"pt_pages\": %llu}",
+		    "\"pt_pages\": %llu, \"requests\": [",
 		    first ? "" : ",", c->id, c->kbase ? "kbase" : "panfrost",
 		    c->as_nr, (unsigned long long)c->st_ioctls,
 		    (unsigned long long)c->st_jobs,
@@ -172,6 +174,22 @@ size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size)
 		    (unsigned long long)c->pages_mapped,
 		    (unsigned long long)c->st_pages_peak,
 		    (unsigned long long)c->pt_pages);
+		os_mutex_lock(dev->stat_lock);
+		for (unsigned i = 0; i < SHIM_STAT_ROWS; i++) {
+			const struct shim_ctx_row *r = &c->st_rows[i];
+
+			if (!r->count)
+				continue;
+			put(&o, "%s{\"name\": \"%s\", \"count\": %llu, "
+			    "\"errors\": %llu, \"ns\": %llu}",
+			    rfirst ? "" : ", ", shim_row_name(i),
+			    (unsigned long long)r->count,
+			    (unsigned long long)r->errors,
+			    (unsigned long long)r->ns);
+			rfirst = false;
+		}
+		os_mutex_unlock(dev->stat_lock);
+		put(&o, "]}");
 		first = false;
 	}
 	os_mutex_unlock(dev->lock);

@@ -1169,6 +1169,10 @@ TEST_F(kb, stats_count_ioctls)
 	ASSERT_NONNULL(st);
 	EXPECT_NONNULL(strstr(st, "\"ioctl\": \"GET_GPUPROPS\""));
 	EXPECT_NONNULL(strstr(st, "\"ioctl\": \"VERSION_CHECK\", \"nr\": 0, \"count\": 1"));
+	/* Per context too (the handshake itself precedes the context). */
+	EXPECT_NONNULL(strstr(st, "\"requests\": [{\"name\": \"SET_FLAGS\", \"count\": 1, "
+				  "\"errors\": 0"));
+	EXPECT_NONNULL(strstr(st, "{\"name\": \"GET_GPUPROPS\", \"count\": 1, \"errors\": 0"));
 	EXPECT_EQ(json_num(st, "contexts_live"), 1);
 	EXPECT_GT(json_num(st, "reg_reads"), 0);
 	free(st);
@@ -1189,6 +1193,7 @@ TEST_F(kb, vgpu_stats_renders_tables)
 	EXPECT_NONNULL(strstr(r.out, "GPU: Mali-G71"));
 	EXPECT_NONNULL(strstr(r.out, "GET_GPUPROPS"));
 	EXPECT_NONNULL(strstr(r.out, "kbase"));
+	EXPECT_NONNULL(strstr(r.out, "GET_GPUPROPS x1"));
 	proc_result_free(&r);
 }
 
