@@ -58,6 +58,8 @@ static long do_fork(struct gthread *t, uint64_t flags, uint64_t sp,
 	if (pid == 0) {
 		thread_reset_count();
 		t->tid = (int)syscall(SYS_gettid);
+		/* A child starts with no pending signals, as with the kernel. */
+		t->pending = 0;
 		if (vf[0] >= 0)
 			close(vf[0]);
 		if (sp)

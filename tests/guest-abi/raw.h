@@ -29,7 +29,8 @@ enum {
 	NR_write = 64, NR_exit = 93, NR_exit_group = 94, NR_futex = 98,
 	NR_kill = 129, NR_rt_sigaction = 134, NR_rt_sigprocmask = 135,
 	NR_rt_sigreturn = 139, NR_getpid = 172, NR_gettid = 178,
-	NR_clone = 220, NR_mmap = 222,
+	NR_clone = 220, NR_mmap = 222, NR_read = 63, NR_pipe2 = 59,
+	NR_tgkill = 131,
 };
 
 static inline unsigned long len(const char *s)
@@ -57,6 +58,49 @@ static inline void __attribute__((noreturn)) exit_group(long code)
 {
 	for (;;)
 		sys3(NR_exit_group, code, 0, 0);
+}
+
+static inline void put_num(const char *what, long v)
+{
+	char b[24];
+	int n = 0;
+
+	do
+		b[sizeof(b) - 2 - n++] = (char)('0' + v % 10);
+	while ((v /= 10) && n < 20);
+	b[sizeof(b) - 1] = 0;
+	out_line(what, &b[sizeof(b) - 1 - n]);
+}
+
+/* The clone flags of glibc's pthread_create. */
+#define THREAD_FLAGS                                                        \
+	(0x100 /* VM */ | 0x200 /* FS */ | 0x400 /* FILES */ |              \
+	 0x800 /* SIGHAND */ | 0x10000 /* THREAD */ | 0x40000 /* SYSVSEM */ | \
+	 0x80000 /* SETTLS */ | 0x100000 /* PARENT_SETTID */ |               \
+	 0x200000 /* CHILD_CLEARTID */)
+
+/* long raw_clone(flags, sp, ptid, tls, ctid, fn): the child runs fn on
+ * its new stack, then exit(0). */
+long raw_clone(long, void *, int *, void *, int *, void (*)(void));
+__asm__(".globl raw_clone\n"
+	"raw_clone:\n"
+	"	mov x10, x5\n"
+	"	mov x8, #220\n"
+	"	svc #0\n"
+	"	cbnz x0, 1f\n"
+	"	blr x10\n"
+	"	mov x0, #0\n"
+	"	mov x8, #93\n"
+	"	svc #0\n"
+	"1:	ret\n");
+
+/* Waits until CLONE_CHILD_CLEARTID zeroed *tid (the thread is gone). */
+static inline void join(int *tid)
+{
+	int v;
+
+	while ((v = __atomic_load_n(tid, __ATOMIC_ACQUIRE)) != 0)
+		sys6(NR_futex, (long)tid, 0 /* FUTEX_WAIT */, v, 0, 0, 0);
 }
 
 /* The program's entry: cmain(sp) with the initial stack pointer. */

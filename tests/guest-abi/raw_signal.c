@@ -4,13 +4,16 @@
  * return trampoline (no SA_RESTORER), a blocked signal left pending until
  * it is unblocked, and SIGSEGV, SIGILL and SIGTRAP raised by instructions,
  * each handler stepping over the culprit by editing the saved pc in its
- * ucontext, which rt_sigreturn must honour.
+ * ucontext, which rt_sigreturn must honour; and a signal sent to one
+ * thread of several, which runs its handler there and ends its blocking
+ * read.
  */
 #include "raw.h"
 
 #define SIGILL 4
 #define SIGTRAP 5
 #define SIGUSR1 10
+#define SIGUSR2 12
 #define SIGSEGV 11
 #define SA_SIGINFO 4
 #define SIG_BLOCK 0
@@ -52,6 +55,25 @@ static void handle(int sig, void (*fn)(int, void *, void *))
 		exit_group(20 + sig);
 }
 
+static volatile long usr2_tid, ready, read_result;
+static int pipefd[2], reader_tid;
+static long reader_tls[2];
+static unsigned char reader_stack[16384] __attribute__((aligned(16)));
+
+static void on_usr2(int sig, void *info, void *uc)
+{
+	(void)sig, (void)info, (void)uc;
+	usr2_tid = sys3(NR_gettid, 0, 0, 0);
+}
+
+static void reader(void)
+{
+	char c;
+
+	__atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+	read_result = sys3(NR_read, pipefd[0], &c, 1);
+}
+
 static void say(const char *what, int ok)
 {
 	out_line(what, ok ? "ok" : "FAIL");
@@ -90,6 +112,24 @@ void cmain(long *sp)
 	last_sig = 0;
 	__asm__ volatile("brk #1" ::: "memory");
 	say("SIGTRAP: ", last_sig == SIGTRAP);
+
+	/* No SA_RESTART: a read blocked when the signal comes fails with
+	 * EINTR; one not yet blocked runs after the handler and gets the
+	 * byte written below. Either way the handler ran in that thread. */
+	handle(SIGUSR2, on_usr2);
+	if (sys3(NR_pipe2, pipefd, 0, 0))
+		exit_group(30);
+	long tid = raw_clone(THREAD_FLAGS, reader_stack + sizeof(reader_stack),
+			     &reader_tid, reader_tls, &reader_tid, reader);
+	while (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
+		sys3(NR_getpid, 0, 0, 0);
+	sys3(NR_tgkill, pid, tid, SIGUSR2);
+	while (!usr2_tid)
+		sys3(NR_getpid, 0, 0, 0);
+	sys3(NR_write, pipefd[1], "x", 1);
+	join(&reader_tid);
+	say("signal ran in its thread: ", usr2_tid == tid);
+	say("blocking read ended: ", read_result == -4 || read_result == 1);
 	exit_group(0);
 }
 
