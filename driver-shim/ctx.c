@@ -74,6 +74,7 @@ struct shim_ctx *shim_ctx_create(struct shim_dev *dev, bool kbase)
 	ctx->kbase = kbase;
 	ctx->window = w;
 	ctx->as_nr = -1;
+	ctx->refs = 1;
 	ctx->pa_base = (uint64_t)(w + 1) * SHIM_WINDOW_STRIDE;
 	ctx->st_rows = os_zalloc(SHIM_STAT_ROWS * sizeof(*ctx->st_rows));
 	if (!ctx->st_rows)
@@ -108,6 +109,34 @@ fail:
 	return NULL;
 }
 
+struct shim_ctx *shim_ctx_get(struct shim_ctx *ctx)
+{
+	ctx->refs++;
+	return ctx;
+}
+
+/* The last reference: the backing goes, and its window leaves the bus. */
+void shim_ctx_put(struct shim_ctx *ctx)
+{
+	struct shim_dev *dev = ctx->dev;
+
+	if (--ctx->refs)
+		return;
+	shim_hw_ctx_detach(dev, ctx);
+	ralloc_fini(&ctx->phys);
+	dev->host.backing_destroy(dev->host.priv, &ctx->backing);
+	dev->window_used &= ~(1ull << ctx->window);
+	shim_list_del(&ctx->link);
+	dev->st_ctx_live--;
+	os_free(ctx->st_rows);
+	os_free(ctx);
+}
+
+/*
+ * The owner is done with the context: its jobs stop, its address space
+ * and page tables go. Its memory lives on while shared buffers (PRIME
+ * imports into other files) still hold references.
+ */
 void shim_ctx_destroy(struct shim_ctx *ctx)
 {
 	struct shim_dev *dev = ctx->dev;
@@ -116,14 +145,10 @@ void shim_ctx_destroy(struct shim_ctx *ctx)
 	shim_hw_ctx_teardown(dev, ctx);
 	if (ctx->pgd)
 		pt_free_tree(ctx, ctx->pgd, 0);
+	ctx->pgd = 0;
 	dev->st_pages_live -= ctx->pages_mapped;
-	ralloc_fini(&ctx->phys);
-	dev->host.backing_destroy(dev->host.priv, &ctx->backing);
-	dev->window_used &= ~(1ull << ctx->window);
-	shim_list_del(&ctx->link);
-	dev->st_ctx_live--;
-	os_free(ctx->st_rows);
-	os_free(ctx);
+	ctx->pages_mapped = 0;
+	shim_ctx_put(ctx);
 }
 
 int shim_ctx_phys_alloc(struct shim_ctx *ctx, uint64_t len, uint64_t *off)
@@ -151,6 +176,8 @@ static uint64_t *pte_slot(struct shim_ctx *ctx, uint64_t va, bool create)
 {
 	uint64_t table = ctx->pgd;
 
+	if (!table)
+		return NULL; /* the owner is gone; so are its tables */
 	for (int level = 0; level < 3; level++) {
 		uint64_t *t = kpool_ptr(ctx->dev, table);
 		unsigned idx = (va >> (39 - 9 * level)) & 511;
@@ -198,6 +225,8 @@ int shim_ctx_map_pa(struct shim_ctx *ctx, uint64_t va, uint64_t pa,
 
 	if (va & (SHIM_PAGE_SIZE - 1) || va >> 48 || pages > (1ull << 36))
 		return -SHIM_EINVAL;
+	if (!ctx->pgd)
+		return -SHIM_ENODEV;
 	for (i = 0; i < pages; i++) {
 		uint64_t *pte = pte_slot(ctx, va + i * SHIM_PAGE_SIZE, true);
 

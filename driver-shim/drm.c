@@ -72,10 +72,25 @@ void pan_bo_put(struct shim_dev *dev, struct pan_bo *bo)
 	if (bo->owner_file) {
 		shim_ctx_unmap(bo->owner, bo->gpu_va, bo->size / SHIM_PAGE_SIZE, NULL);
 		ralloc_free(&bo->owner_file->va, bo->gpu_va, bo->size);
-		shim_ctx_phys_free(bo->owner, bo->phys_off, bo->size);
 	}
+	/* The pages belong to the owner's backing, alive through our ref. */
+	shim_ctx_phys_free(bo->owner, bo->phys_off, bo->size);
+	shim_ctx_put(bo->owner);
 	shim_list_del(&bo->link);
 	os_free(bo);
+}
+
+/* Drops handle @h of @p: an imported BO also leaves this address space. */
+static void handle_drop(struct drm_file_priv *p, uint32_t h)
+{
+	struct pan_bo *bo = p->bos[h - 1];
+
+	if (bo->owner_file != p) {
+		shim_ctx_unmap(p->file->ctx, p->bo_va[h - 1], bo->size / SHIM_PAGE_SIZE, NULL);
+		ralloc_free(&p->va, p->bo_va[h - 1], bo->size);
+	}
+	p->bos[h - 1] = NULL;
+	pan_bo_put(p->file->dev, bo);
 }
 
 void drm_file_release(struct shim_file *f)
@@ -89,17 +104,16 @@ void drm_file_release(struct shim_file *f)
 	drm_syncobj_file_release(p);
 	for (unsigned i = 0; i < p->nbos; i++)
 		if (p->bos[i])
-			pan_bo_put(f->dev, p->bos[i]);
+			handle_drop(p, i + 1);
 	os_free(p->bos);
-	/* BOs of this file that others still hold (exports) lose their
-	 * pages with the address space: detach them first. */
+	os_free(p->bo_va);
+	/* BOs of this file other files imported stay: their pages live in
+	 * this context's backing, which their references keep. */
 	shim_list_for_each_safe(pos, tmp, &f->dev->drm->bos) {
 		struct pan_bo *bo = shim_container_of(pos, struct pan_bo, link);
 
-		if (bo->owner_file == p) {
+		if (bo->owner_file == p)
 			bo->owner_file = NULL;
-			bo->size = 0;
-		}
 	}
 	ralloc_fini(&p->va);
 	shim_ctx_destroy(f->ctx);
@@ -140,7 +154,7 @@ int drm_handle_slot(void ***table, unsigned *n, unsigned *slot)
 	return 0;
 }
 
-int drm_bo_handle_new(struct drm_file_priv *p, struct pan_bo *bo,
+int drm_bo_handle_new(struct drm_file_priv *p, struct pan_bo *bo, uint64_t va,
 		      uint32_t *handle)
 {
 	unsigned i;
@@ -148,10 +162,24 @@ int drm_bo_handle_new(struct drm_file_priv *p, struct pan_bo *bo,
 
 	if (ret)
 		return ret;
+	if (p->nbo_va < p->nbos) {
+		uint64_t *nv = os_realloc(p->bo_va, p->nbos * sizeof(*nv));
+
+		if (!nv)
+			return -SHIM_ENOMEM;
+		p->bo_va = nv;
+		p->nbo_va = p->nbos;
+	}
 	p->bos[i] = bo;
+	p->bo_va[i] = va;
 	bo->refs++;
 	*handle = i + 1;
 	return 0;
+}
+
+uint64_t drm_bo_va(struct drm_file_priv *p, uint32_t handle)
+{
+	return p->bo_va[handle - 1];
 }
 
 /* drm_copy_field(): report the full length, copy what fits. */
@@ -198,12 +226,9 @@ static long drm_get_cap(struct drm_get_cap_arg *c)
 
 static long drm_gem_close(struct drm_file_priv *p, struct drm_gem_close_arg *g)
 {
-	struct pan_bo *bo = drm_bo_lookup(p, g->handle);
-
-	if (!bo)
+	if (!drm_bo_lookup(p, g->handle))
 		return -SHIM_EINVAL;
-	p->bos[g->handle - 1] = NULL;
-	pan_bo_put(p->file->dev, bo);
+	handle_drop(p, g->handle);
 	return 0;
 }
 
@@ -230,10 +255,11 @@ static long prime_to_handle(struct drm_file_priv *p,
 	shim_list_for_each_safe(pos, tmp, &p->file->dev->drm->bos) {
 		struct pan_bo *bo = shim_container_of(pos, struct pan_bo, link);
 
+		uint64_t va;
+		int ret;
+
 		if (!bo->export_token || bo->export_token != (uint32_t)a->fd)
 			continue;
-		if (!bo->owner_file)
-			return -SHIM_EBADF; /* its memory went with its owner */
 		/* One handle per object and file, as GEM guarantees. */
 		for (unsigned i = 0; i < p->nbos; i++) {
 			if (p->bos[i] == bo) {
@@ -241,9 +267,19 @@ static long prime_to_handle(struct drm_file_priv *p,
 				return 0;
 			}
 		}
-		if (bo->owner_file != p)
-			return -SHIM_EINVAL; /* cross-address-space import: not yet */
-		return drm_bo_handle_new(p, bo, &a->handle);
+		/* Another file's buffer: map its pages (in the exporter's
+		 * backing) into this file's address space too. */
+		if (ralloc_alloc(&p->va, bo->size, SHIM_PAGE_SIZE, &va))
+			return -SHIM_ENOMEM;
+		ret = shim_ctx_map_pa(p->file->ctx, va, bo->owner->pa_base + bo->phys_off,
+				      bo->size / SHIM_PAGE_SIZE, bo->prot, NULL);
+		if (!ret)
+			ret = drm_bo_handle_new(p, bo, va, &a->handle);
+		if (ret) {
+			shim_ctx_unmap(p->file->ctx, va, bo->size / SHIM_PAGE_SIZE, NULL);
+			ralloc_free(&p->va, va, bo->size);
+		}
+		return ret;
 	}
 	return -SHIM_EBADF;
 }
@@ -322,7 +358,7 @@ int drm_mmap_prepare(struct shim_file *f, uint64_t pgoff, uint64_t length,
 		/* The fake offset only works through a file holding a handle. */
 		for (unsigned i = 0; i < f->drm->nbos; i++)
 			mine |= f->drm->bos[i] == bo;
-		if (!mine || !bo->owner_file)
+		if (!mine)
 			return -SHIM_EACCES;
 		if (length > bo->size)
 			return -SHIM_EINVAL;

@@ -29,6 +29,7 @@ struct pan_bo {
 	uint64_t phys_off;
 	uint64_t mmap_offset;   /* fake offset for mmap, 0 until MMAP_BO */
 	uint64_t gpu_va;        /* in the owner's address space */
+	unsigned prot;          /* SHIM_PROT_* of its GPU mappings */
 	unsigned busy;          /* jobs in flight that list it */
 	bool dontneed;
 	uint32_t export_token;  /* PRIME "fd", 0 if never exported */
@@ -52,6 +53,8 @@ struct drm_file_priv {
 	struct shim_file *file;
 	struct pan_bo **bos;           /* GEM handle - 1 -> BO */
 	unsigned nbos;
+	uint64_t *bo_va;               /* GEM handle - 1 -> its GPU VA here */
+	unsigned nbo_va;
 	struct drm_syncobj **syncobjs; /* syncobj handle - 1 -> object */
 	unsigned nsyncobjs;
 	struct ralloc va;              /* GPU VA for BOs: 32 MiB .. 4 GiB - 32 MiB */
@@ -71,7 +74,11 @@ struct drm_dev_priv {
  * a table of object pointers; handle = slot + 1. */
 int drm_handle_slot(void ***table, unsigned *n, unsigned *slot);
 struct pan_bo *drm_bo_lookup(struct drm_file_priv *p, uint32_t handle);
-int drm_bo_handle_new(struct drm_file_priv *p, struct pan_bo *bo, uint32_t *handle);
+/* A new handle for @bo, mapped at @va in this file's address space. */
+int drm_bo_handle_new(struct drm_file_priv *p, struct pan_bo *bo, uint64_t va,
+		      uint32_t *handle);
+/* Where handle @handle's BO is mapped for this file's GPU jobs. */
+uint64_t drm_bo_va(struct drm_file_priv *p, uint32_t handle);
 void pan_bo_put(struct shim_dev *dev, struct pan_bo *bo);
 
 /* syncobj.c */

@@ -652,9 +652,13 @@ void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx)
 		ctx->as_nr = -1;
 		ctx->as_faulted = false;
 	}
-	if (ctx->backing.host)
-		vgpu_bus_remove(hw->gpu, ctx->pa_base);
 	kick_all(hw, NULL);
+}
+
+void shim_hw_ctx_detach(struct shim_dev *dev, struct shim_ctx *ctx)
+{
+	if (dev->hw && ctx->backing.host)
+		vgpu_bus_remove(dev->hw->gpu, ctx->pa_base);
 }
 
 /*

@@ -138,10 +138,11 @@ static long create_bo(struct drm_file_priv *p, struct pan_create_bo_arg *a,
 	}
 	if (!(a->flags & PAN_BO_NOEXEC))
 		prot |= SHIM_PROT_EXEC;
-	bo->owner = ctx;
+	bo->owner = shim_ctx_get(ctx);
 	bo->owner_file = p;
 	bo->size = size;
 	bo->flags = a->flags;
+	bo->prot = prot;
 	shim_list_add_tail(&bo->link, &p->file->dev->drm->bos);
 	/* Heap BOs start unmapped and grow on GPU faults (pan_grow). */
 	ret = 0;
@@ -149,7 +150,7 @@ static long create_bo(struct drm_file_priv *p, struct pan_create_bo_arg *a,
 		ret = shim_ctx_map(ctx, bo->gpu_va, bo->phys_off,
 				   size / SHIM_PAGE_SIZE, prot, acct);
 	if (!ret)
-		ret = drm_bo_handle_new(p, bo, &a->handle);
+		ret = drm_bo_handle_new(p, bo, bo->gpu_va, &a->handle);
 	if (ret) {
 		bo->refs = 1;
 		pan_bo_put(p->file->dev, bo);
@@ -458,7 +459,7 @@ long pan_ioctl(struct shim_file *f, struct shim_caller *c, unsigned nr,
 
 		if (!bo)
 			return -SHIM_ENOENT;
-		g->offset = bo->gpu_va;
+		g->offset = drm_bo_va(p, g->handle);
 		return 0;
 	}
 	case PAN_NR_PERFCNT_ENABLE:

@@ -73,6 +73,7 @@ struct shim_ctx {
 	struct shim_ctx_row *st_rows; /* per request kind, SHIM_STAT_ROWS */
 	struct shim_list link;  /* dev->ctxs */
 	bool dead;              /* its file was released; jobs are aborted */
+	int refs;               /* the owner, plus buffers shared out of it */
 	/* Growable memory: backs the page around @va after a GPU fault, as
 	 * the Linux drivers do for panfrost heaps and kbase GROW_ON_GPF.
 	 * 0 when the fault is resolved, else the fault is terminal. */
@@ -192,6 +193,8 @@ void shim_wake_all(struct shim_dev *dev);
 /* ctx.c: contexts, their backing, and their GPU page tables */
 struct shim_ctx *shim_ctx_create(struct shim_dev *dev, bool kbase);
 void shim_ctx_destroy(struct shim_ctx *ctx);
+struct shim_ctx *shim_ctx_get(struct shim_ctx *ctx);
+void shim_ctx_put(struct shim_ctx *ctx);
 int shim_ctx_phys_alloc(struct shim_ctx *ctx, uint64_t len, uint64_t *off);
 void shim_ctx_phys_free(struct shim_ctx *ctx, uint64_t off, uint64_t len);
 /* Maps @pages pages of backing at @off to GPU VA @va with @prot. */
@@ -225,8 +228,9 @@ void shim_hw_submit(struct shim_dev *dev, struct shim_job *job);
 /* Adds/removes a bus range outside the context windows. */
 int shim_hw_bus_add(struct shim_dev *dev, uint64_t pa, uint64_t size, void *host);
 void shim_hw_bus_remove(struct shim_dev *dev, uint64_t pa);
-/* Puts a new context's backing window on the GPU bus. */
+/* Puts a new context's backing window on the GPU bus, and takes it off. */
 int shim_hw_ctx_attach(struct shim_dev *dev, struct shim_ctx *ctx);
+void shim_hw_ctx_detach(struct shim_dev *dev, struct shim_ctx *ctx);
 /* Totals the model keeps (register accesses, IRQs, pages touched). */
 void shim_hw_stats(struct shim_dev *dev, uint64_t *reg_reads,
 		   uint64_t *reg_writes, uint64_t *irqs, uint64_t *pages);
