@@ -228,6 +228,10 @@ long sys_rt_sigsuspend(struct gthread *t, const uint64_t *a);
 long sys_rt_sigpending(struct gthread *t, const uint64_t *a);
 long sys_sigaltstack(struct gthread *t, const uint64_t *a);
 
+/* /proc/self/exe (or /proc/PID/exe of this process): the guest program,
+ * not the translator. */
+bool path_is_proc_self_exe(const char *p);
+
 /* Open flags differ between aarch64 and x86-64 (O_DIRECTORY & co.). */
 int oflags_to_host(uint64_t g);
 uint64_t oflags_to_guest(int h);

@@ -90,6 +90,11 @@ static enum proc_self proc_self(const char *p)
 	return PS_NONE;
 }
 
+bool path_is_proc_self_exe(const char *p)
+{
+	return proc_self(p) == PS_EXE;
+}
+
 /* A /proc file as the guest's: a memfd holding a snapshot of @v. Only
  * O_CLOEXEC of the open flags matters for a read-only snapshot. */
 static long open_snapshot(const char *name, const void *v, size_t len,

@@ -321,6 +321,14 @@ TEST(execve_of_elf_and_script_stays_translated)
 	EXPECT_NONNULL(strstr(r.err, "exit_group(4) = ?"));
 	proc_result_free(&r);
 
+	/* /proc/self/exe is the guest program, as busybox expects. */
+	const char *c[] = { guest("tests/guest-abi/raw_proc"), "exec",
+			    "/proc/self/exe", NULL };
+	ASSERT_EQ(run(&r, c, NULL), 0);
+	EXPECT_EQ(r.status, 0);
+	EXPECT_STREQ(r.out, "fork + wait4: ok\nvfork + wait4: ok\nkilled child: ok\n");
+	proc_result_free(&r);
+
 	const char *b[] = { guest("tests/guest-abi/raw_proc"), "exec",
 			    "/nonexistent/x", NULL };
 	ASSERT_EQ(run(&r, b, NULL), 0);
