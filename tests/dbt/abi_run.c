@@ -12,40 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness.h"
-#include "lib/oracle.h"
-#include "lib/proc.h"
-
-static const char *vgpu(void)
-{
-	const char *b = getenv("VGPU_BIN");
-
-	return b && *b ? b : build_path("vgpu");
-}
-
-/* Runs `vgpu run ARGS...` (NULL-terminated) with a 60 s limit. */
-static int run(struct proc_result *r, const char *const *args, const char *cwd)
-{
-	const char *argv[64] = { vgpu(), "run" };
-	int n = 2;
-
-	for (int i = 0; args[i] && n < 63; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	return proc_run((char *const *)argv, NULL, cwd, NULL, 0, 60, r);
-}
-
-static const char *guest(const char *name)
-{
-	static char p[4][4096];
-	static int k;
-	char *s = p[k++ & 3];
-
-	/* Absolute: some tests run the guest from another directory. */
-	if (!realpath(build_path(name), s))
-		snprintf(s, 4096, "%s", build_path(name));
-	return s;
-}
+#include "abi_util.h"
 
 /* A scratch file in a fresh directory (removed by the caller). */
 static void scratch(char *dir, size_t n, const char *name, char *path, size_t pn)
@@ -74,7 +41,7 @@ static void expect_exit(struct __test_metadata *_metadata,
 {
 	struct proc_result r;
 
-	ASSERT_EQ(run(&r, args, NULL), 0);
+	ASSERT_EQ(abi_run(&r, args, NULL), 0);
 	EXPECT_EQ(r.status, status);
 	for (int i = 0; say && say[i]; i++) {
 		EXPECT_NONNULL(strstr(r.err, say[i]));
@@ -91,7 +58,7 @@ static void expect_exit(struct __test_metadata *_metadata,
 static int copy_guest(const char *name, size_t n, const char *path)
 {
 	size_t len;
-	char *img = read_file(guest(name), &len);
+	char *img = read_file(abi_guest(name), &len);
 	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0755);
 	int ok = img && fd >= 0 && n <= len && write(fd, img, n) == (ssize_t)n;
 
@@ -106,7 +73,7 @@ TEST(help_describes_every_option)
 	struct proc_result r;
 	const char *a[] = { "--help", NULL };
 
-	ASSERT_EQ(run(&r, a, NULL), 0);
+	ASSERT_EQ(abi_run(&r, a, NULL), 0);
 	EXPECT_EQ(r.status, 0);
 	EXPECT_NONNULL(strstr(r.out, "-L SYSROOT"));
 	EXPECT_NONNULL(strstr(r.out, "-E VAR=VAL"));
@@ -187,18 +154,18 @@ TEST(directory_exits_126)
 TEST(missing_interpreter_exits_127)
 {
 	EXPECT_EXIT(127, "interpreter /nonexistent/ld-vgpu-test.so.1 not found",
-		    guest("tests/guest-abi/badinterp"));
+		    abi_guest("tests/guest-abi/badinterp"));
 }
 
 TEST(static_program_args_env_auxv)
 {
 	struct proc_result r;
-	const char *p = guest("tests/guest-abi/raw");
+	const char *p = abi_guest("tests/guest-abi/raw");
 	const char *a[] = { "-E", "ABI_ONE=1", "-E", "ABI_TWO=2", "-U", "ABI_TWO",
 			    "--", p, "x", "-y", NULL };
 	char want[8192];
 
-	ASSERT_EQ(run(&r, a, NULL), 0);
+	ASSERT_EQ(abi_run(&r, a, NULL), 0);
 	snprintf(want, sizeof(want),
 		 "arg: %s\narg: x\narg: -y\nenv: ABI_ONE=1\npagesz: 4096\n"
 		 "entry: set\nrandom: set\nplatform: aarch64\nsp: aligned\n", p);
@@ -210,9 +177,9 @@ TEST(static_program_args_env_auxv)
 TEST(argv0_option)
 {
 	struct proc_result r;
-	const char *a[] = { "-0", "renamed", guest("tests/guest-abi/raw"), NULL };
+	const char *a[] = { "-0", "renamed", abi_guest("tests/guest-abi/raw"), NULL };
 
-	ASSERT_EQ(run(&r, a, NULL), 0);
+	ASSERT_EQ(abi_run(&r, a, NULL), 0);
 	EXPECT_EQ(strncmp(r.out, "arg: renamed\n", 13), 0);
 	EXPECT_EQ(r.status, 1);
 	proc_result_free(&r);
@@ -221,9 +188,9 @@ TEST(argv0_option)
 TEST(static_pie_program)
 {
 	struct proc_result r;
-	const char *a[] = { guest("tests/guest-abi/raw-pie"), "pie", NULL };
+	const char *a[] = { abi_guest("tests/guest-abi/raw-pie"), "pie", NULL };
 
-	ASSERT_EQ(run(&r, a, NULL), 0);
+	ASSERT_EQ(abi_run(&r, a, NULL), 0);
 	EXPECT_NONNULL(strstr(r.out, "arg: pie\n"));
 	EXPECT_NONNULL(strstr(r.out, "sp: aligned\n"));
 	EXPECT_EQ(r.status, 2);
@@ -233,9 +200,9 @@ TEST(static_pie_program)
 TEST(strace_prints_calls)
 {
 	struct proc_result r;
-	const char *a[] = { "-strace", guest("tests/guest-abi/raw"), NULL };
+	const char *a[] = { "-strace", abi_guest("tests/guest-abi/raw"), NULL };
 
-	ASSERT_EQ(run(&r, a, NULL), 0);
+	ASSERT_EQ(abi_run(&r, a, NULL), 0);
 	EXPECT_EQ(r.status, 1);
 	EXPECT_NONNULL(strstr(r.err, " write(1, \"arg: \", 5) = 5\n"));
 	EXPECT_NONNULL(strstr(r.err, " write(1, \"\\n\", 1) = 1\n"));
@@ -248,9 +215,9 @@ TEST(strace_prints_calls)
 TEST(strace_shows_signals_and_exit)
 {
 	struct proc_result r;
-	const char *a[] = { "-strace", guest("tests/guest-abi/raw_signal"), NULL };
+	const char *a[] = { "-strace", abi_guest("tests/guest-abi/raw_signal"), NULL };
 
-	ASSERT_EQ(run(&r, a, NULL), 0);
+	ASSERT_EQ(abi_run(&r, a, NULL), 0);
 	EXPECT_EQ(r.status, 0);
 	EXPECT_NONNULL(strstr(r.err, " --- SIGSEGV {si_signo=SIGSEGV, si_code=1, "
 				     "si_addr=0x10} ---\n"));
@@ -266,7 +233,7 @@ TEST(sysroot_lookup_of_the_program)
 	char dir[64], path[128], bin[160];
 	struct proc_result r;
 	size_t len;
-	char *img = read_file(guest("tests/guest-abi/raw"), &len);
+	char *img = read_file(abi_guest("tests/guest-abi/raw"), &len);
 
 	ASSERT_NONNULL(img);
 	free(img);
@@ -276,7 +243,7 @@ TEST(sysroot_lookup_of_the_program)
 	ASSERT_EQ(copy_guest("tests/guest-abi/raw", len, bin), 0);
 
 	const char *a[] = { "-L", dir, "/bin/vgpu-abi-raw", NULL };
-	ASSERT_EQ(run(&r, a, NULL), 0);
+	ASSERT_EQ(abi_run(&r, a, NULL), 0);
 	EXPECT_EQ(r.status, 1);
 	EXPECT_STREQ(strtok(r.out, "\n"), "arg: /bin/vgpu-abi-raw");
 	proc_result_free(&r);
@@ -292,7 +259,7 @@ TEST(execve_of_elf_and_script_stays_translated)
 {
 	char dir[64], path[128], bin[200], script[200];
 	struct proc_result r;
-	const char *raw = guest("tests/guest-abi/raw");
+	const char *raw = abi_guest("tests/guest-abi/raw");
 	size_t len;
 	char *img = read_file(raw, &len);
 
@@ -309,9 +276,9 @@ TEST(execve_of_elf_and_script_stays_translated)
 	fclose(f);
 	chmod(script, 0755);
 
-	const char *a[] = { "-L", dir, "-strace", guest("tests/guest-abi/raw_proc"),
+	const char *a[] = { "-L", dir, "-strace", abi_guest("tests/guest-abi/raw_proc"),
 			    "exec", "/bin/s.sh", "y", NULL };
-	ASSERT_EQ(run(&r, a, NULL), 0);
+	ASSERT_EQ(abi_run(&r, a, NULL), 0);
 	EXPECT_EQ(r.status, 4);
 	EXPECT_STREQ(r.out, "arg: /bin/raw\narg: -x\narg: /bin/s.sh\narg: y\n"
 			    "pagesz: 4096\nentry: set\nrandom: set\n"
@@ -322,16 +289,16 @@ TEST(execve_of_elf_and_script_stays_translated)
 	proc_result_free(&r);
 
 	/* /proc/self/exe is the guest program, as busybox expects. */
-	const char *c[] = { guest("tests/guest-abi/raw_proc"), "exec",
+	const char *c[] = { abi_guest("tests/guest-abi/raw_proc"), "exec",
 			    "/proc/self/exe", NULL };
-	ASSERT_EQ(run(&r, c, NULL), 0);
+	ASSERT_EQ(abi_run(&r, c, NULL), 0);
 	EXPECT_EQ(r.status, 0);
 	EXPECT_STREQ(r.out, "fork + wait4: ok\nvfork + wait4: ok\nkilled child: ok\n");
 	proc_result_free(&r);
 
-	const char *b[] = { guest("tests/guest-abi/raw_proc"), "exec",
+	const char *b[] = { abi_guest("tests/guest-abi/raw_proc"), "exec",
 			    "/nonexistent/x", NULL };
-	ASSERT_EQ(run(&r, b, NULL), 0);
+	ASSERT_EQ(abi_run(&r, b, NULL), 0);
 	EXPECT_EQ(r.status, 100);
 	EXPECT_STREQ(r.out, "execve failed: ENOENT\n");
 	proc_result_free(&r);
@@ -343,18 +310,15 @@ TEST(execve_of_elf_and_script_stays_translated)
 static void oracle(struct __test_metadata *_metadata, const char *name,
 		   const char *arg)
 {
-	char prog[4096], bin[4096];
-	/* build_path()'s buffer is reused by the oracle for the vgpu binary,
-	 * and the oracle runs both sides in a scratch directory: absolute
-	 * copies of both. */
-	snprintf(prog, sizeof(prog), "%s", build_path(name));
-	if (realpath(vgpu(), bin))
-		setenv("VGPU_BIN", bin, 1);
-	const char *argv[] = { prog, arg, NULL };
+	const char *argv[] = { build_path(name), arg, NULL };
 	const char *env[] = { "ABI_VAR=from-test", NULL };
+	char prog[PATH_MAX];
 	struct oracle_case c = { .argv = argv, .env = env, .timeout_s = 60 };
 
-	ASSERT_ORACLE(&c);
+	/* A copy: build_path() reuses its buffer. */
+	snprintf(prog, sizeof(prog), "%s", argv[0]);
+	argv[0] = prog;
+	ASSERT_TRUE(abi_oracle(_metadata, &c));
 }
 
 TEST(oracle_raw)
@@ -382,33 +346,10 @@ TEST(oracle_raw_signals)
 	oracle(_metadata, "tests/guest-abi/raw_signal", NULL);
 }
 
-/*
- * The programs below need glibc, which needs much of the instruction set
- * (SIMD in its string functions): while the engine lacks an instruction
- * glibc uses, the smallest of them dies of SIGILL at once. Those tests
- * then skip, naming the instruction; they compare as soon as it runs.
- */
-static bool engine_runs_glibc(struct __test_metadata *_metadata)
-{
-	struct proc_result r;
-	const char *a[] = { guest("tests/guest/abi_hello"), NULL };
-	bool ok = true;
-
-	if (run(&r, a, NULL))
-		return true; /* let the comparison report it */
-	if (r.status == 128 + 4 && strstr(r.err, "uncaught target signal 4")) {
-		ok = false;
-		SKIP(, "the engine does not run static glibc yet: %.*s",
-		     (int)strcspn(r.err, "\n"), r.err);
-	}
-	proc_result_free(&r);
-	return ok;
-}
-
 static void oracle_glibc(struct __test_metadata *_metadata, const char *name,
 			 const char *arg)
 {
-	if (engine_runs_glibc(_metadata))
+	if (abi_engine_runs_glibc(_metadata))
 		oracle(_metadata, name, arg);
 }
 
@@ -451,11 +392,11 @@ TEST_TIMEOUT(execve_stays_translated, 120)
 	struct proc_result r;
 	char dir[64], path[128];
 
-	if (!engine_runs_glibc(_metadata))
+	if (!abi_engine_runs_glibc(_metadata))
 		return;
 	scratch(dir, sizeof(dir), "x", path, sizeof(path));
-	const char *a[] = { guest("tests/guest/abi_sys"), "exec", NULL };
-	ASSERT_EQ(run(&r, a, dir), 0);
+	const char *a[] = { abi_guest("tests/guest/abi_sys"), "exec", NULL };
+	ASSERT_EQ(abi_run(&r, a, dir), 0);
 	EXPECT_EQ(r.status, 0);
 	EXPECT_NONNULL(strstr(r.out, "child: execve kept us translated: aarch64\n"));
 	EXPECT_NULL(strstr(r.out, "FAIL"));
