@@ -223,6 +223,7 @@ enum bi_run bi_warp_run(const struct bi_env *env, struct bi_warp *w,
 		err = run_clause(&x);
 		n++;
 		w->clauses++;
+		w->tuples += x.c->ntuples;
 		if (err) {
 			w->fault = err;
 			if (err != BI_FAULT_MEMORY)

@@ -105,6 +105,7 @@ struct bi_warp {
 	uint64_t fault_va;
 	uint64_t clauses;  /* clauses executed (all threads) */
 	uint64_t instrs;   /* thread-instructions executed */
+	uint64_t tuples;   /* tuples issued (per warp, not per thread) */
 	struct bi_stats *stats; /* optional */
 };
 

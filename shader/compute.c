@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: MIT
+/*
+ * COMPUTE jobs (see compute.h). Descriptor layouts are Bifrost's (v6 and
+ * v7 agree on everything used here): the job header (32 bytes), the
+ * invocation field at 32, the draw descriptor at 64 with the renderer
+ * state (shader, preload/uniform count), push uniforms, UBO table and
+ * thread storage (TLS/WLS) pointers.
+ *
+ * Registers preloaded for compute shaders (what compilers read):
+ *   r55 = local id x | y << 16, r56 = local id z,
+ *   r57..r59 = workgroup id, r60..r62 = global id.
+ */
+#include "shader/compute.h"
+#include "vgpu/regs.h"
+
+struct bi_compute {
+	struct bi_cache *cache;
+	enum bi_arch arch;
+	unsigned tls_slots; /* thread-local storage instances the GPU has */
+	struct os_mutex *lock;
+	struct bi_stats total;
+};
+
+/* Draw descriptor word offsets (32-bit words from its start). */
+#define DCD_UBOS 6
+#define DCD_PUSH 12
+#define DCD_STATE 14
+#define DCD_TLS 28
+#define JOB_DCD 64
+
+static inline uint32_t bits(uint32_t v, unsigned lo, unsigned n)
+{
+	return (v >> lo) & ((n == 32) ? ~0u : (1u << n) - 1);
+}
+
+void bi_invocation_decode(uint32_t inv, uint32_t shifts,
+			  struct bi_invocation *o)
+{
+	/* Each count minus one, packed at the bit positions the shifts
+	 * give: local x, y, z, then workgroups x, y, z up to bit 32. */
+	unsigned pos[7] = {
+		0, bits(shifts, 0, 5), bits(shifts, 5, 5), bits(shifts, 10, 6),
+		bits(shifts, 16, 6), bits(shifts, 22, 6), 32,
+	};
+
+	for (unsigned i = 0; i < 6; i++) {
+		unsigned lo = pos[i], hi = OS_MAX(pos[i + 1], lo);
+		uint32_t v = hi - lo >= 32 ? inv >> lo : (inv >> lo) & ((1u << (hi - lo)) - 1);
+
+		if (lo >= 32)
+			v = 0;
+		if (i < 3)
+			o->local[i] = v + 1;
+		else
+			o->groups[i - 3] = v + 1;
+	}
+}
+
+static uint64_t rd64(const uint32_t *w, unsigned i)
+{
+	return w[i] | (uint64_t)w[i + 1] << 32;
+}
+
+/* Everything a job's threads share, read from its descriptors. */
+struct job_state {
+	struct bi_env env;
+	struct bi_invocation inv;
+	uint64_t shader;
+	uint64_t uniforms[128];
+	uint64_t ubo_base[256];
+	uint32_t ubo_size[256];
+	uint64_t tls_base, wls_base;
+	uint32_t tls_stride, wls_size, wls_instances;
+};
+
+static int read_state(struct vgpu_as *as, uint64_t job, struct job_state *s)
+{
+	uint32_t inv[2], dcd[32], rsd[16], ls[8];
+	unsigned nuni, nubo;
+
+	if (vgpu_as_read(as, job + 32, inv, sizeof(inv)) ||
+	    vgpu_as_read(as, job + JOB_DCD, dcd, sizeof(dcd)))
+		return -1;
+	bi_invocation_decode(inv[0], inv[1], &s->inv);
+	if (vgpu_as_read(as, rd64(dcd, DCD_STATE), rsd, sizeof(rsd)))
+		return -1;
+	s->shader = rd64(rsd, 0);
+	/* Uniform count (64-bit FAU slots) in the preload word; UBO count
+	 * in the properties. */
+	nuni = bits(rsd[12], 15, 7);
+	nubo = bits(rsd[4], 0, 8);
+	if (nuni && vgpu_as_read(as, rd64(dcd, DCD_PUSH), s->uniforms, 8 * nuni))
+		return -1;
+	s->env.uniforms = s->uniforms;
+	s->env.nuniforms = nuni;
+	for (unsigned i = 0; i < nubo; i++) {
+		uint64_t d;
+
+		if (vgpu_as_read(as, rd64(dcd, DCD_UBOS) + 8 * i, &d, 8))
+			return -1;
+		s->ubo_size[i] = (uint32_t)((d & 0xfff) + 1) * 16;
+		s->ubo_base[i] = (d >> 12) << 4;
+	}
+	s->env.ubo_base = s->ubo_base;
+	s->env.ubo_size = s->ubo_size;
+	s->env.nubo = nubo;
+	if (rd64(dcd, DCD_TLS)) {
+		unsigned inst;
+
+		if (vgpu_as_read(as, rd64(dcd, DCD_TLS), ls, sizeof(ls)))
+			return -1;
+		s->tls_base = rd64(ls, 2);
+		s->tls_stride = s->tls_base ? 16u << bits(ls[0], 0, 5) : 0;
+		inst = bits(ls[1], 0, 5);
+		if (inst != 31 && bits(ls[1], 8, 5)) {
+			s->wls_instances = 1u << inst;
+			s->wls_size = 1u << (bits(ls[1], 8, 5) - 1);
+			s->wls_base = rd64(ls, 4);
+		}
+	}
+	return 0;
+}
+
+static void preload(struct bi_warp *w, const struct job_state *s,
+		    const uint32_t wg[3], unsigned first)
+{
+	const uint32_t *L = s->inv.local;
+
+	for (unsigned l = 0; l < BI_LANES; l++) {
+		unsigned t = first + l;
+		uint32_t lx = t % L[0], ly = t / L[0] % L[1], lz = t / (L[0] * L[1]);
+
+		w->r[l][55] = lx | ly << 16;
+		w->r[l][56] = lz;
+		for (unsigned d = 0; d < 3; d++) {
+			w->r[l][57 + d] = wg[d];
+			w->r[l][60 + d] = wg[d] * L[d] + (d == 0 ? lx : d == 1 ? ly : lz);
+		}
+	}
+}
+
+/* Runs one workgroup; 0 or a bi_fault (w_fault_va for memory faults). */
+static int run_group(struct bi_compute *bc, struct job_state *s,
+		     struct vgpu_job *job, const uint32_t wg[3], uint64_t index,
+		     struct bi_stats *st, uint64_t *tuples)
+{
+	unsigned threads = s->inv.local[0] * s->inv.local[1] * s->inv.local[2];
+	unsigned nwarps = (threads + BI_LANES - 1) / BI_LANES;
+	struct bi_warp *w = os_zalloc(nwarps * sizeof(*w));
+	uint8_t *state = os_zalloc(nwarps); /* 0 run, 1 barrier, 2 done */
+	int err = 0;
+
+	if (!w || !state) {
+		err = BI_FAULT_INSTR_INVALID_PC;
+		goto out;
+	}
+	s->env.wls_base = s->wls_instances ?
+		s->wls_base + (index % s->wls_instances) * s->wls_size : 0;
+	s->env.wls_size = s->wls_size;
+	for (unsigned i = 0; i < nwarps; i++) {
+		unsigned first = i * BI_LANES;
+
+		preload(&w[i], s, wg, first);
+		for (unsigned l = 0; l < BI_LANES; l++) {
+			w[i].pc[l] = s->shader;
+			if (first + l < threads)
+				w[i].live |= 1u << l;
+			/* Each concurrently live thread its own stack. */
+			w[i].tls_base[l] = s->tls_base +
+				(uint64_t)((first + l) % bc->tls_slots) * s->tls_stride;
+		}
+		w[i].tls_size = s->tls_stride;
+		w[i].stats = st;
+	}
+	for (;;) {
+		unsigned running = 0, waiting = 0;
+
+		for (unsigned i = 0; i < nwarps; i++) {
+			if (state[i])
+				continue;
+			switch (bi_warp_run(&s->env, &w[i], 0)) {
+			case BI_RUN_DONE:
+				state[i] = 2;
+				break;
+			case BI_RUN_BARRIER:
+				state[i] = 1;
+				break;
+			case BI_RUN_FAULT:
+				err = w[i].fault;
+				goto out;
+			default:
+				break;
+			}
+		}
+		for (unsigned i = 0; i < nwarps; i++) {
+			running += state[i] == 0;
+			waiting += state[i] == 1;
+		}
+		if (!waiting && !running)
+			break;
+		/* Everyone still alive reached the barrier: release it. */
+		for (unsigned i = 0; i < nwarps; i++)
+			if (state[i] == 1)
+				state[i] = 0;
+		if (vgpu_job_stopping(job)) {
+			err = -1;
+			goto out;
+		}
+	}
+out:
+	for (unsigned i = 0; w && i < nwarps; i++)
+		*tuples += w[i].tuples;
+	os_free(w);
+	os_free(state);
+	return err;
+}
+
+static uint32_t exception_of(int err)
+{
+	switch (err) {
+	case 0:
+		return MALI_EXC_DONE;
+	case -1:
+		return MALI_EXC_TERMINATED;
+	case BI_FAULT_MEMORY:
+		return MALI_EXC_JOB_BUS_FAULT; /* the MMU's own code wins */
+	case BI_FAULT_UNIMPLEMENTED:
+		return MALI_EXC_INSTR_INVALID_ENC;
+	default:
+		return (uint32_t)err;
+	}
+}
+
+uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
+{
+	struct bi_compute *bc = priv;
+	const struct vgpu_job_info *info = vgpu_job_info(job);
+	struct vgpu_as *as = vgpu_job_as(job);
+	struct job_state *s;
+	struct bi_stats st = { 0 };
+	uint64_t tuples = 0, groups = 0;
+	uint32_t wg[3];
+	int err = 0;
+
+	if (info->type != MALI_JOB_TYPE_COMPUTE)
+		return MALI_EXC_JOB_CONFIG_FAULT;
+	s = os_zalloc(sizeof(*s));
+	if (!s)
+		return MALI_EXC_JOB_CONFIG_FAULT;
+	if (read_state(as, info->va, s)) {
+		os_free(s);
+		return MALI_EXC_JOB_READ_FAULT;
+	}
+	s->env.mem = &bi_vgpu_mem_ops;
+	s->env.as = as;
+	s->env.as_id = info->as_nr;
+	s->env.arch = bc->arch;
+	s->env.cache = bc->cache;
+	/* Shader memory may have been rewritten since the last job. */
+	bi_cache_flush(bc->cache, info->as_nr);
+	for (wg[2] = 0; !err && wg[2] < s->inv.groups[2]; wg[2]++)
+		for (wg[1] = 0; !err && wg[1] < s->inv.groups[1]; wg[1]++)
+			for (wg[0] = 0; !err && wg[0] < s->inv.groups[0]; wg[0]++)
+				err = run_group(bc, s, job, wg, groups++, &st, &tuples);
+	vgpu_job_event(job, VGPU_EV_TASKS, 0, groups);
+	vgpu_job_event(job, VGPU_EV_THREADS, 0, groups * s->inv.local[0] *
+		       s->inv.local[1] * s->inv.local[2]);
+	vgpu_job_event(job, VGPU_EV_INSTRUCTIONS, 0, tuples);
+	os_mutex_lock(bc->lock);
+	for (unsigned i = 0; i < sizeof(st) / sizeof(uint64_t); i++)
+		((uint64_t *)&bc->total)[i] += ((uint64_t *)&st)[i];
+	os_mutex_unlock(bc->lock);
+	os_free(s);
+	return exception_of(err);
+}
+
+struct bi_compute *bi_compute_attach(struct vgpu *gpu)
+{
+	const struct vgpu_config *cfg = vgpu_get_config(gpu);
+	struct bi_compute *bc = os_zalloc(sizeof(*bc));
+	struct vgpu_compute_backend be = { "bifrost-interp", bi_compute_run, bc };
+	unsigned cores = 0;
+
+	if (!bc)
+		return NULL;
+	bc->cache = bi_cache_new();
+	bc->lock = os_mutex_new();
+	if (!bc->cache || !bc->lock) {
+		bi_compute_detach(NULL, bc);
+		return NULL;
+	}
+	bc->arch = (cfg->gpu_id >> 28) >= 7 ? BI_ARCH_V7 : BI_ARCH_V6;
+	for (uint64_t p = cfg->shader_present; p; p &= p - 1)
+		cores++;
+	bc->tls_slots = OS_MAX(1u, cfg->thread_max_threads) * OS_MAX(1u, cores);
+	vgpu_set_compute_backend(gpu, &be);
+	return bc;
+}
+
+void bi_compute_detach(struct vgpu *gpu, struct bi_compute *bc)
+{
+	if (gpu)
+		vgpu_set_compute_backend(gpu, NULL);
+	if (!bc)
+		return;
+	bi_cache_free(bc->cache);
+	if (bc->lock)
+		os_mutex_free(bc->lock);
+	os_free(bc);
+}
+
+void bi_compute_stats(struct bi_compute *bc, struct bi_stats *out)
+{
+	os_mutex_lock(bc->lock);
+	*out = bc->total;
+	os_mutex_unlock(bc->lock);
+}
