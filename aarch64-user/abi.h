@@ -109,6 +109,9 @@ struct gthread {
 	uint64_t sigmask;
 	volatile uint64_t pending;
 	siginfo_t pending_info[GUEST_NSIG];
+	/* ESR of the memory fault being delivered (0: none), for the
+	 * esr_context record the kernel adds to SIGSEGV/SIGBUS frames. */
+	uint64_t fault_esr;
 	/* Mask to restore after the handler, set by rt_sigsuspend. */
 	uint64_t suspend_mask;
 	bool suspend_active;

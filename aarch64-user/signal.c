@@ -76,9 +76,15 @@ struct a64_rt_sigframe {
 };
 
 #define FPSIMD_MAGIC 0x46508001u
+#define ESR_MAGIC 0x45535201u
 struct a64_fpsimd_context {
 	uint32_t magic, size, fpsr, fpcr;
 	unsigned __int128 vregs[32];
+};
+
+struct a64_esr_context {
+	uint32_t magic, size;
+	uint64_t esr;
 };
 
 _Static_assert(offsetof(struct a64_ucontext, uc_mcontext) == 176, "uc_mcontext");
@@ -174,6 +180,24 @@ static void __attribute__((noreturn)) die_with(int sig)
 	_exit(128 + sig);
 }
 
+/*
+ * The syndrome an arm64 kernel reports for a user memory fault: a data
+ * abort (EC 0x24) with WnR for writes, or an instruction abort (EC 0x20)
+ * when the fetch of pc itself faulted; translation fault (no mapping) or
+ * permission fault, at level 3. From the x86 page-fault error code.
+ */
+static uint64_t fault_esr(const siginfo_t *info, const ucontext_t *uc,
+			  uint64_t pc)
+{
+	bool fetch = (uint64_t)info->si_addr - pc < 4;
+	bool write = uc->uc_mcontext.gregs[REG_ERR] & 2;
+	uint64_t esr = (fetch ? 0x20ull : 0x24ull) << 26 | 1ull << 25;
+
+	if (write && !fetch)
+		esr |= 1ull << 6;
+	return esr | (info->si_code == SEGV_ACCERR ? 0x0f : 0x07);
+}
+
 static void fault_handler(int sig, siginfo_t *info, void *uc)
 {
 	struct gthread *t = thread_self();
@@ -192,6 +216,7 @@ static void fault_handler(int sig, siginfo_t *info, void *uc)
 		siginfo_t si = *info;
 		t->cpu.pc = pc;
 		t->in_engine = 0;
+		t->fault_esr = fault_esr(info, uc, pc);
 		/* A fault at pc: this signal first, whatever else is pending. */
 		queue(t, sig, &si);
 		if ((t->sigmask & BIT(sig)) ||
@@ -409,7 +434,14 @@ static void fill_frame(struct gthread *t, struct a64_rt_sigframe *f,
 	fp->fpcr = t->cpu.fpcr;
 	for (int i = 0; i < 32; i++)
 		fp->vregs[i] = t->cpu.v[i].q;
-	/* The record after fpsimd_context stays zero: the terminator. */
+	if ((sig == SIGSEGV || sig == SIGBUS) && t->fault_esr) {
+		struct a64_esr_context *e = (void *)(mc->reserved + sizeof(*fp));
+		e->magic = ESR_MAGIC;
+		e->size = sizeof(*e);
+		e->esr = t->fault_esr;
+		t->fault_esr = 0;
+	}
+	/* The record after the last one stays zero: the terminator. */
 }
 
 static void setup_frame(struct gthread *t, int sig, const siginfo_t *info,

@@ -305,6 +305,18 @@ TEST(execve_of_elf_and_script_stays_translated)
 	rm_rf(dir);
 }
 
+TEST(segv_frame_has_the_fault_syndrome)
+{
+	struct proc_result r;
+	const char *a[] = { abi_guest("tests/guest-abi/raw_esr"), NULL };
+
+	ASSERT_EQ(abi_run(&r, a, NULL), 0);
+	EXPECT_EQ(r.status, 0);
+	/* ESR_MAGIC, data abort from EL0, a write, translation fault L3 */
+	EXPECT_STREQ(r.out, "magic: 1163088385\nec: 36\nwnr: 1\nfsc: 7\n");
+	proc_result_free(&r);
+}
+
 /* ---- compared with qemu-aarch64 ---- */
 
 static void oracle(struct __test_metadata *_metadata, const char *name,

@@ -47,6 +47,18 @@ static void step_over(int sig, void *info, void *uc)
 	*(long *)(mc + 264) += 4;
 }
 
+static volatile long fault_pc;
+
+static void return_to_lr(int sig, void *info, void *uc)
+{
+	char *mc = (char *)uc + MC;
+
+	last_sig = sig;
+	fault_addr = *(long *)((char *)info + 16);
+	fault_pc = *(long *)(mc + 264);
+	*(long *)(mc + 264) = *(long *)(mc + 8 + 30 * 8); /* pc = x30 */
+}
+
 static void handle(int sig, void (*fn)(int, void *, void *))
 {
 	struct k_sigaction a = { (void *)fn, SA_SIGINFO, 0, 0 };
@@ -102,6 +114,14 @@ void cmain(long *sp)
 	__asm__ volatile("ldr %0, [%1]" : "+r"(v) : "r"(bad) : "memory");
 	say("SIGSEGV: ", last_sig == SIGSEGV && fault_addr == 0x10 &&
 				 saved_fault_addr == 0x10 && v == 7);
+
+	/* A jump to an unmapped address: the fault is at the target, and
+	 * the handler returns to the caller through the saved lr. */
+	handle(SIGSEGV, return_to_lr);
+	last_sig = 0;
+	((void (*)(void))0x20)();
+	say("SIGSEGV on a jump: ", last_sig == SIGSEGV && fault_addr == 0x20 &&
+					   fault_pc == 0x20);
 
 	handle(SIGILL, step_over);
 	last_sig = 0;
