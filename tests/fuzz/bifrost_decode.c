@@ -1,16 +1,112 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fuzz target: decode and disassemble arbitrary bytes as a Bifrost
- * program. Any input must either decode within bounds or be reported as
- * a decode error; nothing may crash, hang or read out of bounds.
+ * Fuzz target: decode, disassemble and execute arbitrary bytes as a
+ * Bifrost program. Any input must either decode within bounds or be
+ * reported as a decode error, and running it must end in DONE, a
+ * barrier, the clause limit or a reported fault: nothing may crash, hang
+ * or touch memory outside the program's own (flat) address space.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "shader/disasm.h"
+#include "shader/interp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define VA 0x1000000ull
+
+struct flat {
+	uint8_t *buf;
+	size_t size;
+};
+
+static uint8_t *at(struct flat *f, uint64_t va, unsigned n)
+{
+	return va >= VA && va - VA <= f->size && n <= f->size - (va - VA)
+		       ? f->buf + (va - VA) : NULL;
+}
+
+static int rd(void *as, uint64_t va, void *dst, unsigned n)
+{
+	uint8_t *p = at(as, va, n);
+
+	if (!p)
+		return BI_FAULT_MEMORY;
+	memcpy(dst, p, n);
+	return 0;
+}
+
+static int wr(void *as, uint64_t va, const void *src, unsigned n)
+{
+	uint8_t *p = at(as, va, n);
+
+	if (!p)
+		return BI_FAULT_MEMORY;
+	memcpy(p, src, n);
+	return 0;
+}
+
+static int atom(void *as, uint64_t va, unsigned n, enum bi_atom_op op,
+		uint64_t v, uint64_t cmp, uint64_t *old)
+{
+	uint32_t o;
+	uint8_t *p = at(as, va, 4);
+
+	(void)n;
+	(void)cmp;
+	if (!p)
+		return BI_FAULT_MEMORY;
+	memcpy(&o, p, 4);
+	*old = o;
+	o = op == BI_ATOM_ADD ? o + (uint32_t)v : (uint32_t)v;
+	memcpy(p, &o, 4);
+	return 0;
+}
+
+static const struct bi_mem_ops ops = { NULL, rd, wr, atom };
+
+static void run(const uint8_t *data, size_t size)
+{
+	struct flat f = { malloc(size + 64), size + 64 };
+	struct bi_env env = { .mem = &ops, .as = &f, .as_id = 1,
+			      .arch = BI_ARCH_V7 };
+	uint64_t uni[4] = { VA, VA + 64, 3, 0x3f800000 };
+	struct bi_warp *w = calloc(1, sizeof(*w));
+	struct bi_stats st = { 0 };
+
+	if (!f.buf || !w)
+		goto out;
+	memcpy(f.buf, data, size);
+	memset(f.buf + size, 0, 64);
+	env.cache = bi_cache_new();
+	env.uniforms = uni;
+	env.nuniforms = 4;
+	env.wls_base = VA;
+	env.wls_size = (uint32_t)f.size;
+	for (unsigned l = 0; l < BI_LANES; l++) {
+		w->pc[l] = VA;
+		w->tls_base[l] = VA;
+		for (unsigned r = 0; r < BI_NREGS; r++)
+			w->r[l][r] = (uint32_t)(VA + 4 * (r + l));
+	}
+	w->live = 0xf;
+	w->stats = &st;
+	/* A few resumptions so barriers do not end the run early. */
+	for (int i = 0; i < 4; i++) {
+		enum bi_run r = bi_warp_run(&env, w, 256);
+
+		if (r == BI_RUN_DONE || r == BI_RUN_FAULT)
+			break;
+	}
+	if (w->live && w->fault == 0 && st.clauses > 4 * 256)
+		abort();
+	bi_cache_free(env.cache);
+out:
+	free(w);
+	free(f.buf);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -38,5 +134,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bi_disasm_program(w, nq * 16, BI_ARCH_V6, &t);
 	free(t.buf);
 	free(w);
+	run(data, size);
 	return 0;
 }
