@@ -337,8 +337,10 @@ int shim_mmap_prepare(struct shim_file *f, uint64_t pgoff, uint64_t length,
 	int ret;
 
 	os_memset(out, 0, sizeof(*out));
-	if (!length || (length & (SHIM_PAGE_SIZE - 1)))
+	/* mmap() rounds the length up to whole pages. */
+	if (!length || length > (1ull << 47))
 		return -SHIM_EINVAL;
+	length = OS_ALIGN_UP(length, SHIM_PAGE_SIZE);
 	os_mutex_lock(f->dev->lock);
 	if (f->node == SHIM_NODE_KBASE)
 		ret = kb_mmap_prepare(f, pgoff, length, prot, out);
@@ -356,6 +358,7 @@ int shim_mmap_commit(struct shim_file *f, uint64_t pgoff, uint64_t length,
 
 	if (f->node != SHIM_NODE_KBASE)
 		return 0; /* panfrost does not care where a BO is mapped */
+	length = OS_ALIGN_UP(length, SHIM_PAGE_SIZE);
 	os_mutex_lock(f->dev->lock);
 	ret = kb_mmap_commit(f, pgoff, length, cpu_va);
 	os_mutex_unlock(f->dev->lock);

@@ -75,6 +75,7 @@ void pan_bo_put(struct shim_dev *dev, struct pan_bo *bo)
 	}
 	/* The pages belong to the owner's backing, alive through our ref. */
 	shim_ctx_phys_free(bo->owner, bo->phys_off, bo->size);
+	fence_put(bo->last);
 	shim_ctx_put(bo->owner);
 	shim_list_del(&bo->link);
 	os_free(bo);

@@ -31,6 +31,7 @@ struct pan_bo {
 	uint64_t gpu_va;        /* in the owner's address space */
 	unsigned prot;          /* SHIM_PROT_* of its GPU mappings */
 	unsigned busy;          /* jobs in flight that list it */
+	struct shim_fence *last; /* fence of the last job that listed it */
 	bool dontneed;
 	uint32_t export_token;  /* PRIME "fd", 0 if never exported */
 	struct shim_list link;  /* drm_dev_priv.bos */

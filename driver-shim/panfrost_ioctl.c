@@ -324,6 +324,30 @@ static long submit(struct shim_file *f, struct shim_caller *c,
 		bo->busy++;
 		j->bos[j->nbos++] = bo;
 	}
+	/*
+	 * Implicit synchronisation, as Linux 6.1 panfrost does through the
+	 * BOs' reservations: every listed BO counts as written, so the job
+	 * waits for the last job that listed any of them, and becomes the
+	 * one the next job waits for.
+	 */
+	for (unsigned i = 0; i < j->nbos; i++) {
+		struct pan_bo *bo = j->bos[i];
+
+		if (bo->last && !bo->last->signaled && bo->last != j->done) {
+			struct shim_fence **nin = os_realloc(j->in, (j->nin + 1) * sizeof(*nin));
+
+			if (!nin) {
+				ret = -SHIM_ENOMEM;
+				goto fail;
+			}
+			j->in = nin;
+			j->in[j->nin++] = fence_get(bo->last);
+		}
+	}
+	for (unsigned i = 0; i < j->nbos; i++) {
+		fence_put(j->bos[i]->last);
+		j->bos[i]->last = fence_get(j->done);
+	}
 	os_free(h);
 	j->job.ctx = f->ctx;
 	j->job.jc = a->jc;

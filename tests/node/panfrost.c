@@ -309,6 +309,51 @@ TEST_F(pan, submit_waits_for_in_syncobjs_and_wait_bo)
 	munmap(bo.cpu, bo.size);
 }
 
+TEST_F(pan, jobs_sharing_a_bo_are_ordered_implicitly)
+{
+	const char *const args[] = { "--job-timeout", "300", NULL };
+	struct pan_submit_arg s = { 0 };
+	uint32_t sync[2], handles[2];
+	struct bo loop, target, late;
+	struct devnode d2;
+	int fd;
+
+	NEED_DEV();
+	ASSERT_EQ(devnode_start(&d2, args), 0);
+	fd = open(d2.render, O_RDWR);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(bo_new(fd, 4096, 0, &loop), 0);
+	ASSERT_EQ(bo_new(fd, 4096, 0, &target), 0);
+	ASSERT_EQ(bo_new(fd, 4096, 0, &late), 0);
+	/* Job 1 never ends by itself (the watchdog stops it); it lists
+	 * target. Job 2, on the other slot, also lists target. */
+	job_write(loop.cpu, JOB_TYPE_NULL, 1, 0, loop.gpu);
+	job_write_value(late.cpu, 1, 0, 0, target.gpu, WRITE_VALUE_IMM32, 2);
+	sync[0] = syncobj_new(fd, 0);
+	sync[1] = syncobj_new(fd, 0);
+	handles[0] = loop.handle;
+	handles[1] = target.handle;
+	s.jc = loop.gpu;
+	s.bo_handles = (uintptr_t)handles;
+	s.bo_handle_count = 2;
+	s.out_sync = sync[0];
+	ASSERT_EQ(ioctl(fd, DRM_IOCTL_PANFROST_SUBMIT, &s), 0);
+	handles[0] = late.handle;
+	s.jc = late.gpu;
+	s.requirements = PAN_JD_REQ_FS;
+	s.out_sync = sync[1];
+	ASSERT_EQ(ioctl(fd, DRM_IOCTL_PANFROST_SUBMIT, &s), 0);
+	ASSERT_EQ(syncobj_wait(fd, &sync[1], 1, 0, 20000000000ll), 0);
+	/* Job 2 waited for job 1 through the shared BO. */
+	EXPECT_EQ(syncobj_wait(fd, &sync[0], 1, 0, 0), 0);
+	EXPECT_EQ(*(volatile uint32_t *)target.cpu, 2u);
+	munmap(loop.cpu, loop.size);
+	munmap(target.cpu, target.size);
+	munmap(late.cpu, late.size);
+	close(fd);
+	EXPECT_EQ(devnode_stop(&d2), 0);
+}
+
 TEST_F(pan, submit_rejects_bad_arguments)
 {
 	struct pan_submit_arg s = { .jc = 0x2000000 };
