@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -121,6 +122,22 @@ static const struct flag open_flags[] = {
 	{ 0200000, "O_DIRECT" }, { 0400000, "O_LARGEFILE" },
 };
 
+static const struct flag clone_flags[] = {
+	F(CLONE_VM), F(CLONE_FS), F(CLONE_FILES), F(CLONE_SIGHAND),
+	F(CLONE_PIDFD), F(CLONE_PTRACE), F(CLONE_VFORK), F(CLONE_PARENT),
+	F(CLONE_THREAD), F(CLONE_NEWNS), F(CLONE_SYSVSEM), F(CLONE_SETTLS),
+	F(CLONE_PARENT_SETTID), F(CLONE_CHILD_CLEARTID), F(CLONE_DETACHED),
+	F(CLONE_UNTRACED), F(CLONE_CHILD_SETTID),
+};
+
+static const char *const futex_ops[] = {
+	"FUTEX_WAIT", "FUTEX_WAKE", "FUTEX_FD", "FUTEX_REQUEUE",
+	"FUTEX_CMP_REQUEUE", "FUTEX_WAKE_OP", "FUTEX_LOCK_PI",
+	"FUTEX_UNLOCK_PI", "FUTEX_TRYLOCK_PI", "FUTEX_WAIT_BITSET",
+	"FUTEX_WAKE_BITSET", "FUTEX_WAIT_REQUEUE_PI", "FUTEX_CMP_REQUEUE_PI",
+	"FUTEX_LOCK_PI2",
+};
+
 static void put_arg(struct out *o, char c, const uint64_t *a, int i)
 {
 	uint64_t v = a[i];
@@ -167,6 +184,23 @@ static void put_arg(struct out *o, char c, const uint64_t *a, int i)
 			put_flags(o, v & ~3ull, open_flags,
 				  sizeof(open_flags) / sizeof(open_flags[0]), "");
 		}
+		break;
+	}
+	case 'C': /* clone flags; the low byte is the exit signal */
+		put_flags(o, v & ~0xffull, clone_flags,
+			  sizeof(clone_flags) / sizeof(clone_flags[0]), "0");
+		if (v & 0xff) {
+			const char *n = sigabbrev_np((int)(v & 0xff));
+			put(o, "|%s%s", n ? "SIG" : "", n ? n : "?");
+		}
+		break;
+	case 'F': { /* futex op */
+		unsigned cmd = (unsigned)v & 127;
+		if (cmd < sizeof(futex_ops) / sizeof(futex_ops[0]))
+			put(o, "%s%s%s", futex_ops[cmd], (v & 128) ? "_PRIVATE" : "",
+			    (v & 256) ? "|FUTEX_CLOCK_REALTIME" : "");
+		else
+			put(o, "0x%llx", (unsigned long long)v);
 		break;
 	}
 	case 'S':

@@ -36,8 +36,8 @@
  * s string, f dirfd, o octal mode, m a mode shown only with O_CREAT,
  * O open flags, b buffer written by the caller (length in the next
  * argument), B buffer the call fills (length: the result), P prot,
- * M map flags, S signal, v string vector. After ':' the result's letter
- * (default d).
+ * M map flags, S signal, C clone flags, F futex op, v string vector.
+ * After ':' the result's letter (default d).
  */
 static const struct sc_def table[] = {
 	P(0, io_setup, "up"),
@@ -138,7 +138,7 @@ static const struct sc_def table[] = {
 	P(95, waitid, "ddpxp"),
 	H(96, set_tid_address, sys_set_tid_address, 0, "p"),
 	P(97, unshare, "x"),
-	P(98, futex, "pxdppd"),
+	P(98, futex, "pFdppd"),
 	P(99, set_robust_list, "pu"),
 	P(100, get_robust_list, "dpp"),
 	NR(101, nanosleep, "pp"),
@@ -260,7 +260,7 @@ static const struct sc_def table[] = {
 	P(217, add_key, "sspud"),
 	P(218, request_key, "sssd"),
 	P(219, keyctl, "dxxxx"),
-	H(220, clone, sys_clone, 0, "xpppp"),
+	H(220, clone, sys_clone, 0, "Cpppp"),
 	H(221, execve, sys_execve, SC_NOTRACE_RET, "svv"),
 	H(222, mmap, sys_mmap, 0, "puPMdl:p"),
 	P(223, fadvise64, "dlud"),

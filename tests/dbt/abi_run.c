@@ -223,6 +223,8 @@ TEST(strace_shows_signals_and_exit)
 				     "si_addr=0x10} ---\n"));
 	EXPECT_NONNULL(strstr(r.err, " --- SIGUSR1 {si_signo=SIGUSR1, si_code=0, "));
 	EXPECT_NONNULL(strstr(r.err, " rt_sigreturn() = ?\n"));
+	EXPECT_NONNULL(strstr(r.err, " clone(CLONE_VM|CLONE_FS|CLONE_FILES|"
+				     "CLONE_SIGHAND|CLONE_THREAD|"));
 	EXPECT_NONNULL(strstr(r.err, " +++ exited with 0 +++\n"));
 	proc_result_free(&r);
 }
