@@ -288,7 +288,8 @@ static void slot_kick(struct shim_hw *hw, unsigned s, struct shim_acct *a)
 	shim_list_del(&job->link);
 	sl->running = job;
 	sl->started_ns = os_time_ns();
-	sl->stop_stage = 0;
+	sl->stop_stage = job->soft_stopped ? 1 : 0;
+	sl->stop_ns = sl->started_ns;
 	job->on_hw = true;
 	wr64(hw, a, base + MALI_JS_HEAD_NEXT_LO, job->jc);
 	wr64(hw, a, base + MALI_JS_AFFINITY_NEXT_LO, affinity);
@@ -327,6 +328,34 @@ static void job_finish(struct shim_hw *hw, unsigned s, uint32_t status,
 	job->done(job, status);
 }
 
+/*
+ * A chain we soft-stopped for running too long goes back to the front of
+ * its slot's queue and resumes where JS_TAIL says, as kbase does; if it
+ * runs too long again it is hard-stopped (stop_stage stays 1 for it).
+ */
+static bool soft_stop_requeue(struct shim_hw *hw, unsigned s, struct shim_acct *a)
+{
+	struct hw_slot *sl = &hw->slot[s];
+	struct shim_job *job = sl->running;
+	uint64_t tail;
+
+	if (!job || sl->stop_stage != 1 || job->ctx->dead)
+		return false;
+	tail = rd64(hw, a, MALI_JS(s) + MALI_JS_TAIL_LO);
+	if (!tail)
+		return false;
+	sl->running = NULL;
+	job->on_hw = false;
+	job->jc = tail;
+	job->soft_stopped = true;
+	/* Front of the queue: it keeps its turn. */
+	job->link.next = sl->queue.next;
+	job->link.prev = &sl->queue;
+	sl->queue.next->prev = &job->link;
+	sl->queue.next = &job->link;
+	return true;
+}
+
 void shim_hw_submit(struct shim_dev *dev, struct shim_job *job)
 {
 	struct shim_hw *hw = dev->hw;
@@ -350,10 +379,18 @@ static void handle_job_irq(struct shim_hw *hw, struct shim_acct *a)
 	a->irqs++;
 	wr(hw, a, MALI_JOB_IRQ_CLEAR, st);
 	for (unsigned s = 0; s < HW_SLOTS; s++) {
-		if (st & MALI_JOB_IRQ_FAIL(s))
-			job_finish(hw, s, rd(hw, a, MALI_JS(s) + MALI_JS_STATUS) & 0xff, a);
-		else if (st & MALI_JOB_IRQ_DONE(s))
+		uint32_t status;
+
+		if (st & MALI_JOB_IRQ_DONE(s) && !(st & MALI_JOB_IRQ_FAIL(s))) {
 			job_finish(hw, s, MALI_EXC_DONE, a);
+			continue;
+		}
+		if (!(st & MALI_JOB_IRQ_FAIL(s)))
+			continue;
+		status = rd(hw, a, MALI_JS(s) + MALI_JS_STATUS) & 0xff;
+		if (status == MALI_EXC_STOPPED && soft_stop_requeue(hw, s, a))
+			continue;
+		job_finish(hw, s, status, a);
 	}
 }
 
@@ -470,7 +507,7 @@ static void watchdog(struct shim_hw *hw, struct shim_acct *a)
 			sl->stop_stage = 1;
 			sl->stop_ns = now;
 		} else if (sl->stop_stage == 1 && now - sl->stop_ns > HW_STOP_GRACE_NS) {
-			os_warn("hw", "slot %u: hard-stopping", s);
+			os_warn("hw", "slot %u: job still running after a soft-stop, hard-stopping", s);
 			wr(hw, a, base + MALI_JS_COMMAND, MALI_JS_CMD_HARD_STOP);
 			sl->stop_stage = 2;
 			sl->stop_ns = now;
@@ -613,6 +650,7 @@ void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx)
 
 	if (!hw)
 		return;
+	ctx->dead = true; /* nothing of it is requeued from now on */
 	/* Queued jobs never reach the GPU. */
 	for (unsigned s = 0; s < HW_SLOTS; s++) {
 		struct shim_list *pos, *tmp;

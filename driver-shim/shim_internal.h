@@ -98,6 +98,7 @@ struct shim_job {
 	uint64_t submit_ns;
 	struct shim_list link;
 	bool on_hw;
+	bool soft_stopped;      /* resumed after a timeout soft-stop */
 };
 
 enum shim_file_state {
