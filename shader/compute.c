@@ -17,6 +17,7 @@ struct bi_compute {
 	struct bi_cache *cache;
 	enum bi_arch arch;
 	unsigned tls_slots; /* thread-local storage instances the GPU has */
+	unsigned workers;   /* host threads per job ("virtual cores") */
 	struct os_mutex *lock;
 	struct bi_stats total;
 };
@@ -140,9 +141,9 @@ static void preload(struct bi_warp *w, const struct job_state *s,
 }
 
 /* Runs one workgroup; 0 or a bi_fault (w_fault_va for memory faults). */
-static int run_group(struct bi_compute *bc, struct job_state *s,
-		     struct vgpu_job *job, const uint32_t wg[3], uint64_t index,
-		     struct bi_stats *st, uint64_t *tuples)
+static int run_group(struct bi_compute *bc, const struct job_state *s,
+		     struct bi_env *env, struct vgpu_job *job, const uint32_t wg[3],
+		     unsigned slot, struct bi_stats *st, uint64_t *tuples)
 {
 	unsigned threads = s->inv.local[0] * s->inv.local[1] * s->inv.local[2];
 	unsigned nwarps = (threads + BI_LANES - 1) / BI_LANES;
@@ -154,9 +155,11 @@ static int run_group(struct bi_compute *bc, struct job_state *s,
 		err = BI_FAULT_INSTR_INVALID_PC;
 		goto out;
 	}
-	s->env.wls_base = s->wls_instances ?
-		s->wls_base + (index % s->wls_instances) * s->wls_size : 0;
-	s->env.wls_size = s->wls_size;
+	/* One WLS instance and one range of stacks per concurrently running
+	 * workgroup (@slot: the worker running it). */
+	env->wls_base = s->wls_instances ?
+		s->wls_base + (uint64_t)(slot % s->wls_instances) * s->wls_size : 0;
+	env->wls_size = s->wls_size;
 	for (unsigned i = 0; i < nwarps; i++) {
 		unsigned first = i * BI_LANES;
 
@@ -167,7 +170,8 @@ static int run_group(struct bi_compute *bc, struct job_state *s,
 				w[i].live |= 1u << l;
 			/* Each concurrently live thread its own stack. */
 			w[i].tls_base[l] = s->tls_base +
-				(uint64_t)((first + l) % bc->tls_slots) * s->tls_stride;
+				(uint64_t)((slot * threads + first + l) % bc->tls_slots) *
+				s->tls_stride;
 		}
 		w[i].tls_size = s->tls_stride;
 		w[i].stats = st;
@@ -178,7 +182,7 @@ static int run_group(struct bi_compute *bc, struct job_state *s,
 		for (unsigned i = 0; i < nwarps; i++) {
 			if (state[i])
 				continue;
-			switch (bi_warp_run(&s->env, &w[i], 0)) {
+			switch (bi_warp_run(env, &w[i], 0)) {
 			case BI_RUN_DONE:
 				state[i] = 2;
 				break;
@@ -231,15 +235,58 @@ static uint32_t exception_of(int err)
 	}
 }
 
+/* One host thread's share of a job: workgroups taken from a shared
+ * counter, with private statistics summed at the end. */
+struct worker {
+	struct bi_compute *bc;
+	const struct job_state *s;
+	struct vgpu_job *job;
+	struct os_thread *thread;
+	unsigned id;
+	uint64_t *next;    /* shared: next workgroup index */
+	uint64_t total;
+	int *err;          /* shared: first error */
+	struct bi_stats st;
+	uint64_t tuples, groups;
+};
+
+static void worker_main(void *arg)
+{
+	struct worker *wk = arg;
+	const struct job_state *s = wk->s;
+	struct bi_env env = s->env;
+	uint32_t gx = s->inv.groups[0], gy = s->inv.groups[1];
+
+	for (;;) {
+		uint64_t i = __atomic_fetch_add(wk->next, 1, __ATOMIC_RELAXED);
+		uint32_t wg[3] = { (uint32_t)(i % gx), (uint32_t)(i / gx % gy),
+				   (uint32_t)(i / ((uint64_t)gx * gy)) };
+		int err;
+
+		if (i >= wk->total || __atomic_load_n(wk->err, __ATOMIC_RELAXED))
+			return;
+		err = run_group(wk->bc, s, &env, wk->job, wg, wk->id, &wk->st,
+				&wk->tuples);
+		wk->groups++;
+		if (err) {
+			int zero = 0;
+
+			__atomic_compare_exchange_n(wk->err, &zero, err, false,
+						    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+			return;
+		}
+	}
+}
+
 uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 {
 	struct bi_compute *bc = priv;
 	const struct vgpu_job_info *info = vgpu_job_info(job);
 	struct vgpu_as *as = vgpu_job_as(job);
 	struct job_state *s;
-	struct bi_stats st = { 0 };
-	uint64_t tuples = 0, groups = 0;
-	uint32_t wg[3];
+	struct worker *wk;
+	uint64_t next = 0, total, tuples = 0, groups = 0;
+	unsigned n;
 	int err = 0;
 
 	if (info->type != MALI_JOB_TYPE_COMPUTE)
@@ -258,20 +305,51 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	s->env.cache = bc->cache;
 	/* Shader memory may have been rewritten since the last job. */
 	bi_cache_flush(bc->cache, info->as_nr);
-	for (wg[2] = 0; !err && wg[2] < s->inv.groups[2]; wg[2]++)
-		for (wg[1] = 0; !err && wg[1] < s->inv.groups[1]; wg[1]++)
-			for (wg[0] = 0; !err && wg[0] < s->inv.groups[0]; wg[0]++)
-				err = run_group(bc, s, job, wg, groups++, &st, &tuples);
-	vgpu_job_event(job, VGPU_EV_TASKS, 0, groups);
+	total = (uint64_t)s->inv.groups[0] * s->inv.groups[1] * s->inv.groups[2];
+	/* No more workers than workgroups, or than WLS instances (each
+	 * running workgroup needs its own local memory). */
+	n = (unsigned)OS_MIN((uint64_t)bc->workers, total);
+	if (s->wls_instances)
+		n = OS_MIN(n, s->wls_instances);
+	n = OS_MAX(n, 1u);
+	wk = os_zalloc(n * sizeof(*wk));
+	if (!wk) {
+		os_free(s);
+		return MALI_EXC_JOB_CONFIG_FAULT;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		wk[i] = (struct worker){ .bc = bc, .s = s, .job = job, .id = i,
+					 .next = &next, .total = total, .err = &err };
+		if (i)
+			wk[i].thread = os_thread_start(worker_main, &wk[i], "bi-core");
+	}
+	worker_main(&wk[0]);
+	for (unsigned i = 1; i < n; i++) {
+		if (wk[i].thread)
+			os_thread_join(wk[i].thread);
+		else
+			worker_main(&wk[i]); /* could not start: run it here */
+	}
+	os_mutex_lock(bc->lock);
+	for (unsigned i = 0; i < n; i++) {
+		for (unsigned k = 0; k < sizeof(wk[i].st) / sizeof(uint64_t); k++)
+			((uint64_t *)&bc->total)[k] += ((uint64_t *)&wk[i].st)[k];
+		tuples += wk[i].tuples;
+		groups += wk[i].groups;
+		vgpu_job_event(job, VGPU_EV_TASKS, i, wk[i].groups);
+	}
+	os_mutex_unlock(bc->lock);
 	vgpu_job_event(job, VGPU_EV_THREADS, 0, groups * s->inv.local[0] *
 		       s->inv.local[1] * s->inv.local[2]);
 	vgpu_job_event(job, VGPU_EV_INSTRUCTIONS, 0, tuples);
-	os_mutex_lock(bc->lock);
-	for (unsigned i = 0; i < sizeof(st) / sizeof(uint64_t); i++)
-		((uint64_t *)&bc->total)[i] += ((uint64_t *)&st)[i];
-	os_mutex_unlock(bc->lock);
+	os_free(wk);
 	os_free(s);
 	return exception_of(err);
+}
+
+void bi_compute_set_workers(struct bi_compute *bc, unsigned n)
+{
+	bc->workers = OS_MAX(1u, n);
 }
 
 struct bi_compute *bi_compute_attach(struct vgpu *gpu)
@@ -293,6 +371,7 @@ struct bi_compute *bi_compute_attach(struct vgpu *gpu)
 	for (uint64_t p = cfg->shader_present; p; p &= p - 1)
 		cores++;
 	bc->tls_slots = OS_MAX(1u, cfg->thread_max_threads) * OS_MAX(1u, cores);
+	bc->workers = 1;
 	vgpu_set_compute_backend(gpu, &be);
 	return bc;
 }

@@ -20,6 +20,10 @@ struct bi_compute *bi_compute_attach(struct vgpu *gpu);
 /* Unregisters and frees it. */
 void bi_compute_detach(struct vgpu *gpu, struct bi_compute *bc);
 
+/* Host threads that share each job's workgroups ("virtual cores",
+ * independent of the modelled core count); default 1. */
+void bi_compute_set_workers(struct bi_compute *bc, unsigned n);
+
 /* Runs one job: what vgpu_compute_backend.run does. */
 uint32_t bi_compute_run(void *priv, struct vgpu_job *job);
 

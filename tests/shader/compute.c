@@ -84,10 +84,10 @@ void vgpu_set_compute_backend(struct vgpu *gpu, const struct vgpu_compute_backen
 #define LSD (BASE + 0x400)
 #define UBOS (BASE + 0x480)
 #define CODE (BASE + 0x800)
-#define BUF_A (BASE + 0x2000)
-#define BUF_B (BASE + 0x3000)
-#define BUF_O (BASE + 0x4000)
-#define WLS (BASE + 0x8000)
+#define BUF_A (BASE + 0x2000) /* 8 KiB each */
+#define BUF_B (BASE + 0x4000)
+#define BUF_O (BASE + 0x6000)
+#define WLS (BASE + 0xa000)
 
 static uint32_t *w32(uint64_t va)
 {
@@ -115,7 +115,7 @@ static void make_job(unsigned lx_bits, unsigned lx, unsigned gx, unsigned nuni,
 	put64(RSD, CODE);
 	w32(RSD + 48)[0] = nuni << 15;
 	w32(RSD + 16)[0] = 1; /* one UBO */
-	put64(UBOS, (BUF_B >> 4) << 12 | (0x100 / 16 - 1));
+	put64(UBOS, (BUF_B >> 4) << 12 | (0x2000 / 16 - 1));
 	if (wls_log2) {
 		w32(LSD + 4)[0] = 0 | (wls_log2 + 1) << 8; /* one instance */
 		put64(LSD + 16, WLS);
@@ -158,9 +158,11 @@ TEST(invocation_field_decodes)
  * out[gid] = a[gid] + b[gid] (floats); a, out from push uniforms u0, u2,
  * b through UBO 0 (seg=ubo); u3.w0 = 2 is the shift for gid * 4.
  */
-TEST(vector_add_job)
+static void vector_add(struct __test_metadata *_metadata, unsigned workers,
+		       unsigned groups)
 {
 	struct bi_compute *bc;
+	unsigned n = 8 * groups;
 	struct asm_header h1 = { .flow = 3, .staging_reg = 2 };
 	struct asm_header h2 = { .flow = 3, .staging_reg = 3 };
 	struct asm_header h3 = { .flow = 0, .staging_reg = 4 };
@@ -195,7 +197,7 @@ TEST(vector_add_job)
 	ASSERT_NE(c2.reg, ~0ull);
 	ASSERT_NE(c3[0].reg, ~0ull);
 	ASSERT_NE(c3[1].reg, ~0ull);
-	make_job(3, 8, 4, 4, 0);
+	make_job(3, 8, groups, 4, 0);
 	code_q = 0;
 	emit(&h1, c1, 3, NULL, 0);
 	emit(&h2, &c2, 1, NULL, 0);
@@ -204,31 +206,47 @@ TEST(vector_add_job)
 	put64(PUSH + 8, 0);
 	put64(PUSH + 16, BUF_O);
 	put64(PUSH + 24, 2);
-	for (unsigned i = 0; i < 32; i++) {
-		float a = (float)i * 1.5f, b = 100.0f - (float)i;
+	for (unsigned i = 0; i < n; i++) {
+		float a = (float)i * 1.5f, b = 100.0f - (float)(i % 64);
 
 		memcpy(at(BUF_A + 4 * i, 4), &a, 4);
 		memcpy(at(BUF_B + 4 * i, 4), &b, 4);
 	}
+	memset(at(BUF_O, 4 * n), 0, 4 * n);
 	cfg.gpu_id = 0x60000000;
 	cfg.shader_present = 0xff;
 	cfg.thread_max_threads = 256;
 	bc = bi_compute_attach(NULL);
 	ASSERT_NONNULL(bc);
+	bi_compute_set_workers(bc, workers);
 	EXPECT_EQ(bi_compute_run(bc, NULL), (uint32_t)MALI_EXC_DONE);
-	for (unsigned i = 0; i < 32; i++) {
-		float o;
+	for (unsigned i = 0; i < n; i++) {
+		float o, b = 100.0f - (float)(i % 64);
 
 		memcpy(&o, at(BUF_O + 4 * i, 4), 4);
-		EXPECT_EQ(o, (float)i * 1.5f + 100.0f - (float)i);
+		if (o != (float)i * 1.5f + b) {
+			EXPECT_EQ(o, (float)i * 1.5f + b);
+			break;
+		}
 	}
-	EXPECT_EQ(events[VGPU_EV_TASKS], 4u);
-	EXPECT_EQ(events[VGPU_EV_THREADS], 32u);
-	EXPECT_EQ(events[VGPU_EV_INSTRUCTIONS], 8u * 6);
+	EXPECT_EQ(events[VGPU_EV_TASKS], groups);
+	EXPECT_EQ(events[VGPU_EV_THREADS], n);
+	EXPECT_EQ(events[VGPU_EV_INSTRUCTIONS], 2u * groups * 6);
 	bi_compute_stats(bc, &st);
-	EXPECT_EQ(st.instrs[BI_CLASS_LOAD], 64u);
-	EXPECT_EQ(st.instrs[BI_CLASS_STORE], 32u);
+	EXPECT_EQ(st.instrs[BI_CLASS_LOAD], 2u * n);
+	EXPECT_EQ(st.instrs[BI_CLASS_STORE], n);
 	bi_compute_detach(NULL, bc);
+}
+
+TEST(vector_add_job)
+{
+	vector_add(_metadata, 1, 4);
+}
+
+/* The same on 4 host threads sharing 256 workgroups. */
+TEST(vector_add_job_on_four_workers)
+{
+	vector_add(_metadata, 4, 256);
 }
 
 /*
