@@ -244,6 +244,26 @@ static void branch16(const struct op *o)
 	branch(o, alu_cmp_result(c, mod(o, BI_MOD_CMPF, BI_O_EQ)), raw(o, z ? 1 : 2));
 }
 
+/*
+ * SEG_ADD turns a segment (WLS/TLS) offset into a global address, as a
+ * 64-bit pair split over the units of one tuple: the FMA adds the base's
+ * low word, the ADD its high word plus the carry, which it sees in this
+ * tuple's FMA result. preserve_null keeps a null pointer null.
+ */
+static uint32_t seg_add(const struct op *o)
+{
+	uint64_t base = mod(o, BI_MOD_SEG, BI_O_WLS) == BI_O_TL ?
+			o->x->w->tls_base[o->lane] : o->x->env->wls_base;
+	bool keep_null = mod(o, BI_MOD_PRESERVE_NULL, BI_O_NONE) == BI_O_PRESERVE_NULL;
+	uint32_t v = raw(o, 0), lo = o->x->fma[o->lane];
+
+	if (o->fma)
+		return keep_null && !v ? 0 : v + (uint32_t)base;
+	if (keep_null && !v && !lo)
+		return 0;
+	return v + (uint32_t)(base >> 32) + (lo < (uint32_t)base);
+}
+
 /* Cross-lane permute within the quad (subgroup sizes above 4 span
  * warps, which the hardware does not provide either). */
 static uint32_t clper(const struct op *o, bool v6)
@@ -474,6 +494,9 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 		}
 		break;
 	}
+	case BI_OP_SEG_ADD:
+		r = seg_add(&o);
+		break;
 	case BI_OP_CLPER_V6_I32:
 	case BI_OP_CLPER_I32:
 		r = clper(&o, ins->desc->op == BI_OP_CLPER_V6_I32);

@@ -123,6 +123,15 @@ static uint32_t bi_ilogb(uint32_t x, bool as_float)
 	return as_float ? bi_fp_from_int(&bi_f32, e - 1, BI_RM_RTE) : (uint32_t)(e - 1);
 }
 
+/* 2^(k/16) rounded to f32, k = 0..15: the exp2 sequence's table of the
+ * fraction's top four bits (adds 0x49400000 to put them in the low
+ * mantissa bits, looks them up here and scales by the integer part). */
+static const uint32_t exp2_16ths[16] = {
+	0x3f800000, 0x3f85aac3, 0x3f8b95c2, 0x3f91c3d3, 0x3f9837f0, 0x3f9ef532,
+	0x3fa5fed7, 0x3fad583f, 0x3fb504f3, 0x3fbd08a4, 0x3fc5672a, 0x3fce248c,
+	0x3fd744fd, 0x3fe0ccdf, 0x3feac0c7, 0x3ff5257d,
+};
+
 bool bi_exec_alu_tr(const struct op *o, uint32_t *out)
 {
 	bool ftz = o->x->ftz;
@@ -164,6 +173,10 @@ bool bi_exec_alu_tr(const struct op *o, uint32_t *out)
 		return true;
 	case BI_OP_FADD_RSCALE_F32:
 		*out = rscale(o, true);
+		return true;
+	case BI_OP_FEXP_TABLE_U4:
+		/* the adj variants (small/low) are not modelled */
+		*out = exp2_16ths[raw(o, 0) & 15];
 		return true;
 	case BI_OP_ILOGB_F32:
 	case BI_OP_LOGB_F32:

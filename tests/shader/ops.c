@@ -208,6 +208,10 @@ TEST(transcendental_helpers)
 		{ "+FRSQ.f32", NULL, 0xbf800000, 0, 0, 0x7fc00000 },
 		{ "*FMA_RSCALE.f32", NULL, 0x40000000, 0x40400000, 0x3f800000, 0x40e00000 },
 		{ "+ILOGB.f32", NULL, 0x41400000, 0, 0, 3 },
+		{ "+FEXP_TABLE.u4", NULL, 0x49400008, 0, 0, 0x3fb504f3 },
+		/* 0x10 in the workgroup's local memory (test WLS base) */
+		{ "*SEG_ADD", "seg=wls", 0x10, 0, 0, (uint32_t)TMEM_DATA + 0x4010 },
+		{ "*SEG_ADD", "seg=wls preserve_null=preserve_null", 0, 0, 0, 0 },
 		{ "+LOGB.f32", NULL, 0x3e800000, 0, 0, 0xc0000000 },
 	};
 
