@@ -10,7 +10,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <termios.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -462,6 +464,38 @@ TEST_F(guest, unhandled_undefined_instruction_kills_with_sigill)
 	ASSERT_EQ(waitpid(pid, &st, 0), pid);
 	EXPECT_TRUE(WIFSIGNALED(st));
 	EXPECT_EQ(WTERMSIG(st), SIGILL);
+}
+
+/* Terminal and file ioctls have the same numbers and layouts on both
+ * sides: they pass through. */
+TEST_F(guest, tty_and_file_ioctls_pass_through)
+{
+	int p[2], m = posix_openpt(O_RDWR | O_NOCTTY);
+	struct winsize ws = { .ws_row = 33, .ws_col = 101 }, got = { 0 };
+	uint8_t kt[36]; /* the kernel's struct termios, as aarch64 has it */
+	int n = 0;
+
+	ASSERT_EQ(pipe(p), 0);
+	ASSERT_EQ(write(p[1], "abc", 3), 3);
+	EXPECT_EQ(SC(self->t, 29, p[0], FIONREAD, (uint64_t)&n), 0);
+	EXPECT_EQ(n, 3);
+	EXPECT_EQ(SC(self->t, 29, p[0], TCGETS, (uint64_t)kt), -ENOTTY);
+	ASSERT_GE(m, 0);
+	ASSERT_EQ(grantpt(m), 0);
+	ASSERT_EQ(unlockpt(m), 0);
+	int s = open(ptsname(m), O_RDWR | O_NOCTTY);
+	ASSERT_GE(s, 0);
+	EXPECT_EQ(SC(self->t, 29, s, TIOCSWINSZ, (uint64_t)&ws), 0);
+	EXPECT_EQ(SC(self->t, 29, s, TIOCGWINSZ, (uint64_t)&got), 0);
+	EXPECT_EQ(got.ws_row, 33);
+	EXPECT_EQ(got.ws_col, 101);
+	struct termios t;
+	ASSERT_EQ(tcgetattr(s, &t), 0);
+	EXPECT_EQ(SC(self->t, 29, s, TCGETS, (uint64_t)kt), 0);
+	EXPECT_MEMEQ(kt, &t.c_iflag, 4);
+	EXPECT_MEMEQ(kt + 12, &t.c_lflag, 4);
+	close(s);
+	close(m);
 }
 
 /* A signal queued before a blocking call began must not be slept through:
