@@ -71,8 +71,21 @@ long sys_munmap(struct gthread *t, const uint64_t *a)
 
 long sys_mprotect(struct gthread *t, const uint64_t *a)
 {
+	int prot = prot_to_host(a[2]);
+
 	(void)t;
-	if (mprotect((void *)a[0], a[1], prot_to_host(a[2])))
+	/*
+	 * ld.so makes the main stack executable for an execstack library with
+	 * PROT_GROWSDOWN, which only a MAP_GROWSDOWN mapping accepts; the guest
+	 * stack here is a plain one, and execute is no host permission
+	 * anyway: the same request without it is what is meant.
+	 */
+	const int grows = PROT_GROWSDOWN | PROT_GROWSUP;
+	int r = mprotect((void *)a[0], a[1], prot);
+
+	if (r && errno == EINVAL && (prot & grows))
+		r = mprotect((void *)a[0], a[1], prot & ~grows);
+	if (r)
 		return -errno;
 	/* Code made writable (a JIT) or remapped executable must be decoded
 	 * again when it runs next. */

@@ -296,6 +296,9 @@ TEST_F(guest, exec_only_mappings_are_readable_not_host_executable)
 	EXPECT_STREQ(perms, "r--p");
 	EXPECT_EQ(SC(self->t, NR_mprotect, p, 4096, PROT_READ | PROT_WRITE | PROT_EXEC), 0);
 	*(volatile char *)p = 1;
+	/* PROT_GROWSDOWN on a plain mapping (ld.so on the guest stack). */
+	EXPECT_EQ(SC(self->t, NR_mprotect, p, 4096,
+		     PROT_READ | PROT_WRITE | PROT_EXEC | PROT_GROWSDOWN), 0);
 	/* Unknown protection bits are refused as the kernel does. */
 	EXPECT_EQ(SC(self->t, NR_mmap, 0, 4096, 0x1000, MAP_PRIVATE | MAP_ANONYMOUS,
 		     (uint64_t)-1, 0), -EINVAL);
