@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * The decode cache: clauses decoded once per (address space, GPU VA), as
- * in the published G71 simulator. A chained hash table under one mutex;
- * lookups are short and decoding happens outside the lock, so workers
- * racing on a new clause each decode it and the first insert wins.
+ * in the published G71 simulator. A chained hash table: lookups, on
+ * every clause executed, take no lock (chains are only ever prepended
+ * to, with release stores); inserts and flushes take the mutex. Decoding
+ * happens outside the lock, so workers racing on a new clause each
+ * decode it and the first insert wins. The table does not grow (chains
+ * just lengthen), so readers never see it moved; flushes free entries
+ * and must not race with running warps (see interp.h).
  */
 #include "shader/interp.h"
 
@@ -35,7 +39,7 @@ struct bi_cache *bi_cache_new(void)
 
 	if (!c)
 		return NULL;
-	c->nslots = 256;
+	c->nslots = 4096;
 	c->slots = os_zalloc(c->nslots * sizeof(*c->slots));
 	c->lock = os_mutex_new();
 	if (!c->slots || !c->lock) {
@@ -85,32 +89,13 @@ void bi_cache_flush(struct bi_cache *c, uint64_t as)
 
 static struct entry *find(struct bi_cache *c, uint64_t as, uint64_t va)
 {
-	for (struct entry *e = c->slots[hash(as, va, c->nslots)]; e; e = e->next)
+	struct entry *e = __atomic_load_n(&c->slots[hash(as, va, c->nslots)],
+					  __ATOMIC_ACQUIRE);
+
+	for (; e; e = e->next)
 		if (e->as == as && e->va == va)
 			return e;
 	return NULL;
-}
-
-static void grow(struct bi_cache *c)
-{
-	unsigned n = c->nslots * 2;
-	struct entry **s = os_zalloc(n * sizeof(*s));
-
-	if (!s)
-		return; /* keep the longer chains */
-	for (unsigned i = 0; i < c->nslots; i++) {
-		while (c->slots[i]) {
-			struct entry *e = c->slots[i];
-			unsigned h = hash(e->as, e->va, n);
-
-			c->slots[i] = e->next;
-			e->next = s[h];
-			s[h] = e;
-		}
-	}
-	os_free(c->slots);
-	c->slots = s;
-	c->nslots = n;
 }
 
 /* Fetches quadwords until the clause decodes (clause length is only
@@ -143,9 +128,7 @@ const struct bi_clause *bi_cache_get(struct bi_cache *c,
 {
 	struct entry *e, *ne;
 
-	os_mutex_lock(c->lock);
 	e = find(c, env->as_id, va);
-	os_mutex_unlock(c->lock);
 	if (e)
 		return &e->clause;
 
@@ -169,10 +152,10 @@ const struct bi_clause *bi_cache_get(struct bi_cache *c,
 		unsigned h = hash(env->as_id, va, c->nslots);
 
 		ne->next = c->slots[h];
-		c->slots[h] = ne;
+		/* publish the complete entry to lock-free readers */
+		__atomic_store_n(&c->slots[h], ne, __ATOMIC_RELEASE);
 		e = ne;
-		if (++c->count > c->nslots * 2)
-			grow(c);
+		c->count++;
 	}
 	os_mutex_unlock(c->lock);
 	return &e->clause;

@@ -39,6 +39,7 @@ static void decode_mods(const struct bi_op_desc *d, struct bi_instr *ins)
 	for (unsigned i = 0; i < d->nmod && i < BI_MAX_MODS; i++) {
 		const struct bi_mod_desc *m = &d->mods[i];
 
+		ins->slot[m->id] = (uint8_t)(i + 1);
 		if (m->pos >= 0)
 			ins->mod[i] = bi_opt_lists[m->opts +
 						   field(bits, m->pos, m->size)];

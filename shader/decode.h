@@ -113,6 +113,9 @@ struct bi_instr {
 	bool bad_src;                  /* a source selector is not allowed */
 	uint8_t cls;                   /* enum bi_class */
 	uint16_t mod[BI_MAX_MODS];     /* enum bi_opt, in desc->mods order */
+	/* 1 + index into mod[] of each enum bi_mod the op has, else 0:
+	 * makes bi_mod() a lookup on the interpreter's hot path. */
+	uint8_t slot[BI_MOD_COUNT];
 };
 
 struct bi_tuple {
@@ -186,10 +189,9 @@ static inline unsigned bi_popcount(uint32_t v)
 static inline uint16_t bi_mod(const struct bi_instr *ins, unsigned mod,
 			      uint16_t dflt)
 {
-	for (unsigned i = 0; i < ins->desc->nmod; i++)
-		if (ins->desc->mods[i].id == mod)
-			return ins->mod[i];
-	return dflt;
+	unsigned i = ins->slot[mod];
+
+	return i ? ins->mod[i - 1] : dflt;
 }
 
 /* The 3-bit selector of source @i. */

@@ -39,8 +39,7 @@ static uint32_t const_word(const struct bi_tctx *x, unsigned k, unsigned low,
 	}
 }
 
-static uint32_t fau(const struct bi_tctx *x, unsigned idx, bool hi,
-		    unsigned lane)
+uint32_t bi_fau(const struct bi_tctx *x, unsigned idx, bool hi, unsigned lane)
 {
 	static const int8_t fau_const[8] = { -1, -1, 4, 5, 0, 1, 2, 3 };
 	uint64_t v;
@@ -57,32 +56,6 @@ static uint32_t fau(const struct bi_tctx *x, unsigned idx, bool hi,
 		v = idx < 16 ? x->env->special[idx] : 0;
 	}
 	return hi ? (uint32_t)(v >> 32) : (uint32_t)v;
-}
-
-uint32_t bi_src(const struct bi_tctx *x, const struct bi_instr *ins,
-		unsigned s, unsigned lane, bool fma)
-{
-	const struct bi_regs *r = &x->t->regs;
-	const uint32_t *reg = x->w->r[lane];
-
-	switch (bi_src_sel(ins, s)) {
-	case 0:
-		return reg[r->port0];
-	case 1:
-		return reg[r->port1];
-	case 2:
-		return reg[r->reg2];
-	case 3:
-		return fma ? 0 : x->fma[lane];
-	case 4:
-		return fau(x, r->fau_idx, false, lane);
-	case 5:
-		return fau(x, r->fau_idx, true, lane);
-	case 6:
-		return x->t0[lane];
-	default:
-		return x->t1[lane];
-	}
 }
 
 static void write_reg(uint32_t *reg, unsigned op, uint32_t v)

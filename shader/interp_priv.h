@@ -26,9 +26,36 @@ struct bi_tctx {
 	bool barrier;
 };
 
-/* Raw 32-bit value of source @s of @ins for thread @lane. */
-uint32_t bi_src(const struct bi_tctx *x, const struct bi_instr *ins,
-		unsigned s, unsigned lane, bool fma);
+/* FAU value @idx (uniform, embedded constant or special), one word. */
+uint32_t bi_fau(const struct bi_tctx *x, unsigned idx, bool hi, unsigned lane);
+
+/* Raw 32-bit value of source @s of @ins for thread @lane (inline: it is
+ * the interpreter's most frequent operation). */
+static inline uint32_t bi_src(const struct bi_tctx *x, const struct bi_instr *ins,
+			      unsigned s, unsigned lane, bool fma)
+{
+	const struct bi_regs *r = &x->t->regs;
+	const uint32_t *reg = x->w->r[lane];
+
+	switch (bi_src_sel(ins, s)) {
+	case 0:
+		return reg[r->port0];
+	case 1:
+		return reg[r->port1];
+	case 2:
+		return reg[r->reg2];
+	case 3:
+		return fma ? 0 : x->fma[lane];
+	case 4:
+		return bi_fau(x, r->fau_idx, false, lane);
+	case 5:
+		return bi_fau(x, r->fau_idx, true, lane);
+	case 6:
+		return x->t0[lane];
+	default:
+		return x->t1[lane];
+	}
+}
 
 /* Executes an arithmetic (non-message) op; 0 or a bi_fault. */
 int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
