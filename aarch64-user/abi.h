@@ -205,6 +205,8 @@ long sys_pipe2(struct gthread *t, const uint64_t *a);
 long sys_epoll_ctl(struct gthread *t, const uint64_t *a);
 long sys_epoll_pwait(struct gthread *t, const uint64_t *a);
 long sys_epoll_pwait2(struct gthread *t, const uint64_t *a);
+long sys_ppoll(struct gthread *t, const uint64_t *a);
+long sys_pselect6(struct gthread *t, const uint64_t *a);
 long sys_uname(struct gthread *t, const uint64_t *a);
 long sys_nosys(struct gthread *t, const uint64_t *a);
 
@@ -279,6 +281,13 @@ bool signal_restart_pending(struct gthread *t);
 void signal_host_mask(uint64_t m, sigset_t *out);
 /* Applies guest mask @m to the thread (guest view and host mask). */
 void signal_set_mask(struct gthread *t, uint64_t m);
+/*
+ * For calls that take a signal mask to wait with (ppoll, pselect6,
+ * epoll_pwait): makes guest set @set (size @size; 0: none) the mask until
+ * the call and the handlers of the signals that end it are done, as
+ * rt_sigsuspend does. The host call applies the same set itself.
+ */
+int signal_push_mask(struct gthread *t, uint64_t set, uint64_t size);
 /* Page holding the default rt_sigreturn trampoline. */
 void signal_map_trampoline(void);
 

@@ -378,6 +378,24 @@ long sys_rt_sigsuspend(struct gthread *t, const uint64_t *a)
 	return -EINTR;
 }
 
+int signal_push_mask(struct gthread *t, uint64_t set, uint64_t size)
+{
+	uint64_t m;
+
+	if (!set)
+		return 0;
+	if (size != 8)
+		return -EINVAL;
+	if (copy_from_guest(&m, set, 8))
+		return -EFAULT;
+	/* Restored by signal_deliver() after the call, or by the sigreturn of
+	 * the handler the call's wait ended for. */
+	t->suspend_mask = t->sigmask;
+	t->suspend_active = true;
+	t->sigmask = m & ~UNBLOCKABLE;
+	return 0;
+}
+
 long sys_sigaltstack(struct gthread *t, const uint64_t *a)
 {
 	struct a64_stack ss, old;

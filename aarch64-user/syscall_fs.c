@@ -260,7 +260,8 @@ long sys_epoll_ctl(struct gthread *t, const uint64_t *a)
 	return ret(syscall(SYS_epoll_ctl, (int)a[0], (int)a[1], (int)a[2], hp));
 }
 
-static long epoll_wait_common(const uint64_t *a, int host_nr)
+static long epoll_wait_common(struct gthread *t, const uint64_t *a,
+			      int host_nr)
 {
 	int max = (int)a[2];
 	struct epoll_event *h;
@@ -268,11 +269,13 @@ static long epoll_wait_common(const uint64_t *a, int host_nr)
 
 	if (max <= 0 || max > 1 << 20)
 		return -EINVAL;
+	if ((n = signal_push_mask(t, a[4], a[5])))
+		return n;
 	h = calloc((size_t)max, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
 	uint64_t ha[6] = { a[0], (uint64_t)h, a[2], a[3], a[4], a[5] };
-	n = safe_syscall(thread_self(), host_nr, ha);
+	n = safe_syscall(t, host_nr, ha);
 	for (long i = 0; i < n; i++) {
 		struct a64_epoll_event g = { h[i].events, 0, h[i].data.u64 };
 		if (copy_to_guest(a[1] + (uint64_t)i * sizeof(g), &g, sizeof(g))) {
@@ -286,14 +289,34 @@ static long epoll_wait_common(const uint64_t *a, int host_nr)
 
 long sys_epoll_pwait(struct gthread *t, const uint64_t *a)
 {
-	(void)t;
-	return epoll_wait_common(a, SYS_epoll_pwait);
+	return epoll_wait_common(t, a, SYS_epoll_pwait);
 }
 
 long sys_epoll_pwait2(struct gthread *t, const uint64_t *a)
 {
-	(void)t;
-	return epoll_wait_common(a, 441 /* same number on x86-64 */);
+	return epoll_wait_common(t, a, 441 /* same number on x86-64 */);
+}
+
+/* ppoll(fds, nfds, timeout, sigmask, sigsetsize): same layouts; the mask
+ * also holds for the handlers of the signals that end the wait. */
+long sys_ppoll(struct gthread *t, const uint64_t *a)
+{
+	long r = signal_push_mask(t, a[3], a[4]);
+
+	return r ? r : safe_syscall(t, SYS_ppoll, a);
+}
+
+/* pselect6(n, in, out, ex, timeout, {sigmask, size}). */
+long sys_pselect6(struct gthread *t, const uint64_t *a)
+{
+	uint64_t ms[2] = { 0, 0 };
+	long r;
+
+	if (a[5] && copy_from_guest(ms, a[5], sizeof(ms)))
+		return -EFAULT;
+	if ((r = signal_push_mask(t, ms[0], ms[1])))
+		return r;
+	return safe_syscall(t, SYS_pselect6, a);
 }
 
 long sys_uname(struct gthread *t, const uint64_t *a)

@@ -501,6 +501,38 @@ TEST_F(guest, tty_and_file_ioctls_pass_through)
 	close(m);
 }
 
+/* ppoll's mask holds while it waits and while the handler of the signal
+ * that ended the wait runs; the frame keeps the mask from before. */
+TEST_F(guest, ppoll_mask_covers_the_handler)
+{
+	struct gthread *t = self->t;
+	uint64_t usr1 = 1ull << (SIGUSR1 - 1), none = 0;
+	uint64_t act[4] = { 0x1234000, 0, 0, 0 };
+	uint64_t top = stack_map(1 << 20);
+	struct timespec ts = { 5, 0 };
+
+	ASSERT_EQ(SC(t, NR_rt_sigaction, SIGUSR1, (uint64_t)act, 0, 8), 0);
+	ASSERT_EQ(SC(t, NR_rt_sigprocmask, SIG_BLOCK, (uint64_t)&usr1, 0, 8), 0);
+	syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), SIGUSR1);
+	t->cpu.x[31] = top - 16;
+	EXPECT_EQ(SC(t, 73 /* ppoll */, 0, 0, (uint64_t)&ts, (uint64_t)&none, 8),
+		  -EINTR);
+	EXPECT_NE(t->pending & usr1, 0);
+	signal_deliver(t);
+	EXPECT_EQ(t->cpu.pc, 0x1234000);
+	uint64_t f = t->cpu.x[31];
+	EXPECT_EQ(rd64(f + UC + 40), usr1); /* uc_sigmask: from before */
+	EXPECT_EQ(t->sigmask, usr1);	    /* temp mask | the signal */
+	SC(t, NR_rt_sigreturn);
+	EXPECT_EQ(t->sigmask, usr1);
+	/* Without a signal the mask comes back once the call is done. */
+	ts.tv_sec = 0;
+	EXPECT_EQ(SC(t, 73, 0, 0, (uint64_t)&ts, (uint64_t)&none, 8), 0);
+	EXPECT_EQ(t->sigmask, 0);
+	signal_deliver(t);
+	EXPECT_EQ(t->sigmask, usr1);
+}
+
 /* A signal queued before a blocking call began must not be slept through:
  * the call is not started, and the SVC is run again after the handler. */
 TEST_F(guest, signal_before_a_blocking_call_restarts_it)
