@@ -36,6 +36,7 @@ struct hw_slot {
 	struct shim_list queue;   /* jobs waiting for this slot */
 	struct shim_job *running; /* handed to the GPU */
 	uint64_t started_ns;
+	uint64_t touched0;        /* the space's distinct pages at start */
 	int stop_stage;           /* 0 none, 1 soft-stopped, 2 hard-stopped */
 	uint64_t stop_ns;
 };
@@ -273,6 +274,17 @@ void shim_hw_flush_as(struct shim_dev *dev, struct shim_ctx *ctx,
 	as_cmd(hw, a, ctx->as_nr, MALI_AS_CMD_FLUSH_MEM);
 }
 
+/* Distinct GPU pages the model has seen touched through space @as. */
+static uint64_t as_pages_touched(struct shim_hw *hw, int as)
+{
+	struct vgpu_stats st;
+
+	if (as < 0 || as >= VGPU_STATS_AS)
+		return 0;
+	vgpu_stats_get(hw->gpu, &st);
+	return st.as[as].pages_touched;
+}
+
 static void slot_kick(struct shim_hw *hw, unsigned s, struct shim_acct *a)
 {
 	struct hw_slot *sl = &hw->slot[s];
@@ -288,6 +300,7 @@ static void slot_kick(struct shim_hw *hw, unsigned s, struct shim_acct *a)
 	shim_list_del(&job->link);
 	sl->running = job;
 	sl->started_ns = os_time_ns();
+	sl->touched0 = as_pages_touched(hw, job->ctx->as_nr);
 	sl->stop_stage = job->soft_stopped ? 1 : 0;
 	sl->stop_ns = sl->started_ns;
 	job->on_hw = true;
@@ -319,6 +332,18 @@ static void job_finish(struct shim_hw *hw, unsigned s, uint32_t status,
 	job->on_hw = false;
 	shim_trace_job(hw->dev, s, job->ctx->id, sl->started_ns,
 		       os_time_ns() - sl->started_ns, status);
+	{
+		/* The job's own work goes to the row of the ioctl that
+		 * submitted it: one job, the pages it touched first, faults. */
+		uint64_t now = as_pages_touched(hw, job->ctx->as_nr);
+		struct shim_acct ja = {
+			.jobs = 1,
+			.pages = now > sl->touched0 ? now - sl->touched0 : 0,
+			.faults = status >= 0xc0 && status <= 0xef,
+		};
+
+		shim_stat_add(hw->dev, job->stat_index, &ja);
+	}
 	if (status == MALI_EXC_DONE)
 		hw->dev->st_jobs_done++;
 	else

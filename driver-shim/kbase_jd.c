@@ -255,9 +255,7 @@ static void atom_start(struct kb_atom *k, struct shim_acct *a)
 	k->job.slot = atom_slot(k);
 	k->job.done = hw_done;
 	k->job.owner = k;
-	k->job.stat_index = 2; /* JOB_SUBMIT's row */
-	if (a)
-		a->jobs++;
+	k->job.stat_index = 2; /* JOB_SUBMIT's row gets the job's work */
 	f->ctx->st_jobs++;
 	shim_hw_submit(f->dev, &k->job);
 }

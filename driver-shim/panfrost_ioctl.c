@@ -266,7 +266,7 @@ static uint64_t param_value(struct shim_dev *dev, uint32_t param, bool *ok)
 }
 
 static long submit(struct shim_file *f, struct shim_caller *c,
-		   struct pan_submit_arg *a, struct shim_acct *acct)
+		   struct pan_submit_arg *a)
 {
 	struct drm_file_priv *p = f->drm;
 	struct drm_syncobj *out = NULL;
@@ -358,7 +358,6 @@ static long submit(struct shim_file *f, struct shim_caller *c,
 	if (out)
 		drm_syncobj_replace(out, j->done);
 	shim_list_add_tail(&j->link, &f->dev->drm->jobs);
-	acct->jobs++;
 	f->ctx->st_jobs++;
 	pan_fence_signalled(f->dev);
 	return 0;
@@ -461,7 +460,7 @@ long pan_ioctl(struct shim_file *f, struct shim_caller *c, unsigned nr,
 
 	switch (nr) {
 	case PAN_NR_SUBMIT:
-		return submit(f, c, arg, a);
+		return submit(f, c, arg);
 	case PAN_NR_WAIT_BO:
 		return wait_bo(f, c, arg);
 	case PAN_NR_CREATE_BO:

@@ -537,6 +537,17 @@ TEST_F(kb, write_value_job_completes_with_event)
 	EXPECT_EQ(ev.udata.blob[1], 0xfeedu);
 	EXPECT_EQ(*(volatile uint32_t *)(mem + 2048), 0xcafef00du);
 	EXPECT_EQ(job_status(mem), 1u); /* the header says DONE */
+	/* The job's work is booked to JOB_SUBMIT: one job, and the pages it
+	 * touched (its descriptor's and its target's: the same page). */
+	{
+		char *st = devnode_stats(&self->d);
+		const char *row = st ? strstr(st, "\"ioctl\": \"JOB_SUBMIT\"") : NULL;
+
+		ASSERT_NONNULL(row);
+		EXPECT_EQ(json_num(row, "jobs"), 1);
+		EXPECT_GE(json_num(row, "gpu_pages"), 1);
+		free(st);
+	}
 }
 
 TEST_F(kb, chain_of_null_write_value_cache_flush_v3_atoms)
