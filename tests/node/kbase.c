@@ -1168,6 +1168,77 @@ TEST_F(kb, restart_after_kill_clears_stale_mount)
 	rmdir(dir);
 }
 
+/* A client that keeps the server busy in every way it can until killed. */
+static void busy_client(const struct devnode *d, unsigned seed)
+{
+	int fd = kb_open(d);
+	uint8_t *mem = fd >= 0 ? kb_alloc(fd, 4, 0) : NULL;
+
+	if (!mem)
+		_exit(1);
+	for (unsigned i = 0;; i++) {
+		struct kb_atom_v2 atom;
+		struct kb_event ev;
+
+		job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 8192), WRITE_VALUE_IMM32, i);
+		atom = hw_atom((uint8_t)(1 + i % 250), (uintptr_t)mem);
+		if ((i + seed) % 3 == 0) {
+			/* A wait that only the kill ends. */
+			atom.core_req = KB_JD_REQ_SOFT_EVENT_WAIT;
+			atom.jc = (uintptr_t)(mem + 12288);
+		}
+		kb_submit(fd, &atom, 1);
+		if ((i + seed) % 3 == 0)
+			read(fd, &ev, sizeof(ev));
+		else
+			kb_event(fd, &ev);
+	}
+}
+
+TEST_F_TIMEOUT(kb, clients_killed_at_random_moments, 120)
+{
+	enum { ROUNDS = 24 };
+	long long live = -1;
+	char *st;
+
+	NEED_DEV();
+	srand(1234);
+	for (int r = 0; r < ROUNDS; r++) {
+		pid_t pid = fork();
+
+		ASSERT_GE(pid, 0);
+		if (pid == 0)
+			busy_client(&self->d, (unsigned)r);
+		usleep((useconds_t)(rand() % 20000));
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	for (int i = 0; i < 500; i++) {
+		st = devnode_stats(&self->d);
+		live = json_num(st, "contexts_live");
+		free(st);
+		if (live == 0)
+			break;
+		usleep(20000);
+	}
+	EXPECT_EQ(live, 0);
+	/* Still serving. */
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	{
+		uint8_t *mem = kb_alloc(self->fd, 2, 0);
+		struct kb_atom_v2 atom;
+		struct kb_event ev;
+
+		ASSERT_NONNULL(mem);
+		job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 4096), WRITE_VALUE_IMM32, 77);
+		atom = hw_atom(1, (uintptr_t)mem);
+		ASSERT_EQ(kb_submit(self->fd, &atom, 1), 0);
+		ASSERT_EQ(kb_event(self->fd, &ev), 0);
+		EXPECT_EQ(ev.event_code, KB_EVENT_DONE);
+	}
+}
+
 TEST_F(kb, stats_count_ioctls)
 {
 	struct kb_get_gpuprops g = { 0 };
