@@ -660,6 +660,64 @@ TEST_F(pan, heap_bo_grows_on_gpu_fault)
 	munmap(bo.cpu, bo.size);
 }
 
+TEST_F_TIMEOUT(pan, clients_killed_at_random_moments, 120)
+{
+	long long live = -1;
+	char *st;
+
+	NEED_DEV();
+	srand(99);
+	for (int r = 0; r < 24; r++) {
+		pid_t pid = fork();
+
+		ASSERT_GE(pid, 0);
+		if (pid == 0) {
+			int fd = open(self->d.render, O_RDWR);
+			uint32_t prev, done;
+			struct bo bo;
+
+			if (fd < 0 || bo_new(fd, 8192, 0, &bo))
+				_exit(1);
+			/* Every fourth job also waits for the previous one
+			 * through its syncobj (an in-fence). */
+			done = syncobj_new(fd, 0);
+			prev = done;
+			for (unsigned i = 0;; i++) {
+				struct pan_submit_arg s = { 0 };
+
+				job_write_value(bo.cpu, 1, 0, 0, bo.gpu + 4096, WRITE_VALUE_IMM32, i);
+				s.jc = bo.gpu;
+				s.bo_handles = (uintptr_t)&bo.handle;
+				s.bo_handle_count = 1;
+				s.out_sync = done;
+				if (i % 4 == 3) {
+					s.in_syncs = (uintptr_t)&prev;
+					s.in_sync_count = 1;
+				}
+				ioctl(fd, DRM_IOCTL_PANFROST_SUBMIT, &s);
+				syncobj_wait(fd, &done, 1, 0, 1000000000ll);
+			}
+		}
+		usleep((useconds_t)(rand() % 20000));
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	for (int i = 0; i < 500; i++) {
+		st = devnode_stats(&self->d);
+		live = json_num(st, "contexts_live");
+		free(st);
+		if (live == 1) /* the fixture's own file */
+			break;
+		usleep(20000);
+	}
+	EXPECT_EQ(live, 1);
+	{
+		struct pan_get_param_arg p = { .param = PAN_PARAM_GPU_PROD_ID };
+
+		EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_GET_PARAM, &p), 0);
+	}
+}
+
 TEST_F(pan, perfcnt_needs_unstable_ioctls)
 {
 	const char *const args[] = { "--unstable-ioctls", NULL };
