@@ -7,8 +7,7 @@
  * IDs, dispatch and barriers, not the MMU (tests/vgpu does that).
  */
 #include "harness.h"
-#include "bi_asm.h"
-#include "bi_enc.h"
+#include "bi_job.h"
 #include "shader/compute.h"
 #include "vgpu/regs.h"
 
@@ -77,17 +76,14 @@ void vgpu_set_compute_backend(struct vgpu *gpu, const struct vgpu_compute_backen
 	(void)be;
 }
 
-/* Layout of the test memory. */
-#define JOB (BASE + 0x000)
-#define RSD (BASE + 0x200)
-#define PUSH (BASE + 0x300)
-#define LSD (BASE + 0x400)
-#define UBOS (BASE + 0x480)
-#define CODE (BASE + 0x800)
-#define BUF_A (BASE + 0x2000) /* 8 KiB each */
-#define BUF_B (BASE + 0x4000)
-#define BUF_O (BASE + 0x6000)
-#define WLS (BASE + 0xa000)
+static struct tjob tj = { mem, BASE, 0 };
+
+#define WLS (BASE + TJ_WLS)
+#define BUF_O (BASE + TJ_O)
+#define PUSH (BASE + TJ_PUSH)
+#define RSD (BASE + TJ_RSD)
+#define NOP_F TJ_NOP_F
+#define NOP_A TJ_NOP_A
 
 static uint32_t *w32(uint64_t va)
 {
@@ -99,45 +95,21 @@ static void put64(uint64_t va, uint64_t v)
 	memcpy(at(va, 8), &v, 8);
 }
 
-/* Writes a compute job: @lx x 1 x 1 threads per group, @gx groups. */
 static void make_job(unsigned lx_bits, unsigned lx, unsigned gx, unsigned nuni,
 		     unsigned wls_log2)
 {
-	memset(mem, 0, 0x800);
-	w32(JOB + 16)[0] = 1 | MALI_JOB_TYPE_COMPUTE << 1;
-	/* invocation: local x-1 in [0, lx_bits), groups x-1 above */
-	w32(JOB + 32)[0] = (lx - 1) | (gx - 1) << lx_bits;
-	w32(JOB + 36)[0] = lx_bits | lx_bits << 5 | lx_bits << 10 | 20 << 16 | 20 << 22;
-	put64(JOB + 64 + 4 * 12, PUSH);
-	put64(JOB + 64 + 4 * 14, RSD);
-	put64(JOB + 64 + 4 * 28, LSD);
-	put64(JOB + 64 + 4 * 6, UBOS);
-	put64(RSD, CODE);
-	w32(RSD + 48)[0] = nuni << 15;
-	w32(RSD + 16)[0] = 1; /* one UBO */
-	put64(UBOS, (BUF_B >> 4) << 12 | (0x2000 / 16 - 1));
-	if (wls_log2) {
-		w32(LSD + 4)[0] = 0 | (wls_log2 + 1) << 8; /* one instance */
-		put64(LSD + 16, WLS);
-	} else {
-		w32(LSD + 4)[0] = 31; /* no workgroup memory */
-	}
-	info.va = JOB;
+	tjob_write(&tj, lx_bits, lx, gx, nuni, wls_log2);
+	info.va = BASE + TJ_JOB;
 	info.type = MALI_JOB_TYPE_COMPUTE;
 	info.as_nr = 1;
 	memset(events, 0, sizeof(events));
 }
 
-static unsigned code_q;
-
 static void emit(const struct asm_header *h, const struct asm_tuple *t,
-		 unsigned n, const uint64_t *k, unsigned nk)
+		 unsigned n)
 {
-	code_q += asm_clause(w32(CODE + 16ull * code_q), h, t, n, k, nk);
+	tjob_emit(&tj, h, t, n);
 }
-
-#define NOP_F bi_enc(true, "*NOP", NULL, NULL)
-#define NOP_A bi_enc(false, "+NOP", NULL, NULL)
 
 TEST(invocation_field_decodes)
 {
@@ -154,65 +126,18 @@ TEST(invocation_field_decodes)
 	EXPECT_EQ(inv.groups[2], 5u);
 }
 
-/*
- * out[gid] = a[gid] + b[gid] (floats); a, out from push uniforms u0, u2,
- * b through UBO 0 (seg=ubo); u3.w0 = 2 is the shift for gid * 4.
- */
 static void vector_add(struct __test_metadata *_metadata, unsigned workers,
 		       unsigned groups)
 {
 	struct bi_compute *bc;
-	unsigned n = 8 * groups;
-	struct asm_header h1 = { .flow = 3, .staging_reg = 2 };
-	struct asm_header h2 = { .flow = 3, .staging_reg = 3 };
-	struct asm_header h3 = { .flow = 0, .staging_reg = 4 };
-	/* clause 1: r0 = gid << 2; r2 = load(a + r0) */
-	struct asm_tuple c1[3] = {
-		{ bi_enc(true, "*LSHIFT_OR.i32", SRCS(0, 3, 4), NULL), NOP_A,
-		  asm_block(true, 60, -1, -1, -1, -1, 0x83) },
-		{ NOP_F, bi_enc(false, "+IADD.s32", SRCS(6, 4), NULL),
-		  asm_block(false, -1, -1, -1, 0, -1, 0x80) },
-		{ NOP_F, bi_enc(false, "+LOAD.i32", SRCS(7, 5), NULL),
-		  asm_block(false, -1, -1, -1, -1, -1, 0x80) },
-	};
-	/* clause 2: r3 = ubo0[r0] */
-	struct asm_tuple c2 = { NOP_F, bi_enc(false, "+LOAD.i32", SRCS(0, 4), "seg=ubo"),
-				asm_block(true, 0, -1, -1, -1, -1, 0x85) };
-	/* clause 3: r4 = r2 + r3; store r4 at out + r0 */
-	struct asm_tuple c3[2] = {
-		{ bi_enc(true, "*FADD.f32", SRCS(0, 1), NULL),
-		  bi_enc(false, "+IADD.s32", SRCS(2, 4), NULL),
-		  asm_block(true, 2, 3, 0, -1, -1, 0x82) },
-		{ NOP_F, bi_enc(false, "+STORE.i32", SRCS(7, 5), NULL),
-		  asm_block(false, -1, -1, -1, 4, -1, 0x82) },
-	};
 	struct bi_stats st;
+	unsigned n = 8 * groups;
 
-	for (unsigned i = 0; i < 3; i++) {
-		ASSERT_NE(c1[i].fma, ~0u);
-		ASSERT_NE(c1[i].add, ~0u);
-		ASSERT_NE(c1[i].reg, ~0ull);
-	}
-	ASSERT_NE(c2.add, ~0u);
-	ASSERT_NE(c2.reg, ~0ull);
-	ASSERT_NE(c3[0].reg, ~0ull);
-	ASSERT_NE(c3[1].reg, ~0ull);
-	make_job(3, 8, groups, 4, 0);
-	code_q = 0;
-	emit(&h1, c1, 3, NULL, 0);
-	emit(&h2, &c2, 1, NULL, 0);
-	emit(&h3, c3, 2, NULL, 0);
-	put64(PUSH, BUF_A);
-	put64(PUSH + 8, 0);
-	put64(PUSH + 16, BUF_O);
-	put64(PUSH + 24, 2);
-	for (unsigned i = 0; i < n; i++) {
-		float a = (float)i * 1.5f, b = 100.0f - (float)(i % 64);
-
-		memcpy(at(BUF_A + 4 * i, 4), &a, 4);
-		memcpy(at(BUF_B + 4 * i, 4), &b, 4);
-	}
-	memset(at(BUF_O, 4 * n), 0, 4 * n);
+	ASSERT_TRUE(tjob_vecadd(&tj, groups));
+	info.va = BASE + TJ_JOB;
+	info.type = MALI_JOB_TYPE_COMPUTE;
+	info.as_nr = 1;
+	memset(events, 0, sizeof(events));
 	cfg.gpu_id = 0x60000000;
 	cfg.shader_present = 0xff;
 	cfg.thread_max_threads = 256;
@@ -220,15 +145,7 @@ static void vector_add(struct __test_metadata *_metadata, unsigned workers,
 	ASSERT_NONNULL(bc);
 	bi_compute_set_workers(bc, workers);
 	EXPECT_EQ(bi_compute_run(bc, NULL), (uint32_t)MALI_EXC_DONE);
-	for (unsigned i = 0; i < n; i++) {
-		float o, b = 100.0f - (float)(i % 64);
-
-		memcpy(&o, at(BUF_O + 4 * i, 4), 4);
-		if (o != (float)i * 1.5f + b) {
-			EXPECT_EQ(o, (float)i * 1.5f + b);
-			break;
-		}
-	}
+	EXPECT_EQ(tjob_vecadd_check(&tj, groups), -1);
 	EXPECT_EQ(events[VGPU_EV_TASKS], groups);
 	EXPECT_EQ(events[VGPU_EV_THREADS], n);
 	EXPECT_EQ(events[VGPU_EV_INSTRUCTIONS], 2u * groups * 6);
@@ -290,13 +207,12 @@ static void barrier_program(bool with_barrier)
 	struct asm_tuple o = { NOP_F, bi_enc(false, "+STORE.i32", SRCS(0, 5), NULL),
 			       asm_block(true, 7, -1, -1, -1, -1, 0x82) };
 
-	code_q = 0;
-	emit(&hs, s1, 2, NULL, 0);
+	emit(&hs, s1, 2);
 	if (with_barrier)
-		emit(&hb, &b, 1, NULL, 0);
-	emit(&hl, l, 3, NULL, 0);
-	emit(&ha, a, 2, NULL, 0);
-	emit(&ho, &o, 1, NULL, 0);
+		emit(&hb, &b, 1);
+	emit(&hl, l, 3);
+	emit(&ha, a, 2);
+	emit(&ho, &o, 1);
 	put64(PUSH + 16, BUF_O);
 	put64(PUSH + 24, 2);
 	put64(PUSH + 32, (uint64_t)31 << 32 | 4);
@@ -332,8 +248,7 @@ TEST(faulting_shader_fails_the_job)
 	struct asm_tuple t = { 0x7fffff, NOP_A, 0 };
 
 	make_job(3, 8, 1, 0, 0);
-	code_q = 0;
-	emit(&h, &t, 1, NULL, 0);
+	emit(&h, &t, 1);
 	bc = bi_compute_attach(NULL);
 	ASSERT_NONNULL(bc);
 	EXPECT_EQ(bi_compute_run(bc, NULL), (uint32_t)MALI_EXC_INSTR_INVALID_ENC);

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Test COMPUTE jobs: descriptors (job header, invocation, draw
+ * descriptor, renderer state, push uniforms, UBO, local storage) and a
+ * vector-add shader, written into a region the test maps at a GPU VA.
+ * Used with stand-in vgpu accessors (compute.c) and with the real GPU
+ * model and MMU (compute_vgpu.c).
+ */
+#ifndef VGPU_TESTS_SHADER_BI_JOB_H
+#define VGPU_TESTS_SHADER_BI_JOB_H
+
+#include "bi_asm.h"
+#include "bi_enc.h"
+#include "vgpu/regs.h"
+
+/* Offsets in the region. */
+#define TJ_JOB 0x000
+#define TJ_RSD 0x200
+#define TJ_PUSH 0x300
+#define TJ_LSD 0x400
+#define TJ_UBOS 0x480
+#define TJ_CODE 0x800
+#define TJ_A 0x2000 /* 8 KiB each */
+#define TJ_B 0x4000
+#define TJ_O 0x6000
+#define TJ_WLS 0xa000
+#define TJ_SIZE 0x10000
+
+struct tjob {
+	uint8_t *mem;  /* host view of the region */
+	uint64_t va;   /* its GPU VA */
+	unsigned code_q;
+};
+
+static inline uint32_t *tj32(struct tjob *j, unsigned off)
+{
+	return (uint32_t *)(j->mem + off);
+}
+
+static inline void tj64(struct tjob *j, unsigned off, uint64_t v)
+{
+	memcpy(j->mem + off, &v, 8);
+}
+
+/* A compute job: @lx x 1 x 1 threads per group, @gx groups, @nuni
+ * uniform slots, 2^@wls_log2 bytes of local memory (0: none). */
+static inline void tjob_write(struct tjob *j, unsigned lx_bits, unsigned lx,
+			      unsigned gx, unsigned nuni, unsigned wls_log2)
+{
+	memset(j->mem, 0, TJ_CODE);
+	j->code_q = 0;
+	tj32(j, TJ_JOB + 16)[0] = 1 | MALI_JOB_TYPE_COMPUTE << 1;
+	/* invocation: local x-1 in [0, lx_bits), groups x-1 above */
+	tj32(j, TJ_JOB + 32)[0] = (lx - 1) | (gx - 1) << lx_bits;
+	tj32(j, TJ_JOB + 36)[0] = lx_bits | lx_bits << 5 | lx_bits << 10 |
+				  20 << 16 | 20 << 22;
+	tj64(j, TJ_JOB + 64 + 4 * 12, j->va + TJ_PUSH);
+	tj64(j, TJ_JOB + 64 + 4 * 14, j->va + TJ_RSD);
+	tj64(j, TJ_JOB + 64 + 4 * 28, j->va + TJ_LSD);
+	tj64(j, TJ_JOB + 64 + 4 * 6, j->va + TJ_UBOS);
+	tj64(j, TJ_RSD, j->va + TJ_CODE);
+	tj32(j, TJ_RSD + 48)[0] = nuni << 15;
+	tj32(j, TJ_RSD + 16)[0] = 1; /* one UBO */
+	tj64(j, TJ_UBOS, ((j->va + TJ_B) >> 4) << 12 | (0x2000 / 16 - 1));
+	if (wls_log2) {
+		tj32(j, TJ_LSD + 4)[0] = (wls_log2 + 1) << 8; /* one instance */
+		tj64(j, TJ_LSD + 16, j->va + TJ_WLS);
+	} else {
+		tj32(j, TJ_LSD + 4)[0] = 31; /* no workgroup memory */
+	}
+}
+
+static inline void tjob_emit(struct tjob *j, const struct asm_header *h,
+			     const struct asm_tuple *t, unsigned n)
+{
+	j->code_q += asm_clause(tj32(j, TJ_CODE + 16 * j->code_q), h, t, n, NULL, 0);
+}
+
+#define TJ_NOP_F bi_enc(true, "*NOP", NULL, NULL)
+#define TJ_NOP_A bi_enc(false, "+NOP", NULL, NULL)
+
+/*
+ * out[gid] = a[gid] + b[gid] (floats) for 8 x @groups threads; a and out
+ * through push uniforms u0 and u2, b through UBO 0 (seg=ubo), u3.w0 = 2
+ * is the shift for gid * 4. Returns false if an op does not encode.
+ */
+static inline bool tjob_vecadd(struct tjob *j, unsigned groups)
+{
+	struct asm_header h1 = { .flow = 3, .staging_reg = 2 };
+	struct asm_header h2 = { .flow = 3, .staging_reg = 3 };
+	struct asm_header h3 = { .flow = 0, .staging_reg = 4 };
+	/* clause 1: r0 = gid << 2; r2 = load(a + r0) */
+	struct asm_tuple c1[3] = {
+		{ bi_enc(true, "*LSHIFT_OR.i32", SRCS(0, 3, 4), NULL), TJ_NOP_A,
+		  asm_block(true, 60, -1, -1, -1, -1, 0x83) },
+		{ TJ_NOP_F, bi_enc(false, "+IADD.s32", SRCS(6, 4), NULL),
+		  asm_block(false, -1, -1, -1, 0, -1, 0x80) },
+		{ TJ_NOP_F, bi_enc(false, "+LOAD.i32", SRCS(7, 5), NULL),
+		  asm_block(false, -1, -1, -1, -1, -1, 0x80) },
+	};
+	/* clause 2: r3 = ubo0[r0] */
+	struct asm_tuple c2 = { TJ_NOP_F,
+				bi_enc(false, "+LOAD.i32", SRCS(0, 4), "seg=ubo"),
+				asm_block(true, 0, -1, -1, -1, -1, 0x85) };
+	/* clause 3: r4 = r2 + r3; store r4 at out + r0 */
+	struct asm_tuple c3[2] = {
+		{ bi_enc(true, "*FADD.f32", SRCS(0, 1), NULL),
+		  bi_enc(false, "+IADD.s32", SRCS(2, 4), NULL),
+		  asm_block(true, 2, 3, 0, -1, -1, 0x82) },
+		{ TJ_NOP_F, bi_enc(false, "+STORE.i32", SRCS(7, 5), NULL),
+		  asm_block(false, -1, -1, -1, 4, -1, 0x82) },
+	};
+	unsigned n = 8 * groups;
+
+	for (unsigned i = 0; i < 3; i++)
+		if (c1[i].fma == ~0u || c1[i].add == ~0u || c1[i].reg == ~0ull)
+			return false;
+	if (c2.add == ~0u || c3[1].add == ~0u || c3[0].reg == ~0ull ||
+	    c3[1].reg == ~0ull)
+		return false;
+	tjob_write(j, 3, 8, groups, 4, 0);
+	tjob_emit(j, &h1, c1, 3);
+	tjob_emit(j, &h2, &c2, 1);
+	tjob_emit(j, &h3, c3, 2);
+	tj64(j, TJ_PUSH, j->va + TJ_A);
+	tj64(j, TJ_PUSH + 8, 0);
+	tj64(j, TJ_PUSH + 16, j->va + TJ_O);
+	tj64(j, TJ_PUSH + 24, 2);
+	for (unsigned i = 0; i < n; i++) {
+		float a = (float)i * 1.5f, b = 100.0f - (float)(i % 64);
+
+		memcpy(j->mem + TJ_A + 4 * i, &a, 4);
+		memcpy(j->mem + TJ_B + 4 * i, &b, 4);
+	}
+	memset(j->mem + TJ_O, 0, 4 * n);
+	return true;
+}
+
+/* Index of the first wrong output, or -1. */
+static inline int tjob_vecadd_check(struct tjob *j, unsigned groups)
+{
+	for (unsigned i = 0; i < 8 * groups; i++) {
+		float o, want = (float)i * 1.5f + 100.0f - (float)(i % 64);
+
+		memcpy(&o, j->mem + TJ_O + 4 * i, 4);
+		if (o != want)
+			return (int)i;
+	}
+	return -1;
+}
+
+#endif
