@@ -87,11 +87,17 @@ void path_set_sysroot(const char *root);
 const char *path_sysroot(void);
 
 /*
- * Where the guest's path @p is on the host: for an absolute path that
- * exists under the sysroot, the sysroot copy; else @p itself. Returns
- * either @p or @buf (PATH_MAX bytes).
+ * Where the guest's path @p is on the host: /proc/self/exe is the guest
+ * program (abi_opts.exe_path); an absolute path that exists under the
+ * sysroot is the sysroot copy; else @p itself. Returns @p or @buf
+ * (PATH_MAX bytes).
  */
 const char *path_redirect(const char *p, char *buf);
+
+/* /proc/self/... files that must describe the guest, not the translator
+ * (also spelt /proc/<our pid>/...). */
+enum proc_self { PS_NONE, PS_EXE, PS_AUXV, PS_CMDLINE };
+enum proc_self path_proc_self(const char *p);
 
 /* Like path_redirect, but for loading programs: also follows symbolic
  * links whose absolute targets are meant inside the sysroot. */
@@ -232,10 +238,6 @@ long sys_rt_sigreturn(struct gthread *t, const uint64_t *a);
 long sys_rt_sigsuspend(struct gthread *t, const uint64_t *a);
 long sys_rt_sigpending(struct gthread *t, const uint64_t *a);
 long sys_sigaltstack(struct gthread *t, const uint64_t *a);
-
-/* /proc/self/exe (or /proc/PID/exe of this process): the guest program,
- * not the translator. */
-bool path_is_proc_self_exe(const char *p);
 
 /* Open flags differ between aarch64 and x86-64 (O_DIRECTORY & co.). */
 int oflags_to_host(uint64_t g);

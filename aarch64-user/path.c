@@ -59,8 +59,33 @@ static bool join(char *buf, const char *p)
 	return snprintf(buf, PATH_MAX, "%s%s", sysroot, p) < PATH_MAX;
 }
 
+enum proc_self path_proc_self(const char *p)
+{
+	char own[32];
+	const char *rest = NULL;
+
+	if (!p || strncmp(p, "/proc/", 6))
+		return PS_NONE;
+	snprintf(own, sizeof(own), "/proc/%d/", getpid());
+	if (!strncmp(p, "/proc/self/", 11))
+		rest = p + 11;
+	else if (!strncmp(p, own, strlen(own)))
+		rest = p + strlen(own);
+	if (!rest)
+		return PS_NONE;
+	if (!strcmp(rest, "exe"))
+		return PS_EXE;
+	if (!strcmp(rest, "auxv"))
+		return PS_AUXV;
+	if (!strcmp(rest, "cmdline"))
+		return PS_CMDLINE;
+	return PS_NONE;
+}
+
 const char *path_redirect(const char *p, char *buf)
 {
+	if (abi_opts.exe_path && path_proc_self(p) == PS_EXE)
+		return strcpy(buf, abi_opts.exe_path);
 	if (!sysroot_len || !p || p[0] != '/' || never_redirected(p))
 		return p;
 	/* "/" itself is the host's root: listing it must not show the

@@ -65,36 +65,6 @@ static long get_path(uint64_t p, char *buf)
 	return r < 0 ? r : 0;
 }
 
-enum proc_self { PS_NONE, PS_EXE, PS_AUXV, PS_CMDLINE };
-
-/* /proc/self/{exe,auxv,cmdline}, also spelt with our own pid: the host's
- * would describe the translator. */
-static enum proc_self proc_self(const char *p)
-{
-	char own[64];
-	const char *rest = NULL;
-
-	snprintf(own, sizeof(own), "/proc/%d/", getpid());
-	if (!strncmp(p, "/proc/self/", 11))
-		rest = p + 11;
-	else if (!strncmp(p, own, strlen(own)))
-		rest = p + strlen(own);
-	if (!rest)
-		return PS_NONE;
-	if (!strcmp(rest, "exe"))
-		return PS_EXE;
-	if (!strcmp(rest, "auxv"))
-		return PS_AUXV;
-	if (!strcmp(rest, "cmdline"))
-		return PS_CMDLINE;
-	return PS_NONE;
-}
-
-bool path_is_proc_self_exe(const char *p)
-{
-	return proc_self(p) == PS_EXE;
-}
-
 /* A /proc file as the guest's: a memfd holding a snapshot of @v. Only
  * O_CLOEXEC of the open flags matters for a read-only snapshot. */
 static long open_snapshot(const char *name, const void *v, size_t len,
@@ -120,9 +90,7 @@ long sys_openat(struct gthread *t, const uint64_t *a)
 	(void)t;
 	if ((r = get_path(a[1], raw)))
 		return r;
-	switch (proc_self(raw)) {
-	case PS_EXE:
-		return ret(openat(AT_FDCWD, abi_opts.exe_path, flags, (mode_t)a[3]));
+	switch (path_proc_self(raw)) {
 	case PS_AUXV: {
 		size_t len;
 		const void *v = stack_auxv(&len);
@@ -131,7 +99,7 @@ long sys_openat(struct gthread *t, const uint64_t *a)
 	case PS_CMDLINE:
 		return open_snapshot("cmdline", abi_opts.cmdline,
 				     abi_opts.cmdline_len, flags);
-	case PS_NONE:
+	default: /* exe: path_redirect() names the guest program */
 		break;
 	}
 	return ret(syscall(SYS_openat, (int)a[0], path_redirect(raw, buf),
@@ -146,7 +114,7 @@ long sys_readlinkat(struct gthread *t, const uint64_t *a)
 	(void)t;
 	if ((r = get_path(a[1], raw)))
 		return r;
-	if (proc_self(raw) == PS_EXE) {
+	if (path_proc_self(raw) == PS_EXE) {
 		size_t n = strlen(abi_opts.exe_path);
 		if (n > a[3])
 			n = a[3];
@@ -206,7 +174,7 @@ long sys_newfstatat(struct gthread *t, const uint64_t *a)
 	(void)t;
 	if ((r = get_path(a[1], raw)))
 		return r;
-	p = proc_self(raw) == PS_EXE ? abi_opts.exe_path : path_redirect(raw, buf);
+	p = path_redirect(raw, buf);
 	if (syscall(SYS_newfstatat, (int)a[0], p, &st, (int)a[3]))
 		return -errno;
 	return put_stat(a[2], &st);

@@ -245,9 +245,9 @@ static long do_execve(const char *path, char **argv, char **envp, int depth)
 {
 	char buf[PATH_MAX], interp[256], arg[256], hdr[256];
 	char **nargv = NULL;
-	/* Re-running oneself (busybox does) means the guest program. */
-	const char *host = path_is_proc_self_exe(path) ? abi_opts.exe_path
-						       : path_redirect(path, buf);
+	/* /proc/self/exe comes back as the guest program (busybox re-runs
+	 * itself that way). */
+	const char *host = path_redirect(path, buf);
 	ssize_t n;
 	int fd;
 	long r;
@@ -263,7 +263,7 @@ static long do_execve(const char *path, char **argv, char **envp, int depth)
 	bool a64 = elf_is_aarch64(fd);
 	close(fd);
 	if (a64)
-		return exec_translated(host == abi_opts.exe_path ? host : path,
+		return exec_translated(path_proc_self(path) == PS_EXE ? host : path,
 				       argv, envp);
 	if (n < 2 || hdr[0] != '#' || hdr[1] != '!') {
 		/* Not ours (a host binary, or garbage): the host decides. */

@@ -241,6 +241,26 @@ TEST_F(guest, proc_self_exe_and_auxv_describe_the_guest)
 	EXPECT_MEMEQ(v, want, len);
 	close((int)fd);
 
+	/* Every path call sees the guest program there, not the translator. */
+	char prog[128];
+	int pf = make_file(self->dir, "prog", 4321, prog);
+	uint8_t st[128];
+	int64_t size = 0;
+	ASSERT_GE(pf, 0);
+	close(pf);
+	abi_opts.exe_path = prog;
+	ASSERT_EQ(SC(self->t, NR_newfstatat, AT_FDCWD, (uint64_t)"/proc/self/exe",
+		     (uint64_t)st, 0), 0);
+	memcpy(&size, st + 48, 8);
+	EXPECT_EQ(size, 4321);
+	fd = SC(self->t, NR_openat, AT_FDCWD, (uint64_t)"/proc/self/exe", 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(lseek((int)fd, 0, SEEK_END), 4321);
+	close((int)fd);
+	EXPECT_EQ(SC(self->t, 48 /* faccessat */, AT_FDCWD,
+		     (uint64_t)"/proc/self/exe", R_OK), 0);
+	abi_opts.exe_path = NULL;
+
 	char cmd[] = "prog\0arg\0";
 	abi_opts.cmdline = cmd;
 	abi_opts.cmdline_len = sizeof(cmd) - 1;
