@@ -240,7 +240,10 @@ void os_log(enum os_log_level level, const char *subsys, const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	/* One write per line so lines from several threads never interleave. */
-	fprintf(stderr, "vgpu: %s: %s: %s\n", subsys, names[level], line);
+	if (!subsys || !strcmp(subsys, "vgpu"))
+		fprintf(stderr, "vgpu: %s: %s\n", names[level], line);
+	else
+		fprintf(stderr, "vgpu: %s: %s: %s\n", subsys, names[level], line);
 }
 
 void os_panic(const char *fmt, ...)

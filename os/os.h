@@ -60,6 +60,12 @@ static inline unsigned os_popcount64(uint64_t v)
 	return (unsigned)((v * 0x0101010101010101ull) >> 56);
 }
 
+/* Index of the highest set bit plus one; 0 for 0 (the kernel's fls64). */
+static inline unsigned os_fls64(uint64_t v)
+{
+	return v ? 64 - (unsigned)__builtin_clzll(v) : 0;
+}
+
 static inline unsigned os_popcount32(uint32_t v)
 {
 	return os_popcount64(v);

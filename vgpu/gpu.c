@@ -207,8 +207,8 @@ struct vgpu *vgpu_create(const struct vgpu_config *cfg, vgpu_irq_fn irq,
 	if (!gpu)
 		return NULL;
 	gpu->cfg = *cfg;
-	gpu->nslots = vgpu_popcount64(cfg->js_present);
-	gpu->nas = vgpu_popcount64(cfg->as_present);
+	gpu->nslots = os_popcount64(cfg->js_present);
+	gpu->nas = os_popcount64(cfg->as_present);
 	gpu->irq_fn = irq;
 	gpu->irq_owner = owner;
 	gpu->lock = os_mutex_new();
@@ -223,7 +223,7 @@ struct vgpu *vgpu_create(const struct vgpu_config *cfg, vgpu_irq_fn irq,
 	if (vgpu_job_manager_start(gpu))
 		goto fail;
 	os_info(VGPU_LOG, "created %s (GPU_ID 0x%08x, %u cores)", cfg->name,
-		cfg->gpu_id, vgpu_popcount64(cfg->shader_present));
+		cfg->gpu_id, os_popcount64(cfg->shader_present));
 	return gpu;
 fail:
 	vgpu_destroy(gpu);

@@ -14,27 +14,6 @@
 #define VGPU_BUS_REGIONS 256
 #define VGPU_LOG "vgpu"
 
-/* Bit counts without libgcc helpers (the core links against nothing). */
-static inline unsigned vgpu_popcount64(uint64_t v)
-{
-	v = v - ((v >> 1) & 0x5555555555555555ull);
-	v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
-	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
-	return (unsigned)((v * 0x0101010101010101ull) >> 56);
-}
-
-/* Index of the highest set bit plus one (0 for 0). */
-static inline unsigned vgpu_fls64(uint64_t v)
-{
-	unsigned n = 0;
-
-	while (v) {
-		v >>= 1;
-		n++;
-	}
-	return n;
-}
-
 /* ---- register tables: a field of a state struct behind an offset ---- */
 enum vgpu_reg_kind { VGPU_R32, VGPU_R64_LO, VGPU_R64_HI };
 #define VGPU_REG_RO 0

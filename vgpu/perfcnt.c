@@ -25,7 +25,7 @@ int vgpu_perf_init(struct vgpu *gpu)
 {
 	struct vgpu_perf *p = &gpu->perf;
 
-	p->ncores = vgpu_fls64(gpu->cfg.shader_present);
+	p->ncores = os_fls64(gpu->cfg.shader_present);
 	p->shader = os_zalloc(p->ncores * sizeof(*p->shader));
 	return p->shader ? 0 : -1;
 }
@@ -131,7 +131,7 @@ void vgpu_perf_sample_locked(struct vgpu *gpu)
 	struct vgpu_perf *p = &gpu->perf;
 	uint64_t va = p->base & ~(uint64_t)(MALI_PRFCNT_BLOCK_BYTES - 1);
 	uint64_t ts = vgpu_timestamp();
-	unsigned nl2 = vgpu_popcount64(gpu->cfg.l2_present);
+	unsigned nl2 = os_popcount64(gpu->cfg.l2_present);
 	bool ok;
 
 	if (MALI_PRFCNT_MODE(p->config) == MALI_PRFCNT_MODE_OFF ||

@@ -12,6 +12,10 @@ TEST(popcount_matches_builtin)
 	EXPECT_EQ(os_popcount64(0), 0u);
 	EXPECT_EQ(os_popcount64(~0ull), 64u);
 	EXPECT_EQ(os_popcount32(0xff00ff01u), 17u);
+	EXPECT_EQ(os_fls64(0), 0u);
+	EXPECT_EQ(os_fls64(1), 1u);
+	EXPECT_EQ(os_fls64(0xff), 8u);
+	EXPECT_EQ(os_fls64(1ull << 63), 64u);
 	for (int i = 0; i < 10000; i++) {
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
 		ASSERT_EQ(os_popcount64(x), (unsigned)__builtin_popcountll(x));
