@@ -294,18 +294,15 @@ static long do_execve(const char *path, char **argv, char **envp, int depth)
 	return r;
 }
 
-long sys_execve(struct gthread *t, const uint64_t *a)
+/* Copies the guest's argv and envp, then execs @path. */
+static long exec_guest_vectors(const char *path, uint64_t gargv, uint64_t genvp)
 {
-	char path[PATH_MAX];
 	char **argv, **envp;
 	long r;
 
-	(void)t;
-	if ((r = strncpy_from_guest(path, a[0], sizeof(path))) < 0)
+	if (!(argv = get_vector(gargv, &r)))
 		return r;
-	if (!(argv = get_vector(a[1], &r)))
-		return r;
-	if (!(envp = get_vector(a[2], &r))) {
+	if (!(envp = get_vector(genvp, &r))) {
 		free_vector(argv);
 		return r;
 	}
@@ -315,18 +312,34 @@ long sys_execve(struct gthread *t, const uint64_t *a)
 	return r;
 }
 
-long sys_execveat(struct gthread *t, const uint64_t *a)
+long sys_execve(struct gthread *t, const uint64_t *a)
 {
 	char path[PATH_MAX];
 	long r;
 
-	/* Only the forms that name a file: AT_FDCWD or an absolute path. */
+	(void)t;
+	if ((r = strncpy_from_guest(path, a[0], sizeof(path))) < 0)
+		return r;
+	return exec_guest_vectors(path, a[1], a[2]);
+}
+
+long sys_execveat(struct gthread *t, const uint64_t *a)
+{
+	char path[PATH_MAX], full[PATH_MAX + 32];
+	long r;
+
+	(void)t;
 	if ((r = strncpy_from_guest(path, a[1], sizeof(path))) < 0)
 		return r;
-	if ((int)a[0] != AT_FDCWD && path[0] != '/')
-		return -ENOSYS;
-	if (a[4])
+	if (a[4] & ~(uint64_t)(AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
 		return -EINVAL;
-	uint64_t b[3] = { a[1], a[2], a[3] };
-	return sys_execve(t, b);
+	/* A file named by a descriptor (fexecve) or relative to one: the
+	 * host's /proc/self/fd gives it a name the new translator can open. */
+	if (!path[0] && (a[4] & AT_EMPTY_PATH))
+		snprintf(full, sizeof(full), "/proc/self/fd/%d", (int)a[0]);
+	else if (path[0] != '/' && (int)a[0] != AT_FDCWD)
+		snprintf(full, sizeof(full), "/proc/self/fd/%d/%s", (int)a[0], path);
+	else
+		snprintf(full, sizeof(full), "%s", path);
+	return exec_guest_vectors(full, a[2], a[3]);
 }

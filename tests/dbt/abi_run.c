@@ -290,6 +290,15 @@ TEST(execve_of_elf_and_script_stays_translated)
 	EXPECT_NONNULL(strstr(r.err, "exit_group(4) = ?"));
 	proc_result_free(&r);
 
+	/* fexecve: execveat on a descriptor. */
+	const char *fx[] = { abi_guest("tests/guest-abi/raw_proc"), "fexec", raw,
+			     "q", NULL };
+	ASSERT_EQ(abi_run(&r, fx, NULL), 0);
+	EXPECT_EQ(r.status, 2);
+	EXPECT_EQ(strncmp(r.out, "arg: ", 5), 0);
+	EXPECT_NONNULL(strstr(r.out, "\narg: q\n"));
+	proc_result_free(&r);
+
 	/* /proc/self/exe is the guest program, as busybox expects. */
 	const char *c[] = { abi_guest("tests/guest-abi/raw_proc"), "exec",
 			    "/proc/self/exe", NULL };

@@ -3,7 +3,8 @@
  * Processes without libc: fork (clone with SIGCHLD) and wait4, vfork
  * (CLONE_VM | CLONE_VFORK, the parent resumes once the child has gone),
  * and, when asked with "exec PATH ARGS...", execve of PATH, which stays
- * under the translator whether PATH is an aarch64 ELF or a #! script.
+ * under the translator whether PATH is an aarch64 ELF or a #! script;
+ * "fexec PATH ARGS..." does the same through execveat on a descriptor.
  */
 #include "raw.h"
 
@@ -11,6 +12,10 @@
 #define CLONE_VM 0x100
 #define CLONE_VFORK 0x4000
 #define NR_execve 221
+#define NR_openat 56
+#define NR_execveat 281
+#define AT_FDCWD -100
+#define AT_EMPTY_PATH 0x1000
 #define NR_wait4 260
 
 static void say(const char *what, int ok)
@@ -38,6 +43,14 @@ void cmain(long *sp)
 		long r = sys3(NR_execve, argv[2], argv + 2, envp);
 		out_line("execve failed: ", r == -2 ? "ENOENT" : r == -8 ? "ENOEXEC" : "other");
 		exit_group(100);
+	}
+
+	if (argc >= 3 && streq(argv[1], "fexec")) {
+		long fd = sys6(NR_openat, AT_FDCWD, (long)argv[2], 0, 0, 0, 0);
+		long r = sys6(NR_execveat, fd, (long)"", (long)(argv + 2),
+			      (long)envp, AT_EMPTY_PATH, 0);
+		put_num("execveat failed: ", -r);
+		exit_group(101);
 	}
 
 	long pid = sys6(NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
