@@ -297,8 +297,8 @@ long sys_rt_sigaction(struct gthread *t, const uint64_t *a)
 		/* Faults always reach fault_handler; the guest's disposition
 		 * is applied when they are delivered. */
 		if (!is_fault_sig(sig)) {
-			void *h = na.handler == (uint64_t)SIG_DFL ? SIG_DFL
-				: na.handler == (uint64_t)SIG_IGN ? SIG_IGN
+			void *h = na.handler == (uint64_t)SIG_DFL ? (void *)SIG_DFL
+				: na.handler == (uint64_t)SIG_IGN ? (void *)SIG_IGN
 				: (void *)async_handler;
 			/* SIGCHLD's flags change what the host kernel does
 			 * for the process itself. */
