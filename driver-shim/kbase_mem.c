@@ -701,6 +701,8 @@ int kb_mmap_prepare(struct shim_file *f, uint64_t pgoff, uint64_t length,
 	if (((prot & PROT_READ_BIT) && !(r->flags & KB_MEM_PROT_CPU_RD)) ||
 	    ((prot & PROT_WRITE_BIT) && !(r->flags & KB_MEM_PROT_CPU_WR)))
 		return -SHIM_EPERM;
+	if (r->flags & KB_MEM_GPU_VA_SAME_4GB_PAGE)
+		out->flags |= SHIM_MMAP_SAME_4GB;
 	if (r->kind == KB_REG_ALIAS) {
 		out->backing = -1;
 		out->offset = 0;
@@ -737,6 +739,9 @@ int kb_mmap_commit(struct shim_file *f, uint64_t pgoff, uint64_t length,
 		return -SHIM_EINVAL;
 	/* SAME_VA: the CPU address becomes the GPU address. */
 	if (cpu_va + length > KB_SAME_VA_LIMIT || !gpu_range_free(kb, cpu_va, length))
+		return -SHIM_ENOMEM;
+	if ((r->flags & KB_MEM_GPU_VA_SAME_4GB_PAGE) &&
+	    (cpu_va >> 32) != ((cpu_va + length - 1) >> 32))
 		return -SHIM_ENOMEM;
 	r->gpu_va = cpu_va;
 	r->cpu_va = cpu_va;

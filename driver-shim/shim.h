@@ -127,6 +127,9 @@ struct shim_mmap_info {
 /* No backing to map (an alias of scattered pages): reserve the address
  * range only; the GPU alone sees its contents. */
 #define SHIM_MMAP_RESERVE_ONLY 4u
+/* The range must not cross a 4 GiB boundary (kbase GPU_VA_SAME_4GB_PAGE):
+ * the client picks such an address; the commit refuses others. */
+#define SHIM_MMAP_SAME_4GB 8u
 
 int shim_mmap_prepare(struct shim_file *f, uint64_t pgoff, uint64_t length,
 		      uint32_t prot, struct shim_mmap_info *out);

@@ -15,6 +15,32 @@
 
 #include "fuse-dev/dev_ioctl.h"
 
+/*
+ * An address range of @length that does not cross a 4 GiB boundary,
+ * reserved (PROT_NONE) so the MAP_FIXED mapping that follows owns it.
+ */
+static inline void *vgpu_dev_4gb_hint(size_t length)
+{
+	const uint64_t four_g = 1ull << 32;
+	size_t span = length + four_g;
+	uint8_t *base = mmap(NULL, span, PROT_NONE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	uint64_t start, end;
+
+	if (base == MAP_FAILED || length > four_g)
+		return NULL;
+	start = (uint64_t)(uintptr_t)base;
+	if ((start >> 32) != ((start + length - 1) >> 32))
+		start = (start + four_g - 1) & ~(four_g - 1);
+	end = start + length;
+	/* Keep [start, end), give the rest back. */
+	if (start > (uint64_t)(uintptr_t)base)
+		munmap(base, start - (uint64_t)(uintptr_t)base);
+	if ((uint64_t)(uintptr_t)base + span > end)
+		munmap((void *)(uintptr_t)end, (uint64_t)(uintptr_t)base + span - end);
+	return (void *)(uintptr_t)start;
+}
+
 /* Returns the mapping, or MAP_FAILED with errno set. */
 static inline void *vgpu_dev_mmap(int devfd, size_t length, int prot,
 				  uint64_t offset)
@@ -22,22 +48,25 @@ static inline void *vgpu_dev_mmap(int devfd, size_t length, int prot,
 	struct vgpu_dev_mmap m = { .pgoff = offset >> 12, .length = length,
 				   .prot = (uint32_t)prot };
 	char path[64];
-	void *p;
+	void *p, *hint;
 	int mfd;
 
 	if (ioctl(devfd, VGPU_DEV_IOC_MMAP_PREPARE, &m) < 0)
 		return MAP_FAILED;
 	if (m.flags & VGPU_DEV_MMAP_READONLY)
 		prot &= ~PROT_WRITE;
+	hint = (m.flags & VGPU_DEV_MMAP_SAME_4GB) ? vgpu_dev_4gb_hint(length) : NULL;
 	if (m.flags & VGPU_DEV_MMAP_RESERVE_ONLY) {
-		p = mmap(NULL, length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		p = mmap(hint, length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+			 (hint ? MAP_FIXED : 0), -1, 0);
 	} else {
 		snprintf(path, sizeof(path), "/proc/%d/fd/%d", m.server_pid,
 			 m.backing_fd);
 		mfd = open(path, (prot & PROT_WRITE) ? O_RDWR : O_RDONLY);
 		if (mfd < 0)
 			return MAP_FAILED;
-		p = mmap(NULL, length, prot, MAP_SHARED, mfd, (off_t)m.offset);
+		p = mmap(hint, length, prot, MAP_SHARED | (hint ? MAP_FIXED : 0), mfd,
+			 (off_t)m.offset);
 		close(mfd);
 	}
 	if (p == MAP_FAILED)

@@ -41,6 +41,7 @@ struct vgpu_dev_mmap {
 #define VGPU_DEV_MMAP_NEEDS_COMMIT 1u /* the driver wants the CPU address */
 #define VGPU_DEV_MMAP_READONLY 2u     /* map it read-only */
 #define VGPU_DEV_MMAP_RESERVE_ONLY 4u /* GPU-only pages: reserve the range */
+#define VGPU_DEV_MMAP_SAME_4GB 8u     /* place it inside one 4 GiB page */
 
 #define VGPU_DEV_IOC_TYPE 0xf7
 #define VGPU_DEV_IOC_MMAP_PREPARE _IOWR(VGPU_DEV_IOC_TYPE, 1, struct vgpu_dev_mmap)

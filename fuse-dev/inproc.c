@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "driver-shim/uapi_ioc.h"
+#include "fuse-dev/client.h"
 #include "fuse-dev/transport.h"
 
 struct vgpu_inproc {
@@ -195,6 +196,13 @@ void *vgpu_inproc_mmap(struct vgpu_inproc_file *f, void *addr, size_t len,
 	}
 	if (mi.flags & SHIM_MMAP_READONLY)
 		prot &= ~PROT_WRITE;
+	/* The driver needs the range inside one 4 GiB page: pick one, unless
+	 * the caller fixed the address (then the commit judges it). */
+	if ((mi.flags & SHIM_MMAP_SAME_4GB) && !mflags) {
+		addr = vgpu_dev_4gb_hint(len);
+		if (addr)
+			mflags = MAP_FIXED;
+	}
 	if (mi.flags & SHIM_MMAP_RESERVE_ONLY)
 		p = mmap(addr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | mflags, -1, 0);
 	else

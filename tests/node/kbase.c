@@ -497,6 +497,45 @@ TEST_F(kb, misc_queries)
 	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_TLSTREAM_FLUSH), 0);
 }
 
+TEST_F(kb, same_4gb_page_allocations_stay_inside_one)
+{
+	union kb_mem_alloc a = { .in = { .va_pages = 64, .commit_pages = 64,
+		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
+			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR |
+			 KB_MEM_GPU_VA_SAME_4GB_PAGE } };
+	struct vgpu_dev_mmap m = { 0 };
+	uint64_t va;
+	void *p, *fixed;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_ALLOC, &a), 0);
+	p = vgpu_dev_mmap(self->fd, 64 * PAGE, PROT_READ | PROT_WRITE, a.out.gpu_va);
+	ASSERT_TRUE(p != MAP_FAILED);
+	va = (uintptr_t)p;
+	EXPECT_EQ(va >> 32, (va + 64 * PAGE - 1) >> 32);
+	/* A client that maps across a 4 GiB boundary is refused at commit
+	 * (the output overwrote the request: set it again). */
+	a.in.va_pages = a.in.commit_pages = 64;
+	a.in.extension = 0;
+	a.in.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR | KB_MEM_PROT_GPU_RD |
+		     KB_MEM_PROT_GPU_WR | KB_MEM_GPU_VA_SAME_4GB_PAGE;
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_ALLOC, &a), 0);
+	m.pgoff = a.out.gpu_va >> 12;
+	m.length = 64 * PAGE;
+	m.prot = PROT_READ;
+	ASSERT_EQ(ioctl(self->fd, VGPU_DEV_IOC_MMAP_PREPARE, &m), 0);
+	EXPECT_TRUE(m.flags & VGPU_DEV_MMAP_SAME_4GB);
+	fixed = mmap((void *)(0x600000000000ull - 32 * PAGE), 64 * PAGE, PROT_NONE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	ASSERT_TRUE(fixed != MAP_FAILED);
+	m.cpu_va = (uintptr_t)fixed;
+	EXPECT_EQ(ioctl(self->fd, VGPU_DEV_IOC_MMAP_COMMIT, &m), -1);
+	EXPECT_EQ(errno, ENOMEM);
+	munmap(fixed, 64 * PAGE);
+}
+
 TEST_F(kb, tracking_page_and_stale_mmap)
 {
 	void *t;
