@@ -332,8 +332,7 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	}
 	os_mutex_lock(bc->lock);
 	for (unsigned i = 0; i < n; i++) {
-		for (unsigned k = 0; k < sizeof(wk[i].st) / sizeof(uint64_t); k++)
-			((uint64_t *)&bc->total)[k] += ((uint64_t *)&wk[i].st)[k];
+		bi_stats_merge(&bc->total, &wk[i].st);
 		tuples += wk[i].tuples;
 		groups += wk[i].groups;
 		vgpu_job_event(job, VGPU_EV_TASKS, i, wk[i].groups);

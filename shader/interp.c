@@ -130,6 +130,7 @@ static void count(struct bi_stats *st, const struct bi_tctx *x)
 {
 	const struct bi_clause *c = x->c;
 	unsigned n = bi_popcount(x->mask), taken = 0;
+	uint64_t target = 0;
 
 	st->clauses++;
 	st->threads_in_clauses += n;
@@ -143,11 +144,27 @@ static void count(struct bi_stats *st, const struct bi_tctx *x)
 	st->const_reads += (uint64_t)c->counts.const_reads * n;
 	if (c->t[c->ntuples - 1].add.cls == BI_CLASS_CONTROL &&
 	    c->t[c->ntuples - 1].add.desc->op != BI_OP_BARRIER) {
-		for (unsigned l = 0; l < BI_LANES; l++)
-			taken += x->taken[l] && (x->mask & (1u << l));
+		struct bi_branch_site *bs;
+
+		for (unsigned l = 0; l < BI_LANES; l++) {
+			if (x->taken[l] && (x->mask & (1u << l))) {
+				taken++;
+				target = x->target[l];
+			}
+		}
 		st->branches++;
 		if (taken && taken != n)
 			st->branches_divergent++;
+		bs = bi_stats_site(st, x->pc);
+		if (bs) {
+			bs->fallthrough = x->pc + 16u * c->nquads;
+			bs->execs++;
+			bs->taken += taken;
+			bs->not_taken += n - taken;
+			bs->divergent += taken && taken != n;
+			if (taken)
+				bs->target = target;
+		}
 	}
 }
 

@@ -84,6 +84,18 @@ struct bi_env {
  * each worker its own block (no locking on the hot path) and sums them
  * at job end; NULL turns counting off.
  */
+/* One branch site (a clause ending in a branch), per thread counts. */
+struct bi_branch_site {
+	uint64_t va;          /* the clause */
+	uint64_t target;      /* last taken target */
+	uint64_t fallthrough; /* the next clause */
+	uint64_t execs;       /* warp executions of the clause */
+	uint64_t taken, not_taken; /* threads */
+	uint64_t divergent;   /* executions with threads going both ways */
+};
+
+#define BI_BRANCH_SITES 64
+
 struct bi_stats {
 	uint64_t clauses;              /* clauses issued (per warp) */
 	uint64_t threads_in_clauses;   /* sum of active threads per clause */
@@ -91,7 +103,14 @@ struct bi_stats {
 	uint64_t instrs[BI_CLASS_COUNT];
 	uint64_t reg_reads, reg_writes, temp_reads, fau_reads, const_reads;
 	uint64_t branches, branches_divergent;
+	/* Per-site branch behaviour (first BI_BRANCH_SITES sites seen). */
+	unsigned nsites;
+	uint64_t sites_dropped;
+	struct bi_branch_site site[BI_BRANCH_SITES];
 };
+
+/* Adds @src into @dst (merging branch sites by address). */
+void bi_stats_merge(struct bi_stats *dst, const struct bi_stats *src);
 
 struct bi_warp {
 	uint32_t r[BI_LANES][BI_NREGS];

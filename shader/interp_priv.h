@@ -66,6 +66,10 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 int bi_exec_msg(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		uint32_t *out);
 
+/* The statistics record of the branch at @va (found or added), or NULL
+ * when the table is full. */
+struct bi_branch_site *bi_stats_site(struct bi_stats *st, uint64_t va);
+
 static inline enum bi_rm bi_round_mode(const struct bi_instr *ins)
 {
 	switch (bi_mod(ins, BI_MOD_ROUND, BI_O_NONE)) {

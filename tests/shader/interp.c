@@ -12,6 +12,7 @@
 #include "bi_enc.h"
 #include "bi_run.h"
 #include "shader/fp.h"
+#include "shader/stats.h"
 
 static uint32_t fb(float f)
 {
@@ -255,6 +256,37 @@ TEST(divergent_loop_reconverges)
 	EXPECT_EQ(st.instrs[BI_CLASS_ADD_ARITH], 16u * 2 + 4);
 	EXPECT_EQ(st.instrs[BI_CLASS_CONTROL], 16u);
 	EXPECT_EQ(st.threads_in_clauses, 16u * 2 + 4);
+	/* The branch site: 16 thread-decisions, 12 back to the loop. */
+	ASSERT_EQ(st.nsites, 1u);
+	EXPECT_EQ(st.site[0].va, b_va);
+	EXPECT_EQ(st.site[0].target, l_va);
+	EXPECT_EQ(st.site[0].fallthrough, b_va + 32);
+	EXPECT_EQ(st.site[0].execs, 7u);
+	EXPECT_EQ(st.site[0].taken, 12u);
+	EXPECT_EQ(st.site[0].not_taken, 4u);
+	EXPECT_EQ(st.site[0].divergent, 3u);
+
+	struct bi_text txt = { 0 };
+	char want[128];
+
+	bi_stats_dot(&st, &txt);
+	snprintf(want, sizeof(want), "\"0x%llx\" -> \"0x%llx\" [label=\"taken 12\"]",
+		 (unsigned long long)b_va, (unsigned long long)l_va);
+	EXPECT_NONNULL(strstr(txt.buf, want));
+	free(txt.buf);
+	txt = (struct bi_text){ 0 };
+	bi_stats_text(&st, &txt);
+	EXPECT_NONNULL(strstr(txt.buf, "branches 7, divergent 3"));
+	free(txt.buf);
+
+	/* Merging two workers' blocks sums per site. */
+	struct bi_stats sum = { 0 };
+
+	bi_stats_merge(&sum, &st);
+	bi_stats_merge(&sum, &st);
+	EXPECT_EQ(sum.nsites, 1u);
+	EXPECT_EQ(sum.site[0].taken, 24u);
+	EXPECT_EQ(sum.clauses, 30u);
 	trun_free(t);
 }
 
