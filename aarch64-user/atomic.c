@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Exclusives, acquire/release and LSE atomics, mapped onto host atomics so
+ * that guest threads running as parallel host threads stay correct.
+ *
+ * LDXR records the address and the value it read; STXR succeeds when a
+ * host compare-and-swap from that value to the new one succeeds. That is
+ * the usual emulation of the exclusive monitor: it admits ABA (a value
+ * changed and changed back) which real hardware would reject, but no
+ * correct lock or lock-free algorithm can observe the difference.
+ *
+ * Ordering: x86 loads are acquire and stores release already, so LDAR and
+ * acquire loads are plain loads the compiler may not move; store-release
+ * is a sequentially consistent store, because Arm's STLR followed by LDAR
+ * must not reorder (x86 would let the load pass the store otherwise).
+ */
+#include "aarch64-user/engine.h"
+
+static bool cas_sz(uint64_t a, unsigned size, uint64_t *expected, uint64_t v)
+{
+	void *p = (void *)(uintptr_t)a;
+	const int mo = __ATOMIC_SEQ_CST;
+	bool ok;
+	switch (size) {
+	case 0: {
+		uint8_t e = (uint8_t)*expected;
+		ok = __atomic_compare_exchange_n((uint8_t *)p, &e, (uint8_t)v, false, mo, mo);
+		*expected = e;
+		break;
+	}
+	case 1: {
+		uint16_t e = (uint16_t)*expected;
+		ok = __atomic_compare_exchange_n((uint16_t *)p, &e, (uint16_t)v, false, mo, mo);
+		*expected = e;
+		break;
+	}
+	case 2: {
+		uint32_t e = (uint32_t)*expected;
+		ok = __atomic_compare_exchange_n((uint32_t *)p, &e, (uint32_t)v, false, mo, mo);
+		*expected = e;
+		break;
+	}
+	default:
+		ok = __atomic_compare_exchange_n((uint64_t *)p, expected, v, false, mo, mo);
+		break;
+	}
+	return ok;
+}
+
+/* 16-byte compare-and-swap (CASP, STXP of two X registers). */
+static bool cas128(uint64_t a, uint64_t *lo, uint64_t *hi, uint64_t nlo, uint64_t nhi)
+{
+	bool ok;
+	__asm__ volatile("lock cmpxchg16b %1"
+			 : "=@ccz"(ok), "+m"(*(volatile unsigned __int128 *)(uintptr_t)a),
+			   "+a"(*lo), "+d"(*hi)
+			 : "b"(nlo), "c"(nhi)
+			 : "memory");
+	return ok;
+}
+
+static uint64_t load_acq(uint64_t a, unsigned size)
+{
+	switch (size) {
+	case 0: return __atomic_load_n((uint8_t *)(uintptr_t)a, __ATOMIC_ACQUIRE);
+	case 1: return __atomic_load_n((uint16_t *)(uintptr_t)a, __ATOMIC_ACQUIRE);
+	case 2: return __atomic_load_n((uint32_t *)(uintptr_t)a, __ATOMIC_ACQUIRE);
+	default: return __atomic_load_n((uint64_t *)(uintptr_t)a, __ATOMIC_ACQUIRE);
+	}
+}
+
+static void store_rel(uint64_t a, unsigned size, uint64_t v)
+{
+	switch (size) {
+	case 0: __atomic_store_n((uint8_t *)(uintptr_t)a, (uint8_t)v, __ATOMIC_SEQ_CST); break;
+	case 1: __atomic_store_n((uint16_t *)(uintptr_t)a, (uint16_t)v, __ATOMIC_SEQ_CST); break;
+	case 2: __atomic_store_n((uint32_t *)(uintptr_t)a, (uint32_t)v, __ATOMIC_SEQ_CST); break;
+	default: __atomic_store_n((uint64_t *)(uintptr_t)a, v, __ATOMIC_SEQ_CST); break;
+	}
+}
+
+static inline uint64_t size_mask(unsigned size)
+{
+	return size == 3 ? ~0ull : (1ull << (8u << size)) - 1;
+}
+
+/* ---- exclusives (sf = size; flags&1: pair) ---------------------------- */
+
+static int exec_ldxr(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t a = c->x[i->rn];
+	c->excl_val[0] = load_acq(a, i->sf);
+	c->excl_addr = a;
+	c->excl_size = i->sf;
+	c->excl_valid = true;
+	wx(c, i->rd, c->excl_val[0]);
+	return A64_NEXT;
+}
+
+static int exec_stxr(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t a = c->x[i->rn];
+	uint64_t v = xr(c, i->rd) & size_mask(i->sf);
+	bool ok = c->excl_valid && c->excl_addr == a && c->excl_size == i->sf;
+	if (ok) {
+		uint64_t e = c->excl_val[0];
+		ok = cas_sz(a, i->sf, &e, v);
+	}
+	c->excl_valid = false;
+	wx(c, i->rm, ok ? 0 : 1);
+	return A64_NEXT;
+}
+
+static int exec_ldxp(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t a = c->x[i->rn], v1, v2;
+	if (i->sf == 2) {
+		uint64_t v = load_acq(a, 3);
+		c->excl_val[0] = v;
+		v1 = (uint32_t)v;
+		v2 = v >> 32;
+	} else {
+		/* A torn read makes the paired STXP fail, as it should. */
+		v1 = load_acq(a, 3);
+		v2 = load_acq(a + 8, 3);
+		c->excl_val[0] = v1;
+		c->excl_val[1] = v2;
+	}
+	c->excl_addr = a;
+	c->excl_size = (uint8_t)(i->sf | 0x10);
+	c->excl_valid = true;
+	wx(c, i->rd, v1);
+	wx(c, i->ra, v2);
+	return A64_NEXT;
+}
+
+static int exec_stxp(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t a = c->x[i->rn];
+	bool ok = c->excl_valid && c->excl_addr == a && c->excl_size == (i->sf | 0x10);
+	if (ok) {
+		if (i->sf == 2) {
+			uint64_t e = c->excl_val[0];
+			uint64_t v = (uint32_t)xr(c, i->rd) | (xr(c, i->ra) << 32);
+			ok = cas_sz(a, 3, &e, v);
+		} else {
+			uint64_t lo = c->excl_val[0], hi = c->excl_val[1];
+			ok = cas128(a, &lo, &hi, xr(c, i->rd), xr(c, i->ra));
+		}
+	}
+	c->excl_valid = false;
+	wx(c, i->rm, ok ? 0 : 1);
+	return A64_NEXT;
+}
+
+static int exec_ldar(struct a64_cpu *c, const struct a64_insn *i)
+{
+	wx(c, i->rd, load_acq(c->x[i->rn] + i->imm, i->sf));
+	return A64_NEXT;
+}
+
+static int exec_stlr(struct a64_cpu *c, const struct a64_insn *i)
+{
+	store_rel(c->x[i->rn] + i->imm, i->sf, xr(c, i->rd));
+	return A64_NEXT;
+}
+
+/* CAS: Rs (rm) holds the compare value and receives the old one. */
+static int exec_cas(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t e = xr(c, i->rm) & size_mask(i->sf);
+	cas_sz(c->x[i->rn], i->sf, &e, xr(c, i->rd) & size_mask(i->sf));
+	wx(c, i->rm, e);
+	return A64_NEXT;
+}
+
+static int exec_casp(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t a = c->x[i->rn];
+	unsigned s = i->rm, t = i->rd;
+	if (i->sf == 2) {
+		uint64_t e = (uint32_t)xr(c, s) | (xr(c, s + 1) << 32);
+		uint64_t v = (uint32_t)xr(c, t) | (xr(c, t + 1) << 32);
+		cas_sz(a, 3, &e, v);
+		wx(c, s, (uint32_t)e);
+		wx(c, s + 1, e >> 32);
+	} else {
+		uint64_t lo = xr(c, s), hi = xr(c, s + 1);
+		cas128(a, &lo, &hi, xr(c, t), xr(c, t + 1));
+		wx(c, s, lo);
+		wx(c, s + 1, hi);
+	}
+	return A64_NEXT;
+}
+
+static bool dec_excl(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	unsigned size = bits(w, 31, 30), o2 = bit(w, 23), l = bit(w, 22), o1 = bit(w, 21);
+	unsigned o0 = bit(w, 15);
+	d->sf = (uint8_t)size;
+	d->rd = bits(w, 4, 0);
+	d->rn = bits(w, 9, 5);
+	d->rm = bits(w, 20, 16);
+	d->ra = bits(w, 14, 10);
+	if (!o2 && !o1) {
+		d->fn = l ? exec_ldxr : exec_stxr;
+		return true;
+	}
+	if (!o2 && o1) {
+		if (size >= 2) {
+			d->fn = l ? exec_ldxp : exec_stxp;
+			return true;
+		}
+		/* CASP: even register pairs, Rt2 field all ones */
+		if (d->ra != 31 || (d->rm & 1) || (d->rd & 1))
+			return false;
+		d->sf = (uint8_t)(size + 2);
+		d->fn = exec_casp;
+		return true;
+	}
+	if (o2 && !o1) {
+		(void)o0;
+		d->fn = l ? exec_ldar : exec_stlr;
+		return true;
+	}
+	if (d->ra != 31)
+		return false;
+	d->fn = exec_cas;
+	return true;
+}
+
+/* ---- LSE read-modify-write (op = o3:opc) ------------------------------ */
+
+static uint64_t lse_apply(unsigned op, unsigned size, uint64_t old, uint64_t v)
+{
+	int bw = 8 << size;
+	switch (op) {
+	case 0: return old + v;
+	case 1: return old & ~v;
+	case 2: return old ^ v;
+	case 3: return old | v;
+	case 4: return sext(old, bw) > sext(v, bw) ? old : v;
+	case 5: return sext(old, bw) < sext(v, bw) ? old : v;
+	case 6: return old > v ? old : v;
+	case 7: return old < v ? old : v;
+	default: return v; /* SWP */
+	}
+}
+
+static int exec_lse(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t a = c->x[i->rn], m = size_mask(i->sf);
+	uint64_t v = xr(c, i->rm) & m;
+	uint64_t old = load_acq(a, i->sf);
+	while (!cas_sz(a, i->sf, &old, lse_apply(i->op, i->sf, old, v) & m))
+		;
+	wx(c, i->rd, old);
+	return A64_NEXT;
+}
+
+static bool dec_lse(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	unsigned o3 = bit(w, 15), opc = bits(w, 14, 12);
+	d->sf = bits(w, 31, 30);
+	d->rd = bits(w, 4, 0);
+	d->rn = bits(w, 9, 5);
+	d->rm = bits(w, 20, 16);
+	if (o3) {
+		if (opc == 4 && d->rm == 31 && bit(w, 23) && !bit(w, 22)) {
+			d->fn = exec_ldar; /* LDAPR */
+			return true;
+		}
+		if (opc != 0)
+			return false;
+		d->op = 8;
+	} else {
+		d->op = (uint8_t)opc;
+	}
+	d->fn = exec_lse;
+	return true;
+}
+
+/* ---- LDAPUR/STLUR: RCpc with a 9-bit offset --------------------------- */
+
+static int exec_ldapurs(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t v = (uint64_t)sext(load_acq(c->x[i->rn] + i->imm, i->sf), 8 << i->sf);
+	wx(c, i->rd, i->imm2 == 32 ? (uint32_t)v : v);
+	return A64_NEXT;
+}
+
+static bool dec_rcpc(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	unsigned opc = bits(w, 23, 22);
+	d->sf = bits(w, 31, 30);
+	d->rd = bits(w, 4, 0);
+	d->rn = bits(w, 9, 5);
+	d->imm = (uint64_t)sext(bits(w, 20, 12), 9);
+	switch (opc) {
+	case 0: d->fn = exec_stlr; return true;
+	case 1: d->fn = exec_ldar; return true;
+	case 2:
+		if (d->sf == 3)
+			return false;
+		d->imm2 = 64;
+		d->fn = exec_ldapurs;
+		return true;
+	default:
+		if (d->sf >= 2)
+			return false;
+		d->imm2 = 32;
+		d->fn = exec_ldapurs;
+		return true;
+	}
+}
+
+struct a64_pattern a64_atomic_table[] = {
+	A64_ROW("xx 001000 x x x xxxxx x xxxxx xxxxx xxxxx", dec_excl),
+	A64_ROW("xx 111 0 00 x x 1 xxxxx x xxx 00 xxxxx xxxxx", dec_lse),
+	A64_ROW("xx 011001 xx 0 xxxxxxxxx 00 xxxxx xxxxx", dec_rcpc),
+	A64_END_TABLE,
+};

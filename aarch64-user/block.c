@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The block cache and the run loop.
+ *
+ * A block is a run of decoded instructions starting at a guest pc and
+ * ending at a branch/stop or at the end of the guest page (so that every
+ * block lives in exactly one page, which makes invalidation by address
+ * range a per-page lookup). Blocks are shared by all guest threads:
+ * lookups are lock-free (readers walk hash chains published with release
+ * stores), insertion and invalidation take one mutex. An invalidated block
+ * is unlinked and marked invalid but never freed, because another thread
+ * may still be executing it or hold a chain link to it; chain links are
+ * checked for validity before being followed.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "aarch64-user/engine.h"
+
+#define MAX_BLOCK_INSNS 128
+#define HASH_BITS 16
+#define PAGE_HASH_BITS 12
+#define GUEST_PAGE 4096u
+
+struct a64_block {
+	uint64_t pc;
+	uint32_t n;
+	atomic_int valid;
+	struct a64_block *_Atomic hnext; /* hash chain */
+	struct a64_block *pnext;	 /* blocks of the same page */
+	/* Chain links: successors seen at run time, checked on use. */
+	struct a64_block *_Atomic link[2];
+	struct a64_insn insns[];
+};
+
+struct page_ent {
+	uint64_t page;
+	struct a64_block *blocks;
+	struct page_ent *next;
+};
+
+static struct a64_block *_Atomic hash[1u << HASH_BITS];
+static struct page_ent *pages[1u << PAGE_HASH_BITS];
+static size_t npages;
+static struct a64_block *retired; /* kept reachable; see above */
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The engine's view of the current thread, for a64_fault_pc(). */
+static __thread const struct a64_cpu *tls_cpu;
+static __thread uint64_t tls_pc;
+
+static inline unsigned hash_pc(uint64_t pc)
+{
+	return (unsigned)((pc >> 2) * 0x9E3779B97F4A7C15ull >> (64 - HASH_BITS));
+}
+
+static inline unsigned hash_page(uint64_t page)
+{
+	return (unsigned)(page * 0x9E3779B97F4A7C15ull >> (64 - PAGE_HASH_BITS));
+}
+
+static struct a64_block *lookup(uint64_t pc)
+{
+	struct a64_block *b = atomic_load_explicit(&hash[hash_pc(pc)], memory_order_acquire);
+	for (; b; b = atomic_load_explicit(&b->hnext, memory_order_acquire))
+		if (b->pc == pc && atomic_load_explicit(&b->valid, memory_order_relaxed))
+			return b;
+	return NULL;
+}
+
+static struct page_ent **page_slot(uint64_t page)
+{
+	struct page_ent **pp = &pages[hash_page(page)];
+	while (*pp && (*pp)->page != page)
+		pp = &(*pp)->next;
+	return pp;
+}
+
+static struct a64_block *translate(uint64_t pc)
+{
+	struct a64_insn tmp[MAX_BLOCK_INSNS];
+	uint32_t n = 0;
+	uint64_t end = (pc | (GUEST_PAGE - 1)) + 1;
+
+	/* Instruction fetch can fault (unmapped pc): report the fetch pc. */
+	for (uint64_t a = pc; n < MAX_BLOCK_INSNS && a < end; a += 4) {
+		tls_pc = a;
+		uint32_t w = ld_u32(a);
+		bool stop = a64_decode(&tmp[n++], w, a);
+		if (stop)
+			break;
+	}
+
+	struct a64_block *b = malloc(sizeof(*b) + n * sizeof(b->insns[0]));
+	if (!b)
+		abort();
+	b->pc = pc;
+	b->n = n;
+	atomic_init(&b->valid, 1);
+	atomic_init(&b->link[0], NULL);
+	atomic_init(&b->link[1], NULL);
+	memcpy(b->insns, tmp, n * sizeof(tmp[0]));
+
+	pthread_mutex_lock(&cache_lock);
+	struct a64_block *other = lookup(pc);
+	if (other) { /* another thread won the race */
+		pthread_mutex_unlock(&cache_lock);
+		free(b);
+		return other;
+	}
+	struct page_ent **pp = page_slot(pc / GUEST_PAGE);
+	if (!*pp) {
+		struct page_ent *e = calloc(1, sizeof(*e));
+		if (!e)
+			abort();
+		e->page = pc / GUEST_PAGE;
+		*pp = e;
+		npages++;
+	}
+	b->pnext = (*pp)->blocks;
+	(*pp)->blocks = b;
+	unsigned h = hash_pc(pc);
+	atomic_init(&b->hnext, atomic_load_explicit(&hash[h], memory_order_relaxed));
+	atomic_store_explicit(&hash[h], b, memory_order_release);
+	pthread_mutex_unlock(&cache_lock);
+	return b;
+}
+
+/* Caller holds cache_lock. */
+static void drop_page(struct page_ent **pp)
+{
+	struct page_ent *e = *pp;
+	for (struct a64_block *b = e->blocks, *nx; b; b = nx) {
+		nx = b->pnext;
+		atomic_store(&b->valid, 0);
+		struct a64_block *_Atomic *hp = &hash[hash_pc(b->pc)];
+		struct a64_block *cur;
+		while ((cur = atomic_load(hp)) && cur != b)
+			hp = &cur->hnext;
+		if (cur)
+			atomic_store(hp, atomic_load(&b->hnext));
+		b->pnext = retired;
+		retired = b;
+	}
+	*pp = e->next;
+	free(e);
+	npages--;
+}
+
+void a64_invalidate(uint64_t addr, uint64_t len)
+{
+	if (!len)
+		return;
+	uint64_t first = addr / GUEST_PAGE;
+	uint64_t last = (addr + len - 1) / GUEST_PAGE;
+	if (addr + len - 1 < addr)
+		last = UINT64_MAX / GUEST_PAGE;
+
+	pthread_mutex_lock(&cache_lock);
+	if (last - first < npages) {
+		for (uint64_t p = first; p <= last; p++) {
+			struct page_ent **pp = page_slot(p);
+			if (*pp)
+				drop_page(pp);
+		}
+	} else {
+		for (size_t h = 0; h < (1u << PAGE_HASH_BITS); h++) {
+			struct page_ent **pp = &pages[h];
+			while (*pp) {
+				if ((*pp)->page >= first && (*pp)->page <= last)
+					drop_page(pp);
+				else
+					pp = &(*pp)->next;
+			}
+		}
+	}
+	pthread_mutex_unlock(&cache_lock);
+}
+
+int a64_engine_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, a64_decode_init);
+	return 0;
+}
+
+bool a64_fault_pc(const struct a64_cpu *cpu, const void *host_ucontext,
+		  uint64_t *guest_pc)
+{
+	(void)host_ucontext;
+	/* Outside a64_run() nothing the engine does touches guest memory. */
+	if (!tls_cpu || tls_cpu != cpu)
+		return false;
+	*guest_pc = tls_pc;
+	return true;
+}
+
+/* Follows a chain link of @prev to the block at @pc, or looks it up and
+ * records the link. */
+static struct a64_block *next_block(struct a64_block *prev, uint64_t pc)
+{
+	struct a64_block *b;
+	if (prev) {
+		for (int k = 0; k < 2; k++) {
+			b = atomic_load_explicit(&prev->link[k], memory_order_acquire);
+			if (b && b->pc == pc &&
+			    atomic_load_explicit(&b->valid, memory_order_relaxed))
+				return b;
+		}
+	}
+	b = lookup(pc);
+	if (!b)
+		b = translate(pc);
+	if (prev) {
+		int k = atomic_load_explicit(&prev->link[0], memory_order_relaxed) ? 1 : 0;
+		atomic_store_explicit(&prev->link[k], b, memory_order_release);
+	}
+	return b;
+}
+
+struct a64_stop_info a64_run(struct a64_cpu *c)
+{
+	struct a64_stop_info si = { 0 };
+	struct a64_block *prev = NULL;
+
+	a64_engine_init();
+	tls_cpu = c;
+	for (;;) {
+		if (c->interrupt) {
+			si.reason = A64_STOP_INTERRUPT;
+			break;
+		}
+		if (c->pc & 3) {
+			si.reason = A64_STOP_PC_ALIGN;
+			break;
+		}
+		struct a64_block *b = next_block(prev, c->pc);
+		const struct a64_insn *i = b->insns, *end = i + b->n;
+		int r = A64_NEXT;
+		for (; i < end; i++) {
+			tls_pc = i->pc;
+			r = i->fn(c, i);
+			if (r != A64_NEXT)
+				break;
+		}
+		if (r == A64_NEXT) {
+			c->pc = b->pc + 4ull * b->n;
+			prev = b;
+			continue;
+		}
+		if (r == A64_JUMP) {
+			prev = b;
+			continue;
+		}
+		if (r == A64_EXIT_SYNC) {
+			prev = NULL;
+			continue;
+		}
+		si.insn = i->raw;
+		si.imm = bits(i->raw, 20, 5);
+		switch (r) {
+		case A64_EXIT_SVC:
+			si.reason = A64_STOP_SVC;
+			break;
+		case A64_EXIT_BRK:
+			c->pc = i->pc;
+			si.reason = A64_STOP_BRK;
+			break;
+		case A64_EXIT_HLT:
+			c->pc = i->pc;
+			si.reason = A64_STOP_HLT;
+			break;
+		case A64_EXIT_PC_ALIGN:
+			si.reason = A64_STOP_PC_ALIGN;
+			break;
+		default:
+			c->pc = i->pc;
+			si.reason = A64_STOP_UNDEF;
+			si.imm = 0;
+			break;
+		}
+		break;
+	}
+	tls_cpu = NULL;
+	return si;
+}

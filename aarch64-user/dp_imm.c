@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+/* Data processing with immediates: PC-relative addressing, add/subtract,
+ * logical (bitmask immediates), move wide, bitfield, extract. */
+#include "aarch64-user/engine.h"
+
+static int exec_adr(struct a64_cpu *c, const struct a64_insn *i)
+{
+	wx(c, i->rd, i->imm);
+	return A64_NEXT;
+}
+
+static bool dec_adr(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	int64_t off = sext((bits(w, 23, 5) << 2) | bits(w, 30, 29), 21);
+	d->rd = bits(w, 4, 0);
+	d->fn = exec_adr;
+	if (bit(w, 31))
+		d->imm = (pc & ~0xfffull) + (uint64_t)(off << 12);
+	else
+		d->imm = pc + (uint64_t)off;
+	return true;
+}
+
+/* ADD/SUB (immediate): the subtraction is folded into the immediate as
+ * a + ~imm + 1, which gives Arm's carry semantics directly. */
+static int exec_addsub_imm(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t r = add_flags(c, xsp(c, i->rn), i->imm, i->op, i->sf, i->flags & 2);
+	if (i->flags & 2)
+		wxs(c, i->rd, r, i->sf);
+	else
+		wsp(c, i->rd, r, i->sf);
+	return A64_NEXT;
+}
+
+static bool dec_addsub_imm(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	uint64_t imm = (uint64_t)bits(w, 21, 10) << (bit(w, 22) * 12);
+	d->sf = bit(w, 31);
+	d->rd = bits(w, 4, 0);
+	d->rn = bits(w, 9, 5);
+	d->flags = bit(w, 29) ? 2 : 0;
+	if (bit(w, 30)) {
+		d->imm = ~imm;
+		d->op = 1;
+	} else {
+		d->imm = imm;
+	}
+	d->fn = exec_addsub_imm;
+	return true;
+}
+
+bool a64_decode_bitmask(unsigned n, unsigned imms, unsigned immr, bool sf,
+			uint64_t *wmask, uint64_t *tmask)
+{
+	unsigned combined = (n << 6) | (~imms & 0x3f);
+	int len = -1;
+	for (int k = 6; k >= 0; k--)
+		if (combined & (1u << k)) {
+			len = k;
+			break;
+		}
+	if (len < 1 || (!sf && n))
+		return false;
+	unsigned esize = 1u << len, levels = esize - 1;
+	unsigned s = imms & levels, r = immr & levels;
+	if (!tmask && s == levels)
+		return false; /* all-ones logical immediate is reserved */
+	unsigned d = (s - r) & levels;
+	uint64_t emask = esize == 64 ? ~0ull : (1ull << esize) - 1;
+	uint64_t welem = (s + 1 == 64) ? ~0ull : (1ull << (s + 1)) - 1;
+	uint64_t telem = (d + 1 == 64) ? ~0ull : (1ull << (d + 1)) - 1;
+	/* rotate right welem by r within esize */
+	if (r)
+		welem = ((welem >> r) | (welem << (esize - r))) & emask;
+	uint64_t wm = 0, tm = 0;
+	for (unsigned k = 0; k < 64; k += esize) {
+		wm |= welem << k;
+		tm |= telem << k;
+	}
+	if (!sf) {
+		wm &= 0xffffffffu;
+		tm &= 0xffffffffu;
+	}
+	*wmask = wm;
+	if (tmask)
+		*tmask = tm;
+	return true;
+}
+
+static int exec_logic_imm(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t a = xr(c, i->rn), r;
+	switch (i->op) {
+	case 0: r = a & i->imm; break;
+	case 1: r = a | i->imm; break;
+	case 2: r = a ^ i->imm; break;
+	default:
+		r = a & i->imm;
+		logic_flags(c, r, i->sf);
+		wxs(c, i->rd, r, i->sf);
+		return A64_NEXT;
+	}
+	wsp(c, i->rd, r, i->sf);
+	return A64_NEXT;
+}
+
+static bool dec_logic_imm(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	d->sf = bit(w, 31);
+	if (!a64_decode_bitmask(bit(w, 22), bits(w, 15, 10), bits(w, 21, 16), d->sf,
+				&d->imm, NULL))
+		return false;
+	d->op = bits(w, 30, 29);
+	d->rd = bits(w, 4, 0);
+	d->rn = bits(w, 9, 5);
+	d->fn = exec_logic_imm;
+	return true;
+}
+
+static int exec_movw(struct a64_cpu *c, const struct a64_insn *i)
+{
+	wx(c, i->rd, i->imm);
+	return A64_NEXT;
+}
+
+static int exec_movk(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t v = (xr(c, i->rd) & ~i->imm2) | i->imm;
+	wxs(c, i->rd, v, i->sf);
+	return A64_NEXT;
+}
+
+static bool dec_movw(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	unsigned opc = bits(w, 30, 29), hw = bits(w, 22, 21);
+	d->sf = bit(w, 31);
+	if (opc == 1 || (!d->sf && hw >= 2))
+		return false;
+	d->rd = bits(w, 4, 0);
+	uint64_t imm = (uint64_t)bits(w, 20, 5) << (hw * 16);
+	if (opc == 3) {
+		d->imm = imm;
+		d->imm2 = 0xffffull << (hw * 16);
+		d->fn = exec_movk;
+		return true;
+	}
+	if (opc == 0)
+		imm = ~imm;
+	if (!d->sf)
+		imm = (uint32_t)imm;
+	d->imm = imm;
+	d->fn = exec_movw;
+	return true;
+}
+
+/* Bitfield moves per the Arm pseudocode: rotate the source right by immr,
+ * keep the bits of wmask, and fill the rest from the destination (BFM),
+ * zero (UBFM) or the sign bit at imms (SBFM). imm = wmask, imm2 = tmask. */
+static int exec_bfm(struct a64_cpu *c, const struct a64_insn *i)
+{
+	bool sf = i->sf;
+	unsigned width = sf ? 64 : 32, r = i->op2, s = i->ra;
+	uint64_t src = xr(c, i->rn);
+	if (!sf)
+		src = (uint32_t)src;
+	uint64_t rot = r ? ((src >> r) | (src << (width - r))) : src;
+	if (!sf)
+		rot = (uint32_t)rot;
+	uint64_t bot, top, res;
+	switch (i->op) {
+	case 0: { /* SBFM */
+		bot = rot & i->imm;
+		top = (src >> s) & 1 ? ~0ull : 0;
+		res = (top & ~i->imm2) | (bot & i->imm2);
+		break;
+	}
+	case 1: /* BFM */
+		bot = (xr(c, i->rd) & ~i->imm) | (rot & i->imm);
+		res = (xr(c, i->rd) & ~i->imm2) | (bot & i->imm2);
+		break;
+	default: /* UBFM */
+		res = rot & i->imm & i->imm2;
+		break;
+	}
+	wxs(c, i->rd, res, sf);
+	return A64_NEXT;
+}
+
+static bool dec_bfm(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	d->sf = bit(w, 31);
+	d->op = bits(w, 30, 29);
+	if (d->op == 3 || bit(w, 22) != d->sf)
+		return false;
+	unsigned immr = bits(w, 21, 16), imms = bits(w, 15, 10);
+	if (!d->sf && (immr > 31 || imms > 31))
+		return false;
+	if (!a64_decode_bitmask(bit(w, 22), imms, immr, d->sf, &d->imm, &d->imm2))
+		return false;
+	d->op2 = immr;
+	d->ra = imms;
+	d->rd = bits(w, 4, 0);
+	d->rn = bits(w, 9, 5);
+	d->fn = exec_bfm;
+	return true;
+}
+
+static int exec_extr(struct a64_cpu *c, const struct a64_insn *i)
+{
+	unsigned lsb = i->op2;
+	uint64_t hi = xr(c, i->rn), lo = xr(c, i->rm), r;
+	if (i->sf) {
+		r = lsb ? (lo >> lsb) | (hi << (64 - lsb)) : lo;
+	} else {
+		uint64_t cat = (hi << 32) | (uint32_t)lo;
+		r = (uint32_t)(cat >> lsb);
+	}
+	wx(c, i->rd, r);
+	return A64_NEXT;
+}
+
+static bool dec_extr(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	d->sf = bit(w, 31);
+	if (bit(w, 22) != d->sf || (!d->sf && bit(w, 15)))
+		return false;
+	d->op2 = bits(w, 15, 10);
+	d->rd = bits(w, 4, 0);
+	d->rn = bits(w, 9, 5);
+	d->rm = bits(w, 20, 16);
+	d->fn = exec_extr;
+	return true;
+}
+
+struct a64_pattern a64_dp_imm_table[] = {
+	A64_ROW("x xx 10000 xxxxxxxxxxxxxxxxxxx xxxxx", dec_adr),
+	A64_ROW("x x x 100010 x xxxxxxxxxxxx xxxxx xxxxx", dec_addsub_imm),
+	A64_ROW("x xx 100100 x xxxxxx xxxxxx xxxxx xxxxx", dec_logic_imm),
+	A64_ROW("x xx 100101 xx xxxxxxxxxxxxxxxx xxxxx", dec_movw),
+	A64_ROW("x xx 100110 x xxxxxx xxxxxx xxxxx xxxxx", dec_bfm),
+	A64_ROW("x 00 100111 x 0 xxxxx xxxxxx xxxxx xxxxx", dec_extr),
+	A64_END_TABLE,
+};

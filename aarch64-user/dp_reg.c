@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+/* Data processing with register operands: logical and add/subtract
+ * (shifted and extended), add/subtract with carry, conditional compare and
+ * select, one-, two- and three-source operations, CRC32. */
+#include "aarch64-user/engine.h"
+
+static void dec_rrr(struct a64_insn *d, uint32_t w)
+{
+	d->sf = bit(w, 31);
+	d->rd = bits(w, 4, 0);
+	d->rn = bits(w, 9, 5);
+	d->rm = bits(w, 20, 16);
+	d->ra = bits(w, 14, 10);
+}
+
+/* Logical (shifted register): op = opc:N, op2 = shift type, imm = amount. */
+static int exec_logic_reg(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t a = xr(c, i->rn);
+	uint64_t b = shift_val(xr(c, i->rm), i->op2, (unsigned)i->imm, i->sf), r;
+	switch (i->op) {
+	case 0: r = a & b; break;
+	case 1: r = a & ~b; break;
+	case 2: r = a | b; break;
+	case 3: r = a | ~b; break;
+	case 4: r = a ^ b; break;
+	case 5: r = a ^ ~b; break;
+	case 6: r = a & b; logic_flags(c, r, i->sf); break;
+	default: r = a & ~b; logic_flags(c, r, i->sf); break;
+	}
+	wxs(c, i->rd, r, i->sf);
+	return A64_NEXT;
+}
+
+/* MOV Xd, Xm (ORR with XZR, no shift) is common enough for its own path. */
+static int exec_mov_reg(struct a64_cpu *c, const struct a64_insn *i)
+{
+	wxs(c, i->rd, xr(c, i->rm), i->sf);
+	return A64_NEXT;
+}
+
+static bool dec_logic_reg(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	dec_rrr(d, w);
+	d->imm = bits(w, 15, 10);
+	if (!d->sf && d->imm > 31)
+		return false;
+	d->op = (uint8_t)(bits(w, 30, 29) << 1 | bit(w, 21));
+	d->op2 = bits(w, 23, 22);
+	d->fn = (d->op == 2 && d->rn == 31 && d->imm == 0) ? exec_mov_reg : exec_logic_reg;
+	return true;
+}
+
+/* Add/subtract: op = 1 for subtraction (b inverted, carry in 1), flags&2
+ * sets NZCV; op2/imm describe the shift or the extension of Rm. */
+static int exec_addsub_shift(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t b = shift_val(xr(c, i->rm), i->op2, (unsigned)i->imm, i->sf);
+	if (i->op)
+		b = ~b;
+	uint64_t r = add_flags(c, xr(c, i->rn), b, i->op, i->sf, i->flags & 2);
+	wxs(c, i->rd, r, i->sf);
+	return A64_NEXT;
+}
+
+static bool dec_addsub_shift(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	dec_rrr(d, w);
+	d->op2 = bits(w, 23, 22);
+	d->imm = bits(w, 15, 10);
+	if (d->op2 == 3 || (!d->sf && d->imm > 31))
+		return false;
+	d->op = bit(w, 30);
+	d->flags = bit(w, 29) ? 2 : 0;
+	d->fn = exec_addsub_shift;
+	return true;
+}
+
+static int exec_addsub_ext(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t b = extend_val(xr(c, i->rm), i->op2, (unsigned)i->imm);
+	if (i->op)
+		b = ~b;
+	uint64_t r = add_flags(c, xsp(c, i->rn), b, i->op, i->sf, i->flags & 2);
+	if (i->flags & 2)
+		wxs(c, i->rd, r, i->sf);
+	else
+		wsp(c, i->rd, r, i->sf);
+	return A64_NEXT;
+}
+
+static bool dec_addsub_ext(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	dec_rrr(d, w);
+	d->op2 = bits(w, 15, 13);
+	d->imm = bits(w, 12, 10);
+	if (d->imm > 4)
+		return false;
+	d->op = bit(w, 30);
+	d->flags = bit(w, 29) ? 2 : 0;
+	d->fn = exec_addsub_ext;
+	return true;
+}
+
+static int exec_adc(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t b = xr(c, i->rm);
+	if (i->op)
+		b = ~b;
+	uint64_t r = add_flags(c, xr(c, i->rn), b, (c->nzcv >> 29) & 1, i->sf, i->flags & 2);
+	wxs(c, i->rd, r, i->sf);
+	return A64_NEXT;
+}
+
+static bool dec_adc(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	dec_rrr(d, w);
+	d->op = bit(w, 30);
+	d->flags = bit(w, 29) ? 2 : 0;
+	d->fn = exec_adc;
+	return true;
+}
+
+/* CCMP/CCMN: flags of the comparison when cond holds, else #nzcv. op = 1
+ * for CCMP; flags&1: Rm field is an immediate (imm). */
+static int exec_ccmp(struct a64_cpu *c, const struct a64_insn *i)
+{
+	if (!cond_holds(c->nzcv, i->op2)) {
+		c->nzcv = (uint32_t)i->imm2 << 28;
+		return A64_NEXT;
+	}
+	uint64_t b = (i->flags & 1) ? i->imm : xr(c, i->rm);
+	if (i->op)
+		b = ~b;
+	add_flags(c, xr(c, i->rn), b, i->op, i->sf, true);
+	return A64_NEXT;
+}
+
+static bool dec_ccmp(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	dec_rrr(d, w);
+	d->op = bit(w, 30);
+	d->op2 = bits(w, 15, 12);
+	d->flags = bit(w, 11);
+	d->imm = bits(w, 20, 16);
+	d->imm2 = bits(w, 3, 0);
+	d->fn = exec_ccmp;
+	return true;
+}
+
+/* CSEL/CSINC/CSINV/CSNEG: op = op:op2<0>. */
+static int exec_csel(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t r;
+	if (cond_holds(c->nzcv, i->op2)) {
+		r = xr(c, i->rn);
+	} else {
+		r = xr(c, i->rm);
+		switch (i->op) {
+		case 1: r = r + 1; break;
+		case 2: r = ~r; break;
+		case 3: r = -r; break;
+		default: break;
+		}
+	}
+	wxs(c, i->rd, r, i->sf);
+	return A64_NEXT;
+}
+
+static bool dec_csel(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	dec_rrr(d, w);
+	d->op = (uint8_t)(bit(w, 30) << 1 | bit(w, 10));
+	d->op2 = bits(w, 15, 12);
+	d->fn = exec_csel;
+	return true;
+}
+
+/* MADD/MSUB/SMADDL/SMSUBL/UMADDL/UMSUBL/SMULH/UMULH; op = op31, flags&1 = o0. */
+static int exec_dp3(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t n = xr(c, i->rn), m = xr(c, i->rm), a = xr(c, i->ra), p;
+	switch (i->op) {
+	case 0: p = n * m; break;
+	case 1: p = (uint64_t)((int64_t)(int32_t)n * (int64_t)(int32_t)m); break;
+	case 2: p = (uint64_t)(((__int128)(int64_t)n * (int64_t)m) >> 64); break;
+	case 5: p = (uint64_t)(uint32_t)n * (uint32_t)m; break;
+	default: p = (uint64_t)(((unsigned __int128)n * m) >> 64); break;
+	}
+	if (i->op == 2 || i->op == 6) {
+		wx(c, i->rd, p);
+		return A64_NEXT;
+	}
+	wxs(c, i->rd, (i->flags & 1) ? a - p : a + p, i->sf);
+	return A64_NEXT;
+}
+
+static bool dec_dp3(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	dec_rrr(d, w);
+	d->op = bits(w, 23, 21);
+	d->flags = bit(w, 15);
+	if (bits(w, 30, 29))
+		return false;
+	d->fn = exec_dp3;
+	if (d->op == 0)
+		return true;
+	if (!d->sf)
+		return false;
+	if ((d->op == 2 || d->op == 6) && d->flags)
+		return false;
+	return d->op == 1 || d->op == 2 || d->op == 5 || d->op == 6;
+}
+
+static int exec_div(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t n = xr(c, i->rn), m = xr(c, i->rm), r;
+	if (i->sf) {
+		if (m == 0)
+			r = 0;
+		else if (i->op)
+			r = ((int64_t)n == INT64_MIN && (int64_t)m == -1)
+				    ? n : (uint64_t)((int64_t)n / (int64_t)m);
+		else
+			r = n / m;
+	} else {
+		uint32_t a = (uint32_t)n, b = (uint32_t)m;
+		if (b == 0)
+			r = 0;
+		else if (i->op)
+			r = ((int32_t)a == INT32_MIN && (int32_t)b == -1)
+				    ? a : (uint32_t)((int32_t)a / (int32_t)b);
+		else
+			r = a / b;
+	}
+	wxs(c, i->rd, r, i->sf);
+	return A64_NEXT;
+}
+
+static int exec_shiftv(struct a64_cpu *c, const struct a64_insn *i)
+{
+	wxs(c, i->rd, shift_val(xr(c, i->rn), i->op, (unsigned)xr(c, i->rm), i->sf), i->sf);
+	return A64_NEXT;
+}
+
+/* CRC-32 (0x04C11DB7) and CRC-32C (0x1EDC6F41), bit-reflected as Arm
+ * defines them; tables built on first use of the decoder. */
+static uint32_t crc_tab[2][256];
+
+static void crc_init(void)
+{
+	static const uint32_t poly[2] = { 0xEDB88320u, 0x82F63B78u };
+	for (int t = 0; t < 2; t++)
+		for (uint32_t n = 0; n < 256; n++) {
+			uint32_t v = n;
+			for (int k = 0; k < 8; k++)
+				v = (v >> 1) ^ ((v & 1) ? poly[t] : 0);
+			crc_tab[t][n] = v;
+		}
+}
+
+static int exec_crc(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint32_t acc = (uint32_t)xr(c, i->rn);
+	uint64_t val = xr(c, i->rm);
+	const uint32_t *tab = crc_tab[i->op2];
+	for (unsigned k = 0; k < (1u << i->op); k++) {
+		acc = (acc >> 8) ^ tab[(acc ^ val) & 0xff];
+		val >>= 8;
+	}
+	wx(c, i->rd, acc);
+	return A64_NEXT;
+}
+
+static bool dec_dp2(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	unsigned opc = bits(w, 15, 10);
+	dec_rrr(d, w);
+	if (opc == 2 || opc == 3) {
+		d->op = opc & 1;
+		d->fn = exec_div;
+		return true;
+	}
+	if (opc >= 8 && opc <= 11) {
+		d->op = opc & 3;
+		d->fn = exec_shiftv;
+		return true;
+	}
+	if ((opc & 0x38) == 0x10) {
+		d->op = opc & 3;
+		d->op2 = (opc >> 2) & 1;
+		if ((d->op == 3) != d->sf)
+			return false;
+		if (!crc_tab[0][1])
+			crc_init();
+		d->fn = exec_crc;
+		return true;
+	}
+	return false;
+}
+
+static uint64_t rev_bytes_in(uint64_t v, unsigned chunk_bytes)
+{
+	uint64_t r = 0;
+	for (unsigned base = 0; base < 8; base += chunk_bytes)
+		for (unsigned k = 0; k < chunk_bytes; k++)
+			r |= ((v >> ((base + k) * 8)) & 0xff) << ((base + chunk_bytes - 1 - k) * 8);
+	return r;
+}
+
+static int exec_dp1(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t v = xr(c, i->rn), r;
+	bool sf = i->sf;
+	unsigned width = sf ? 64 : 32;
+	if (!sf)
+		v = (uint32_t)v;
+	switch (i->op) {
+	case 0: /* RBIT */
+		r = 0;
+		for (unsigned k = 0; k < width; k++)
+			r |= ((v >> k) & 1) << (width - 1 - k);
+		break;
+	case 1: r = rev_bytes_in(v, 2); break;
+	case 2: r = rev_bytes_in(v, 4); break; /* REV Wd or REV32 Xd */
+	case 3: r = rev_bytes_in(v, 8); break;
+	case 4: r = v ? (unsigned)(sf ? __builtin_clzll(v) : __builtin_clz((uint32_t)v)) : width; break;
+	default: { /* CLS: leading zeros of v ^ (v >> 1), whose top bit is 0 */
+		uint64_t x = sf ? v ^ (uint64_t)((int64_t)v >> 1)
+				: (uint32_t)(v ^ (uint64_t)((int32_t)v >> 1));
+		if (!x)
+			r = width - 1;
+		else
+			r = (sf ? (unsigned)__builtin_clzll(x) : (unsigned)__builtin_clz((uint32_t)x)) - 1;
+		break;
+	}
+	}
+	wxs(c, i->rd, r, sf);
+	return A64_NEXT;
+}
+
+static bool dec_dp1(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	unsigned opc = bits(w, 15, 10);
+	dec_rrr(d, w);
+	if (opc > 5 || (opc == 3 && !d->sf))
+		return false;
+	d->op = opc;
+	d->fn = exec_dp1;
+	return true;
+}
+
+struct a64_pattern a64_dp_reg_table[] = {
+	A64_ROW("x xx 01010 xx x xxxxx xxxxxx xxxxx xxxxx", dec_logic_reg),
+	A64_ROW("x x x 01011 xx 0 xxxxx xxxxxx xxxxx xxxxx", dec_addsub_shift),
+	A64_ROW("x x x 01011 00 1 xxxxx xxx xxx xxxxx xxxxx", dec_addsub_ext),
+	A64_ROW("x x x 11010000 xxxxx 000000 xxxxx xxxxx", dec_adc),
+	A64_ROW("x x 1 11010010 xxxxx xxxx x 0 xxxxx 0 xxxx", dec_ccmp),
+	A64_ROW("x x 0 11010100 xxxxx xxxx 0 x xxxxx xxxxx", dec_csel),
+	A64_ROW("x 0 0 11010110 xxxxx xxxxxx xxxxx xxxxx", dec_dp2),
+	A64_ROW("x 1 0 11010110 00000 xxxxxx xxxxx xxxxx", dec_dp1),
+	A64_ROW("x xx 11011 xxx xxxxx x xxxxx xxxxx xxxxx", dec_dp3),
+	A64_END_TABLE,
+};

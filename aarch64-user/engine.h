@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of the A64 execution engine, shared by the decoder, the block
+ * cache and the per-class execution files.
+ *
+ * A guest basic block is decoded once into an array of struct a64_insn:
+ * each carries the handler that executes it plus the operands the decoder
+ * already extracted, so execution never looks at encoding bits again. A
+ * later x86-64 code generator replaces the handler array of a block with
+ * host code while keeping the same cache, chaining and invalidation.
+ */
+#ifndef VGPU_A64_ENGINE_H
+#define VGPU_A64_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "aarch64-user/cpu.h"
+
+struct a64_insn;
+
+/*
+ * Execution result of one instruction. A64_NEXT goes on with the next
+ * instruction of the block; A64_JUMP means the handler set cpu->pc and the
+ * block ends; anything else is a stop that a64_run() reports.
+ */
+enum {
+	A64_NEXT = 0,
+	A64_JUMP,
+	A64_EXIT_SVC,
+	A64_EXIT_UNDEF,
+	A64_EXIT_BRK,
+	A64_EXIT_HLT,
+	A64_EXIT_PC_ALIGN,
+	A64_EXIT_SYNC, /* cpu->pc set; leave the block (ISB, IC IVAU) */
+};
+
+typedef int (*a64_fn)(struct a64_cpu *c, const struct a64_insn *i);
+
+struct a64_insn {
+	a64_fn fn;
+	uint32_t raw;
+	uint8_t rd, rn, rm, ra;
+	uint8_t sf;   /* 1: 64-bit operation (or the element size, per class) */
+	uint8_t op;   /* class-specific sub-operation */
+	uint8_t op2;  /* class-specific */
+	uint8_t flags;
+	uint64_t imm;
+	uint64_t imm2;
+	uint64_t pc;
+};
+
+/* struct a64_insn.flags: the instruction ends its block (branches, SVC...). */
+#define A64_F_END 1
+
+/* Decoder of one encoding class: fills @d (handler and operands) for the
+ * word @w at @pc, or returns false when the encoding is unallocated. */
+typedef bool (*a64_decode_fn)(struct a64_insn *d, uint32_t w, uint64_t pc);
+
+struct a64_pattern {
+	/* 32 characters from bit 31 down to bit 0: '0' and '1' must match,
+	 * anything else is a field; spaces are ignored. */
+	const char *bits;
+	a64_decode_fn decode;
+	/* Filled by a64_decode_init() from @bits. */
+	uint32_t mask, value;
+};
+
+#define A64_ROW(b, f) { .bits = (b), .decode = (f), .mask = 0, .value = 0 }
+#define A64_END_TABLE { .bits = NULL, .decode = NULL, .mask = 0, .value = 0 }
+
+/* Each class file exports its table, terminated by a NULL bits. */
+extern struct a64_pattern a64_dp_imm_table[];
+extern struct a64_pattern a64_dp_reg_table[];
+extern struct a64_pattern a64_ldst_table[];
+extern struct a64_pattern a64_atomic_table[];
+extern struct a64_pattern a64_branch_sys_table[];
+extern struct a64_pattern a64_fp_table[];
+extern struct a64_pattern a64_simd_table[];
+extern struct a64_pattern a64_simd_ldst_table[];
+
+void a64_decode_init(void);
+/* Decodes one word; unallocated encodings get a handler that stops with
+ * A64_EXIT_UNDEF. Returns true when the instruction ends a block. */
+bool a64_decode(struct a64_insn *d, uint32_t w, uint64_t pc);
+int a64_exec_undef(struct a64_cpu *c, const struct a64_insn *i);
+
+/* ---- helpers for handlers ---------------------------------------------- */
+
+static inline uint32_t bits(uint32_t w, int hi, int lo)
+{
+	return (w >> lo) & ((1u << (hi - lo + 1)) - 1u);
+}
+
+static inline uint32_t bit(uint32_t w, int n)
+{
+	return (w >> n) & 1u;
+}
+
+static inline int64_t sext(uint64_t v, int width)
+{
+	return (int64_t)(v << (64 - width)) >> (64 - width);
+}
+
+/* Register 31 reads as zero (XZR/WZR forms). */
+static inline uint64_t xr(const struct a64_cpu *c, unsigned n)
+{
+	return n == 31 ? 0 : c->x[n];
+}
+
+/* Register 31 is SP (address bases, ADD/SUB immediate). */
+static inline uint64_t xsp(const struct a64_cpu *c, unsigned n)
+{
+	return c->x[n];
+}
+
+/* Writes to register 31 are discarded (XZR). */
+static inline void wx(struct a64_cpu *c, unsigned n, uint64_t v)
+{
+	if (n != 31)
+		c->x[n] = v;
+}
+
+/* 32-bit results are zero-extended into the X register. */
+static inline void wxs(struct a64_cpu *c, unsigned n, uint64_t v, bool sf)
+{
+	if (n != 31)
+		c->x[n] = sf ? v : (uint32_t)v;
+}
+
+static inline void wsp(struct a64_cpu *c, unsigned n, uint64_t v, bool sf)
+{
+	c->x[n] = sf ? v : (uint32_t)v;
+}
+
+#define NZCV_N (1u << 31)
+#define NZCV_Z (1u << 30)
+#define NZCV_C (1u << 29)
+#define NZCV_V (1u << 28)
+
+/* NZCV of a + b + carry_in at width 32 or 64. */
+static inline uint64_t add_flags(struct a64_cpu *c, uint64_t a, uint64_t b,
+				 unsigned cin, bool sf, bool setflags)
+{
+	uint64_t r;
+	if (sf) {
+		r = a + b + cin;
+		if (setflags) {
+			unsigned __int128 u = (unsigned __int128)a + b + cin;
+			uint32_t f = 0;
+			if ((int64_t)r < 0)
+				f |= NZCV_N;
+			if (r == 0)
+				f |= NZCV_Z;
+			if (u >> 64)
+				f |= NZCV_C;
+			if (((a ^ r) & (b ^ r)) >> 63)
+				f |= NZCV_V;
+			c->nzcv = f;
+		}
+	} else {
+		uint32_t a32 = (uint32_t)a, b32 = (uint32_t)b;
+		uint32_t r32 = a32 + b32 + cin;
+		r = r32;
+		if (setflags) {
+			uint64_t u = (uint64_t)a32 + b32 + cin;
+			uint32_t f = 0;
+			if ((int32_t)r32 < 0)
+				f |= NZCV_N;
+			if (r32 == 0)
+				f |= NZCV_Z;
+			if (u >> 32)
+				f |= NZCV_C;
+			if (((a32 ^ r32) & (b32 ^ r32)) >> 31)
+				f |= NZCV_V;
+			c->nzcv = f;
+		}
+	}
+	return r;
+}
+
+static inline void logic_flags(struct a64_cpu *c, uint64_t r, bool sf)
+{
+	uint32_t f = 0;
+	if (sf ? (int64_t)r < 0 : (int32_t)r < 0)
+		f |= NZCV_N;
+	if (sf ? r == 0 : (uint32_t)r == 0)
+		f |= NZCV_Z;
+	c->nzcv = f;
+}
+
+/* Condition codes (EQ, NE, ... AL, NV) against the current flags. */
+static inline bool cond_holds(uint32_t nzcv, unsigned cond)
+{
+	bool n = nzcv >> 31 & 1, z = nzcv >> 30 & 1, cf = nzcv >> 29 & 1,
+	     v = nzcv >> 28 & 1;
+	bool r;
+	switch (cond >> 1) {
+	case 0: r = z; break;
+	case 1: r = cf; break;
+	case 2: r = n; break;
+	case 3: r = v; break;
+	case 4: r = cf && !z; break;
+	case 5: r = n == v; break;
+	case 6: r = n == v && !z; break;
+	default: r = true; break;
+	}
+	if ((cond & 1) && cond != 15)
+		r = !r;
+	return r;
+}
+
+/* Shift of register operands (LSL, LSR, ASR, ROR) at width 32/64. */
+static inline uint64_t shift_val(uint64_t v, unsigned type, unsigned amt, bool sf)
+{
+	if (!sf) {
+		uint32_t x = (uint32_t)v;
+		amt &= 31;
+		switch (type) {
+		case 0: return (uint32_t)(x << amt);
+		case 1: return x >> amt;
+		case 2: return (uint32_t)((int32_t)x >> amt);
+		default: return amt ? (uint32_t)((x >> amt) | (x << (32 - amt))) : x;
+		}
+	}
+	amt &= 63;
+	switch (type) {
+	case 0: return v << amt;
+	case 1: return v >> amt;
+	case 2: return (uint64_t)((int64_t)v >> amt);
+	default: return amt ? (v >> amt) | (v << (64 - amt)) : v;
+	}
+}
+
+/* Extended-register operand (UXTB..SXTX) shifted left by 0..4. */
+static inline uint64_t extend_val(uint64_t v, unsigned option, unsigned shift)
+{
+	switch (option) {
+	case 0: v = (uint8_t)v; break;
+	case 1: v = (uint16_t)v; break;
+	case 2: v = (uint32_t)v; break;
+	case 3: break;
+	case 4: v = (uint64_t)(int64_t)(int8_t)v; break;
+	case 5: v = (uint64_t)(int64_t)(int16_t)v; break;
+	case 6: v = (uint64_t)(int64_t)(int32_t)v; break;
+	default: break;
+	}
+	return v << shift;
+}
+
+/* Decodes the bitmask immediates of logical (tmask NULL: the all-ones
+ * element is then reserved) and bitfield instructions; false when the
+ * (N, imms, immr) combination is reserved. */
+bool a64_decode_bitmask(unsigned n, unsigned imms, unsigned immr, bool sf,
+			uint64_t *wmask, uint64_t *tmask);
+
+/* Unaligned little-endian guest memory accessors (guest address = host
+ * address). The compiler turns the memcpy into one host access. */
+#define GMEM(T, name)                                                        \
+	static inline T ld_##name(uint64_t a)                                \
+	{                                                                    \
+		T v;                                                         \
+		memcpy(&v, (const void *)(uintptr_t)a, sizeof(v));           \
+		return v;                                                    \
+	}                                                                    \
+	static inline void st_##name(uint64_t a, T v)                        \
+	{                                                                    \
+		memcpy((void *)(uintptr_t)a, &v, sizeof(v));                 \
+	}
+GMEM(uint8_t, u8)
+GMEM(uint16_t, u16)
+GMEM(uint32_t, u32)
+GMEM(uint64_t, u64)
+#undef GMEM
+
+static inline uint64_t ld_sz(uint64_t a, unsigned size)
+{
+	switch (size) {
+	case 0: return ld_u8(a);
+	case 1: return ld_u16(a);
+	case 2: return ld_u32(a);
+	default: return ld_u64(a);
+	}
+}
+
+static inline void st_sz(uint64_t a, unsigned size, uint64_t v)
+{
+	switch (size) {
+	case 0: st_u8(a, (uint8_t)v); break;
+	case 1: st_u16(a, (uint16_t)v); break;
+	case 2: st_u32(a, (uint32_t)v); break;
+	default: st_u64(a, v); break;
+	}
+}
+
+/* System-register values the engine reports (MRS emulation, DCZID). */
+#define A64_DCZID_BS 4 /* DC ZVA block = 4 << 4 = 64 bytes */
+
+#endif

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+/* Loads and stores of general and SIMD&FP registers: literal, unsigned
+ * offset, unscaled, pre/post-index, register offset, pairs. */
+#include "aarch64-user/engine.h"
+#include "aarch64-user/ldst.h"
+
+/* Addressing: op2 = mode, imm = signed offset, rm/ra/flags = register
+ * offset (Rm, extend option, shift amount). */
+enum { AM_OFF, AM_PRE, AM_POST, AM_REG };
+
+static inline uint64_t ea_begin(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t base = c->x[i->rn];
+	switch (i->op2) {
+	case AM_OFF:
+	case AM_PRE: return base + i->imm;
+	case AM_POST: return base;
+	default: return base + extend_val(xr(c, i->rm), i->ra, i->flags >> 4);
+	}
+}
+
+static inline void ea_end(struct a64_cpu *c, const struct a64_insn *i)
+{
+	if (i->op2 == AM_PRE || i->op2 == AM_POST)
+		c->x[i->rn] += i->imm;
+}
+
+void a64_vload(struct a64_cpu *c, unsigned t, uint64_t a, unsigned scale)
+{
+	union a64_vreg v;
+	memset(&v, 0, sizeof(v));
+	memcpy(&v, (const void *)(uintptr_t)a, 1u << scale);
+	c->v[t] = v;
+}
+
+void a64_vstore(struct a64_cpu *c, unsigned t, uint64_t a, unsigned scale)
+{
+	memcpy((void *)(uintptr_t)a, &c->v[t], 1u << scale);
+}
+
+static int exec_ld(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t v = ld_sz(ea_begin(c, i), i->sf);
+	ea_end(c, i);
+	wx(c, i->rd, v);
+	return A64_NEXT;
+}
+
+/* Sign-extending loads: sf = size, imm2 = destination width (32/64). */
+static int exec_lds(struct a64_cpu *c, const struct a64_insn *i)
+{
+	unsigned bitsz = 8u << i->sf;
+	uint64_t v = (uint64_t)sext(ld_sz(ea_begin(c, i), i->sf), (int)bitsz);
+	ea_end(c, i);
+	wx(c, i->rd, i->imm2 == 32 ? (uint32_t)v : v);
+	return A64_NEXT;
+}
+
+static int exec_st(struct a64_cpu *c, const struct a64_insn *i)
+{
+	st_sz(ea_begin(c, i), i->sf, xr(c, i->rd));
+	ea_end(c, i);
+	return A64_NEXT;
+}
+
+static int exec_vld(struct a64_cpu *c, const struct a64_insn *i)
+{
+	a64_vload(c, i->rd, ea_begin(c, i), i->sf);
+	ea_end(c, i);
+	return A64_NEXT;
+}
+
+static int exec_vst(struct a64_cpu *c, const struct a64_insn *i)
+{
+	a64_vstore(c, i->rd, ea_begin(c, i), i->sf);
+	ea_end(c, i);
+	return A64_NEXT;
+}
+
+static int exec_nop(struct a64_cpu *c, const struct a64_insn *i)
+{
+	(void)c;
+	(void)i;
+	return A64_NEXT;
+}
+
+/* Sets handler and access size from size:V:opc; false if unallocated. */
+static bool ldst_kind(struct a64_insn *d, unsigned size, unsigned v, unsigned opc,
+		      bool prfm_ok)
+{
+	if (v) {
+		unsigned sc = ((opc >> 1) << 2) | size;
+		if (sc > 4)
+			return false;
+		d->sf = sc;
+		d->fn = (opc & 1) ? exec_vld : exec_vst;
+		return true;
+	}
+	d->sf = size;
+	switch (opc) {
+	case 0: d->fn = exec_st; return true;
+	case 1: d->fn = exec_ld; return true;
+	case 2:
+		if (size == 3) {
+			d->fn = exec_nop; /* PRFM: a hint */
+			return prfm_ok;
+		}
+		d->fn = exec_lds;
+		d->imm2 = 64;
+		return true;
+	default:
+		if (size >= 2)
+			return false;
+		d->fn = exec_lds;
+		d->imm2 = 32;
+		return true;
+	}
+}
+
+static bool dec_uimm(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	if (!ldst_kind(d, bits(w, 31, 30), bit(w, 26), bits(w, 23, 22), true))
+		return false;
+	d->rd = bits(w, 4, 0);
+	d->rn = bits(w, 9, 5);
+	d->op2 = AM_OFF;
+	d->imm = (uint64_t)bits(w, 21, 10) << d->sf;
+	return true;
+}
+
+/* Unscaled (STUR/LDUR), unprivileged (LDTR: same as unscaled in user
+ * mode), post- and pre-index: bits [11:10] pick which. */
+static bool dec_imm9(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	static const uint8_t mode[4] = { AM_OFF, AM_POST, AM_OFF, AM_PRE };
+	unsigned idx = bits(w, 11, 10);
+	if (!ldst_kind(d, bits(w, 31, 30), bit(w, 26), bits(w, 23, 22), idx == 0))
+		return false;
+	if (idx == 2 && bit(w, 26))
+		return false;
+	d->rd = bits(w, 4, 0);
+	d->rn = bits(w, 9, 5);
+	d->op2 = mode[idx];
+	d->imm = (uint64_t)sext(bits(w, 20, 12), 9);
+	return true;
+}
+
+static bool dec_regoff(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	unsigned opt = bits(w, 15, 13);
+	if (!(opt & 2))
+		return false;
+	if (!ldst_kind(d, bits(w, 31, 30), bit(w, 26), bits(w, 23, 22), true))
+		return false;
+	d->rd = bits(w, 4, 0);
+	d->rn = bits(w, 9, 5);
+	d->rm = bits(w, 20, 16);
+	d->ra = opt;
+	d->op2 = AM_REG;
+	d->flags = (uint8_t)((bit(w, 12) ? d->sf : 0) << 4);
+	return true;
+}
+
+static int exec_ld_lit(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t v = ld_sz(i->imm, i->sf);
+	if (i->imm2)
+		v = (uint64_t)sext(v, 32);
+	wx(c, i->rd, v);
+	return A64_NEXT;
+}
+
+static int exec_vld_lit(struct a64_cpu *c, const struct a64_insn *i)
+{
+	a64_vload(c, i->rd, i->imm, i->sf);
+	return A64_NEXT;
+}
+
+static bool dec_literal(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	unsigned opc = bits(w, 31, 30);
+	d->rd = bits(w, 4, 0);
+	d->imm = pc + (uint64_t)(sext(bits(w, 23, 5), 19) * 4);
+	if (bit(w, 26)) {
+		if (opc == 3)
+			return false;
+		d->sf = (uint8_t)(2 + opc);
+		d->fn = exec_vld_lit;
+		return true;
+	}
+	switch (opc) {
+	case 0: d->sf = 2; break;
+	case 1: d->sf = 3; break;
+	case 2: d->sf = 2; d->imm2 = 1; break;
+	default: d->fn = exec_nop; return true;
+	}
+	d->fn = exec_ld_lit;
+	return true;
+}
+
+/* Pairs: sf = log2 element size, op = L, flags&1 = LDPSW. Both elements
+ * are read before either register is written, so a fault on the second
+ * leaves the registers untouched. */
+static int exec_pair(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t a = ea_begin(c, i);
+	unsigned sz = i->sf, n = 1u << sz;
+	if (i->op) {
+		uint64_t v1 = ld_sz(a, sz), v2 = ld_sz(a + n, sz);
+		if (i->flags & 1) {
+			v1 = (uint64_t)sext(v1, 32);
+			v2 = (uint64_t)sext(v2, 32);
+		}
+		ea_end(c, i);
+		wx(c, i->rd, v1);
+		wx(c, i->ra, v2);
+	} else {
+		uint64_t v1 = xr(c, i->rd), v2 = xr(c, i->ra);
+		st_sz(a, sz, v1);
+		st_sz(a + n, sz, v2);
+		ea_end(c, i);
+	}
+	return A64_NEXT;
+}
+
+static int exec_vpair(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t a = ea_begin(c, i);
+	unsigned sz = i->sf, n = 1u << sz;
+	if (i->op) {
+		union a64_vreg v1, v2;
+		memset(&v1, 0, sizeof(v1));
+		memset(&v2, 0, sizeof(v2));
+		memcpy(&v1, (const void *)(uintptr_t)a, n);
+		memcpy(&v2, (const void *)(uintptr_t)(a + n), n);
+		ea_end(c, i);
+		c->v[i->rd] = v1;
+		c->v[i->ra] = v2;
+	} else {
+		a64_vstore(c, i->rd, a, sz);
+		a64_vstore(c, i->ra, a + n, sz);
+		ea_end(c, i);
+	}
+	return A64_NEXT;
+}
+
+static bool dec_pair(struct a64_insn *d, uint32_t w, uint64_t pc)
+{
+	(void)pc;
+	static const uint8_t mode[4] = { AM_OFF, AM_POST, AM_OFF, AM_PRE };
+	unsigned opc = bits(w, 31, 30), l = bit(w, 22);
+	if (bit(w, 26)) {
+		if (opc == 3)
+			return false;
+		d->sf = (uint8_t)(2 + opc);
+		d->fn = exec_vpair;
+	} else {
+		if (opc == 3 || (opc == 1 && !l))
+			return false;
+		if (opc == 1 && bits(w, 24, 23) == 0)
+			return false; /* LDNP has no sign-extending form */
+		d->sf = opc == 2 ? 3 : 2;
+		d->flags = opc == 1;
+		d->fn = exec_pair;
+	}
+	d->op = (uint8_t)l;
+	d->op2 = mode[bits(w, 24, 23)];
+	d->rd = bits(w, 4, 0);
+	d->rn = bits(w, 9, 5);
+	d->ra = bits(w, 14, 10);
+	d->imm = (uint64_t)(sext(bits(w, 21, 15), 7) << d->sf);
+	return true;
+}
+
+struct a64_pattern a64_ldst_table[] = {
+	A64_ROW("xx 011 x 00 xxxxxxxxxxxxxxxxxxx xxxxx", dec_literal),
+	A64_ROW("xx 101 x 0xx x xxxxxxx xxxxx xxxxx xxxxx", dec_pair),
+	A64_ROW("xx 111 x 01 xx xxxxxxxxxxxx xxxxx xxxxx", dec_uimm),
+	A64_ROW("xx 111 x 00 xx 0 xxxxxxxxx xx xxxxx xxxxx", dec_imm9),
+	A64_ROW("xx 111 x 00 xx 1 xxxxx xxx x 10 xxxxx xxxxx", dec_regoff),
+	A64_END_TABLE,
+};
