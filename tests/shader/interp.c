@@ -349,6 +349,42 @@ TEST(compare_exchange_on_local_memory)
 	trun_free(t);
 }
 
+TEST(exchange_64_and_compare_store)
+{
+	struct trun *t = trun_new();
+	struct asm_header h1 = { .flow = 3, .staging_reg = 8 };
+	struct asm_header h2 = { .flow = 0, .staging_reg = 12 };
+	struct asm_tuple x = { NOP_F, bi_enc(false, "+AXCHG.i64", SRCS(0, 1), NULL),
+			       asm_block(true, 1, 2, -1, -1, -1, 0) };
+	struct asm_tuple c = { NOP_F, bi_enc(false, "+ACMPSTORE.i32", SRCS(0, 1), NULL),
+			       asm_block(true, 3, 4, -1, -1, -1, 0) };
+	uint64_t v = 0x1122334455667788ull;
+
+	ASSERT_NE(x.add, ~0u);
+	ASSERT_NE(c.add, ~0u);
+	trun_clause(t, &h1, &x, 1, NULL, 0);
+	trun_clause(t, &h2, &c, 1, NULL, 0);
+	memcpy(tdata(t, 0), &v, 8);
+	*tdata(t, 16) = 7;
+	t->w.live = 1;
+	t->w.r[0][1] = (uint32_t)TMEM_DATA;
+	t->w.r[0][2] = (uint32_t)(TMEM_DATA >> 32);
+	t->w.r[0][3] = (uint32_t)TMEM_DATA + 16;
+	t->w.r[0][4] = (uint32_t)(TMEM_DATA >> 32);
+	t->w.r[0][8] = 0xaaaaaaaa;
+	t->w.r[0][9] = 0xbbbbbbbb;
+	t->w.r[0][12] = 99; /* new */
+	t->w.r[0][13] = 7;  /* compare: matches */
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	EXPECT_EQ(t->w.r[0][8], 0x55667788u);
+	EXPECT_EQ(t->w.r[0][9], 0x11223344u);
+	EXPECT_EQ(*tdata(t, 0), 0xaaaaaaaau);
+	EXPECT_EQ(*tdata(t, 4), 0xbbbbbbbbu);
+	EXPECT_EQ(*tdata(t, 16), 99u);
+	EXPECT_EQ(t->w.r[0][12], 99u); /* a store returns nothing */
+	trun_free(t);
+}
+
 TEST(flush_to_zero_follows_clause_header)
 {
 	for (unsigned ftz = 0; ftz < 2; ftz++) {
