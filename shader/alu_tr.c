@@ -132,6 +132,94 @@ static const uint32_t exp2_16ths[16] = {
 	0x3fd744fd, 0x3fe0ccdf, 0x3feac0c7, 0x3ff5257d,
 };
 
+/*
+ * sin(k * pi/32), k = 0..16 (a quarter wave; the rest by symmetry): the
+ * sin/cos sequence scales x by 2/pi and biases it so the low six
+ * mantissa bits index 64 points per turn, looks both up here and
+ * corrects with a Taylor step on the remainder.
+ */
+static const uint32_t sin_32ths[17] = {
+	0x00000000, 0x3dc8bd36, 0x3e47c5c2, 0x3e94a031, 0x3ec3ef15, 0x3ef15aea,
+	0x3f0e39da, 0x3f226799, 0x3f3504f3, 0x3f45e403, 0x3f54db31, 0x3f61c598,
+	0x3f6c835e, 0x3f74fa0b, 0x3f7b14be, 0x3f7ec46d, 0x3f800000,
+};
+
+static uint32_t sin_u6(unsigned k)
+{
+	k &= 63;
+	if (k < 16)
+		return sin_32ths[k];
+	if (k < 32)
+		return sin_32ths[32 - k];
+	return sin_u6(k - 32) ^ (k == 32 ? 0 : 0x80000000u);
+}
+
+/*
+ * The log sequence splits x = a1 * 2^e with a1 in [0.75, 1.5) and looks
+ * up, for c = a1 rounded to 1/64, the reduction factor 1/c (mode "red")
+ * and log2(c) or ln(c) (modes "base2", "natural"); a series on
+ * a1 / c - 1 does the rest. Tables for c = 48/64 .. 96/64.
+ */
+static const uint32_t rcp_64ths[49] = {
+	0x3faaaaab, 0x3fa72f05, 0x3fa3d70a, 0x3fa0a0a1, 0x3f9d89d9, 0x3f9a90e8,
+	0x3f97b426, 0x3f94f209, 0x3f924925, 0x3f8fb824, 0x3f8d3dcb, 0x3f8ad8f3,
+	0x3f888889, 0x3f864b8a, 0x3f842108, 0x3f820821, 0x3f800000, 0x3f7c0fc1,
+	0x3f783e10, 0x3f74898d, 0x3f70f0f1, 0x3f6d7304, 0x3f6a0ea1, 0x3f66c2b4,
+	0x3f638e39, 0x3f607038, 0x3f5d67c9, 0x3f5a740e, 0x3f579436, 0x3f54c77b,
+	0x3f520d21, 0x3f4f6475, 0x3f4ccccd, 0x3f4a4588, 0x3f47ce0c, 0x3f4565c8,
+	0x3f430c31, 0x3f40c0c1, 0x3f3e82fa, 0x3f3c5264, 0x3f3a2e8c, 0x3f381703,
+	0x3f360b61, 0x3f340b41, 0x3f321643, 0x3f302c0b, 0x3f2e4c41, 0x3f2c7692,
+	0x3f2aaaab,
+};
+
+static const uint32_t log2_64ths[49] = {
+	0xbed47fcc, 0xbec544c0, 0xbeb6587b, 0xbea7b7de, 0xbe995ff7, 0xbe8b4e03,
+	0xbe7afec5, 0xbe5fe33d, 0xbe4544c0, 0xbe2b1ee1, 0xbe116d6e, 0xbdf058d7,
+	0xbdbeb025, 0xbd8dd995, 0xbd3b9ca6, 0xbcba1f74, 0x00000000, 0x3cb73cb4,
+	0x3d35d69c, 0x3d8759c5, 0x3db31fb8, 0x3dde4212, 0x3e0462c4, 0x3e19574f,
+	0x3e2e00d2, 0x3e42615f, 0x3e567af1, 0x3e6a4f72, 0x3e7de0b6, 0x3e88983f,
+	0x3e92203d, 0x3e9b8926, 0x3ea4d3c2, 0x3eae00d2, 0x3eb7110e, 0x3ec0052b,
+	0x3ec8ddd4, 0x3ed19bb0, 0x3eda3f60, 0x3ee2c97d, 0x3eeb3a9f, 0x3ef39355,
+	0x3efbd42b, 0x3f01fed4, 0x3f060828, 0x3f0a0650, 0x3f0df989, 0x3f11e20f,
+	0x3f15c01a,
+};
+
+static const uint32_t ln_64ths[49] = {
+	0xbe934b11, 0xbe88bc74, 0xbe7cc8e3, 0xbe6881c0, 0xbe549f6a, 0xbe411e0b,
+	0xbe2dfa03, 0xbe1b2fe6, 0xbe08bc74, 0xbded393b, 0xbdc99af3, 0xbda6988b,
+	0xbd842cc6, 0xbd44a551, 0xbd020aec, 0xbc8102b3, 0x00000000, 0x3c7e0546,
+	0x3cfc14d8, 0x3d3ba2c8, 0x3d785186, 0x3d9a0ebd, 0x3db78694, 0x3dd4936a,
+	0x3df1383b, 0x3e06bbf4, 0x3e14aa98, 0x3e22695b, 0x3e2ff984, 0x3e3d5c48,
+	0x3e4a92d5, 0x3e579e4a, 0x3e647fbe, 0x3e71383b, 0x3e7dc8c3, 0x3e851927,
+	0x3e8b3ae5, 0x3e914a10, 0x3e974716, 0x3e9d3263, 0x3ea30c5e, 0x3ea8d56c,
+	0x3eae8dee, 0x3eb43641, 0x3eb9cec0, 0x3ebf57c2, 0x3ec4d19c, 0x3eca3ca1,
+	0x3ecf991f,
+};
+
+static uint32_t log_table(const struct op *o)
+{
+	uint16_t mode = mod(o, BI_MOD_MODE, BI_O_RED);
+	uint32_t x = src_f32(o, true), m;
+	int32_t e;
+	unsigned k;
+
+	if (bi_fp_is_nan(&bi_f32, x))
+		return bi_fp_quiet(&bi_f32, x);
+	if ((x & 0x80000000u) && (x & 0x7fffffff))
+		return F32_QNAN;
+	if (!(x & 0x7fffffff) || x == 0x7f800000u)
+		return mode == BI_O_RED ? 0x3f800000u : (x ? 0x7f800000u : 0xff800000u);
+	frexp32(x, false, true, &m, &e);
+	/* c = a1 rounded to 1/64: a1 = 1.mant * 2^(be - 127), be 126/127 */
+	k = (unsigned)(((uint64_t)((m & 0x7fffff) | 0x800000) * 64 +
+			(1u << (((m >> 23) & 0xff) == 127 ? 22 : 23))) >>
+		       (((m >> 23) & 0xff) == 127 ? 23 : 24));
+	k = k < 48 ? 48 : k > 96 ? 96 : k;
+	if (mode == BI_O_RED)
+		return rcp_64ths[k - 48];
+	return mode == BI_O_NATURAL ? ln_64ths[k - 48] : log2_64ths[k - 48];
+}
+
 bool bi_exec_alu_tr(const struct op *o, uint32_t *out)
 {
 	bool ftz = o->x->ftz;
@@ -177,6 +265,15 @@ bool bi_exec_alu_tr(const struct op *o, uint32_t *out)
 	case BI_OP_FEXP_TABLE_U4:
 		/* the adj variants (small/low) are not modelled */
 		*out = exp2_16ths[raw(o, 0) & 15];
+		return true;
+	case BI_OP_FSIN_TABLE_U6:
+		*out = sin_u6(raw(o, 0));
+		return true;
+	case BI_OP_FCOS_TABLE_U6:
+		*out = sin_u6(raw(o, 0) + 16);
+		return true;
+	case BI_OP_FLOG_TABLE_F32:
+		*out = log_table(o);
 		return true;
 	case BI_OP_ILOGB_F32:
 	case BI_OP_LOGB_F32:
