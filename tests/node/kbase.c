@@ -527,13 +527,22 @@ TEST_F(kb, same_4gb_page_allocations_stay_inside_one)
 	m.prot = PROT_READ;
 	ASSERT_EQ(ioctl(self->fd, VGPU_DEV_IOC_MMAP_PREPARE, &m), 0);
 	EXPECT_TRUE(m.flags & VGPU_DEV_MMAP_SAME_4GB);
-	fixed = mmap((void *)(0x600000000000ull - 32 * PAGE), 64 * PAGE, PROT_NONE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-	ASSERT_TRUE(fixed != MAP_FAILED);
-	m.cpu_va = (uintptr_t)fixed;
-	EXPECT_EQ(ioctl(self->fd, VGPU_DEV_IOC_MMAP_COMMIT, &m), -1);
-	EXPECT_EQ(errno, ENOMEM);
-	munmap(fixed, 64 * PAGE);
+	{
+		/* Reserve 8 GiB, then map across the 4 GiB boundary inside. */
+		uint8_t *res = mmap(NULL, 8ull << 30, PROT_NONE,
+				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		uint64_t b;
+
+		ASSERT_TRUE(res != MAP_FAILED);
+		b = ((uintptr_t)res + (4ull << 30)) & ~((4ull << 30) - 1);
+		fixed = mmap((void *)(uintptr_t)(b - 32 * PAGE), 64 * PAGE, PROT_NONE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		ASSERT_TRUE(fixed != MAP_FAILED);
+		m.cpu_va = (uintptr_t)fixed;
+		EXPECT_EQ(ioctl(self->fd, VGPU_DEV_IOC_MMAP_COMMIT, &m), -1);
+		EXPECT_EQ(errno, ENOMEM);
+		munmap(res, 8ull << 30);
+	}
 }
 
 TEST_F(kb, tracking_page_and_stale_mmap)
