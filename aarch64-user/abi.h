@@ -69,6 +69,8 @@ struct stack_spec {
 /* AT_HWCAP / AT_HWCAP2 the guest sees. */
 uint64_t abi_hwcap(void);
 uint64_t abi_hwcap2(void);
+/* The text of /proc/cpuinfo for the guest (malloc'd), and its length. */
+char *abi_cpuinfo(size_t *len);
 
 /* Builds argc/argv/envp/auxv and their strings below @top (16-aligned) and
  * returns the initial sp. Keeps a copy of the auxv for /proc/self/auxv. */
@@ -95,8 +97,8 @@ const char *path_sysroot(void);
 const char *path_redirect(const char *p, char *buf);
 
 /* /proc/self/... files that must describe the guest, not the translator
- * (also spelt /proc/<our pid>/...). */
-enum proc_self { PS_NONE, PS_EXE, PS_AUXV, PS_CMDLINE };
+ * (also spelt /proc/<our pid>/...), and /proc/cpuinfo. */
+enum proc_self { PS_NONE, PS_EXE, PS_AUXV, PS_CMDLINE, PS_CPUINFO };
 enum proc_self path_proc_self(const char *p);
 
 /* Like path_redirect, but for loading programs: also follows symbolic

@@ -66,6 +66,8 @@ enum proc_self path_proc_self(const char *p)
 
 	if (!p || strncmp(p, "/proc/", 6))
 		return PS_NONE;
+	if (!strcmp(p, "/proc/cpuinfo"))
+		return PS_CPUINFO;
 	snprintf(own, sizeof(own), "/proc/%d/", getpid());
 	if (!strncmp(p, "/proc/self/", 11))
 		rest = p + 11;

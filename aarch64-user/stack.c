@@ -5,6 +5,7 @@
  * strings and the AT_RANDOM bytes above them.
  */
 #include <elf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -42,6 +43,48 @@ uint64_t abi_hwcap(void)
 uint64_t abi_hwcap2(void)
 {
 	return 0;
+}
+
+/*
+ * /proc/cpuinfo as an arm64 kernel prints it, for the CPU the engine
+ * presents (MIDR 0x410fd034, a Cortex-A53 r0p4) with the features of
+ * AT_HWCAP, once per host CPU: LLVM and others read the Features line.
+ */
+char *abi_cpuinfo(size_t *len)
+{
+	/* Names of the AT_HWCAP bits, in bit order, as the kernel spells them. */
+	static const char *const names[] = {
+		"fp", "asimd", "evtstrm", "aes", "pmull", "sha1", "sha2",
+		"crc32", "atomics", "fphp", "asimdhp", "cpuid", "asimdrdm",
+		"jscvt", "fcma", "lrcpc", "dcpop", "sha3", "sm3", "sm4",
+		"asimddp", "sha512", "sve", "asimdfhm", "dit", "uscat",
+		"ilrcpc", "flagm", "ssbs", "sb", "paca", "pacg",
+	};
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	size_t cap = 512 * (size_t)(ncpu > 0 ? ncpu : 1) + 64, n = 0;
+	char *b = malloc(cap), features[400] = "";
+	uint64_t hw = abi_hwcap();
+
+	if (!b)
+		return NULL;
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (hw & (1ull << i))
+			snprintf(features + strlen(features),
+				 sizeof(features) - strlen(features), "%s%s",
+				 features[0] ? " " : "", names[i]);
+	for (long c = 0; c < (ncpu > 0 ? ncpu : 1); c++)
+		n += (size_t)snprintf(b + n, cap - n,
+				      "processor\t: %ld\n"
+				      "BogoMIPS\t: 50.00\n"
+				      "Features\t: %s\n"
+				      "CPU implementer\t: 0x41\n"
+				      "CPU architecture: 8\n"
+				      "CPU variant\t: 0x0\n"
+				      "CPU part\t: 0xd03\n"
+				      "CPU revision\t: 4\n\n",
+				      c, features);
+	*len = n;
+	return b;
 }
 
 /* The rt_sigframe the signal code builds plus its frame record, so that

@@ -99,6 +99,14 @@ long sys_openat(struct gthread *t, const uint64_t *a)
 	case PS_CMDLINE:
 		return open_snapshot("cmdline", abi_opts.cmdline,
 				     abi_opts.cmdline_len, flags);
+	case PS_CPUINFO: {
+		size_t len;
+		char *text = abi_cpuinfo(&len);
+		long fd = text ? open_snapshot("cpuinfo", text, len, flags)
+			       : -ENOMEM;
+		free(text);
+		return fd;
+	}
 	default: /* exe: path_redirect() names the guest program */
 		break;
 	}

@@ -261,6 +261,16 @@ TEST_F(guest, proc_self_exe_and_auxv_describe_the_guest)
 		     (uint64_t)"/proc/self/exe", R_OK), 0);
 	abi_opts.exe_path = NULL;
 
+	/* /proc/cpuinfo: an arm64 CPU with the AT_HWCAP features. */
+	fd = SC(self->t, NR_openat, AT_FDCWD, (uint64_t)"/proc/cpuinfo", 0);
+	ASSERT_GE(fd, 0);
+	char info[4096] = { 0 };
+	EXPECT_GT(read((int)fd, info, sizeof(info) - 1), 0);
+	EXPECT_NONNULL(strstr(info, "Features\t: fp asimd crc32 atomics cpuid\n"));
+	EXPECT_NONNULL(strstr(info, "CPU implementer\t: 0x41\n"));
+	EXPECT_NULL(strstr(info, "flags"));
+	close((int)fd);
+
 	char cmd[] = "prog\0arg\0";
 	abi_opts.cmdline = cmd;
 	abi_opts.cmdline_len = sizeof(cmd) - 1;
