@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: MIT
+/* Arm floating-point semantics on bit patterns; see fp_core.h for the
+ * approach (NaNs and flushing in software, rounding on the host). */
+#include <math.h>
+
+#include "aarch64-user/fp_core.h"
+
+/* ---- formats -------------------------------------------------------------- */
+
+static inline unsigned mbits(enum fp_type t)
+{
+	return t == FT_H ? 10 : t == FT_S ? 23 : 52;
+}
+
+static inline uint64_t frac_mask(enum fp_type t)
+{
+	return (1ull << mbits(t)) - 1;
+}
+
+static inline uint64_t exp_mask(enum fp_type t)
+{
+	return (fp_sign_bit(t) - 1) & ~frac_mask(t);
+}
+
+static inline uint64_t quiet_bit(enum fp_type t)
+{
+	return 1ull << (mbits(t) - 1);
+}
+
+static inline bool is_nan(enum fp_type t, uint64_t a)
+{
+	return (a & exp_mask(t)) == exp_mask(t) && (a & frac_mask(t));
+}
+
+static inline bool is_snan(enum fp_type t, uint64_t a)
+{
+	return is_nan(t, a) && !(a & quiet_bit(t));
+}
+
+static inline bool is_inf(enum fp_type t, uint64_t a)
+{
+	return (a & ~fp_sign_bit(t)) == exp_mask(t);
+}
+
+static inline bool is_zero(enum fp_type t, uint64_t a)
+{
+	return (a & ~fp_sign_bit(t)) == 0;
+}
+
+static inline bool is_denormal(enum fp_type t, uint64_t a)
+{
+	return !(a & exp_mask(t)) && (a & frac_mask(t));
+}
+
+static inline uint64_t default_nan(enum fp_type t)
+{
+	return exp_mask(t) | quiet_bit(t);
+}
+
+static inline bool fz_on(const struct a64_cpu *c, enum fp_type t)
+{
+	return c->fpcr & (t == FT_H ? FPCR_FZ16 : FPCR_FZ);
+}
+
+/* Input denormals become zeros of the same sign under FZ/FZ16 (IDC). */
+static inline uint64_t flush_in(struct a64_cpu *c, enum fp_type t, uint64_t a)
+{
+	if (fz_on(c, t) && is_denormal(t, a)) {
+		if (t != FT_H) /* half inputs flush silently (FZ16) */
+			c->fpsr |= FPSR_IDC;
+		return a & fp_sign_bit(t);
+	}
+	return a;
+}
+
+static inline uint64_t quieten(struct a64_cpu *c, enum fp_type t, uint64_t a)
+{
+	if (is_snan(t, a))
+		c->fpsr |= FPSR_IOC;
+	return (c->fpcr & FPCR_DN) ? default_nan(t) : a | quiet_bit(t);
+}
+
+/* Arm's NaN propagation: the first signalling NaN, else the first quiet
+ * NaN, in operand order; quietened, or the default NaN under DN. */
+static bool nan_pick(struct a64_cpu *c, enum fp_type t, const uint64_t *ops, int n,
+		     uint64_t *r)
+{
+	for (int k = 0; k < n; k++)
+		if (is_snan(t, ops[k])) {
+			c->fpsr |= FPSR_IOC;
+			*r = (c->fpcr & FPCR_DN) ? default_nan(t) : ops[k] | quiet_bit(t);
+			return true;
+		}
+	for (int k = 0; k < n; k++)
+		if (is_nan(t, ops[k])) {
+			*r = (c->fpcr & FPCR_DN) ? default_nan(t) : ops[k];
+			return true;
+		}
+	return false;
+}
+
+/* ---- host rounding window ------------------------------------------------- */
+
+static inline uint32_t mx_get(void)
+{
+	uint32_t m;
+	__asm__ volatile("stmxcsr %0" : "=m"(m));
+	return m;
+}
+
+static inline void mx_set(uint32_t m)
+{
+	__asm__ volatile("ldmxcsr %0" : : "m"(m));
+}
+
+/* Opens a window in which host SSE arithmetic rounds like the guest;
+ * returns the host state to restore. All host exceptions stay masked. */
+static inline uint32_t host_begin(enum fp_rmode m)
+{
+	static const uint32_t rc[4] = { 0, 2u << 13, 1u << 13, 3u << 13 };
+	uint32_t saved = mx_get();
+	mx_set((saved & ~0x603fu) | 0x1f80u | rc[m & 3]);
+	return saved;
+}
+
+/* Closes the window; maps the host flags raised inside it into FPSR. */
+static inline void host_end(struct a64_cpu *c, uint32_t saved, uint32_t keep)
+{
+	uint32_t m = mx_get() & keep;
+	mx_set(saved);
+	c->fpsr |= (m & 1 ? FPSR_IOC : 0) | (m & 4 ? FPSR_DZC : 0) | (m & 8 ? FPSR_OFC : 0) |
+		   (m & 16 ? FPSR_UFC : 0) | (m & 32 ? FPSR_IXC : 0);
+}
+
+#define HOST_ALL 0x3du /* IE ZE OE UE PE (not DE: Arm reports IDC itself) */
+/* Half results: the software rounding reports OE, UE and PE itself (the
+ * double-precision step is exact or detectably inexact for half inputs). */
+#define HOST_KEEP(t) ((t) == FT_H ? 0x05u : HOST_ALL)
+
+#define FENCE(x) __asm__ volatile("" : "+x"(x))
+
+/* ---- half precision in software ----------------------------------------- */
+
+static double h_to_d(uint64_t h)
+{
+	int e = (int)((h >> 10) & 31);
+	double m = (double)(h & 0x3ff);
+	double v = e == 0 ? ldexp(m, -24) : e == 31 ? INFINITY : ldexp(m + 1024, e - 25);
+	return (h & 0x8000) ? -v : v;
+}
+
+/* Rounds finite or infinite @x to half precision under mode @m, with
+ * Arm's flags (tininess before rounding, FZ16 output flush). */
+static uint64_t d_to_h(struct a64_cpu *c, double x, enum fp_rmode m, bool fz)
+{
+	uint64_t sign = signbit(x) ? 0x8000 : 0;
+	double a = fabs(x);
+	if (isinf(a))
+		return sign | 0x7c00;
+	if (a == 0)
+		return sign;
+	int e;
+	frexp(a, &e);
+	int E = e - 1; /* a = 1.f * 2^E */
+	bool tiny = E < -14;
+	if (tiny && fz) {
+		c->fpsr |= FPSR_UFC;
+		return sign;
+	}
+	int ue = tiny ? -24 : E - 10;
+	double q = ldexp(a, -ue), ip = floor(q), fr = q - ip;
+	bool up;
+	switch (m) {
+	case FR_N: up = fr > 0.5 || (fr == 0.5 && fmod(ip, 2) != 0); break;
+	case FR_A: up = fr >= 0.5; break;
+	case FR_P: up = fr > 0 && !sign; break;
+	case FR_M: up = fr > 0 && sign; break;
+	default: up = false; break;
+	}
+	if (fr != 0) {
+		c->fpsr |= FPSR_IXC;
+		if (tiny)
+			c->fpsr |= FPSR_UFC;
+	}
+	double r = ldexp(ip + (up ? 1 : 0), ue);
+	if (r > 65504.0) {
+		c->fpsr |= FPSR_OFC | FPSR_IXC;
+		bool to_inf = m == FR_N || m == FR_A || (m == FR_P && !sign) || (m == FR_M && sign);
+		return sign | (to_inf ? 0x7c00 : 0x7bff);
+	}
+	if (r < ldexp(1, -14))
+		return sign | (uint64_t)ldexp(r, 24);
+	frexp(r, &e);
+	E = e - 1;
+	return sign | (uint64_t)(E + 15) << 10 | ((uint64_t)ldexp(r, 10 - E) & 0x3ff);
+}
+
+/* ---- conversions between bits and host doubles ---------------------------- */
+
+static inline double to_d(enum fp_type t, uint64_t a)
+{
+	if (t == FT_H)
+		return h_to_d(a);
+	if (t == FT_S) {
+		uint32_t u = (uint32_t)a;
+		float f;
+		memcpy(&f, &u, 4);
+		return f;
+	}
+	double d;
+	memcpy(&d, &a, 8);
+	return d;
+}
+
+/* Rounds @d (inside a host window for S/D) to type t; output flush and the
+ * host's negative NaN are fixed up by finish(). */
+static inline uint64_t from_d(struct a64_cpu *c, enum fp_type t, double d, enum fp_rmode m)
+{
+	if (t == FT_D) {
+		uint64_t u;
+		memcpy(&u, &d, 8);
+		return u;
+	}
+	if (t == FT_S) {
+		float f = (float)d;
+		FENCE(f);
+		uint32_t u;
+		memcpy(&u, &f, 4);
+		return u;
+	}
+	if (isnan(d))
+		return default_nan(FT_H);
+	return d_to_h(c, d, m, c->fpcr & FPCR_FZ16);
+}
+
+/* A NaN out of the host means an invalid operation: Arm's default NaN.
+ * A denormal result under FZ is flushed to zero with UFC alone. */
+static inline uint64_t finish(struct a64_cpu *c, enum fp_type t, uint64_t r, uint32_t fpsr_before)
+{
+	if (is_nan(t, r))
+		return default_nan(t);
+	bool underflow = (c->fpsr & ~fpsr_before) & FPSR_UFC;
+	if (t != FT_H && fz_on(c, t) && (is_denormal(t, r) || underflow)) {
+		c->fpsr = (c->fpsr & ~(FPSR_UFC | FPSR_IXC)) | (fpsr_before & (FPSR_UFC | FPSR_IXC)) |
+			  FPSR_UFC;
+		return r & fp_sign_bit(t);
+	}
+	return r;
+}
+
+/* ---- operations ---------------------------------------------------------- */
+
+static uint64_t minmax(enum fp_type t, uint64_t a, uint64_t b, bool max)
+{
+	if (is_zero(t, a) && is_zero(t, b))
+		return max ? (a & b) : (a | b);
+	double da = to_d(t, a), db = to_d(t, b);
+	return (da > db) == max ? a : b;
+}
+
+static uint64_t fp_const(enum fp_type t, double v, bool neg)
+{
+	uint64_t r;
+	if (t == FT_D) {
+		memcpy(&r, &v, 8);
+	} else if (t == FT_S) {
+		float f = (float)v;
+		uint32_t u;
+		memcpy(&u, &f, 4);
+		r = u;
+	} else {
+		r = v == 2.0 ? 0x4000 : v == 1.5 ? 0x3e00 : 0x3c00;
+	}
+	return neg ? r ^ fp_sign_bit(t) : r;
+}
+
+uint64_t fp_op2(struct a64_cpu *c, enum fp_op2 op, enum fp_type t, uint64_t a, uint64_t b)
+{
+	uint64_t r, ops[2];
+	uint32_t before = c->fpsr;
+	a = flush_in(c, t, a);
+	b = flush_in(c, t, b);
+	if (op == FO_MAXNM || op == FO_MINNM) {
+		/* one quiet NaN against a number: the number wins */
+		if (is_nan(t, a) && !is_snan(t, a) && !is_nan(t, b))
+			a = b;
+		else if (is_nan(t, b) && !is_snan(t, b) && !is_nan(t, a))
+			b = a;
+	}
+	ops[0] = a;
+	ops[1] = b;
+	if (nan_pick(c, t, ops, 2, &r))
+		return op == FO_NMUL ? r ^ fp_sign_bit(t) : r;
+	switch (op) {
+	case FO_MAX:
+	case FO_MAXNM: return minmax(t, a, b, true);
+	case FO_MIN:
+	case FO_MINNM: return minmax(t, a, b, false);
+	case FO_MULX:
+	case FO_RECPS:
+	case FO_RSQRTS:
+		if ((is_inf(t, a) && is_zero(t, b)) || (is_zero(t, a) && is_inf(t, b))) {
+			bool neg = ((a ^ b) & fp_sign_bit(t)) != 0;
+			if (op == FO_MULX)
+				return fp_const(t, 2.0, neg);
+			return fp_const(t, op == FO_RECPS ? 2.0 : 1.5, false);
+		}
+		break;
+	default: break;
+	}
+	if (op == FO_RECPS || op == FO_RSQRTS) {
+		/* 2 - a*b and (3 - a*b) / 2, fused */
+		uint64_t na = a ^ fp_sign_bit(t);
+		r = fp_fma(c, t, fp_const(t, op == FO_RECPS ? 2.0 : 3.0, false), na, b);
+		if (op == FO_RSQRTS && !is_nan(t, r))
+			r = fp_op2(c, FO_MUL, t, r, fp_const(t, 0.5, false));
+		return r;
+	}
+	enum fp_rmode m = fp_fpcr_rmode(c);
+	double da = to_d(t, a), db = to_d(t, b), rd;
+	uint32_t saved = host_begin(m);
+	FENCE(da);
+	FENCE(db);
+	switch (op) {
+	case FO_DIV: rd = da / db; break;
+	case FO_ADD: rd = da + db; break;
+	case FO_SUB:
+	case FO_ABD: rd = da - db; break;
+	default: rd = da * db; break;
+	}
+	FENCE(rd);
+	r = from_d(c, t, rd, m);
+	host_end(c, saved, HOST_KEEP(t));
+	r = finish(c, t, r, before);
+	if (op == FO_NMUL) /* FPNeg of the product, NaN or not */
+		r ^= fp_sign_bit(t);
+	if (op == FO_ABD && !is_nan(t, r))
+		r &= ~fp_sign_bit(t);
+	return r;
+}
+
+uint64_t fp_fma(struct a64_cpu *c, enum fp_type t, uint64_t addend, uint64_t a, uint64_t b)
+{
+	uint64_t r, ops[3];
+	uint32_t before = c->fpsr;
+	addend = flush_in(c, t, addend);
+	a = flush_in(c, t, a);
+	b = flush_in(c, t, b);
+	bool inf_zero = (is_inf(t, a) && is_zero(t, b)) || (is_zero(t, a) && is_inf(t, b));
+	if (inf_zero && is_nan(t, addend) && !is_snan(t, addend)) {
+		c->fpsr |= FPSR_IOC;
+		return default_nan(t);
+	}
+	ops[0] = addend;
+	ops[1] = a;
+	ops[2] = b;
+	if (nan_pick(c, t, ops, 3, &r))
+		return r;
+	enum fp_rmode m = fp_fpcr_rmode(c);
+	double da = to_d(t, a), db = to_d(t, b), dc = to_d(t, addend), rd;
+	uint32_t saved = host_begin(m);
+	if (t == FT_S) {
+		float fa = (float)da, fb = (float)db, fc = (float)dc;
+		FENCE(fa);
+		float fr = fmaf(fa, fb, fc);
+		FENCE(fr);
+		rd = fr;
+	} else {
+		FENCE(da);
+		rd = fma(da, db, dc);
+		FENCE(rd);
+	}
+	r = from_d(c, t, rd, m);
+	host_end(c, saved, HOST_KEEP(t));
+	return finish(c, t, r, before);
+}
+
+uint64_t fp_sqrt(struct a64_cpu *c, enum fp_type t, uint64_t a)
+{
+	uint64_t r;
+	uint32_t before = c->fpsr;
+	a = flush_in(c, t, a);
+	if (nan_pick(c, t, &a, 1, &r))
+		return r;
+	enum fp_rmode m = fp_fpcr_rmode(c);
+	double da = to_d(t, a), rd;
+	uint32_t saved = host_begin(m);
+	FENCE(da);
+	rd = sqrt(da);
+	FENCE(rd);
+	r = from_d(c, t, rd, m);
+	host_end(c, saved, HOST_KEEP(t));
+	return finish(c, t, r, before);
+}
+
+uint32_t fp_compare(struct a64_cpu *c, enum fp_type t, uint64_t a, uint64_t b, bool signal_all)
+{
+	a = flush_in(c, t, a);
+	b = flush_in(c, t, b);
+	if (is_nan(t, a) || is_nan(t, b)) {
+		if (signal_all || is_snan(t, a) || is_snan(t, b))
+			c->fpsr |= FPSR_IOC;
+		return 0x3u << 28;
+	}
+	double da = to_d(t, a), db = to_d(t, b);
+	if (da == db)
+		return 0x6u << 28;
+	return da < db ? 0x8u << 28 : 0x2u << 28;
+}
+
+static bool cmp_nan(struct a64_cpu *c, enum fp_type t, uint64_t a, uint64_t b, bool quiet_ok)
+{
+	if (!is_nan(t, a) && !is_nan(t, b))
+		return false;
+	if (!quiet_ok || is_snan(t, a) || is_snan(t, b))
+		c->fpsr |= FPSR_IOC;
+	return true;
+}
+
+bool fp_cmp_eq(struct a64_cpu *c, enum fp_type t, uint64_t a, uint64_t b)
+{
+	a = flush_in(c, t, a);
+	b = flush_in(c, t, b);
+	return !cmp_nan(c, t, a, b, true) && to_d(t, a) == to_d(t, b);
+}
+
+bool fp_cmp_ge(struct a64_cpu *c, enum fp_type t, uint64_t a, uint64_t b)
+{
+	a = flush_in(c, t, a);
+	b = flush_in(c, t, b);
+	return !cmp_nan(c, t, a, b, false) && to_d(t, a) >= to_d(t, b);
+}
+
+bool fp_cmp_gt(struct a64_cpu *c, enum fp_type t, uint64_t a, uint64_t b)
+{
+	a = flush_in(c, t, a);
+	b = flush_in(c, t, b);
+	return !cmp_nan(c, t, a, b, false) && to_d(t, a) > to_d(t, b);
+}
+
+uint64_t fp_convert(struct a64_cpu *c, enum fp_type to, enum fp_type from, uint64_t a)
+{
+	uint32_t before = c->fpsr;
+	if (from != FT_H)
+		a = flush_in(c, from, a);
+	if (is_nan(from, a)) {
+		if (is_snan(from, a))
+			c->fpsr |= FPSR_IOC;
+		if (c->fpcr & FPCR_DN)
+			return default_nan(to);
+		uint64_t frac = a & frac_mask(from);
+		frac = mbits(to) > mbits(from) ? frac << (mbits(to) - mbits(from))
+					       : frac >> (mbits(from) - mbits(to));
+		return ((a & fp_sign_bit(from)) ? fp_sign_bit(to) : 0) | exp_mask(to) |
+		       quiet_bit(to) | frac;
+	}
+	enum fp_rmode m = fp_fpcr_rmode(c);
+	double d = to_d(from, a);
+	uint64_t r;
+	if (to == FT_H) {
+		r = d_to_h(c, d, m, false); /* conversions ignore FZ16 */
+		return r;
+	}
+	uint32_t saved = host_begin(m);
+	FENCE(d);
+	r = from_d(c, to, d, m);
+	host_end(c, saved, HOST_ALL);
+	return finish(c, to, r, before);
+}
+
+static double round_by(double d, enum fp_rmode m)
+{
+	switch (m) {
+	case FR_N: {
+		double r = floor(d), f = d - r;
+		if (f > 0.5 || (f == 0.5 && fmod(r, 2) != 0))
+			r += 1;
+		return r == 0 ? copysign(0, d) : r;
+	}
+	case FR_P: return ceil(d);
+	case FR_M: return floor(d);
+	case FR_Z: return trunc(d);
+	default: return round(d);
+	}
+}
+
+uint64_t fp_round_int(struct a64_cpu *c, enum fp_type t, uint64_t a, enum fp_rmode m)
+{
+	uint64_t r;
+	bool exact_flag = m == FR_X;
+	a = flush_in(c, t, a);
+	if (nan_pick(c, t, &a, 1, &r))
+		return r;
+	if (is_inf(t, a) || is_zero(t, a))
+		return a;
+	if (m == FR_X)
+		m = fp_fpcr_rmode(c);
+	double d = to_d(t, a), rd = round_by(d, m);
+	if (exact_flag && rd != d)
+		c->fpsr |= FPSR_IXC;
+	if (rd == 0)
+		rd = copysign(0, d);
+	uint32_t saved = host_begin(FR_N);
+	r = from_d(c, t, rd, FR_N); /* exact */
+	host_end(c, saved, 0);
+	return r;
+}
+
+uint64_t fp_to_int(struct a64_cpu *c, enum fp_type t, uint64_t a, enum fp_rmode m,
+		   unsigned fbits, bool is_signed, unsigned width)
+{
+	a = flush_in(c, t, a);
+	if (is_nan(t, a)) {
+		c->fpsr |= FPSR_IOC;
+		return 0;
+	}
+	double d = ldexp(to_d(t, a), (int)fbits), r = round_by(d, m);
+	double lo = is_signed ? -ldexp(1, (int)width - 1) : 0;
+	double hi = is_signed ? ldexp(1, (int)width - 1) : ldexp(1, (int)width);
+	uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
+	if (r >= hi) {
+		c->fpsr |= FPSR_IOC;
+		return is_signed ? (mask >> 1) : mask;
+	}
+	if (r < lo) {
+		c->fpsr |= FPSR_IOC;
+		return is_signed ? (~(mask >> 1)) & mask : 0;
+	}
+	if (r != d)
+		c->fpsr |= FPSR_IXC;
+	uint64_t v = is_signed ? (uint64_t)(int64_t)r : (uint64_t)r;
+	return v & mask;
+}
+
+uint64_t fp_from_int(struct a64_cpu *c, enum fp_type t, uint64_t v, unsigned fbits,
+		     bool is_signed, unsigned width)
+{
+	if (width == 32)
+		v = is_signed ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
+	enum fp_rmode m = fp_fpcr_rmode(c);
+	uint32_t before = c->fpsr;
+	uint64_t r;
+	uint32_t saved = host_begin(m);
+	if (t == FT_S) {
+		float f = is_signed ? (float)(int64_t)v : (float)v;
+		FENCE(f);
+		f = ldexpf(f, -(int)fbits);
+		uint32_t u;
+		memcpy(&u, &f, 4);
+		r = u;
+	} else {
+		double d = is_signed ? (double)(int64_t)v : (double)v;
+		FENCE(d);
+		d = ldexp(d, -(int)fbits);
+		r = t == FT_D ? 0 : 1;
+		if (t == FT_D)
+			memcpy(&r, &d, 8);
+		else
+			r = d_to_h(c, d, m, c->fpcr & FPCR_FZ16);
+	}
+	host_end(c, saved, t == FT_H ? 0x25u : HOST_ALL); /* int->double may be inexact */
+	return finish(c, t, r, before);
+}
+
+uint64_t fp_expand_imm8(enum fp_type t, unsigned imm8)
+{
+	unsigned e = t == FT_H ? 5 : t == FT_S ? 8 : 11, f = mbits(t);
+	uint64_t sign = (imm8 >> 7) & 1, b6 = (imm8 >> 6) & 1;
+	uint64_t exp = ((b6 ^ 1) << (e - 1)) | ((b6 ? (1ull << (e - 3)) - 1 : 0) << 2) |
+		       ((imm8 >> 4) & 3);
+	uint64_t frac = (uint64_t)(imm8 & 15) << (f - 4);
+	return sign << (e + f) | exp << f | frac;
+}
