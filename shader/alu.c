@@ -264,19 +264,20 @@ static uint32_t seg_add(const struct op *o)
 	return v + (uint32_t)(base >> 32) + (lo < (uint32_t)base);
 }
 
-/* Cross-lane permute within the quad (subgroup sizes above 4 span
- * warps, which the hardware does not provide either). */
+/* Cross-lane permute within the warp (subgroups larger than a warp are
+ * not something the hardware provides either). */
 static uint32_t clper(const struct op *o, bool v6)
 {
-	unsigned src = raw(o, 1) & 3;
+	unsigned n = o->x->w->nlanes, m = n - 1;
+	unsigned src = raw(o, 1) & m;
 	uint16_t lop = v6 ? BI_O_NONE : mod(o, BI_MOD_LANE_OP, BI_O_NONE);
 
 	if (lop == BI_O_XOR)
-		src = (o->lane ^ raw(o, 1)) & 3;
+		src = (o->lane ^ raw(o, 1)) & m;
 	else if (lop == BI_O_ACCUMULATE)
-		src = (o->lane + raw(o, 1)) & 3;
+		src = (o->lane + raw(o, 1)) & m;
 	else if (lop == BI_O_SHIFT)
-		src = (o->lane - raw(o, 1)) & 3;
+		src = (o->lane - raw(o, 1)) & m;
 	if (!(o->x->mask & (1u << src)))
 		return v6 ? 0 : (mod(o, BI_MOD_INACTIVE_RESULT, BI_O_ZERO) ==
 					 BI_O_UMAX ? ~0u : 0);

@@ -127,7 +127,7 @@ static void preload(struct bi_warp *w, const struct job_state *s,
 {
 	const uint32_t *L = s->inv.local;
 
-	for (unsigned l = 0; l < BI_LANES; l++) {
+	for (unsigned l = 0; l < w->nlanes; l++) {
 		unsigned t = first + l;
 		uint32_t lx = t % L[0], ly = t / L[0] % L[1], lz = t / (L[0] * L[1]);
 
@@ -146,7 +146,8 @@ static int run_group(struct bi_compute *bc, const struct job_state *s,
 		     unsigned slot, struct bi_stats *st, uint64_t *tuples)
 {
 	unsigned threads = s->inv.local[0] * s->inv.local[1] * s->inv.local[2];
-	unsigned nwarps = (threads + BI_LANES - 1) / BI_LANES;
+	unsigned nl = bi_arch_lanes(bc->arch);
+	unsigned nwarps = (threads + nl - 1) / nl;
 	struct bi_warp *w = os_zalloc(nwarps * sizeof(*w));
 	uint8_t *state = os_zalloc(nwarps); /* 0 run, 1 barrier, 2 done */
 	int err = 0;
@@ -161,10 +162,11 @@ static int run_group(struct bi_compute *bc, const struct job_state *s,
 		s->wls_base + (uint64_t)(slot % s->wls_instances) * s->wls_size : 0;
 	env->wls_size = s->wls_size;
 	for (unsigned i = 0; i < nwarps; i++) {
-		unsigned first = i * BI_LANES;
+		unsigned first = i * nl;
 
+		w[i].nlanes = (uint8_t)nl;
 		preload(&w[i], s, wg, first);
-		for (unsigned l = 0; l < BI_LANES; l++) {
+		for (unsigned l = 0; l < nl; l++) {
 			w[i].pc[l] = s->shader;
 			if (first + l < threads)
 				w[i].live |= 1u << l;

@@ -85,7 +85,7 @@ static inline int msb128(u128 v)
 }
 
 /* Whether to round the magnitude up, given the discarded part. */
-static bool round_up(bool neg, bool lsb, bool half, bool sticky, enum bi_rm rm)
+static bool round_away(bool neg, bool lsb, bool half, bool sticky, enum bi_rm rm)
 {
 	switch (rm) {
 	case BI_RM_RTE:
@@ -135,7 +135,7 @@ static uint32_t round_pack(const struct bi_fmt *f, bool neg, u128 r, int e,
 		if (rm == BI_RM_RTO) {
 			if (inexact)
 				q |= 1;
-		} else if (round_up(neg, q & 1, half, sticky, rm)) {
+		} else if (round_away(neg, q & 1, half, sticky, rm)) {
 			q++;
 		}
 	} else {
@@ -417,14 +417,14 @@ static u128 to_integer(const struct bi_fmt *f, uint32_t x, enum bi_rm rm,
 		return e > 60 ? (u128)1 << 100 : (u128)m << e;
 	/* m has at most 24 bits: beyond 40 places it is below one half. */
 	if (-e > 40)
-		return rm == BI_RM_RTO ? m != 0 : round_up(*neg, 0, 0, m != 0, rm);
+		return rm == BI_RM_RTO ? m != 0 : round_away(*neg, 0, 0, m != 0, rm);
 	uint64_t q = m >> -e, rem = m & ((1ull << -e) - 1);
 	bool half = (rem >> (-e - 1)) & 1;
 	bool sticky = (rem & ((1ull << (-e - 1)) - 1)) != 0;
 
 	if (rm == BI_RM_RTO)
 		return q | (half || sticky);
-	return q + round_up(*neg, q & 1, half, sticky, rm);
+	return q + round_away(*neg, q & 1, half, sticky, rm);
 }
 
 int64_t bi_fp_to_int(const struct bi_fmt *f, uint32_t x, enum bi_rm rm,

@@ -96,7 +96,7 @@ static int run_clause(struct bi_tctx *x)
 		x->t = t;
 		/* All threads' FMA results first: ADD may read them. */
 		for (unsigned u = 0; u < 2; u++) {
-			for (unsigned l = 0; l < BI_LANES; l++) {
+			for (unsigned l = 0; l < w->nlanes; l++) {
 				if (!(x->mask & (1u << l)))
 					continue;
 				err = u ? exec_unit(x, &t->add, false, l, &x->add[l])
@@ -107,7 +107,7 @@ static int run_clause(struct bi_tctx *x)
 		}
 		/* Write-back described by the next tuple's register block:
 		 * slot 2 takes the FMA result, slot 3 either. */
-		for (unsigned l = 0; l < BI_LANES; l++) {
+		for (unsigned l = 0; l < w->nlanes; l++) {
 			uint32_t *reg = w->r[l];
 
 			if (!(x->mask & (1u << l)))
@@ -146,7 +146,7 @@ static void count(struct bi_stats *st, const struct bi_tctx *x)
 	    c->t[c->ntuples - 1].add.desc->op != BI_OP_BARRIER) {
 		struct bi_branch_site *bs;
 
-		for (unsigned l = 0; l < BI_LANES; l++) {
+		for (unsigned l = 0; l < x->w->nlanes; l++) {
 			if (x->taken[l] && (x->mask & (1u << l))) {
 				taken++;
 				target = x->target[l];
@@ -157,7 +157,7 @@ static void count(struct bi_stats *st, const struct bi_tctx *x)
 			st->branches_divergent++;
 		bs = bi_stats_site(st, x->pc);
 		if (bs) {
-			bs->fallthrough = x->pc + 16u * c->nquads;
+			bs->next_va = x->pc + 16u * c->nquads;
 			bs->execs++;
 			bs->taken += taken;
 			bs->not_taken += n - taken;
@@ -173,7 +173,7 @@ static uint8_t pick(const struct bi_warp *w, uint64_t *pc)
 {
 	uint8_t m = 0;
 
-	for (unsigned l = 0; l < BI_LANES; l++) {
+	for (unsigned l = 0; l < w->nlanes; l++) {
 		if (!(w->live & (1u << l)))
 			continue;
 		if (!m || w->pc[l] < *pc) {
@@ -195,6 +195,9 @@ enum bi_run bi_warp_run(const struct bi_env *env, struct bi_warp *w,
 	os_memset(&x, 0, sizeof(x));
 	x.env = env;
 	x.w = w;
+	if (!w->nlanes || w->nlanes > BI_LANES)
+		w->nlanes = 4;
+	w->live &= (uint8_t)((1u << w->nlanes) - 1);
 	while (w->live) {
 		int err = 0;
 
@@ -220,7 +223,7 @@ enum bi_run bi_warp_run(const struct bi_env *env, struct bi_warp *w,
 				w->fault_va = x.pc;
 			return BI_RUN_FAULT;
 		}
-		for (unsigned l = 0; l < BI_LANES; l++) {
+		for (unsigned l = 0; l < w->nlanes; l++) {
 			if (!(x.mask & (1u << l)))
 				continue;
 			if (w->discarded & (1u << l)) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The Bifrost interpreter: runs warps of four threads (quads) through
- * decoded clauses, in lockstep with per-thread activity.
+ * The Bifrost interpreter: runs warps (quads of four threads on v6,
+ * eight threads on v7) through decoded clauses, in lockstep with
+ * per-thread activity.
  *
  * The compute backend (the Job Manager's COMPUTE jobs) plugs in through
  * two things only:
@@ -26,8 +27,14 @@
 
 #include "shader/decode.h"
 
-#define BI_LANES 4
+/* Threads per warp: 4 on v6 (Mali-G71, quads), 8 on v7 (Mali-G52). */
+#define BI_LANES 8
 #define BI_NREGS 64
+
+static inline unsigned bi_arch_lanes(enum bi_arch arch)
+{
+	return arch >= BI_ARCH_V7 ? 8 : 4;
+}
 
 enum bi_atom_op {
 	BI_ATOM_ADD,
@@ -88,7 +95,7 @@ struct bi_env {
 struct bi_branch_site {
 	uint64_t va;          /* the clause */
 	uint64_t target;      /* last taken target */
-	uint64_t fallthrough; /* the next clause */
+	uint64_t next_va; /* the next clause */
 	uint64_t execs;       /* warp executions of the clause */
 	uint64_t taken, not_taken; /* threads */
 	uint64_t divergent;   /* executions with threads going both ways */
@@ -117,6 +124,7 @@ struct bi_warp {
 	uint64_t pc[BI_LANES];
 	uint64_t tls_base[BI_LANES]; /* per-thread stack base (seg=tl) */
 	uint32_t tls_size;
+	uint8_t nlanes;   /* threads in this warp (bi_arch_lanes); 0: 4 */
 	uint8_t live;     /* threads that exist and have not ended */
 	uint8_t discarded;
 	/* Set on a fault: the code and, for memory faults, the address. */

@@ -42,7 +42,7 @@ void bi_stats_merge(struct bi_stats *dst, const struct bi_stats *src)
 
 		if (!d)
 			continue;
-		d->fallthrough = s->fallthrough;
+		d->next_va = s->next_va;
 		if (s->taken)
 			d->target = s->target;
 		d->execs += s->execs;
@@ -111,7 +111,7 @@ void bi_stats_dot(const struct bi_stats *st, struct bi_text *t)
 		if (s->not_taken)
 			bi_text_printf(t, "  \"0x%llx\" -> \"0x%llx\" [style=dashed, label=\"not taken %llu\"];\n",
 				       (unsigned long long)s->va,
-				       (unsigned long long)s->fallthrough,
+				       (unsigned long long)s->next_va,
 				       (unsigned long long)s->not_taken);
 	}
 	bi_text_printf(t, "}\n");

@@ -127,7 +127,7 @@ TEST(invocation_field_decodes)
 }
 
 static void vector_add(struct __test_metadata *_metadata, unsigned workers,
-		       unsigned groups)
+		       unsigned groups, uint32_t gpu_id)
 {
 	struct bi_compute *bc;
 	struct bi_stats st;
@@ -138,7 +138,7 @@ static void vector_add(struct __test_metadata *_metadata, unsigned workers,
 	info.type = MALI_JOB_TYPE_COMPUTE;
 	info.as_nr = 1;
 	memset(events, 0, sizeof(events));
-	cfg.gpu_id = 0x60000000;
+	cfg.gpu_id = gpu_id;
 	cfg.shader_present = 0xff;
 	cfg.thread_max_threads = 256;
 	bc = bi_compute_attach(NULL);
@@ -148,7 +148,9 @@ static void vector_add(struct __test_metadata *_metadata, unsigned workers,
 	EXPECT_EQ(tjob_vecadd_check(&tj, groups), -1);
 	EXPECT_EQ(events[VGPU_EV_TASKS], groups);
 	EXPECT_EQ(events[VGPU_EV_THREADS], n);
-	EXPECT_EQ(events[VGPU_EV_INSTRUCTIONS], 2u * groups * 6);
+	/* tuples per warp: 6; warps per group: 8 threads / warp width */
+	EXPECT_EQ(events[VGPU_EV_INSTRUCTIONS],
+		  (gpu_id >> 28 >= 7 ? 1u : 2u) * groups * 6);
 	bi_compute_stats(bc, &st);
 	EXPECT_EQ(st.instrs[BI_CLASS_LOAD], 2u * n);
 	EXPECT_EQ(st.instrs[BI_CLASS_STORE], n);
@@ -157,13 +159,19 @@ static void vector_add(struct __test_metadata *_metadata, unsigned workers,
 
 TEST(vector_add_job)
 {
-	vector_add(_metadata, 1, 4);
+	vector_add(_metadata, 1, 4, 0x60000000);
 }
 
 /* The same on 4 host threads sharing 256 workgroups. */
 TEST(vector_add_job_on_four_workers)
 {
-	vector_add(_metadata, 4, 256);
+	vector_add(_metadata, 4, 256, 0x60000000);
+}
+
+/* Mali-G52 (v7): warps of eight threads, one per workgroup here. */
+TEST(vector_add_job_g52_eight_lane_warps)
+{
+	vector_add(_metadata, 2, 16, 0x72120000);
 }
 
 /*

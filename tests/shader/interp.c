@@ -260,7 +260,7 @@ TEST(divergent_loop_reconverges)
 	ASSERT_EQ(st.nsites, 1u);
 	EXPECT_EQ(st.site[0].va, b_va);
 	EXPECT_EQ(st.site[0].target, l_va);
-	EXPECT_EQ(st.site[0].fallthrough, b_va + 32);
+	EXPECT_EQ(st.site[0].next_va, b_va + 32);
 	EXPECT_EQ(st.site[0].execs, 7u);
 	EXPECT_EQ(st.site[0].taken, 12u);
 	EXPECT_EQ(st.site[0].not_taken, 4u);
@@ -421,6 +421,29 @@ TEST(cross_lane_permute)
 	ASSERT_EQ(run(t), BI_RUN_DONE);
 	for (unsigned l = 0; l < 4; l++)
 		EXPECT_EQ(t->w.r[l][2], 0xa0 + ((l + 1) & 3));
+	trun_free(t);
+}
+
+TEST(eight_lane_warps_on_v7)
+{
+	struct trun *t = trun_new();
+	struct asm_header h = { 0 };
+	struct asm_tuple tu = { NOP_F, bi_enc(false, "+CLPER.i32", SRCS(0, 1), "lane_op=xor"),
+				asm_block(true, 0, 1, -1, -1, 2, 0) };
+
+	ASSERT_NE(tu.add, ~0u);
+	trun_clause(t, &h, &tu, 1, NULL, 0);
+	t->w.nlanes = 8;
+	t->w.live = 0xff;
+	for (unsigned l = 0; l < 8; l++) {
+		t->w.pc[l] = TMEM_CODE;
+		t->w.r[l][0] = 0xb0 + l;
+		t->w.r[l][1] = 5; /* partner: lane ^ 5 */
+	}
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	for (unsigned l = 0; l < 8; l++)
+		EXPECT_EQ(t->w.r[l][2], 0xb0 + (l ^ 5));
+	EXPECT_EQ(t->w.instrs, 16u);
 	trun_free(t);
 }
 
