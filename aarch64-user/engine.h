@@ -79,6 +79,8 @@ extern struct a64_pattern a64_atomic_table[];
 extern struct a64_pattern a64_branch_sys_table[];
 extern struct a64_pattern a64_fp_table[];
 extern struct a64_pattern a64_simd_table[];
+extern struct a64_pattern a64_simd_int_table[];
+extern struct a64_pattern a64_simd_fp_table[];
 extern struct a64_pattern a64_simd_ldst_table[];
 
 void a64_decode_init(void);

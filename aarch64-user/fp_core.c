@@ -269,7 +269,7 @@ static uint64_t fp_const(enum fp_type t, double v, bool neg)
 		memcpy(&u, &f, 4);
 		r = u;
 	} else {
-		r = v == 2.0 ? 0x4000 : v == 1.5 ? 0x3e00 : 0x3c00;
+		r = v == 2.0 ? 0x4000 : v == 1.5 ? 0x3e00 : v == 3.0 ? 0x4200 : 0x3c00;
 	}
 	return neg ? r ^ fp_sign_bit(t) : r;
 }
@@ -287,10 +287,18 @@ uint64_t fp_op2(struct a64_cpu *c, enum fp_op2 op, enum fp_type t, uint64_t a, u
 		else if (is_nan(t, b) && !is_snan(t, b) && !is_nan(t, a))
 			b = a;
 	}
+	/* the step operations negate the first operand before anything */
+	if (op == FO_RECPS || op == FO_RSQRTS)
+		a ^= fp_sign_bit(t);
 	ops[0] = a;
 	ops[1] = b;
-	if (nan_pick(c, t, ops, 2, &r))
-		return op == FO_NMUL ? r ^ fp_sign_bit(t) : r;
+	if (nan_pick(c, t, ops, 2, &r)) {
+		if (op == FO_NMUL)
+			r ^= fp_sign_bit(t);
+		if (op == FO_ABD)
+			r &= ~fp_sign_bit(t);
+		return r;
+	}
 	switch (op) {
 	case FO_MAX:
 	case FO_MAXNM: return minmax(t, a, b, true);
@@ -308,13 +316,22 @@ uint64_t fp_op2(struct a64_cpu *c, enum fp_op2 op, enum fp_type t, uint64_t a, u
 		break;
 	default: break;
 	}
-	if (op == FO_RECPS || op == FO_RSQRTS) {
-		/* 2 - a*b and (3 - a*b) / 2, fused */
-		uint64_t na = a ^ fp_sign_bit(t);
-		r = fp_fma(c, t, fp_const(t, op == FO_RECPS ? 2.0 : 3.0, false), na, b);
-		if (op == FO_RSQRTS && !is_nan(t, r))
-			r = fp_op2(c, FO_MUL, t, r, fp_const(t, 0.5, false));
-		return r;
+	if (op == FO_RECPS)
+		return fp_fma(c, t, fp_const(t, 2.0, false), a, b); /* 2 - a*b */
+	if (op == FO_RSQRTS) {
+		/* (3 - a*b) / 2 with one rounding: 1.5 + (a/2)*b, halving
+		 * whichever operand halves exactly (exponent field >= 2) */
+		uint64_t one = frac_mask(t) + 1, e2 = 2 * one;
+		if ((a & exp_mask(t)) >= e2 && !is_inf(t, a))
+			a -= one;
+		else if ((b & exp_mask(t)) >= e2 && !is_inf(t, b))
+			b -= one;
+		else if (!is_zero(t, a) && !is_zero(t, b) && !is_inf(t, a) && !is_inf(t, b)) {
+			/* both tiny: 3 - a*b rounds near 3, where halving is exact */
+			r = fp_fma(c, t, fp_const(t, 3.0, false), a, b);
+			return r - (frac_mask(t) + 1);
+		}
+		return fp_fma(c, t, fp_const(t, 1.5, false), a, b);
 	}
 	enum fp_rmode m = fp_fpcr_rmode(c);
 	double da = to_d(t, a), db = to_d(t, b), rd;

@@ -116,4 +116,221 @@ static void gen_fp(struct gen *g)
 	}
 }
 
+/* ---- Advanced SIMD ---------------------------------------------------------- */
+
+#define PICK(g, arr) (arr)[rnd((g), sizeof(arr) / sizeof((arr)[0]))]
+
+static void gen_simd_int(struct gen *g)
+{
+	uint32_t q = rnd(g, 2), u = rnd(g, 2), size = rnd(g, 4), rd = rnd(g, 32), rn = rnd(g, 32),
+		 rm = rnd(g, 32);
+	uint32_t regs = F(rm, 16) | F(rn, 5) | rd;
+	switch (rnd(g, 8)) {
+	case 0:
+	case 1: {
+		static const uint32_t opc[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 0xa, 0xc, 0xd, 0xe, 0xf,
+						0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17 };
+		emit(g, F(q, 30) | F(u, 29) | F(0xe, 24) | F(size, 22) | F(1, 21) | F(PICK(g, opc), 11) |
+			F(1, 10) | regs);
+		break;
+	}
+	case 2: {
+		static const uint32_t opc[] = { 1, 5, 6, 7, 8, 0xa, 0x10, 0x11 };
+		uint32_t o = PICK(g, opc);
+		if (o != 1 && o != 5)
+			size = 3;
+		emit(g, F(1, 30) | F(u, 29) | F(0x1e, 24) | F(size, 22) | F(1, 21) | F(o, 11) |
+			F(1, 10) | regs);
+		break;
+	}
+	case 3: {
+		static const uint32_t op[] = { 0x00, 0x01, 0x20, 0x02, 0x22, 0x06, 0x26, 0x04, 0x24,
+					       0x05, 0x25, 0x07, 0x27, 0x08, 0x09, 0x0a, 0x28,
+					       0x29, 0x0b, 0x2b, 0x12, 0x32, 0x14, 0x34, 0x33 };
+		uint32_t o = PICK(g, op), sc = rnd(g, 4) == 0;
+		emit(g, F(sc ? 1 : q, 30) | F(o >> 5, 29) | F(sc ? 0x1e : 0xe, 24) | F(size, 22) |
+			F(0x10, 17) | F(o & 31, 12) | F(2, 10) | F(rn, 5) | rd);
+		break;
+	}
+	case 4: {
+		static const uint32_t op[] = { 0x03, 0x0a, 0x1a, 0x1b, 0x23, 0x2a, 0x3a };
+		uint32_t o = PICK(g, op);
+		emit(g, F(q, 30) | F(o >> 5, 29) | F(0xe, 24) | F(size, 22) | F(0x18, 17) |
+			F(o & 31, 12) | F(2, 10) | F(rn, 5) | rd);
+		break;
+	}
+	case 5: {
+		static const uint32_t opc[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14 };
+		uint32_t o = PICK(g, opc);
+		emit(g, F(q, 30) | F(o == 14 ? 0 : u, 29) | F(0xe, 24) | F(o == 14 ? 0 : rnd(g, 3), 22) |
+			F(1, 21) | F(o, 12) | regs);
+		break;
+	}
+	case 6: {
+		static const uint32_t op[] = { 0x00, 0x02, 0x04, 0x06, 0x28, 0x0a, 0x2a, 0x2c, 0x0e,
+					       0x2e, 0x10, 0x30, 0x11, 0x31, 0x12, 0x32, 0x13, 0x33,
+					       0x14, 0x34 };
+		uint32_t o = PICK(g, op), sc = rnd(g, 5) == 0;
+		uint32_t immh = 1 + rnd(g, 15);
+		if (sc && (o & 31) < 0x10 && (o & 31) != 0x0e && (o & 31) != 0x0c)
+			immh |= 8;
+		if (sc && (o & 31) >= 0x10)
+			immh = 1 + rnd(g, 7);
+		emit(g, F(sc ? 1 : q, 30) | F(o >> 5, 29) | F(sc ? 0x1f : 0xf, 24) | F(immh, 19) |
+			F(rnd(g, 8), 16) | F(o & 31, 11) | F(1, 10) | F(rn, 5) | rd);
+		break;
+	}
+	default: {
+		static const uint32_t op[] = { 0x08, 0x0a, 0x02, 0x06, 0x0c, 0x0d, 0x20, 0x24, 0x2a,
+					       0x22, 0x26 };
+		uint32_t o = PICK(g, op);
+		emit(g, F(q, 30) | F(o >> 5, 29) | F(0xf, 24) | F(1 + rnd(g, 2), 22) |
+			F(rnd(g, 4), 20) | F(rnd(g, 16), 16) | F(o & 15, 12) | F(rnd(g, 2), 11) |
+			F(rn, 5) | rd);
+		break;
+	}
+	}
+}
+
+static void gen_simd_fp(struct gen *g)
+{
+	uint32_t q = rnd(g, 2), sz = rnd(g, 2), rd = rnd(g, 32), rn = rnd(g, 32), rm = rnd(g, 32);
+	uint32_t regs = F(rm, 16) | F(rn, 5) | rd;
+	switch (rnd(g, 8)) {
+	case 0:
+	case 1: {
+		static const uint32_t key[] = { 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1e, 0x1f, 0x38, 0x39,
+						0x3a, 0x3e, 0x3f, 0x58, 0x5a, 0x5b, 0x5c, 0x5d, 0x5e,
+						0x5f, 0x78, 0x7a, 0x7c, 0x7d, 0x7e };
+		uint32_t k = PICK(g, key);
+		emit(g, F(q, 30) | F(k >> 6, 29) | F(0xe, 24) | F((k >> 5) & 1, 23) | F(sz, 22) |
+			F(1, 21) | F(k & 31, 11) | F(1, 10) | regs);
+		break;
+	}
+	case 2: {
+		static const uint32_t key[] = { 0x1b, 0x1c, 0x1f, 0x3f, 0x5c, 0x5d, 0x7a, 0x7c, 0x7d };
+		uint32_t k = PICK(g, key);
+		emit(g, F(1, 30) | F(k >> 6, 29) | F(0x1e, 24) | F((k >> 5) & 1, 23) | F(sz, 22) |
+			F(1, 21) | F(k & 31, 11) | F(1, 10) | regs);
+		break;
+	}
+	case 3:
+	case 4: {
+		static const uint32_t key[] = { 0x18, 0x19, 0x38, 0x39, 0x58, 0x59, 0x79, 0x1a, 0x1b,
+						0x1c, 0x3a, 0x3b, 0x5a, 0x5b, 0x5c, 0x7a, 0x7b, 0x1d,
+						0x5d, 0x2c, 0x2d, 0x2e, 0x6c, 0x6d, 0x2f, 0x6f, 0x7f,
+						0x16, 0x17 };
+		uint32_t k = PICK(g, key), sc = rnd(g, 4) == 0 && (k & 31) >= 0x1a && (k & 31) <= 0x1d;
+		emit(g, F(sc ? 1 : q, 30) | F(k >> 6, 29) | F(sc ? 0x1e : 0xe, 24) |
+			F((k >> 5) & 1, 23) | F(sz, 22) | F(0x10, 17) | F(k & 31, 12) | F(2, 10) |
+			F(rn, 5) | rd);
+		break;
+	}
+	case 5:
+		if (rnd(g, 2)) /* FMAXV FMINV FMAXNMV FMINNMV */
+			emit(g, F(1, 30) | F(1, 29) | F(0xe, 24) | F(rnd(g, 2), 23) | F(0x18, 17) |
+				F(rnd(g, 2) ? 0x0c : 0x0f, 12) | F(2, 10) | F(rn, 5) | rd);
+		else /* FADDP/FMAXP/FMINP/FMAXNMP/FMINNMP scalar, ADDP D */
+			emit(g, F(1, 30) | F(1, 29) | F(0x1e, 24) | F(rnd(g, 2), 23) | F(sz, 22) |
+				F(0x18, 17) | F(PICK(g, ((const uint32_t[]){ 0x0c, 0x0f, 0x0d })), 12) |
+				F(2, 10) | F(rn, 5) | rd);
+		break;
+	case 6: {
+		static const uint32_t op[] = { 0x01, 0x05, 0x09, 0x19 };
+		uint32_t o = PICK(g, op), sc = rnd(g, 3) == 0;
+		emit(g, F(sc ? 1 : q, 30) | F(o >> 4, 29) | F(sc ? 0x1f : 0xf, 24) | F(1, 23) |
+			F(sz, 22) | F(sz ? 0 : rnd(g, 2), 21) | F(rnd(g, 2), 20) | F(rnd(g, 16), 16) |
+			F(o & 15, 12) | F(rnd(g, 2), 11) | F(rn, 5) | rd);
+		break;
+	}
+	default: { /* fixed-point SCVTF/UCVTF/FCVTZS/FCVTZU */
+		uint32_t immh = sz ? 8 + rnd(g, 8) : 4 + rnd(g, 4);
+		emit(g, F(q | sz, 30) | F(rnd(g, 2), 29) | F(0xf, 24) | F(immh, 19) | F(rnd(g, 8), 16) |
+			F(rnd(g, 2) ? 0x1c : 0x1f, 11) | F(1, 10) | F(rn, 5) | rd);
+		break;
+	}
+	}
+}
+
+static void gen_simd_perm(struct gen *g)
+{
+	uint32_t q = rnd(g, 2), rd = rnd(g, 32), rn = rnd(g, 32), rm = rnd(g, 32);
+	uint32_t imm5 = 1 + rnd(g, 31);
+	switch (rnd(g, 7)) {
+	case 0: {
+		static const uint32_t imm4[] = { 0, 1, 3, 5, 7 };
+		uint32_t k = PICK(g, imm4);
+		if (k == 7)
+			q = (imm5 & 15) == 8;
+		if (k == 3)
+			q = 1;
+		emit(g, F(q, 30) | F(0xe, 24) | F(imm5, 16) | F(k, 11) | F(1, 10) | F(rn, 5) | rd);
+		break;
+	}
+	case 1: /* INS (element) */
+		emit(g, F(1, 30) | F(1, 29) | F(0xe, 24) | F(imm5, 16) | F(rnd(g, 16), 11) | F(1, 10) |
+			F(rn, 5) | rd);
+		break;
+	case 2:
+		if (rnd(g, 2)) /* DUP scalar */
+			emit(g, F(1, 30) | F(0x1e, 24) | F(imm5, 16) | F(1, 10) | F(rn, 5) | rd);
+		else { /* modified immediate */
+			uint32_t cmode = rnd(g, 16), op = rnd(g, 2);
+			if (cmode == 15 && op)
+				q = 1;
+			emit(g, F(q, 30) | F(op, 29) | F(0xf, 24) | F(rnd(g, 8), 16) | F(cmode, 12) |
+				F(1, 10) | F(rnd(g, 32), 5) | rd);
+		}
+		break;
+	case 3:
+	case 4: {
+		static const uint32_t opc[] = { 1, 2, 3, 5, 6, 7 };
+		uint32_t size = rnd(g, 4);
+		if (size == 3)
+			q = 1;
+		emit(g, F(q, 30) | F(0xe, 24) | F(size, 22) | F(rm, 16) | F(PICK(g, opc), 12) |
+			F(2, 10) | F(rn, 5) | rd);
+		break;
+	}
+	case 5:
+		emit(g, F(q, 30) | F(0x2e, 24) | F(rm, 16) | F(q ? rnd(g, 16) : rnd(g, 8), 11) | F(rn, 5) |
+			rd);
+		break;
+	default:
+		emit(g, F(q, 30) | F(0xe, 24) | F(rm, 16) | F(rnd(g, 4), 13) | F(rnd(g, 2), 12) |
+			F(rn, 5) | rd);
+		break;
+	}
+}
+
+static void gen_simd_ldst(struct gen *g)
+{
+	uint32_t q = rnd(g, 2), l = rnd(g, 2), post = rnd(g, 2), rt = rnd(g, 32);
+	uint32_t rm = post ? (rnd(g, 2) ? 31 : 27) : 0;
+	if (rnd(g, 2)) {
+		static const uint32_t opc[] = { 0, 2, 4, 6, 7, 8, 10 };
+		uint32_t o = PICK(g, opc), size = rnd(g, 4);
+		if (size == 3 && o != 2 && o != 6 && o != 7 && o != 10)
+			q = 1;
+		emit(g, F(q, 30) | F(0xc, 24) | F(post, 23) | F(l, 22) | F(rm, 16) | F(o, 12) |
+			F(size, 10) | F(28, 5) | rt);
+	} else {
+		uint32_t opc = rnd(g, 8), s = rnd(g, 2), size = rnd(g, 4);
+		uint32_t scale = opc >> 1;
+		if (scale == 1)
+			size &= 2;
+		if (scale == 2) {
+			size = rnd(g, 2);
+			if (size)
+				s = 0;
+		}
+		if (scale == 3) {
+			l = 1;
+			s = 0;
+		}
+		emit(g, F(q, 30) | F(0xd, 24) | F(post, 23) | F(l, 22) | F(rnd(g, 2), 21) | F(rm, 16) |
+			F(opc, 13) | F(s, 12) | F(size, 10) | F(28, 5) | rt);
+	}
+}
+
 #endif

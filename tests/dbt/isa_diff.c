@@ -234,5 +234,9 @@ DIFF_TEST(ldst, false)
 DIFF_TEST(atomic, false)
 DIFF_TEST(sys, false)
 DIFF_TEST(fp, true)
+DIFF_TEST(simd_int, false)
+DIFF_TEST(simd_fp, true)
+DIFF_TEST(simd_perm, false)
+DIFF_TEST(simd_ldst, false)
 
 TEST_HARNESS_MAIN
