@@ -220,6 +220,26 @@ static uint32_t log_table(const struct op *o)
 	return mode == BI_O_NATURAL ? ln_64ths[k - 48] : log2_64ths[k - 48];
 }
 
+/*
+ * FLOGD: log2(a1) / (a1 - 1) for the log-mode mantissa a1 of x, so that
+ * FMA(FLOGD(x), FADD_LSCALE(-1, x), e) = e + log2(a1) = log2(x).
+ */
+static uint32_t flogd(uint32_t x)
+{
+	uint32_t m;
+	int32_t e;
+
+	if (bi_fp_is_nan(&bi_f32, x))
+		return bi_fp_quiet(&bi_f32, x);
+	if ((x & 0x80000000u) && (x & 0x7fffffff))
+		return F32_QNAN;
+	if (!(x & 0x7fffffff) || x == 0x7f800000u)
+		return 0x7f800000u;
+	frexp32(x, false, true, &m, &e);
+	return bi_fp_log2_ratio((m & 0x7fffff) | 0x800000,
+				(int32_t)((m >> 23) & 0xff) - 150);
+}
+
 bool bi_exec_alu_tr(const struct op *o, uint32_t *out)
 {
 	bool ftz = o->x->ftz;
@@ -266,6 +286,29 @@ bool bi_exec_alu_tr(const struct op *o, uint32_t *out)
 		/* the adj variants (small/low) are not modelled */
 		*out = exp2_16ths[raw(o, 0) & 15];
 		return true;
+	case BI_OP_FEXP_F32:
+		/* 8:24 fixed-point exponent; the float it came from decides
+		 * the special cases (NaN, and infinities the fixed-point
+		 * form saturates) */
+		a = raw(o, 1);
+		if (bi_fp_is_nan(&bi_f32, a))
+			*out = bi_fp_quiet(&bi_f32, a);
+		else if ((a & 0x7fffffff) == 0x7f800000u)
+			*out = a >> 31 ? 0 : 0x7f800000u;
+		else
+			*out = bi_fp_exp2_fixed((int32_t)raw(o, 0), BI_RM_RTE, ftz);
+		return true;
+	case BI_OP_FLOGD_F32:
+		*out = flogd(raw(o, 0));
+		return true;
+	case BI_OP_FADD_LSCALE_F32: {
+		uint32_t m;
+		int32_t e;
+
+		frexp32(alu_fsrc(o, 1), false, true, &m, &e);
+		*out = bi_f32_add(alu_fsrc(o, 0), m, BI_RM_RTE, ftz);
+		return true;
+	}
 	case BI_OP_FSIN_TABLE_U6:
 		*out = sin_u6(raw(o, 0));
 		return true;

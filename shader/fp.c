@@ -3,7 +3,7 @@
  * Soft floating point (see fp.h). One exact core: operands are unpacked
  * to integer significands, the fused product-plus-addend is formed
  * exactly in 128 bits (far-apart terms keep only a sticky bit), and
- * round_pack() rounds once into the destination format.
+ * bi_fp_pack() rounds once into the destination format.
  */
 #include "shader/fp.h"
 
@@ -105,8 +105,8 @@ static bool round_away(bool neg, bool lsb, bool half, bool sticky, enum bi_rm rm
  * Rounds (-1)^neg * r * 2^e (r != 0; bit 0 of r may be a sticky bit from
  * below, so callers keep a few bits of margin) into format @f.
  */
-static uint32_t round_pack(const struct bi_fmt *f, bool neg, u128 r, int e,
-			   enum bi_rm rm, bool ftz)
+uint32_t bi_fp_pack(const struct bi_fmt *f, bool neg, unsigned __int128 r,
+		    int e, enum bi_rm rm, bool ftz)
 {
 	int msb = msb128(r);
 	int emin_lsb = 1 - (int)bias(f) - f->mbits; /* weight of denormal lsb */
@@ -215,11 +215,11 @@ uint32_t bi_fp_fma_scaled(const struct bi_fmt *f, uint32_t a, uint32_t b,
 				return rm == BI_RM_RTN ? sb : 0;
 			return sp ? sb : 0;
 		}
-		return round_pack(f, sp, p, ep + scale, rm, ftz);
+		return bi_fp_pack(f, sp, p, ep + scale, rm, ftz);
 	}
 	unpack(f, c, &mc, &ec);
 	if (p == 0)
-		return scale ? round_pack(f, sc, mc, ec + scale, rm, ftz) : c;
+		return scale ? bi_fp_pack(f, sc, mc, ec + scale, rm, ftz) : c;
 
 	/* Align both terms exactly in 128 bits: put the larger term's top
 	 * bit at 120 and shift the other to match, keeping a sticky bit if
@@ -261,7 +261,7 @@ uint32_t bi_fp_fma_scaled(const struct bi_fmt *f, uint32_t a, uint32_t b,
 	}
 	if (r == 0)
 		return rm == BI_RM_RTN ? sb : 0;
-	return round_pack(f, neg, r, ehi + scale, rm, ftz);
+	return bi_fp_pack(f, neg, r, ehi + scale, rm, ftz);
 }
 
 uint32_t bi_fp_fma(const struct bi_fmt *f, uint32_t a, uint32_t b, uint32_t c,
@@ -332,7 +332,7 @@ uint32_t bi_fp_recip(const struct bi_fmt *f, uint32_t x, bool rsqrt,
 	if (!rsqrt) {
 		/* 2^100 / m, with a sticky bit for the remainder */
 		q = div128((u128)1 << 100, (uint32_t)m, &exact);
-		return round_pack(f, neg, q << 1 | !exact, -100 - e - 1, rm, ftz);
+		return bi_fp_pack(f, neg, q << 1 | !exact, -100 - e - 1, rm, ftz);
 	}
 	/* 1/sqrt(m * 2^e): make the exponent even, then
 	 * sqrt(2^(2K) / (m * 2^(e'))) = sqrt(2^(2K - e') / m). */
@@ -346,7 +346,7 @@ uint32_t bi_fp_recip(const struct bi_fmt *f, uint32_t x, bool rsqrt,
 	u128 r = isqrt128(q, &r_exact);
 	/* value = r * 2^(-60 - e/2); exact only if both steps were */
 	exact = q_exact && r_exact;
-	return round_pack(f, false, r << 1 | !exact, -60 - e / 2 - 1, rm, ftz);
+	return bi_fp_pack(f, false, r << 1 | !exact, -60 - e / 2 - 1, rm, ftz);
 }
 
 uint32_t bi_fp_convert(const struct bi_fmt *to, const struct bi_fmt *from,
@@ -371,7 +371,7 @@ uint32_t bi_fp_convert(const struct bi_fmt *to, const struct bi_fmt *from,
 	if (is_zero(from, x))
 		return neg ? sign_bit(to) : 0;
 	unpack(from, x, &m, &e);
-	return round_pack(to, neg, (u128)m << 8, e - 8, rm, ftz);
+	return bi_fp_pack(to, neg, (u128)m << 8, e - 8, rm, ftz);
 }
 
 uint32_t bi_fp_ldexp(const struct bi_fmt *f, uint32_t x, int32_t n,
@@ -390,7 +390,7 @@ uint32_t bi_fp_ldexp(const struct bi_fmt *f, uint32_t x, int32_t n,
 	/* Beyond +-300 the result saturates either way; clamping keeps the
 	 * exponent arithmetic in range. */
 	n = n > 300 ? 300 : n < -300 ? -300 : n;
-	return round_pack(f, (x & sign_bit(f)) != 0, (u128)m << 8, e - 8 + n,
+	return bi_fp_pack(f, (x & sign_bit(f)) != 0, (u128)m << 8, e - 8 + n,
 			  rm, ftz);
 }
 
@@ -401,7 +401,7 @@ uint32_t bi_fp_from_int(const struct bi_fmt *f, int64_t v, enum bi_rm rm)
 
 	if (!m)
 		return 0;
-	return round_pack(f, neg, (u128)m << 4, -4, rm, false);
+	return bi_fp_pack(f, neg, (u128)m << 4, -4, rm, false);
 }
 
 /* Rounds a finite value to an integer magnitude; returns it in 128 bits. */
@@ -458,7 +458,7 @@ uint32_t bi_fp_round_int(const struct bi_fmt *f, uint32_t x, enum bi_rm rm)
 	r = to_integer(f, x, rm, &neg);
 	if (!r)
 		return neg ? sign_bit(f) : 0;
-	return round_pack(f, neg, r, 0, BI_RM_RTE, false);
+	return bi_fp_pack(f, neg, r, 0, BI_RM_RTE, false);
 }
 
 int bi_fp_cmp(const struct bi_fmt *f, uint32_t a, uint32_t b)

@@ -38,6 +38,20 @@ extern const struct bi_fmt bi_f32, bi_f16;
 uint32_t bi_fp_fma(const struct bi_fmt *f, uint32_t a, uint32_t b, uint32_t c,
 		   bool has_c, enum bi_rm rm, bool ftz);
 
+/*
+ * Rounds (-1)^neg * r * 2^e (r != 0) into @f. Bit 0 of @r acts as a
+ * sticky bit, so callers keep at least one bit of margin below the value.
+ */
+uint32_t bi_fp_pack(const struct bi_fmt *f, bool neg, unsigned __int128 r,
+		    int e, enum bi_rm rm, bool ftz);
+
+/* 2^(fx / 2^24) for a signed 8:24 fixed-point exponent (fp_exp_log.c). */
+uint32_t bi_fp_exp2_fixed(int32_t fx, enum bi_rm rm, bool ftz);
+
+/* log2(a) / (a - 1) for a = m24 * 2^exp2 in [0.75, 1.5) (fp_exp_log.c;
+ * 1/ln 2 at a = 1). */
+uint32_t bi_fp_log2_ratio(uint32_t m24, int32_t exp2);
+
 /* (a * b + c) * 2^scale with one rounding. */
 uint32_t bi_fp_fma_scaled(const struct bi_fmt *f, uint32_t a, uint32_t b,
 			  uint32_t c, bool has_c, int32_t scale, enum bi_rm rm,
