@@ -80,6 +80,10 @@ void a64_invalidate(uint64_t addr, uint64_t len);
  * memory access: returns true and the guest pc of the faulting instruction
  * when the faulting host pc is inside the engine's access paths, so the
  * ABI layer can deliver the signal to the guest with the right context.
+ * The attribution is per host thread and lasts from a64_run()'s entry to
+ * its return; a handler that leaves a64_run() by siglongjmp should enter
+ * a64_run() again (as delivering the guest signal does) before relying on
+ * a false answer in that thread.
  */
 bool a64_fault_pc(const struct a64_cpu *cpu, const void *host_ucontext,
 		  uint64_t *guest_pc);

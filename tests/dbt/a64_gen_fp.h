@@ -333,4 +333,19 @@ static void gen_simd_ldst(struct gen *g)
 	}
 }
 
+/* Every register-only class interleaved in one block: flags, FPSR and
+ * registers flow between integer, FP and SIMD instructions and branches. */
+static void gen_mixed(struct gen *g)
+{
+	switch (rnd(g, 7)) {
+	case 0: gen_dp_imm(g); break;
+	case 1: gen_dp_reg(g); break;
+	case 2: gen_branch(g); break;
+	case 3: gen_fp(g); break;
+	case 4: gen_simd_int(g); break;
+	case 5: gen_simd_fp(g); break;
+	default: gen_simd_perm(g); break;
+	}
+}
+
 #endif

@@ -238,5 +238,6 @@ DIFF_TEST(simd_int, false)
 DIFF_TEST(simd_fp, true)
 DIFF_TEST(simd_perm, false)
 DIFF_TEST(simd_ldst, false)
+DIFF_TEST(mixed, true)
 
 TEST_HARNESS_MAIN

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The A64 engine through its cpu.h boundary: stop reasons and their
+ * information, chaining over a hot loop, invalidation of rewritten code
+ * (by the ABI layer's a64_invalidate and by the guest's own IC IVAU),
+ * atomics from parallel host threads, fault pc reporting, system
+ * registers. Guest code is hand-assembled (the listing is beside it).
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "aarch64-user/cpu.h"
+#include "harness.h"
+
+static uint32_t *map_code(const uint32_t *w, size_t n)
+{
+	uint32_t *p = mmap(NULL, 65536, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	memcpy(p, w, n * 4);
+	a64_engine_init();
+	return p;
+}
+
+static void cpu_at(struct a64_cpu *c, const void *pc)
+{
+	memset(c, 0, sizeof(*c));
+	c->pc = (uint64_t)(uintptr_t)pc;
+}
+
+TEST(svc_stop_reports_imm_and_next_pc)
+{
+	static const uint32_t code[] = {
+		0xd28000a0, /* mov x0, #5 */
+		0xd4000841, /* svc #0x42 */
+	};
+	uint32_t *p = map_code(code, 2);
+	ASSERT_NONNULL(p);
+	struct a64_cpu c;
+	cpu_at(&c, p);
+	struct a64_stop_info si = a64_run(&c);
+	EXPECT_EQ(si.reason, A64_STOP_SVC);
+	EXPECT_EQ(si.imm, 0x42u);
+	EXPECT_EQ(c.pc, (uint64_t)(uintptr_t)(p + 2));
+	EXPECT_EQ(c.x[0], 5u);
+}
+
+TEST(brk_undef_and_misaligned_branch)
+{
+	static const uint32_t code[] = {
+		0xd42000e0, /* brk #7 */
+		0x00000000, /* udf #0 */
+		0xd61f0020, /* br x1 */
+	};
+	uint32_t *p = map_code(code, 3);
+	ASSERT_NONNULL(p);
+	struct a64_cpu c;
+	cpu_at(&c, p);
+	struct a64_stop_info si = a64_run(&c);
+	EXPECT_EQ(si.reason, A64_STOP_BRK);
+	EXPECT_EQ(si.imm, 7u);
+	EXPECT_EQ(c.pc, (uint64_t)(uintptr_t)p);
+
+	cpu_at(&c, p + 1);
+	si = a64_run(&c);
+	EXPECT_EQ(si.reason, A64_STOP_UNDEF);
+	EXPECT_EQ(si.insn, 0u);
+	EXPECT_EQ(c.pc, (uint64_t)(uintptr_t)(p + 1));
+
+	cpu_at(&c, p + 2);
+	c.x[1] = 0x1002;
+	si = a64_run(&c);
+	EXPECT_EQ(si.reason, A64_STOP_PC_ALIGN);
+	EXPECT_EQ(c.pc, 0x1002u);
+}
+
+TEST(hot_loop_through_chained_blocks)
+{
+	static const uint32_t code[] = {
+		0xd2800000, /* mov x0, #0 */
+		0x91000400, /* 1: add x0, x0, #1 */
+		0xeb01001f, /* cmp x0, x1 */
+		0x54ffffc1, /* b.ne 1b */
+		0xd4000001, /* svc #0 */
+	};
+	uint32_t *p = map_code(code, 5);
+	ASSERT_NONNULL(p);
+	struct a64_cpu c;
+	cpu_at(&c, p);
+	c.x[1] = 3000000;
+	struct a64_stop_info si = a64_run(&c);
+	EXPECT_EQ(si.reason, A64_STOP_SVC);
+	EXPECT_EQ(c.x[0], 3000000u);
+	EXPECT_EQ(c.nzcv, 0x60000000u); /* Z and C after the equal compare */
+}
+
+TEST(invalidate_after_rewrite)
+{
+	static const uint32_t code[] = {
+		0xd28000a0, /* mov x0, #5 */
+		0xd4000001, /* svc #0 */
+	};
+	uint32_t *p = map_code(code, 2);
+	ASSERT_NONNULL(p);
+	struct a64_cpu c;
+	cpu_at(&c, p);
+	a64_run(&c);
+	ASSERT_EQ(c.x[0], 5u);
+	p[0] = 0xd2800540; /* mov x0, #42 */
+	a64_invalidate((uint64_t)(uintptr_t)p, 4);
+	cpu_at(&c, p);
+	a64_run(&c);
+	EXPECT_EQ(c.x[0], 42u);
+}
+
+TEST(guest_rewrites_code_with_ic_ivau)
+{
+	static const uint32_t code[] = {
+		0xb9000022, /* str w2, [x1] */
+		0xd50b7b21, /* dc cvau, x1 */
+		0xd5033b9f, /* dsb ish */
+		0xd50b7521, /* ic ivau, x1 */
+		0xd5033b9f, /* dsb ish */
+		0xd5033fdf, /* isb */
+		0xd61f0020, /* br x1 */
+	};
+	uint32_t *p = map_code(code, 7);
+	ASSERT_NONNULL(p);
+	uint32_t *target = p + 64;
+	target[0] = 0xd28000a0; /* mov x0, #5 */
+	target[1] = 0xd4000001; /* svc #0 */
+	struct a64_cpu c;
+	cpu_at(&c, target);
+	a64_run(&c);
+	ASSERT_EQ(c.x[0], 5u);
+	/* now the guest itself replaces target[0] and jumps there */
+	cpu_at(&c, p);
+	c.x[1] = (uint64_t)(uintptr_t)target;
+	c.x[2] = 0xd2800540; /* mov x0, #42 */
+	struct a64_stop_info si = a64_run(&c);
+	EXPECT_EQ(si.reason, A64_STOP_SVC);
+	EXPECT_EQ(c.x[0], 42u);
+}
+
+TEST(interrupt_flag_stops_at_block_boundary)
+{
+	static const uint32_t code[] = {
+		0x14000000, /* b . */
+	};
+	uint32_t *p = map_code(code, 1);
+	ASSERT_NONNULL(p);
+	struct a64_cpu c;
+	cpu_at(&c, p);
+	c.interrupt = 1;
+	struct a64_stop_info si = a64_run(&c);
+	EXPECT_EQ(si.reason, A64_STOP_INTERRUPT);
+	EXPECT_EQ(c.pc, (uint64_t)(uintptr_t)p);
+}
+
+/* ---- atomics from parallel host threads ----------------------------------- */
+
+struct worker {
+	const uint32_t *entry;
+	uint64_t *counter;
+	uint64_t n;
+};
+
+static void *run_worker(void *arg)
+{
+	struct worker *w = arg;
+	struct a64_cpu c;
+	cpu_at(&c, w->entry);
+	c.x[1] = (uint64_t)(uintptr_t)w->counter;
+	c.x[2] = w->n;
+	a64_run(&c);
+	return NULL;
+}
+
+static uint64_t count_in_threads(const uint32_t *entry, int threads, uint64_t n)
+{
+	static uint64_t counter __attribute__((aligned(64)));
+	pthread_t t[8];
+	struct worker w = { entry, &counter, n };
+	counter = 0;
+	for (int k = 0; k < threads; k++)
+		pthread_create(&t[k], NULL, run_worker, &w);
+	for (int k = 0; k < threads; k++)
+		pthread_join(t[k], NULL);
+	return counter;
+}
+
+TEST_TIMEOUT(ldadd_from_four_threads, 120)
+{
+	static const uint32_t code[] = {
+		0xd2800023, /* 1: mov x3, #1 */
+		0xf8230024, /* ldadd x3, x4, [x1] */
+		0xf1000442, /* subs x2, x2, #1 */
+		0x54ffffa1, /* b.ne 1b */
+		0xd4000001, /* svc #0 */
+	};
+	uint32_t *p = map_code(code, 5);
+	ASSERT_NONNULL(p);
+	EXPECT_EQ(count_in_threads(p, 4, 200000), 800000u);
+}
+
+TEST_TIMEOUT(ldxr_stxr_from_four_threads, 120)
+{
+	static const uint32_t code[] = {
+		0xc85f7c23, /* 1: ldxr x3, [x1] */
+		0x91000463, /* add x3, x3, #1 */
+		0xc8047c23, /* stxr w4, x3, [x1] */
+		0x35ffffa4, /* cbnz w4, 1b */
+		0xf1000442, /* subs x2, x2, #1 */
+		0x54ffff61, /* b.ne 1b */
+		0xd4000001, /* svc #0 */
+	};
+	uint32_t *p = map_code(code, 7);
+	ASSERT_NONNULL(p);
+	EXPECT_EQ(count_in_threads(p, 4, 200000), 800000u);
+}
+
+/* ---- faults --------------------------------------------------------------- */
+
+static sigjmp_buf fault_jmp;
+static struct a64_cpu fault_cpu;
+static uint64_t fault_guest_pc;
+static bool fault_known;
+
+static void on_segv(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)si;
+	fault_known = a64_fault_pc(&fault_cpu, uc, &fault_guest_pc);
+	siglongjmp(fault_jmp, 1);
+}
+
+static void *probe_no_engine(void *arg)
+{
+	uint64_t pc;
+	(void)arg;
+	return a64_fault_pc(&fault_cpu, NULL, &pc) ? (void *)1 : NULL;
+}
+
+TEST(fault_pc_names_the_faulting_load)
+{
+	static const uint32_t code[] = {
+		0xd28000a0, /* mov x0, #5 */
+		0xf9400020, /* ldr x0, [x1] */
+		0xd4000001, /* svc #0 */
+	};
+	uint32_t *volatile p = map_code(code, 3);
+	ASSERT_NONNULL(p);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_segv;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSEGV, &sa, NULL);
+	cpu_at(&fault_cpu, p);
+	fault_cpu.x[1] = 8; /* unmapped */
+	if (!sigsetjmp(fault_jmp, 1))
+		a64_run(&fault_cpu);
+	ASSERT_TRUE(fault_known);
+	EXPECT_EQ(fault_guest_pc, (uint64_t)(uintptr_t)(p + 1));
+	EXPECT_EQ(fault_cpu.x[0], 5u); /* the load wrote nothing */
+	/* a thread that is not running the engine has no engine faults */
+	pthread_t t;
+	void *res;
+	pthread_create(&t, NULL, probe_no_engine, NULL);
+	pthread_join(t, &res);
+	EXPECT_NULL(res);
+}
+
+/* ---- system registers and CRC32 ------------------------------------------- */
+
+static uint32_t crc_bitwise(uint32_t crc, uint64_t v, int bytes, uint32_t poly)
+{
+	for (int k = 0; k < bytes * 8; k++) {
+		crc ^= (v >> k) & 1;
+		crc = (crc >> 1) ^ ((crc & 1) ? poly : 0);
+	}
+	return crc;
+}
+
+TEST(system_registers_and_crc32)
+{
+	static const uint32_t code[] = {
+		0xd53b00e0, /* mrs x0, dczid_el0 */
+		0xd53be001, /* mrs x1, cntfrq_el0 */
+		0xd53be042, /* mrs x2, cntvct_el0 */
+		0xd53be043, /* mrs x3, cntvct_el0 */
+		0xd50b7425, /* dc zva, x5 */
+		0xd53bd046, /* mrs x6, tpidr_el0 */
+		0xd51bd047, /* msr tpidr_el0, x7 */
+		0xd5380008, /* mrs x8, midr_el1 */
+		0xd5380609, /* mrs x9, id_aa64isar0_el1 */
+		0xd4000021, /* svc #1 */
+		0x9ac25c20, /* crc32cx w0, w1, x2 */
+		0x1ac24023, /* crc32b w3, w1, w2 */
+		0xd4000001, /* svc #0 */
+	};
+	uint32_t *p = map_code(code, 13);
+	ASSERT_NONNULL(p);
+	uint8_t buf[256] __attribute__((aligned(64)));
+	memset(buf, 0xab, sizeof(buf));
+	struct a64_cpu c;
+	cpu_at(&c, p);
+	c.x[5] = (uint64_t)(uintptr_t)(buf + 64 + 17); /* inside the second block */
+	c.x[7] = 0x1234;
+	c.tpidr_el0 = 0x77;
+	a64_run(&c);
+	EXPECT_EQ(c.x[0], 4u);
+	EXPECT_NE(c.x[1], 0u);
+	EXPECT_LE(c.x[2], c.x[3]);
+	EXPECT_EQ(c.x[6], 0x77u);
+	EXPECT_EQ(c.tpidr_el0, 0x1234u);
+	EXPECT_EQ(c.x[8] >> 24, 0x41u); /* implementer: Arm */
+	EXPECT_EQ((c.x[9] >> 16) & 15, 1u); /* CRC32 */
+	EXPECT_EQ((c.x[9] >> 20) & 15, 2u); /* LSE atomics */
+	for (int k = 0; k < 256; k++)
+		EXPECT_EQ(buf[k], (k >= 64 && k < 128) ? 0 : 0xab);
+
+	c.x[1] = 0xffffffff;
+	c.x[2] = 0x0123456789abcdefull;
+	a64_run(&c);
+	EXPECT_EQ(c.x[0], crc_bitwise(0xffffffff, 0x0123456789abcdefull, 8, 0x82F63B78u));
+	EXPECT_EQ(c.x[3], crc_bitwise(0xffffffff, 0xef, 1, 0xEDB88320u));
+}
+
+TEST_HARNESS_MAIN
