@@ -250,6 +250,10 @@ uint64_t oflags_to_guest(int h);
 /* Host protection for a guest one: the engine reads code as data, so
  * PROT_EXEC becomes PROT_READ and no guest page is executable on the host. */
 int prot_to_host(uint64_t prot);
+/* Taken around fork() (and released after, in parent and child) so that
+ * no other thread holds the lock in the child: see do_fork(). */
+void mm_fork_lock(bool lock);
+void signal_fork_lock(bool lock);
 /* The program break starts at @start (page aligned end of the program). */
 void mm_set_brk(uint64_t start);
 

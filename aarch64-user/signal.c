@@ -99,6 +99,14 @@ static pthread_mutex_t act_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *host_restorer;
 static uint64_t trampoline;
 
+void signal_fork_lock(bool lock)
+{
+	if (lock)
+		pthread_mutex_lock(&act_lock);
+	else
+		pthread_mutex_unlock(&act_lock);
+}
+
 static int host_sigaction(int sig, void *handler, unsigned long flags)
 {
 	struct host_sigaction a = {

@@ -140,6 +140,14 @@ long sys_shmat(struct gthread *t, const uint64_t *a)
 static pthread_mutex_t brk_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t brk_start, brk_cur;
 
+void mm_fork_lock(bool lock)
+{
+	if (lock)
+		pthread_mutex_lock(&brk_lock);
+	else
+		pthread_mutex_unlock(&brk_lock);
+}
+
 void mm_set_brk(uint64_t start)
 {
 	brk_start = brk_cur = PAGE_UP(start);

@@ -49,7 +49,13 @@ static long do_fork(struct gthread *t, uint64_t flags, uint64_t sp,
 
 	if ((flags & CLONE_VFORK) && pipe2(vf, O_CLOEXEC))
 		return -errno;
+	/* Only the forking thread lives on in the child: a lock another
+	 * thread held at that moment would stay held there forever. */
+	mm_fork_lock(true);
+	signal_fork_lock(true);
 	pid = fork();
+	signal_fork_lock(false);
+	mm_fork_lock(false);
 	if (pid < 0) {
 		if (vf[0] >= 0)
 			close(vf[0]), close(vf[1]);
