@@ -392,7 +392,14 @@ void shim_hw_submit(struct shim_dev *dev, struct shim_job *job)
 		return;
 	}
 	shim_list_add_tail(&job->link, &hw->slot[job->slot].queue);
-	slot_kick(hw, job->slot, NULL);
+	{
+		/* Programming the slot (and maybe an address space) is the
+		 * submitting ioctl's register traffic. */
+		struct shim_acct ja = { 0 };
+
+		slot_kick(hw, job->slot, &ja);
+		shim_stat_add(dev, job->stat_index, &ja);
+	}
 }
 
 static void handle_job_irq(struct shim_hw *hw, struct shim_acct *a)

@@ -594,6 +594,9 @@ TEST_F(kb, write_value_job_completes_with_event)
 		ASSERT_NONNULL(row);
 		EXPECT_EQ(json_num(row, "jobs"), 1);
 		EXPECT_GE(json_num(row, "gpu_pages"), 1);
+		/* HEAD/AFFINITY/CONFIG/COMMAND_NEXT at least, plus the
+		 * address space's set-up. */
+		EXPECT_GE(json_num(row, "reg_writes"), 6);
 		free(st);
 	}
 }
