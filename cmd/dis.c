@@ -48,6 +48,7 @@ static int read_file(const char *path, uint8_t **data, size_t *size)
 static int dis_main(int argc, char **argv)
 {
 	enum bi_arch arch = BI_ARCH_V6;
+	bool verbose = false;
 	const char *path = NULL;
 	struct bi_text t = { 0 };
 	uint8_t *code;
@@ -66,6 +67,8 @@ static int dis_main(int argc, char **argv)
 				fprintf(stderr, "vgpu dis: unknown GPU '%s' (g71 or g52)\n", g);
 				return 1;
 			}
+		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+			verbose = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "vgpu dis: unknown option '%s'\n", argv[i]);
 			return 1;
@@ -85,7 +88,7 @@ static int dis_main(int argc, char **argv)
 	if (size % 16)
 		fprintf(stderr, "vgpu dis: %s: %zu trailing bytes ignored\n", path,
 			size % 16);
-	err = bi_disasm_program(code, size, arch, &t);
+	err = bi_disasm_program(code, size, arch, verbose, &t);
 	if (t.buf)
 		fputs(t.buf, stdout);
 	free(code);
@@ -101,7 +104,7 @@ const struct vgpu_cmd vgpu_cmd_dis = {
 	.name = "dis",
 	.summary = "disassemble Bifrost shader binaries",
 	.help =
-	"usage: vgpu dis [--gpu g71|g52] FILE\n"
+	"usage: vgpu dis [--gpu g71|g52] [-v] FILE\n"
 	"\n"
 	"Disassembles a Bifrost shader binary (a sequence of 128-bit clause\n"
 	"quadwords, as the compiler uploads it; FILE may be - for stdin) in the\n"
@@ -110,6 +113,8 @@ const struct vgpu_cmd vgpu_cmd_dis = {
 	"\n"
 	"  --gpu g71|g52  the ISA version (v6 or v7; default g71). Both decode\n"
 	"                 with the same opcode table today.\n"
+	"  -v, --verbose  also print each quadword, its tag, the header bits,\n"
+	"                 register blocks and constants, as Mesa's verbose mode\n"
 	"\n"
 	"Exit status: 0 on success, 1 on a usage or I/O error, 3 when a clause\n"
 	"is structurally invalid (the hardware's INSTR_INVALID_ENC; the text\n"

@@ -245,15 +245,59 @@ static void print_instr(const struct bi_clause *c, const struct bi_tuple *tp,
 	bi_text_printf(t, "\n");
 }
 
-void bi_disasm_clause(const struct bi_clause *c, struct bi_text *t)
+static const char *const port_write[] = {
+	[BI_PORT_WRITE] = "write", [BI_PORT_WRITE_LO] = "write lo",
+	[BI_PORT_WRITE_HI] = "write hi",
+};
+
+/* The verbose register-block line: what each slot does this tuple. */
+static void print_regs(const struct bi_tuple *tp, struct bi_text *t)
 {
+	const struct bi_regs *r = &tp->regs;
+
+	bi_text_printf(t, "    # regs: %016llx\n    # ", (unsigned long long)tp->reg_bits);
+	if (r->read0)
+		bi_text_printf(t, "slot 0: r%u ", r->port0);
+	if (r->read1)
+		bi_text_printf(t, "slot 1: r%u ", r->port1);
+	if (r->slot2 == BI_PORT_READ)
+		bi_text_printf(t, "slot 2: r%u (read) ", r->reg2);
+	else if (r->slot2 >= BI_PORT_WRITE)
+		bi_text_printf(t, "slot 2: r%u (%s FMA) ", r->reg2, port_write[r->slot2]);
+	if (r->slot3 >= BI_PORT_WRITE)
+		bi_text_printf(t, "slot 3: r%u (%s %s) ", r->reg3, port_write[r->slot3],
+			       r->slot3_fma ? "FMA" : "ADD");
+	if (r->fau_idx)
+		bi_text_printf(t, "fau %X ", r->fau_idx);
+	bi_text_printf(t, "\n");
+}
+
+void bi_disasm_clause(const struct bi_clause *c, const uint32_t *words,
+		      struct bi_text *t)
+{
+	if (words) {
+		for (unsigned q = 0; q < c->nquads; q++) {
+			const uint32_t *w = words + 4 * q;
+
+			bi_text_printf(t, "# %08x %08x %08x %08x \n# tag: 0x%02x\n",
+				       w[3], w[2], w[1], w[0], w[0] & 0xff);
+		}
+		bi_text_printf(t, "# header: %012llx\n", (unsigned long long)c->hdr.raw);
+	}
 	print_header(&c->hdr, t);
 	bi_text_printf(t, "{\n");
 	for (unsigned i = 0; i < c->ntuples; i++) {
+		if (words)
+			print_regs(&c->t[i], t);
 		print_instr(c, &c->t[i], true, t);
 		print_instr(c, &c->t[i], false, t);
 	}
-	bi_text_printf(t, "}\n\n");
+	bi_text_printf(t, "}\n");
+	for (unsigned i = 0; words && i < c->nconsts; i++)
+		bi_text_printf(t, "# const%u: %08x\n# const%u: %08x\n", 2 * i,
+			       (uint32_t)c->consts[i], 2 * i + 1,
+			       (uint32_t)(c->consts[i] >> 32));
+	bi_text_printf(t, "\n");
 }
 
 static const char *dec_err_name(int err)
@@ -271,7 +315,7 @@ static const char *dec_err_name(int err)
 }
 
 int bi_disasm_program(const void *code, size_t size, enum bi_arch arch,
-		      struct bi_text *t)
+		      bool verbose, struct bi_text *t)
 {
 	const uint32_t *w = code;
 	size_t nq = size / 16, q = 0;
@@ -290,7 +334,7 @@ int bi_disasm_program(const void *code, size_t size, enum bi_arch arch,
 				       dec_err_name(err));
 			break;
 		}
-		bi_disasm_clause(c, t);
+		bi_disasm_clause(c, verbose ? w + 4 * q : NULL, t);
 		q += c->nquads;
 	}
 	os_free(c);

@@ -18,8 +18,11 @@ struct bi_text {
 
 void bi_text_printf(struct bi_text *t, const char *fmt, ...) OS_PRINTF(2, 3);
 
-/* Appends one decoded clause. */
-void bi_disasm_clause(const struct bi_clause *c, struct bi_text *t);
+/* Appends one decoded clause. @words: its quadwords, for the verbose
+ * form (raw words, tags, header bits, register blocks, constants, as
+ * Mesa prints with its verbose flag); NULL for the plain form. */
+void bi_disasm_clause(const struct bi_clause *c, const uint32_t *words,
+		      struct bi_text *t);
 
 /*
  * Disassembles a whole program of @size bytes, stopping at the zero
@@ -27,7 +30,7 @@ void bi_disasm_clause(const struct bi_clause *c, struct bi_text *t);
  * clause that does not decode (reported in the text as well).
  */
 int bi_disasm_program(const void *code, size_t size, enum bi_arch arch,
-		      struct bi_text *t);
+		      bool verbose, struct bi_text *t);
 
 /* printf("%f") of a float32 given by its bits, without libc or libm. */
 int bi_format_f32(char *buf, size_t size, uint32_t bits);

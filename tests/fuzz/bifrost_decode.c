@@ -126,12 +126,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (c.nquads == 0 || c.nquads > nq - q || c.ntuples < 1 ||
 			    c.ntuples > 8 || c.nconsts > 7)
 				abort();
-			bi_disasm_clause(&c, &t);
+			bi_disasm_clause(&c, w + 4 * q, &t);
 		} else if (err > 0 || err < BI_DEC_TOO_LONG) {
 			abort();
 		}
 	}
-	bi_disasm_program(w, nq * 16, BI_ARCH_V6, &t);
+	bi_disasm_program(w, nq * 16, BI_ARCH_V6, false, &t);
 	free(t.buf);
 	free(w);
 	run(data, size);

@@ -24,7 +24,7 @@ static char *dis(const uint32_t *w, unsigned nq, int *err)
 {
 	struct bi_text t = { 0 };
 
-	*err = bi_disasm_program(w, nq * 16, BI_ARCH_V6, &t);
+	*err = bi_disasm_program(w, nq * 16, BI_ARCH_V6, false, &t);
 	return t.buf;
 }
 
@@ -119,6 +119,26 @@ TEST(nop_clause_text)
 	ASSERT_EQ(err, 0);
 	EXPECT_STREQ(s, "clause_0:\nds(0) eos \n{\n    *NOP t0\n    +NOP t1\n}\n\n");
 	free(s);
+}
+
+TEST(verbose_text_has_words_tags_and_blocks)
+{
+	struct asm_header h = { .flow = 0, .dep_slot = 1 };
+	struct asm_tuple t = { FMA_NOP, ADD_NOP, asm_regs(2, 5, 0, 0, 3, 0x85) };
+	struct bi_text txt = { 0 };
+	uint32_t w[4];
+	char want[64];
+
+	asm_clause(w, &h, &t, 1, NULL, 0);
+	ASSERT_EQ(bi_disasm_program(w, 16, BI_ARCH_V6, true, &txt), 0);
+	snprintf(want, sizeof(want), "# %08x %08x %08x %08x \n# tag: 0x%02x\n",
+		 w[3], w[2], w[1], w[0], w[0] & 0xff);
+	EXPECT_NONNULL(strstr(txt.buf, want));
+	EXPECT_NONNULL(strstr(txt.buf, "# header: 000100000000\n"));
+	/* mode 3 in the first tuple: read slot 2, write slot 3 from FMA */
+	EXPECT_NONNULL(strstr(txt.buf, "    # slot 0: r2 slot 1: r5 slot 2: r0 (read) "
+				       "slot 3: r0 (write FMA) fau 85 \n"));
+	free(txt.buf);
 }
 
 TEST(header_fields_text)
