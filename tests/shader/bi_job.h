@@ -98,10 +98,10 @@ static inline bool tjob_vecadd(struct tjob *j, unsigned groups)
 		{ TJ_NOP_F, bi_enc(false, "+LOAD.i32", SRCS(7, 5), NULL),
 		  asm_block(false, -1, -1, -1, -1, -1, 0x80) },
 	};
-	/* clause 2: r3 = ubo0[r0] */
+	/* clause 2: r3 = ubo[u3.w1 = 0][r0] */
 	struct asm_tuple c2 = { TJ_NOP_F,
-				bi_enc(false, "+LOAD.i32", SRCS(0, 4), "seg=ubo"),
-				asm_block(true, 0, -1, -1, -1, -1, 0x85) };
+				bi_enc(false, "+LOAD.i32", SRCS(0, 5), "seg=ubo"),
+				asm_block(true, 0, -1, -1, -1, -1, 0x83) };
 	/* clause 3: r4 = r2 + r3; store r4 at out + r0 */
 	struct asm_tuple c3[2] = {
 		{ bi_enc(true, "*FADD.f32", SRCS(0, 1), NULL),
