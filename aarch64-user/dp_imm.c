@@ -210,17 +210,19 @@ static bool dec_bfm(struct a64_insn *d, uint32_t w, uint64_t pc)
 	return true;
 }
 
-static int exec_extr(struct a64_cpu *c, const struct a64_insn *i)
+/* EXTR (and ROR, its alias): one handler per width, no width branch. */
+static int exec_extr64(struct a64_cpu *c, const struct a64_insn *i)
 {
 	unsigned lsb = i->op2;
-	uint64_t hi = xr(c, i->rn), lo = xr(c, i->rm), r;
-	if (i->sf) {
-		r = lsb ? (lo >> lsb) | (hi << (64 - lsb)) : lo;
-	} else {
-		uint64_t cat = (hi << 32) | (uint32_t)lo;
-		r = (uint32_t)(cat >> lsb);
-	}
-	wx(c, i->rd, r);
+	uint64_t hi = xr(c, i->rn), lo = xr(c, i->rm);
+	wx(c, i->rd, lsb ? (lo >> lsb) | (hi << (64 - lsb)) : lo);
+	return A64_NEXT;
+}
+
+static int exec_extr32(struct a64_cpu *c, const struct a64_insn *i)
+{
+	uint64_t cat = (xr(c, i->rn) << 32) | (uint32_t)xr(c, i->rm);
+	wx(c, i->rd, (uint32_t)(cat >> i->op2));
 	return A64_NEXT;
 }
 
@@ -234,7 +236,7 @@ static bool dec_extr(struct a64_insn *d, uint32_t w, uint64_t pc)
 	d->rd = bits(w, 4, 0);
 	d->rn = bits(w, 9, 5);
 	d->rm = bits(w, 20, 16);
-	d->fn = exec_extr;
+	d->fn = d->sf ? exec_extr64 : exec_extr32;
 	return true;
 }
 

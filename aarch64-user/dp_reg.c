@@ -13,24 +13,48 @@ static void dec_rrr(struct a64_insn *d, uint32_t w)
 	d->ra = bits(w, 14, 10);
 }
 
-/* Logical (shifted register): op = opc:N, op2 = shift type, imm = amount. */
-static int exec_logic_reg(struct a64_cpu *c, const struct a64_insn *i)
+/*
+ * Logical and add/subtract (shifted register) are the hottest instructions
+ * of integer code. Their handlers are instantiated per operation, shift
+ * type and width from one always-inline body, so that executing one takes
+ * no data-dependent branch (a shared handler switching on the operation
+ * mispredicts whenever neighbouring instructions differ).
+ */
+static inline __attribute__((always_inline)) int
+logic_body(struct a64_cpu *c, const struct a64_insn *i, unsigned op, unsigned type, bool sf)
 {
 	uint64_t a = xr(c, i->rn);
-	uint64_t b = shift_val(xr(c, i->rm), i->op2, (unsigned)i->imm, i->sf), r;
-	switch (i->op) {
+	uint64_t b = shift_val(xr(c, i->rm), type, (unsigned)i->imm, sf), r;
+	switch (op) {
 	case 0: r = a & b; break;
 	case 1: r = a & ~b; break;
 	case 2: r = a | b; break;
 	case 3: r = a | ~b; break;
 	case 4: r = a ^ b; break;
 	case 5: r = a ^ ~b; break;
-	case 6: r = a & b; logic_flags(c, r, i->sf); break;
-	default: r = a & ~b; logic_flags(c, r, i->sf); break;
+	case 6: r = a & b; logic_flags(c, r, sf); break;
+	default: r = a & ~b; logic_flags(c, r, sf); break;
 	}
-	wxs(c, i->rd, r, i->sf);
+	wxs(c, i->rd, r, sf);
 	return A64_NEXT;
 }
+
+#define LOGIC_FN(op, type, sf)                                                       \
+	static int exec_logic_##op##_##type##_##sf(struct a64_cpu *c, const struct a64_insn *i) \
+	{                                                                            \
+		return logic_body(c, i, op, type, sf);                               \
+	}
+#define LOGIC_FNS_T(op, type) LOGIC_FN(op, type, 0) LOGIC_FN(op, type, 1)
+#define LOGIC_FNS(op) LOGIC_FNS_T(op, 0) LOGIC_FNS_T(op, 1) LOGIC_FNS_T(op, 2) LOGIC_FNS_T(op, 3)
+LOGIC_FNS(0) LOGIC_FNS(1) LOGIC_FNS(2) LOGIC_FNS(3) LOGIC_FNS(4) LOGIC_FNS(5) LOGIC_FNS(6)
+LOGIC_FNS(7)
+
+#define LOGIC_ROW_T(op, type) { exec_logic_##op##_##type##_0, exec_logic_##op##_##type##_1 }
+#define LOGIC_ROW(op) { LOGIC_ROW_T(op, 0), LOGIC_ROW_T(op, 1), LOGIC_ROW_T(op, 2), LOGIC_ROW_T(op, 3) }
+static const a64_fn logic_fns[8][4][2] = {
+	LOGIC_ROW(0), LOGIC_ROW(1), LOGIC_ROW(2), LOGIC_ROW(3),
+	LOGIC_ROW(4), LOGIC_ROW(5), LOGIC_ROW(6), LOGIC_ROW(7),
+};
 
 /* MOV Xd, Xm (ORR with XZR, no shift) is common enough for its own path. */
 static int exec_mov_reg(struct a64_cpu *c, const struct a64_insn *i)
@@ -48,21 +72,39 @@ static bool dec_logic_reg(struct a64_insn *d, uint32_t w, uint64_t pc)
 		return false;
 	d->op = (uint8_t)(bits(w, 30, 29) << 1 | bit(w, 21));
 	d->op2 = bits(w, 23, 22);
-	d->fn = (d->op == 2 && d->rn == 31 && d->imm == 0) ? exec_mov_reg : exec_logic_reg;
+	d->fn = (d->op == 2 && d->rn == 31 && d->imm == 0) ? exec_mov_reg
+							    : logic_fns[d->op][d->op2][d->sf];
 	return true;
 }
 
-/* Add/subtract: op = 1 for subtraction (b inverted, carry in 1), flags&2
- * sets NZCV; op2/imm describe the shift or the extension of Rm. */
-static int exec_addsub_shift(struct a64_cpu *c, const struct a64_insn *i)
+/* Add/subtract: op = 1 for subtraction (b inverted, carry in 1), S sets
+ * NZCV; the shift type and amount apply to Rm. */
+static inline __attribute__((always_inline)) int
+addsub_body(struct a64_cpu *c, const struct a64_insn *i, bool sub, bool setf, unsigned type, bool sf)
 {
-	uint64_t b = shift_val(xr(c, i->rm), i->op2, (unsigned)i->imm, i->sf);
-	if (i->op)
+	uint64_t b = shift_val(xr(c, i->rm), type, (unsigned)i->imm, sf);
+	if (sub)
 		b = ~b;
-	uint64_t r = add_flags(c, xr(c, i->rn), b, i->op, i->sf, i->flags & 2);
-	wxs(c, i->rd, r, i->sf);
+	uint64_t r = add_flags(c, xr(c, i->rn), b, sub, sf, setf);
+	wxs(c, i->rd, r, sf);
 	return A64_NEXT;
 }
+
+#define ADDSUB_FN(sub, setf, type, sf)                                                         \
+	static int exec_addsub_##sub##setf##type##sf(struct a64_cpu *c, const struct a64_insn *i) \
+	{                                                                                      \
+		return addsub_body(c, i, sub, setf, type, sf);                                 \
+	}
+#define ADDSUB_FNS_T(sub, setf, type) ADDSUB_FN(sub, setf, type, 0) ADDSUB_FN(sub, setf, type, 1)
+#define ADDSUB_FNS(sub, setf) ADDSUB_FNS_T(sub, setf, 0) ADDSUB_FNS_T(sub, setf, 1) ADDSUB_FNS_T(sub, setf, 2)
+ADDSUB_FNS(0, 0) ADDSUB_FNS(0, 1) ADDSUB_FNS(1, 0) ADDSUB_FNS(1, 1)
+
+#define ADDSUB_ROW_T(sub, setf, type) { exec_addsub_##sub##setf##type##0, exec_addsub_##sub##setf##type##1 }
+#define ADDSUB_ROW(sub, setf) { ADDSUB_ROW_T(sub, setf, 0), ADDSUB_ROW_T(sub, setf, 1), ADDSUB_ROW_T(sub, setf, 2) }
+static const a64_fn addsub_fns[2][2][3][2] = {
+	{ ADDSUB_ROW(0, 0), ADDSUB_ROW(0, 1) },
+	{ ADDSUB_ROW(1, 0), ADDSUB_ROW(1, 1) },
+};
 
 static bool dec_addsub_shift(struct a64_insn *d, uint32_t w, uint64_t pc)
 {
@@ -74,7 +116,7 @@ static bool dec_addsub_shift(struct a64_insn *d, uint32_t w, uint64_t pc)
 		return false;
 	d->op = bit(w, 30);
 	d->flags = bit(w, 29) ? 2 : 0;
-	d->fn = exec_addsub_shift;
+	d->fn = addsub_fns[d->op][bit(w, 29)][d->op2][d->sf];
 	return true;
 }
 
