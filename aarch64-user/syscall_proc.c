@@ -215,17 +215,33 @@ static int parse_shebang(const char *hdr, size_t n, char *interp, char *arg)
 	return 0;
 }
 
+/* Guest variables the host's dynamic loader would act on when it starts
+ * the new translator (an aarch64 library to preload, an auditor). */
+static bool for_guest_only(const char *kv)
+{
+	return !strncmp(kv, "LD_PRELOAD=", 11) || !strncmp(kv, "LD_AUDIT=", 9);
+}
+
 /* Runs an aarch64 program under a fresh translator: this binary, with the
  * same options, the guest's argv[0] and environment. */
 static long exec_translated(const char *guest_path, char **argv, char **envp)
 {
-	const char *hv[16 + 4096];
-	size_t n = 0, argc = 0;
+	size_t n = 0, argc = 0, envc = 0, k = 0;
+	const char **hv;
+	char **he;
+	long r;
 
 	while (argv && argv[argc])
 		argc++;
-	if (argc + 16 > sizeof(hv) / sizeof(hv[0]))
-		return -E2BIG;
+	while (envp && envp[envc])
+		envc++;
+	hv = calloc(argc + 2 * envc + 16, sizeof(*hv));
+	he = calloc(envc + 1, sizeof(*he));
+	if (!hv || !he) {
+		free(hv);
+		free(he);
+		return -ENOMEM;
+	}
 	hv[n++] = abi_opts.self_exe;
 	hv[n++] = "run";
 	if (path_sysroot()) {
@@ -238,13 +254,25 @@ static long exec_translated(const char *guest_path, char **argv, char **envp)
 		hv[n++] = "-0";
 		hv[n++] = argv[0];
 	}
+	/* Those reach the guest through -E, not the host loader. */
+	for (size_t i = 0; i < envc; i++) {
+		if (for_guest_only(envp[i])) {
+			hv[n++] = "-E";
+			hv[n++] = envp[i];
+		} else {
+			he[k++] = envp[i];
+		}
+	}
 	hv[n++] = "--";
 	hv[n++] = guest_path;
 	for (size_t i = 1; i < argc; i++)
 		hv[n++] = argv[i];
 	hv[n] = NULL;
-	execve(abi_opts.self_exe, (char *const *)hv, envp);
-	return -errno;
+	execve(abi_opts.self_exe, (char *const *)hv, he);
+	r = -errno;
+	free(hv);
+	free(he);
+	return r;
 }
 
 static long do_execve(const char *path, char **argv, char **envp, int depth)

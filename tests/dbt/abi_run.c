@@ -278,7 +278,11 @@ TEST(execve_of_elf_and_script_stays_translated)
 	fclose(f);
 	chmod(script, 0755);
 
-	const char *a[] = { "-L", dir, "-strace", abi_guest("tests/guest-abi/raw_proc"),
+	/* A guest LD_PRELOAD is the guest's: the host loader starting the
+	 * new translator must not try it. */
+	const char *a[] = { "-L", dir, "-strace", "-E",
+			    "LD_PRELOAD=/nonexistent/vgpu-abi.so",
+			    abi_guest("tests/guest-abi/raw_proc"),
 			    "exec", "/bin/s.sh", "y", NULL };
 	ASSERT_EQ(abi_run(&r, a, NULL), 0);
 	EXPECT_EQ(r.status, 4);
@@ -288,6 +292,7 @@ TEST(execve_of_elf_and_script_stays_translated)
 	/* One strace, before and after the exec. */
 	EXPECT_NONNULL(strstr(r.err, "execve(\"/bin/s.sh\", [\"/bin/s.sh\", \"y\"]"));
 	EXPECT_NONNULL(strstr(r.err, "exit_group(4) = ?"));
+	EXPECT_NULL(strstr(r.err, "ld.so"));
 	proc_result_free(&r);
 
 	/* fexecve: execveat on a descriptor. */
