@@ -74,4 +74,41 @@ TEST_F(gpu, unmapped_access_faults_the_job)
 	EXPECT_EQ(tjob_vecadd_check(&self->tj, 4), 0);
 }
 
+/*
+ * Atomics contended across workgroups and host worker threads: every
+ * thread of 256 workgroups adds 1 to one counter (no return), on 4
+ * workers; the host-side atomics of the memory interface keep the sum.
+ */
+TEST_F(gpu, atomic_counter_across_workers)
+{
+	struct tjob *tj = &self->tj;
+	struct asm_header h1 = { .flow = 3 };
+	struct asm_header h2 = { .flow = 0, .staging_reg = 8, .msg = 7 };
+	/* r8 = u0.w0 (= 1) */
+	struct asm_tuple c1 = { TJ_NOP_F, bi_enc(false, "+MOV.i32", SRCS(4), NULL),
+				asm_block(true, -1, -1, -1, -1, 8, 0x80) };
+	/* counter (u1) += r8 */
+	struct asm_tuple c2 = {
+		bi_enc(true, "*ATOM_C.i32", SRCS(4, 5, 2), "atom_opc=aadd"),
+		bi_enc_imm(false, "+ATOM_CX", SRCS(2, 4, 5), NULL, (uint32_t[]){ 2 }),
+		asm_block(true, -1, -1, 8, -1, -1, 0x81),
+	};
+	uint32_t counter;
+
+	ASSERT_NE(c2.fma, ~0u);
+	ASSERT_NE(c2.add, ~0u);
+	ASSERT_NE(c2.reg, ~0ull);
+	tjob_write(tj, 3, 8, 256, 2, 0);
+	tjob_emit(tj, &h1, &c1, 1);
+	tjob_emit(tj, &h2, &c2, 1);
+	tj64(tj, TJ_PUSH, 1);
+	tj64(tj, TJ_PUSH + 8, tj->va + TJ_O);
+	memset(tj->mem + TJ_O, 0, 4);
+	bi_compute_set_workers(self->bc, 4);
+	submit_job(&self->b, tj);
+	ASSERT_EQ(wait_slot(&self->b, SLOT, 30), MALI_JOB_IRQ_DONE(SLOT));
+	memcpy(&counter, tj->mem + TJ_O, 4);
+	EXPECT_EQ(counter, 8u * 256);
+}
+
 TEST_HARNESS_MAIN
