@@ -26,4 +26,5 @@ mkdir -p "$OUT"
 cp -r Kbuild os vgpu shader driver-shim "$OUT"/
 find "$OUT" -name '*.md' -delete
 echo "kmod: building in $OUT against $KDIR"
-make -C "$KDIR" M="$(cd "$OUT" && pwd)" W=0 modules
+# A fresh make: the parent's jobserver flags do not carry over cleanly.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$KDIR" M="$(cd "$OUT" && pwd)" modules
