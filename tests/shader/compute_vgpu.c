@@ -111,4 +111,54 @@ TEST_F(gpu, atomic_counter_across_workers)
 	EXPECT_EQ(counter, 8u * 256);
 }
 
+/*
+ * Thread-local storage (the stack compilers spill to): each thread stores
+ * its global id at tl+4, reads it back in a later clause and writes it to
+ * out[gid]. Threads sharing a stack would read each other's values.
+ */
+TEST_F(gpu, stack_spill_is_per_thread)
+{
+	struct tjob *tj = &self->tj;
+	struct asm_header hs = { .flow = 3, .staging_reg = 60 };
+	struct asm_header hl = { .flow = 3, .staging_reg = 9 };
+	struct asm_header ho = { .flow = 0, .staging_reg = 9 };
+	/* tl[u0.w0 = 4] = r60 */
+	struct asm_tuple st = { TJ_NOP_F, bi_enc(false, "+STORE.i32", SRCS(4, 3), "seg=tl"),
+				asm_block(true, -1, -1, -1, -1, -1, 0x80) };
+	/* r9 = tl[4] */
+	struct asm_tuple ld = { TJ_NOP_F, bi_enc(false, "+LOAD.i32", SRCS(4, 3), "seg=tl"),
+				asm_block(true, -1, -1, -1, -1, -1, 0x80) };
+	/* out[gid] = r9: address u1.w0 + (gid << 2) (u0.w1 = 2) */
+	struct asm_tuple o[2] = {
+		{ bi_enc(true, "*LSHIFT_OR.i32", SRCS(0, 3, 5), NULL), TJ_NOP_A,
+		  asm_block(true, 60, -1, -1, -1, -1, 0x80) },
+		{ TJ_NOP_F, bi_enc(false, "+IADD.s32", SRCS(6, 4), NULL),
+		  asm_block(false, -1, -1, -1, -1, -1, 0x81) },
+	};
+	struct asm_tuple so = { TJ_NOP_F, bi_enc(false, "+STORE.i32", SRCS(7, 5), NULL),
+				asm_block(true, -1, -1, -1, -1, -1, 0x81) };
+	struct asm_tuple out[3] = { o[0], o[1], so };
+	unsigned bad = 0;
+
+	out[2].reg = asm_block(false, -1, -1, -1, -1, -1, 0x81);
+	ASSERT_NE(st.add, ~0u);
+	ASSERT_NE(ld.add, ~0u);
+	tjob_write(tj, 3, 8, 16, 2, 0);
+	tjob_emit(tj, &hs, &st, 1);
+	tjob_emit(tj, &hl, &ld, 1);
+	tjob_emit(tj, &ho, out, 3);
+	tj64(tj, TJ_PUSH, (uint64_t)2 << 32 | 4);
+	tj64(tj, TJ_PUSH + 8, tj->va + TJ_O);
+	/* 32-byte stacks (16 << 1) at the WLS area */
+	tj32(tj, TJ_LSD)[0] = 1;
+	tj64(tj, TJ_LSD + 8, tj->va + TJ_WLS);
+	memset(tj->mem + TJ_O, 0xff, 4 * 128);
+	bi_compute_set_workers(self->bc, 2);
+	submit_job(&self->b, tj);
+	ASSERT_EQ(wait_slot(&self->b, SLOT, 30), MALI_JOB_IRQ_DONE(SLOT));
+	for (unsigned g = 0; g < 128; g++)
+		bad += tj32(tj, TJ_O + 4 * g)[0] != g;
+	EXPECT_EQ(bad, 0u);
+}
+
 TEST_HARNESS_MAIN
