@@ -404,31 +404,44 @@ int signal_push_mask(struct gthread *t, uint64_t set, uint64_t size)
 	return 0;
 }
 
+static bool on_altstack(const struct gthread *t, uint64_t sp)
+{
+	return t->ss_size && sp - t->ss_sp <= t->ss_size;
+}
+
+/* Sets the alternate stack from @ss: 0 or -errno, as sigaltstack(). */
+static int set_altstack(struct gthread *t, const struct a64_stack *ss)
+{
+	if (on_altstack(t, t->cpu.x[31]))
+		return -EPERM;
+	if (ss->ss_flags & SS_DISABLE) {
+		t->ss_sp = t->ss_size = 0;
+		return 0;
+	}
+	if (ss->ss_flags & ~SS_ONSTACK)
+		return -EINVAL;
+	if (ss->ss_size < 4720) /* AT_MINSIGSTKSZ (stack.c) */
+		return -ENOMEM;
+	t->ss_sp = ss->ss_sp;
+	t->ss_size = ss->ss_size;
+	return 0;
+}
+
 long sys_sigaltstack(struct gthread *t, const uint64_t *a)
 {
 	struct a64_stack ss, old;
-	uint64_t sp = t->cpu.x[31];
-	bool on = t->ss_size && sp - t->ss_sp <= t->ss_size;
+	int r;
 
 	old.ss_sp = t->ss_sp;
 	old.ss_size = t->ss_size;
-	old.ss_flags = on ? SS_ONSTACK : t->ss_size ? 0 : SS_DISABLE;
+	old.ss_flags = on_altstack(t, t->cpu.x[31]) ? SS_ONSTACK
+		       : t->ss_size ? 0 : SS_DISABLE;
 	old.pad = 0;
 	if (a[0]) {
 		if (copy_from_guest(&ss, a[0], sizeof(ss)))
 			return -EFAULT;
-		if (on)
-			return -EPERM;
-		if (ss.ss_flags & SS_DISABLE) {
-			t->ss_sp = t->ss_size = 0;
-		} else if (ss.ss_flags & ~SS_ONSTACK) {
-			return -EINVAL;
-		} else if (ss.ss_size < 4720) { /* AT_MINSIGSTKSZ (stack.c) */
-			return -ENOMEM;
-		} else {
-			t->ss_sp = ss.ss_sp;
-			t->ss_size = ss.ss_size;
-		}
+		if ((r = set_altstack(t, &ss)))
+			return r;
 	}
 	if (a[1] && copy_to_guest(a[1], &old, sizeof(old)))
 		return -EFAULT;
@@ -446,7 +459,7 @@ static void fill_frame(struct gthread *t, struct a64_rt_sigframe *f,
 	f->uc.uc_stack.ss_sp = t->ss_sp;
 	f->uc.uc_stack.ss_size = t->ss_size;
 	f->uc.uc_stack.ss_flags = !t->ss_size ? SS_DISABLE
-				  : sp - t->ss_sp <= t->ss_size ? SS_ONSTACK : 0;
+				  : on_altstack(t, sp) ? SS_ONSTACK : 0;
 	f->uc.uc_sigmask = saved_mask;
 	if (sig == SIGSEGV || sig == SIGBUS)
 		mc->fault_address = (uint64_t)info->si_addr;
@@ -479,8 +492,7 @@ static void setup_frame(struct gthread *t, int sig, const siginfo_t *info,
 
 	if (!f)
 		die_with(SIGSEGV);
-	if ((act->flags & SA_ONSTACK) && t->ss_size &&
-	    !(sp - t->ss_sp <= t->ss_size))
+	if ((act->flags & SA_ONSTACK) && t->ss_size && !on_altstack(t, sp))
 		sp = t->ss_sp + t->ss_size;
 	/* A frame record (fp, lr) above the sigframe links the handler's
 	 * stack to the interrupted code for unwinders. */
@@ -621,6 +633,10 @@ long sys_rt_sigreturn(struct gthread *t, const uint64_t *a)
 	}
 	t->cpu.excl_valid = false;
 	signal_set_mask(t, f->uc.uc_sigmask);
+	/* The frame's uc_stack becomes the alternate stack again, as the
+	 * kernel's restore_altstack() does; only a bad frame would be an
+	 * error there, and the frame was readable. */
+	set_altstack(t, &f->uc.uc_stack);
 	free(f);
 	return SC_KEEP_X0;
 }

@@ -480,6 +480,19 @@ TEST_F(guest, sa_onstack_uses_the_alternate_stack)
 	EXPECT_EQ(insn[1], 0xd4000001); /* svc #0 */
 	/* On the alternate stack it cannot be changed. */
 	EXPECT_EQ(SC(t, NR_sigaltstack, (uint64_t)&ss, 0), -EPERM);
+	/* The frame recorded it; a handler may change it there, and
+	 * rt_sigreturn installs what the frame then says. */
+	uint64_t f = t->cpu.x[31];
+	EXPECT_EQ(rd64(f + UC + 16), (uint64_t)alt);
+	EXPECT_EQ(rd64(f + UC + 32), sizeof(alt));
+	uint64_t smaller = sizeof(alt) / 2;
+	memcpy((void *)(f + UC + 32), &smaller, 8);
+	SC(t, NR_rt_sigreturn);
+	EXPECT_EQ(t->cpu.x[31], top - 16);
+	EXPECT_EQ(SC(t, NR_sigaltstack, 0, (uint64_t)&old), 0);
+	EXPECT_EQ(old.sp, (uint64_t)alt);
+	EXPECT_EQ(old.size, smaller);
+	EXPECT_EQ(old.flags, 0);
 }
 
 TEST_F(guest, unhandled_undefined_instruction_kills_with_sigill)
