@@ -19,6 +19,7 @@
 
 #include "cmd/commands.h"
 #include "fuse-dev/server.h"
+#include "fuse-dev/socket.h"
 
 #define DEV_MAX_THREADS 256
 
@@ -144,6 +145,42 @@ static void *bind_thread(void *arg)
 	return NULL;
 }
 
+/* --socket without FUSE: serve until SIGINT/SIGTERM/SIGHUP. */
+static int socket_only_main(const struct shim_config *cfg, const char *path,
+			    const char *trace)
+{
+	struct server srv = { 0 };
+	struct sock_server *sock;
+	sigset_t set;
+	int sig = 0;
+
+	/* Blocked before any thread exists, so that sigwait() gets them. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	if (server_init(&srv, cfg)) {
+		fprintf(stderr, "vgpu dev: cannot create the GPU\n");
+		return 1;
+	}
+	if (trace && shim_trace_start(srv.dev)) {
+		server_fini(&srv);
+		return 1;
+	}
+	sock = sock_server_start(&srv, path);
+	if (sock) {
+		printf("vgpu dev: %s, socket mode: %s\n", shim_dev_gpu_name(srv.dev), path);
+		fflush(stdout);
+		sigwait(&set, &sig);
+		sock_server_stop(sock);
+	}
+	if (trace)
+		write_trace(&srv, trace);
+	server_fini(&srv);
+	return sock ? 0 : 1;
+}
+
 static int dev_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -155,6 +192,8 @@ static int dev_main(int argc, char **argv)
 		{ "debug", no_argument, NULL, 'd' },
 		{ "job-timeout", required_argument, NULL, 't' },
 		{ "trace", required_argument, NULL, 'T' },
+		{ "socket", required_argument, NULL, 'S' },
+		{ "no-fuse", no_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct shim_config cfg = { .gpu = SHIM_GPU_G71 };
@@ -165,7 +204,9 @@ static int dev_main(int argc, char **argv)
 	struct server srv = { 0 };
 	const char *trace = NULL;
 	struct binder binder = { 0 };
-	bool bind = false;
+	struct sock_server *sock = NULL;
+	const char *sock_path = NULL;
+	bool bind = false, no_fuse = false;
 	int opt, ret = 1;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -202,6 +243,12 @@ static int dev_main(int argc, char **argv)
 			break;
 		case 'T':
 			trace = optarg;
+			break;
+		case 'S':
+			sock_path = optarg;
+			break;
+		case 'N':
+			no_fuse = true;
 			break;
 		case 'd':
 			os_log_set_level(OS_LOG_DEBUG);
@@ -240,6 +287,12 @@ static int dev_main(int argc, char **argv)
 		if (statfs(mnt, &sfs) && errno == ENOTCONN && !umount2(mnt, MNT_DETACH))
 			fprintf(stderr, "vgpu dev: removed a stale mount at %s\n", mnt);
 	}
+	if (no_fuse && (!sock_path || bind)) {
+		fprintf(stderr, "vgpu dev: --no-fuse wants --socket and no --bind\n");
+		return 1;
+	}
+	if (no_fuse)
+		return socket_only_main(&cfg, sock_path, trace);
 	if (bind && geteuid() != 0) {
 		fprintf(stderr, "vgpu dev: --bind needs root\n");
 		return 1;
@@ -251,6 +304,12 @@ static int dev_main(int argc, char **argv)
 	if (trace && shim_trace_start(srv.dev)) {
 		server_fini(&srv);
 		return 1;
+	}
+	if (sock_path) {
+		sock = sock_server_start(&srv, sock_path);
+		if (!sock)
+			goto out_srv;
+		printf("vgpu dev: socket at %s\n", sock_path);
 	}
 	se = fuse_session_new(&fargs, server_ops_get(), sizeof(struct fuse_lowlevel_ops),
 			      &srv);
@@ -290,6 +349,7 @@ out_sig:
 out_se:
 	fuse_session_destroy(se);
 out_srv:
+	sock_server_stop(sock);
 	if (trace)
 		write_trace(&srv, trace);
 	server_fini(&srv);
@@ -303,7 +363,7 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	.help =
 	"usage: vgpu dev [--gpu g71|g52] [--cores N] [--mount DIR] [--bind]\n"
 	"                [--job-timeout MS] [--trace FILE] [--unstable-ioctls]\n"
-	"                [--debug]\n"
+	"                [--socket PATH [--no-fuse]] [--debug]\n"
 	"\n"
 	"Serves the virtual Mali GPU's device nodes from a multi-threaded FUSE\n"
 	"file system: mali0 (the kbase UAPI, for Arm's libmali), renderD128 (the\n"
@@ -323,6 +383,11 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	"                     job to FILE at exit (open it in ui.perfetto.dev)\n"
 	"  --unstable-ioctls  allow panfrost's PERFCNT ioctls, like the module\n"
 	"                     parameter of that name\n"
+	"  --socket PATH      also serve the nodes on a unix socket at PATH, for\n"
+	"                     the preload library (see 'vgpu preload'); creates\n"
+	"                     PATH.d, the /dev/dri and sysfs entries its clients\n"
+	"                     see; both are removed at exit\n"
+	"  --no-fuse          serve the socket only (no FUSE, no root needed)\n"
 	"  --debug            log driver debug messages\n"
 	"\n"
 	"The nodes are regular FUSE files: ioctl(), read() and poll() behave as\n"

@@ -26,6 +26,7 @@ static const char *const ino_name[INO_COUNT] = {
 };
 
 struct dev_fh {
+	struct server_file hook; /* first: the shim's host data */
 	struct server *srv;
 	struct shim_file *sf; /* NULL for the stats file */
 	char *text;           /* stats snapshot taken at open */
@@ -151,12 +152,18 @@ static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 
 static void host_notify(void *priv, struct shim_file *f)
 {
-	struct dev_fh *fh = shim_file_host_data(f);
-	struct fuse_pollhandle *ph;
+	struct server_file *hf = shim_file_host_data(f);
 
 	(void)priv;
-	if (!fh)
-		return;
+	if (hf)
+		hf->notify(hf);
+}
+
+static void fh_notify(struct server_file *hf)
+{
+	struct dev_fh *fh = (struct dev_fh *)hf;
+	struct fuse_pollhandle *ph;
+
 	pthread_mutex_lock(&fh->lock);
 	ph = fh->ph;
 	fh->ph = NULL;
@@ -219,6 +226,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
+	fh->hook.notify = fh_notify;
 	fh->srv = srv;
 	pthread_mutex_init(&fh->lock, NULL);
 	pthread_cond_init(&fh->idle, NULL);
@@ -237,7 +245,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		ret = shim_open(srv->dev, ino == INO_MALI ? SHIM_NODE_KBASE : SHIM_NODE_PANFROST,
 				&c.base, &fh->sf);
 		if (!ret)
-			shim_file_set_host_data(fh->sf, fh);
+			shim_file_set_host_data(fh->sf, &fh->hook);
 	}
 	if (ret) {
 		free(fh->text);

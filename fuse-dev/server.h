@@ -10,6 +10,15 @@
 
 struct dev_fh;
 
+/*
+ * What every transport keeps as a shim file's host data: the driver's
+ * wake-up (a file became readable) calls @notify, so FUSE files and
+ * socket files can share one driver.
+ */
+struct server_file {
+	void (*notify)(struct server_file *hf);
+};
+
 struct server {
 	struct shim_dev *dev;
 	/* Open files: a client's last close sends RELEASE asynchronously,

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The socket transport of `vgpu dev` (socket.h, socket_proto.h): one
+ * thread per connection, each connection one open file of the shared
+ * driver. The driver's user copies become COPY_IN/COPY_OUT round trips to
+ * the client while it waits for its reply, so the client needs no
+ * knowledge of the UAPIs' pointer layouts, and a pointer the client cannot
+ * read is EFAULT for the driver as in the kernel.
+ */
+#include "fuse-dev/socket.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "driver-shim/uapi_errno.h"
+#include "driver-shim/uapi_ioc.h"
+#include "fuse-dev/dev_ioctl.h"
+#include "fuse-dev/socket_io.h"
+
+struct sock_conn;
+
+struct sock_server {
+	struct server *srv;
+	char *path;
+	int lfd;
+	pthread_t accept_thread;
+	pthread_mutex_t lock;
+	pthread_cond_t gone; /* a connection ended */
+	struct sock_conn *conns;
+	bool stopping;
+};
+
+struct sock_conn {
+	struct server_file hook; /* first: the shim's host data */
+	struct sock_server *ss;
+	int fd;
+	int efd; /* readable while the file is (given to the client) */
+	struct shim_file *sf;
+	struct sock_conn *prev, *next;
+};
+
+struct sock_caller {
+	struct shim_caller base;
+	struct sock_conn *conn;
+	bool broken; /* the stream failed mid-request: drop the connection */
+};
+
+/* Level-triggered: the eventfd holds one token while the file is readable. */
+static void sync_eventfd(struct sock_conn *c, bool readable)
+{
+	uint64_t v;
+
+	while (read(c->efd, &v, sizeof(v)) == sizeof(v))
+		;
+	v = 1;
+	if (readable && write(c->efd, &v, sizeof(v)) != sizeof(v))
+		return;
+}
+
+static void conn_notify(struct server_file *hf)
+{
+	struct sock_conn *c = (struct sock_conn *)hf;
+
+	sync_eventfd(c, true);
+}
+
+static int user_copy(struct sock_caller *sc, uint32_t op, uint64_t uaddr,
+		     void *buf, size_t len)
+{
+	struct vgpu_sock_msg m = { .op = op, .a = uaddr, .b = len };
+	int fd = sc->conn->fd, got, ret;
+
+	if (!len)
+		return 0;
+	if (len > VGPU_SOCK_MAX_PAYLOAD)
+		return -SHIM_EFAULT;
+	if (op == VGPU_SOCK_COPY_OUT)
+		m.len = (uint32_t)len;
+	ret = sock_send(fd, &m, buf, -1);
+	if (!ret)
+		ret = sock_recv_hdr(fd, &m, &got);
+	if (!ret && got >= 0)
+		close(got);
+	if (!ret && m.op != VGPU_SOCK_REPLY)
+		ret = -EPROTO;
+	if (!ret && m.ret >= 0 && op == VGPU_SOCK_COPY_IN && m.len != len)
+		ret = -EPROTO;
+	if (!ret && m.len)
+		ret = sock_recv_payload(fd, op == VGPU_SOCK_COPY_IN && m.ret >= 0 ?
+					buf : NULL, m.len);
+	if (ret) {
+		sc->broken = true;
+		return -SHIM_EFAULT;
+	}
+	return m.ret < 0 ? -SHIM_EFAULT : 0;
+}
+
+static int copy_from(struct shim_caller *c, void *dst, uint64_t uaddr, size_t len)
+{
+	return user_copy((struct sock_caller *)c, VGPU_SOCK_COPY_IN, uaddr, dst, len);
+}
+
+static int copy_to(struct shim_caller *c, uint64_t uaddr, const void *src,
+		   size_t len)
+{
+	return user_copy((struct sock_caller *)c, VGPU_SOCK_COPY_OUT, uaddr,
+			 (void *)src, len);
+}
+
+static bool interrupted(struct shim_caller *c)
+{
+	struct sock_caller *sc = (struct sock_caller *)c;
+	struct pollfd p = { .fd = sc->conn->fd, .events = POLLRDHUP };
+
+	/* The client is waiting for its reply: anything on the stream now
+	 * means it hung up (or died). */
+	if (sc->broken || sc->conn->ss->stopping)
+		return true;
+	return poll(&p, 1, 0) > 0;
+}
+
+static void caller_init(struct sock_caller *sc, struct sock_conn *conn)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	memset(sc, 0, sizeof(*sc));
+	sc->conn = conn;
+	sc->base.pid = getsockopt(conn->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) ?
+		0 : (int)cred.pid;
+	sc->base.priv = sc;
+	sc->base.copy_from_user = copy_from;
+	sc->base.copy_to_user = copy_to;
+	sc->base.interrupted = interrupted;
+}
+
+static int reply(struct sock_conn *c, int64_t ret, uint64_t a, uint64_t b,
+		 const void *payload, uint32_t len, int pass_fd)
+{
+	struct vgpu_sock_msg m = { .op = VGPU_SOCK_REPLY, .len = len, .ret = ret,
+				   .a = a, .b = b };
+
+	return sock_send(c->fd, &m, payload, pass_fd);
+}
+
+static int do_ioctl(struct sock_conn *c, struct vgpu_sock_msg *m)
+{
+	unsigned cmd = (unsigned)m->a, dir = SHIM_IOC_DIR(cmd);
+	size_t size = SHIM_IOC_SIZE(cmd), cap = OS_MAX(size, (size_t)SHIM_IOC_MAX_ARG);
+	struct sock_caller sc;
+	uint8_t *buf = calloc(1, cap);
+	long ret;
+	int err;
+
+	if (!buf)
+		return sock_recv_payload(c->fd, NULL, m->len) ?: reply(c, -ENOMEM, 0, 0, NULL, 0, -1);
+	/* Missing bytes read as zero (DRM's short-struct rule); extra ones
+	 * beyond the encoded size are the client's mistake. */
+	err = sock_recv_payload(c->fd, buf, OS_MIN((size_t)m->len, cap));
+	if (!err && m->len > cap)
+		err = sock_recv_payload(c->fd, NULL, m->len - cap);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	caller_init(&sc, c);
+	ret = shim_ioctl(c->sf, &sc.base, cmd, buf);
+	sync_eventfd(c, shim_poll(c->sf) & SHIM_POLLIN);
+	if (sc.broken) {
+		free(buf);
+		return -EPIPE;
+	}
+	err = reply(c, ret, 0, 0, buf,
+		    ret >= 0 && (dir & SHIM_IOC_READ) ? (uint32_t)size : 0, -1);
+	free(buf);
+	return err;
+}
+
+static int do_read(struct sock_conn *c, struct vgpu_sock_msg *m)
+{
+	size_t len = OS_MIN(m->a, (uint64_t)VGPU_SOCK_MAX_PAYLOAD);
+	struct sock_caller sc;
+	uint8_t *buf = malloc(len ? len : 1);
+	long n;
+	int err;
+
+	if (!buf)
+		return reply(c, -ENOMEM, 0, 0, NULL, 0, -1);
+	caller_init(&sc, c);
+	n = shim_read(c->sf, &sc.base, buf, len, m->b != 0);
+	sync_eventfd(c, shim_poll(c->sf) & SHIM_POLLIN);
+	err = sc.broken ? -EPIPE :
+		reply(c, n, 0, 0, buf, n > 0 ? (uint32_t)n : 0, -1);
+	free(buf);
+	return err;
+}
+
+static int do_mmap_prepare(struct sock_conn *c, struct vgpu_sock_msg *m)
+{
+	struct shim_mmap_info mi;
+	int ret = shim_mmap_prepare(c->sf, m->a, m->b, (uint32_t)m->c, &mi);
+
+	if (ret)
+		return reply(c, ret, 0, 0, NULL, 0, -1);
+	/* SHIM_MMAP_* == VGPU_DEV_MMAP_* (dev_ioctl.h). */
+	return reply(c, 0, mi.flags, mi.offset, NULL, 0,
+		     (mi.flags & SHIM_MMAP_RESERVE_ONLY) ? -1 : mi.backing);
+}
+
+static int do_stats(struct sock_conn *c)
+{
+	struct server *srv = c->ss->srv;
+	size_t need = shim_stats_json(srv->dev, NULL, 0) + 1, len;
+	char *text = malloc(need);
+	int err;
+
+	if (!text)
+		return reply(c, -ENOMEM, 0, 0, NULL, 0, -1);
+	len = OS_MIN(shim_stats_json(srv->dev, text, need), need - 1);
+	err = reply(c, 0, 0, 0, text, (uint32_t)len, -1);
+	free(text);
+	return err;
+}
+
+/* One request on an open file. 0 to go on, < 0 to drop the connection. */
+static int serve_one(struct sock_conn *c, struct vgpu_sock_msg *m)
+{
+	switch (m->op) {
+	case VGPU_SOCK_IOCTL:
+		return do_ioctl(c, m);
+	case VGPU_SOCK_READ:
+		return do_read(c, m);
+	case VGPU_SOCK_MMAP_PREPARE:
+		return do_mmap_prepare(c, m);
+	case VGPU_SOCK_MMAP_COMMIT:
+		return reply(c, shim_mmap_commit(c->sf, m->a, m->b, m->c), 0, 0, NULL, 0, -1);
+	case VGPU_SOCK_MUNMAP:
+		return reply(c, shim_munmap(c->sf, m->a, m->b), 0, 0, NULL, 0, -1);
+	case VGPU_SOCK_STATS:
+		return do_stats(c);
+	}
+	return -EPROTO;
+}
+
+/* The first message: which node (or only the statistics). */
+static int serve_open(struct sock_conn *c, struct vgpu_sock_msg *m)
+{
+	struct sock_caller sc;
+	int ret;
+
+	if (m->op == VGPU_SOCK_STATS)
+		return do_stats(c);
+	if (m->op != VGPU_SOCK_OPEN || m->a > VGPU_SOCK_NODE_PANFROST)
+		return -EPROTO;
+	c->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (c->efd < 0)
+		return reply(c, -errno, 0, 0, NULL, 0, -1);
+	caller_init(&sc, c);
+	ret = shim_open(c->ss->srv->dev, m->a == VGPU_SOCK_NODE_KBASE ?
+			SHIM_NODE_KBASE : SHIM_NODE_PANFROST, &sc.base, &c->sf);
+	if (ret)
+		return reply(c, ret, 0, 0, NULL, 0, -1);
+	shim_file_set_host_data(c->sf, &c->hook);
+	return reply(c, 0, 0, 0, NULL, 0, c->efd);
+}
+
+static void *conn_thread(void *arg)
+{
+	struct sock_conn *c = arg;
+	struct sock_server *ss = c->ss;
+	struct vgpu_sock_msg m;
+	sigset_t all;
+	int got;
+
+	/* Signals are the main thread's business (it stops the server). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	if (!sock_recv_hdr(c->fd, &m, &got)) {
+		if (got >= 0)
+			close(got);
+		if (!m.len && !serve_open(c, &m) && c->sf) {
+			while (!sock_recv_hdr(c->fd, &m, &got)) {
+				if (got >= 0)
+					close(got);
+				if (serve_one(c, &m))
+					break;
+			}
+		}
+	}
+	/* The client closed its last descriptor: the file's release. */
+	if (c->sf)
+		shim_release(c->sf);
+	if (c->efd >= 0)
+		close(c->efd);
+	pthread_mutex_lock(&ss->lock);
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		ss->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	close(c->fd);
+	free(c);
+	pthread_cond_broadcast(&ss->gone);
+	pthread_mutex_unlock(&ss->lock);
+	return NULL;
+}
+
+static void *accept_thread(void *arg)
+{
+	struct sock_server *ss = arg;
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	for (;;) {
+		int fd = accept4(ss->lfd, NULL, NULL, SOCK_CLOEXEC);
+		struct sock_conn *c;
+		pthread_attr_t attr;
+		pthread_t t;
+
+		if (fd < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			if (ss->stopping || errno == EINVAL || errno == EBADF)
+				return NULL;
+			continue;
+		}
+		c = calloc(1, sizeof(*c));
+		if (!c) {
+			close(fd);
+			continue;
+		}
+		c->hook.notify = conn_notify;
+		c->ss = ss;
+		c->fd = fd;
+		c->efd = -1;
+		pthread_mutex_lock(&ss->lock);
+		if (ss->stopping) {
+			pthread_mutex_unlock(&ss->lock);
+			close(fd);
+			free(c);
+			return NULL;
+		}
+		c->next = ss->conns;
+		if (c->next)
+			c->next->prev = c;
+		ss->conns = c;
+		pthread_attr_init(&attr);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		if (pthread_create(&t, &attr, conn_thread, c)) {
+			ss->conns = c->next;
+			if (c->next)
+				c->next->prev = NULL;
+			close(fd);
+			free(c);
+		}
+		pthread_attr_destroy(&attr);
+		pthread_mutex_unlock(&ss->lock);
+	}
+}
+
+struct sock_server *sock_server_start(struct server *srv, const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sock_server *ss;
+	struct stat st;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		fprintf(stderr, "vgpu dev: --socket %s: path too long\n", path);
+		return NULL;
+	}
+	ss = calloc(1, sizeof(*ss));
+	if (!ss)
+		return NULL;
+	ss->srv = srv;
+	ss->path = strdup(path);
+	pthread_mutex_init(&ss->lock, NULL);
+	pthread_cond_init(&ss->gone, NULL);
+	strcpy(sa.sun_path, path);
+	/* A server killed outright leaves its socket behind. */
+	if (!lstat(path, &st) && S_ISSOCK(st.st_mode))
+		unlink(path);
+	ss->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (!ss->path || ss->lfd < 0 ||
+	    bind(ss->lfd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(ss->lfd, 64)) {
+		fprintf(stderr, "vgpu dev: --socket %s: %s\n", path, strerror(errno));
+		goto fail;
+	}
+	if (sock_tree_create(path)) {
+		fprintf(stderr, "vgpu dev: --socket %s: cannot create %s%s: %s\n", path,
+			path, VGPU_SOCK_TREE_SUFFIX, strerror(errno));
+		unlink(path);
+		goto fail;
+	}
+	if (pthread_create(&ss->accept_thread, NULL, accept_thread, ss)) {
+		sock_tree_remove(path);
+		unlink(path);
+		goto fail;
+	}
+	return ss;
+fail:
+	if (ss->lfd >= 0)
+		close(ss->lfd);
+	free(ss->path);
+	free(ss);
+	return NULL;
+}
+
+void sock_server_stop(struct sock_server *ss)
+{
+	if (!ss)
+		return;
+	pthread_mutex_lock(&ss->lock);
+	ss->stopping = true;
+	pthread_mutex_unlock(&ss->lock);
+	/* Wakes accept(): it fails on a shut-down socket. */
+	shutdown(ss->lfd, SHUT_RDWR);
+	pthread_join(ss->accept_thread, NULL);
+	close(ss->lfd);
+	pthread_mutex_lock(&ss->lock);
+	/* Every connection thread sees end-of-stream and releases its file. */
+	for (struct sock_conn *c = ss->conns; c; c = c->next)
+		shutdown(c->fd, SHUT_RDWR);
+	while (ss->conns)
+		pthread_cond_wait(&ss->gone, &ss->lock);
+	pthread_mutex_unlock(&ss->lock);
+	unlink(ss->path);
+	sock_tree_remove(ss->path);
+	pthread_cond_destroy(&ss->gone);
+	pthread_mutex_destroy(&ss->lock);
+	free(ss->path);
+	free(ss);
+}

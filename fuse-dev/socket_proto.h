@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The wire protocol of `vgpu dev --socket PATH` (fuse-dev/socket.c) and
+ * its client, the preload library (preload/).
+ *
+ * One stream connection is one open device file: it begins with OPEN
+ * (or STATS, which needs no file), and the file is released when the
+ * client closes the connection, exactly like a kernel file's release.
+ * Every message is a struct vgpu_sock_msg followed by @len payload bytes.
+ * Requests are answered in order by one REPLY.
+ *
+ * A request may call back before it is answered: the driver's
+ * copy_from_user/copy_to_user become COPY_IN/COPY_OUT messages that the
+ * client answers with a REPLY of its own (the bytes, or ret < 0 for a
+ * fault). So the client marshals nothing but the ioctl's own argument
+ * bytes (as the _IOC encoding sizes them): the driver fetches exactly the
+ * user memory it reads, in both UAPIs, with no table of their layouts to
+ * fall out of step.
+ *
+ * File descriptors travel as SCM_RIGHTS: the OPEN reply carries an
+ * eventfd that is readable exactly while the file is (kbase events), and
+ * the client hands that to its program as the device's descriptor, so
+ * poll/epoll work natively; an MMAP_PREPARE reply carries the context's
+ * memfd, which the client maps itself: CPU and GPU share those pages.
+ */
+#ifndef VGPU_FUSE_DEV_SOCKET_PROTO_H
+#define VGPU_FUSE_DEV_SOCKET_PROTO_H
+
+#include <stdint.h>
+
+enum vgpu_sock_op {
+	/* client -> server */
+	VGPU_SOCK_OPEN = 1,      /* a: VGPU_SOCK_NODE_*; reply + eventfd */
+	VGPU_SOCK_IOCTL,         /* a: cmd; payload: the argument if _IOC_WRITE;
+				  * reply ret, payload the argument if _IOC_READ */
+	VGPU_SOCK_READ,          /* a: length, b: nonblocking; reply payload */
+	VGPU_SOCK_MMAP_PREPARE,  /* a: pgoff, b: length, c: prot; reply a: flags
+				  * (VGPU_DEV_MMAP_*), b: offset, + the memfd */
+	VGPU_SOCK_MMAP_COMMIT,   /* a: pgoff, b: length, c: cpu_va */
+	VGPU_SOCK_MUNMAP,        /* a: cpu_va, b: length */
+	VGPU_SOCK_STATS,         /* reply payload: the statistics JSON */
+	/* server -> client, inside a request */
+	VGPU_SOCK_COPY_IN,       /* a: user address, b: length; reply payload */
+	VGPU_SOCK_COPY_OUT,      /* a: user address; payload: the bytes */
+	/* either way */
+	VGPU_SOCK_REPLY,         /* ret: >= 0 or -errno */
+};
+
+enum {
+	VGPU_SOCK_NODE_KBASE = 0,    /* /dev/mali0 */
+	VGPU_SOCK_NODE_PANFROST = 1, /* /dev/dri/renderD128 */
+};
+
+struct vgpu_sock_msg {
+	uint32_t op;
+	uint32_t len; /* payload bytes that follow */
+	int64_t ret;
+	uint64_t a, b, c;
+};
+
+/* No single message carries more (a kbase read, a property buffer). */
+#define VGPU_SOCK_MAX_PAYLOAD (64u << 20)
+
+/* The render node's identity, as the fake sysfs tree and stat() show it. */
+#define VGPU_SOCK_DRM_MAJOR 226
+#define VGPU_SOCK_RENDER_MINOR 128
+#define VGPU_SOCK_MISC_MAJOR 10
+#define VGPU_SOCK_MALI_MINOR 60
+
+/* The directory beside the socket holding what /dev/dri and
+ * /sys/dev/char/226:128 show a client: "<socket path>.d". */
+#define VGPU_SOCK_TREE_SUFFIX ".d"
+
+#endif

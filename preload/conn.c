@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One open device file: a connection to `vgpu dev --socket`
+ * (fuse-dev/socket_proto.h). Requests on one file are serialised; while
+ * one waits for its reply it answers the driver's user-copy callbacks
+ * from this process's memory. Mappings of device memory are kept in a
+ * list so munmap() can tell the driver (its vm_close).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "fuse-dev/client.h"
+#include "fuse-dev/socket_io.h"
+#include "preload/preload.h"
+
+struct vconn {
+	int sock;
+	enum preload_node node;
+	int refs;
+	bool nonblock;
+	pthread_mutex_t lock; /* one request at a time on the stream */
+};
+
+void vconn_get(struct vconn *c)
+{
+	__atomic_add_fetch(&c->refs, 1, __ATOMIC_RELAXED);
+}
+
+void vconn_put(struct vconn *c)
+{
+	if (__atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	/* The last descriptor and mapping are gone: the server releases
+	 * the file when it sees the end of the stream. */
+	close(c->sock);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+enum preload_node vconn_node(struct vconn *c)
+{
+	return c->node;
+}
+
+void vconn_set_nonblock(struct vconn *c, bool nonblock)
+{
+	c->nonblock = nonblock;
+}
+
+bool vconn_nonblock(struct vconn *c)
+{
+	return c->nonblock;
+}
+
+/* Answers one COPY_IN/COPY_OUT of the driver. 0 or -errno (stream). */
+static int serve_copy(struct vconn *c, const struct vgpu_sock_msg *m)
+{
+	struct vgpu_sock_msg r = { .op = VGPU_SOCK_REPLY };
+	uint8_t *tmp = malloc(m->op == VGPU_SOCK_COPY_IN ? m->b : m->len);
+	int ret;
+
+	if (!tmp && (m->op == VGPU_SOCK_COPY_IN ? m->b : m->len))
+		return -ENOMEM;
+	if (m->op == VGPU_SOCK_COPY_IN) {
+		/* The driver reads user memory: our own, as a kernel would. */
+		memcpy(tmp, (const void *)(uintptr_t)m->a, m->b);
+		r.len = (uint32_t)m->b;
+		ret = sock_send(c->sock, &r, tmp, -1);
+	} else {
+		ret = sock_recv_payload(c->sock, tmp, m->len);
+		if (!ret) {
+			memcpy((void *)(uintptr_t)m->a, tmp, m->len);
+			ret = sock_send(c->sock, &r, NULL, -1);
+		}
+	}
+	free(tmp);
+	return ret;
+}
+
+/*
+ * Sends @req (+ @in), serves callbacks, and receives the reply: its
+ * header into *@rep, up to @cap payload bytes into @out, a descriptor
+ * into *@got_fd (if not NULL). Returns 0 or -errno of the transport.
+ */
+static int call(struct vconn *c, struct vgpu_sock_msg *req, const void *in,
+		struct vgpu_sock_msg *rep, void *out, size_t cap, int *got_fd)
+{
+	int ret, fd = -1;
+
+	pthread_mutex_lock(&c->lock);
+	ret = sock_send(c->sock, req, in, -1);
+	while (!ret) {
+		ret = sock_recv_hdr(c->sock, rep, &fd);
+		if (ret)
+			break;
+		if (rep->op == VGPU_SOCK_REPLY) {
+			size_t n = rep->len < cap ? rep->len : cap;
+
+			ret = sock_recv_payload(c->sock, out, n);
+			if (!ret && rep->len > n)
+				ret = sock_recv_payload(c->sock, NULL, rep->len - n);
+			break;
+		}
+		if (fd >= 0) {
+			close(fd);
+			fd = -1;
+		}
+		if (rep->op != VGPU_SOCK_COPY_IN && rep->op != VGPU_SOCK_COPY_OUT)
+			ret = -EPROTO;
+		else
+			ret = serve_copy(c, rep);
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (got_fd)
+		*got_fd = fd;
+	else if (fd >= 0)
+		close(fd);
+	/* A broken stream looks like a device that went away. */
+	return ret ? -EIO : 0;
+}
+
+static int connect_server(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	const char *path = preload_socket_path();
+	int fd;
+
+	if (!path || strlen(path) >= sizeof(sa.sun_path))
+		return -ENOENT;
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		int e = errno;
+
+		close(fd);
+		/* No server: the node does not exist. */
+		return e == ECONNREFUSED ? -ENOENT : -e;
+	}
+	return fd;
+}
+
+int vconn_open(enum preload_node node, bool nonblock, struct vconn **out)
+{
+	struct vgpu_sock_msg req = { .op = VGPU_SOCK_OPEN, .a = (uint64_t)node }, rep;
+	struct vconn *c = calloc(1, sizeof(*c));
+	int efd = -1, ret;
+
+	if (!c)
+		return -ENOMEM;
+	c->sock = connect_server();
+	if (c->sock < 0) {
+		ret = c->sock;
+		free(c);
+		return ret;
+	}
+	c->node = node;
+	c->nonblock = nonblock;
+	c->refs = 1;
+	pthread_mutex_init(&c->lock, NULL);
+	ret = call(c, &req, NULL, &rep, NULL, 0, &efd);
+	if (!ret && rep.ret < 0)
+		ret = (int)rep.ret;
+	else if (!ret && efd < 0)
+		ret = -EPROTO;
+	if (ret) {
+		if (efd >= 0)
+			close(efd);
+		vconn_put(c);
+		return ret;
+	}
+	*out = c;
+	return efd;
+}
+
+long vconn_ioctl(struct vconn *c, unsigned long cmd, void *arg)
+{
+	struct vgpu_sock_msg req = { .op = VGPU_SOCK_IOCTL, .a = (uint32_t)cmd }, rep;
+	size_t size = _IOC_SIZE(cmd);
+	unsigned dir = _IOC_DIR(cmd);
+	int ret;
+
+	if (dir & _IOC_WRITE)
+		req.len = (uint32_t)size;
+	ret = call(c, &req, arg, &rep, (dir & _IOC_READ) ? arg : NULL,
+		   (dir & _IOC_READ) ? size : 0, NULL);
+	return ret ? ret : rep.ret;
+}
+
+long vconn_read(struct vconn *c, void *buf, size_t len)
+{
+	struct vgpu_sock_msg req = { .op = VGPU_SOCK_READ, .a = len,
+				     .b = c->nonblock }, rep;
+	int ret = call(c, &req, NULL, &rep, buf, len, NULL);
+
+	return ret ? ret : rep.ret;
+}
+
+/* ---- mappings ---- */
+struct vmap {
+	uintptr_t addr;
+	size_t len;
+	struct vconn *c;
+	struct vmap *next;
+};
+
+static struct vmap *maps;
+static pthread_mutex_t maps_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int simple(struct vconn *c, uint32_t op, uint64_t a, uint64_t b, uint64_t cc)
+{
+	struct vgpu_sock_msg req = { .op = op, .a = a, .b = b, .c = cc }, rep;
+	int ret = call(c, &req, NULL, &rep, NULL, 0, NULL);
+
+	return ret ? ret : (int)rep.ret;
+}
+
+void *vconn_mmap(struct vconn *c, void *addr, size_t len, int prot, int flags,
+		 off_t offset, int *err)
+{
+	struct vgpu_sock_msg req = { .op = VGPU_SOCK_MMAP_PREPARE,
+				     .a = (uint64_t)offset >> 12, .b = len,
+				     .c = (uint32_t)prot }, rep;
+	int fixed = flags & (MAP_FIXED | MAP_FIXED_NOREPLACE);
+	struct vmap *m = malloc(sizeof(*m));
+	int mfd = -1, ret;
+	void *p;
+
+	ret = m ? call(c, &req, NULL, &rep, NULL, 0, &mfd) : -ENOMEM;
+	if (!ret && rep.ret < 0)
+		ret = (int)rep.ret;
+	if (ret) {
+		if (mfd >= 0)
+			close(mfd);
+		free(m);
+		*err = -ret;
+		return MAP_FAILED;
+	}
+	if (rep.a & VGPU_DEV_MMAP_READONLY)
+		prot &= ~PROT_WRITE;
+	/* The driver wants the range inside one 4 GiB page: pick one, unless
+	 * the caller fixed the address (then the commit judges it). */
+	if ((rep.a & VGPU_DEV_MMAP_SAME_4GB) && !fixed) {
+		addr = vgpu_dev_4gb_hint(len);
+		if (addr)
+			fixed = MAP_FIXED;
+	}
+	if (mfd < 0)
+		p = mmap(addr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | fixed, -1, 0);
+	else
+		p = mmap(addr, len, prot, MAP_SHARED | fixed, mfd, (off_t)rep.b);
+	*err = errno;
+	if (mfd >= 0)
+		close(mfd);
+	if (p == MAP_FAILED) {
+		free(m);
+		return MAP_FAILED;
+	}
+	ret = simple(c, VGPU_SOCK_MMAP_COMMIT, (uint64_t)offset >> 12, len,
+		     (uintptr_t)p);
+	if (ret) {
+		munmap(p, len);
+		free(m);
+		*err = -ret;
+		return MAP_FAILED;
+	}
+	vconn_get(c);
+	m->addr = (uintptr_t)p;
+	m->len = len;
+	m->c = c;
+	pthread_mutex_lock(&maps_lock);
+	m->next = maps;
+	maps = m;
+	pthread_mutex_unlock(&maps_lock);
+	return p;
+}
+
+void vconn_munmap_notify(void *addr, size_t len)
+{
+	struct vmap **pp, *m = NULL;
+
+	pthread_mutex_lock(&maps_lock);
+	for (pp = &maps; *pp; pp = &(*pp)->next) {
+		if ((*pp)->addr == (uintptr_t)addr) {
+			m = *pp;
+			*pp = m->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&maps_lock);
+	if (!m)
+		return;
+	simple(m->c, VGPU_SOCK_MUNMAP, m->addr, len ? len : m->len, 0);
+	vconn_put(m->c);
+	free(m);
+}

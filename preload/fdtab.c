@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Which descriptors are open device nodes. A flat table indexed by fd:
+ * every ioctl/read/mmap/close of the process asks, so the answer for
+ * other descriptors is one atomic load. Descriptors beyond the table are
+ * never nodes (vconn_open moves a node's descriptor below the limit).
+ */
+#include <pthread.h>
+
+#include "preload/preload.h"
+
+#define FDTAB_SIZE 65536
+
+static struct vconn *table[FDTAB_SIZE];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct vconn *fdtab_get(int fd)
+{
+	if (fd < 0 || fd >= FDTAB_SIZE)
+		return NULL;
+	return __atomic_load_n(&table[fd], __ATOMIC_ACQUIRE);
+}
+
+void fdtab_set(int fd, struct vconn *c)
+{
+	struct vconn *old;
+
+	if (fd < 0 || fd >= FDTAB_SIZE)
+		return;
+	vconn_get(c);
+	pthread_mutex_lock(&lock);
+	old = table[fd];
+	__atomic_store_n(&table[fd], c, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&lock);
+	if (old)
+		vconn_put(old);
+}
+
+void fdtab_clear(int fd)
+{
+	struct vconn *old;
+
+	if (fd < 0 || fd >= FDTAB_SIZE)
+		return;
+	pthread_mutex_lock(&lock);
+	old = table[fd];
+	__atomic_store_n(&table[fd], NULL, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&lock);
+	if (old)
+		vconn_put(old);
+}

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Calls on descriptors: those of open nodes (fdtab) go to their
+ * connection; duplicates share the file (and so its GEM handles and
+ * syncobjs), as dup() of a real node shares the struct file. poll() and
+ * friends need nothing: the descriptor is an eventfd that is readable
+ * exactly while the file is.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "preload/preload.h"
+
+static long syscall_result(long ret)
+{
+	if (ret < 0) {
+		errno = (int)-ret;
+		return -1;
+	}
+	return ret;
+}
+
+int close(int fd)
+{
+	if (fdtab_get(fd))
+		fdtab_clear(fd);
+	return REAL(close)(fd);
+}
+
+/* @newfd (a fresh descriptor) now names what @oldfd names. */
+static int dup_result(int oldfd, int newfd)
+{
+	struct vconn *c = newfd >= 0 ? fdtab_get(oldfd) : NULL;
+
+	if (c)
+		fdtab_set(newfd, c);
+	else if (newfd >= 0 && fdtab_get(newfd))
+		fdtab_clear(newfd);
+	return newfd;
+}
+
+int dup(int fd)
+{
+	return dup_result(fd, REAL(dup)(fd));
+}
+
+int dup2(int fd, int newfd)
+{
+	return dup_result(fd, REAL(dup2)(fd, newfd));
+}
+
+int dup3(int fd, int newfd, int flags)
+{
+	return dup_result(fd, REAL(dup3)(fd, newfd, flags));
+}
+
+static int do_fcntl(int fd, int cmd, unsigned long arg)
+{
+	struct vconn *c = fdtab_get(fd);
+
+	switch (cmd) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		return dup_result(fd, REAL(fcntl)(fd, cmd, arg));
+	case F_GETFL:
+		if (c)
+			return O_RDWR | (vconn_nonblock(c) ? O_NONBLOCK : 0);
+		break;
+	case F_SETFL:
+		/* Only read() looks at it; the eventfd stays non-blocking. */
+		if (c) {
+			vconn_set_nonblock(c, arg & O_NONBLOCK);
+			return 0;
+		}
+		break;
+	}
+	return REAL(fcntl)(fd, cmd, arg);
+}
+
+int fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	unsigned long arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, unsigned long);
+	va_end(ap);
+	return do_fcntl(fd, cmd, arg);
+}
+
+int fcntl64(int fd, int cmd, ...);
+int fcntl64(int fd, int cmd, ...)
+{
+	va_list ap;
+	unsigned long arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, unsigned long);
+	va_end(ap);
+	return do_fcntl(fd, cmd, arg);
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	struct vconn *c = fdtab_get(fd);
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (!c)
+		return REAL(ioctl)(fd, req, arg);
+	return (int)syscall_result(vconn_ioctl(c, req, arg));
+}
+
+ssize_t read(int fd, void *buf, size_t len)
+{
+	struct vconn *c = fdtab_get(fd);
+
+	if (!c)
+		return REAL(read)(fd, buf, len);
+	return syscall_result(vconn_read(c, buf, len));
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	struct vconn *c = fd >= 0 && !(flags & MAP_ANONYMOUS) ? fdtab_get(fd) : NULL;
+	void *p;
+	int err;
+
+	if (!c)
+		return REAL(mmap)(addr, len, prot, flags, fd, off);
+	p = vconn_mmap(c, addr, len, prot, flags, off, &err);
+	if (p == MAP_FAILED)
+		errno = err;
+	return p;
+}
+
+void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return mmap(addr, len, prot, flags, fd, off);
+}
+
+int munmap(void *addr, size_t len)
+{
+	vconn_munmap_notify(addr, len);
+	return REAL(munmap)(addr, len);
+}
