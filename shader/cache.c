@@ -8,6 +8,12 @@
  * decode it and the first insert wins. The table does not grow (chains
  * just lengthen), so readers never see it moved; flushes free entries
  * and must not race with running warps (see interp.h).
+ *
+ * Generations: shader memory may be rewritten between jobs. A back end
+ * starts a generation per job (bi_cache_new_generation); an entry first
+ * used in a new generation is checked against memory (one fetch and a
+ * compare, no decode) and replaced if the code changed. Replaced entries
+ * stay allocated until a flush, as other workers may still hold them.
  */
 #include "shader/interp.h"
 
@@ -15,13 +21,17 @@ struct entry {
 	struct entry *next;
 	uint64_t as;
 	uint64_t va;
+	uint32_t gen;     /* generation it was last checked in */
+	bool stale;       /* replaced by a newer decode */
 	struct bi_clause clause;
+	uint32_t words[4 * 16]; /* the clause's quadwords as decoded */
 };
 
 struct bi_cache {
 	struct os_mutex *lock;
 	struct entry **slots;
 	unsigned nslots, count;
+	uint32_t gen;
 };
 
 static unsigned hash(uint64_t as, uint64_t va, unsigned n)
@@ -87,13 +97,19 @@ void bi_cache_flush(struct bi_cache *c, uint64_t as)
 	os_mutex_unlock(c->lock);
 }
 
+void bi_cache_new_generation(struct bi_cache *c)
+{
+	__atomic_fetch_add(&c->gen, 1, __ATOMIC_RELEASE);
+}
+
 static struct entry *find(struct bi_cache *c, uint64_t as, uint64_t va)
 {
 	struct entry *e = __atomic_load_n(&c->slots[hash(as, va, c->nslots)],
 					  __ATOMIC_ACQUIRE);
 
 	for (; e; e = e->next)
-		if (e->as == as && e->va == va)
+		if (e->as == as && e->va == va &&
+		    !__atomic_load_n(&e->stale, __ATOMIC_ACQUIRE))
 			return e;
 	return NULL;
 }
@@ -101,10 +117,8 @@ static struct entry *find(struct bi_cache *c, uint64_t as, uint64_t va)
 /* Fetches quadwords until the clause decodes (clause length is only
  * known from its own tags), so nothing past its end is touched. */
 static int fetch_decode(const struct bi_env *env, uint64_t va,
-			struct bi_clause *cl)
+			struct bi_clause *cl, uint32_t *w)
 {
-	uint32_t w[4 * 16];
-
 	if (va & 15)
 		return BI_FAULT_INSTR_INVALID_PC;
 	for (unsigned n = 1; n <= 16; n++) {
@@ -126,29 +140,49 @@ const struct bi_clause *bi_cache_get(struct bi_cache *c,
 				     const struct bi_env *env, uint64_t va,
 				     int *fault)
 {
-	struct entry *e, *ne;
+	uint32_t gen = __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE);
+	struct entry *e, *ne, *old = NULL;
 
 	e = find(c, env->as_id, va);
-	if (e)
+	if (e && __atomic_load_n(&e->gen, __ATOMIC_RELAXED) == gen)
 		return &e->clause;
+	if (e) {
+		/* first use in this generation: is the code still there? */
+		uint32_t w[4 * 16];
+		unsigned n = e->clause.nquads;
+
+		*fault = (env->mem->fetch ? env->mem->fetch : env->mem->read)(
+			env->as, va, w, 16 * n);
+		if (*fault)
+			return NULL;
+		if (!os_memcmp(w, e->words, 16 * n)) {
+			__atomic_store_n(&e->gen, gen, __ATOMIC_RELAXED);
+			return &e->clause;
+		}
+		old = e;
+	}
 
 	ne = os_alloc(sizeof(*ne));
 	if (!ne) {
 		*fault = BI_FAULT_INSTR_INVALID_PC;
 		return NULL;
 	}
-	*fault = fetch_decode(env, va, &ne->clause);
+	*fault = fetch_decode(env, va, &ne->clause, ne->words);
 	if (*fault) {
 		os_free(ne);
 		return NULL;
 	}
 	ne->as = env->as_id;
 	ne->va = va;
+	ne->gen = gen;
+	ne->stale = false;
 	os_mutex_lock(c->lock);
 	e = find(c, env->as_id, va);
-	if (e) {
+	if (e && e != old) {
 		os_free(ne);
 	} else {
+		if (old)
+			__atomic_store_n(&old->stale, true, __ATOMIC_RELEASE);
 		unsigned h = hash(env->as_id, va, c->nslots);
 
 		ne->next = c->slots[h];

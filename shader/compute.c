@@ -305,8 +305,9 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	s->env.as_id = info->as_nr;
 	s->env.arch = bc->arch;
 	s->env.cache = bc->cache;
-	/* Shader memory may have been rewritten since the last job. */
-	bi_cache_flush(bc->cache, info->as_nr);
+	/* Shader memory may have been rewritten since the last job: cached
+	 * clauses are checked against it on first use. */
+	bi_cache_new_generation(bc->cache);
 	total = (uint64_t)s->inv.groups[0] * s->inv.groups[1] * s->inv.groups[2];
 	/* No more workers than workgroups, or than WLS instances (each
 	 * running workgroup needs its own local memory). */

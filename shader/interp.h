@@ -156,6 +156,9 @@ enum bi_run bi_warp_run(const struct bi_env *env, struct bi_warp *w,
 struct bi_cache *bi_cache_new(void);
 void bi_cache_free(struct bi_cache *c);
 void bi_cache_flush(struct bi_cache *c, uint64_t as_id);
+/* Starts a new generation (e.g. per job): cached clauses are then checked
+ * against memory once before reuse, and re-decoded if they changed. */
+void bi_cache_new_generation(struct bi_cache *c);
 /* Returns the decoded clause at @va, or NULL with *fault set. */
 const struct bi_clause *bi_cache_get(struct bi_cache *c,
 				     const struct bi_env *env, uint64_t va,

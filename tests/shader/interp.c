@@ -556,22 +556,47 @@ TEST(decode_cache_decodes_once)
 {
 	struct trun *t = trun_new();
 	struct asm_header h = { .flow = 0 };
-	struct asm_tuple tu = { NOP_F, NOP_A, asm_block(true, -1, -1, -1, -1, -1, 0) };
+	struct asm_tuple tu = { NOP_F, bi_enc(false, "+MOV.i32", SRCS(4), NULL),
+				asm_block(true, -1, -1, -1, -1, 5, 0x80) };
 	unsigned reads;
 
 	trun_clause(t, &h, &tu, 1, NULL, 0);
+	t->uniforms[0] = 11;
+	t->uniforms[1] = 22;
 	ASSERT_EQ(run(t), BI_RUN_DONE);
+	EXPECT_EQ(t->w.r[0][5], 11u);
 	reads = t->mem.reads;
-	EXPECT_GE(reads, 1u);
+	EXPECT_EQ(reads, 1u);
+	/* same generation: no memory access for the code at all */
 	t->w.live = 0xf;
 	for (unsigned l = 0; l < 4; l++)
 		t->w.pc[l] = TMEM_CODE;
 	ASSERT_EQ(run(t), BI_RUN_DONE);
 	EXPECT_EQ(t->mem.reads, reads);
+
+	/* rewrite the code (now u1.w0): a new generation re-checks it once
+	 * and decodes the new clause */
+	t->code_q = 0;
+	tu.reg = asm_block(true, -1, -1, -1, -1, 5, 0x81);
+	trun_clause(t, &h, &tu, 1, NULL, 0);
+	t->w.live = 0xf;
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	EXPECT_EQ(t->w.r[0][5], 11u); /* still the cached decode */
+	bi_cache_new_generation(t->env.cache);
+	t->w.live = 0xf;
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	EXPECT_EQ(t->w.r[0][5], 22u);
+
+	/* unchanged code in a new generation: one check, no decode */
+	reads = t->mem.reads;
+	bi_cache_new_generation(t->env.cache);
+	t->w.live = 0xf;
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	EXPECT_EQ(t->mem.reads, reads + 1);
 	bi_cache_flush(t->env.cache, 1);
 	t->w.live = 0xf;
 	ASSERT_EQ(run(t), BI_RUN_DONE);
-	EXPECT_GT(t->mem.reads, reads);
+	EXPECT_EQ(t->mem.reads, reads + 2);
 	trun_free(t);
 }
 
