@@ -18,6 +18,7 @@ extern const struct vgpu_cmd vgpu_cmd_run;   /* aarch64-user/ */
 extern const struct vgpu_cmd vgpu_cmd_dev;   /* fuse-dev/ */
 extern const struct vgpu_cmd vgpu_cmd_stats; /* cmd/stats.c */
 extern const struct vgpu_cmd vgpu_cmd_dis;   /* cmd/dis.c */
+extern const struct vgpu_cmd vgpu_cmd_preload; /* cmd/preload.c */
 
 /* Exit status of a subcommand that is not implemented yet. */
 #define VGPU_EXIT_UNIMPLEMENTED 2

@@ -14,6 +14,7 @@ static const struct vgpu_cmd *const commands[] = {
 	&vgpu_cmd_dev,
 	&vgpu_cmd_stats,
 	&vgpu_cmd_dis,
+	&vgpu_cmd_preload,
 };
 
 static const struct vgpu_cmd *find(const char *name)
