@@ -15,7 +15,7 @@ static bool dec_adr(struct a64_insn *d, uint32_t w, uint64_t pc)
 	d->rd = bits(w, 4, 0);
 	d->fn = exec_adr;
 	if (bit(w, 31))
-		d->imm = (pc & ~0xfffull) + (uint64_t)(off << 12);
+		d->imm = (pc & ~0xfffull) + ((uint64_t)off << 12);
 	else
 		d->imm = pc + (uint64_t)off;
 	return true;

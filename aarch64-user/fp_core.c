@@ -123,13 +123,14 @@ static inline uint32_t host_begin(enum fp_rmode m)
 	return saved;
 }
 
-/* Closes the window; maps the host flags raised inside it into FPSR. */
-static inline void host_end(struct a64_cpu *c, uint32_t saved, uint32_t keep)
+/* Closes the window; returns the host flags raised inside it as FPSR
+ * bits (finish() decides which of them the guest sees). */
+static inline uint32_t host_end(uint32_t saved, uint32_t keep)
 {
 	uint32_t m = mx_get() & keep;
 	mx_set(saved);
-	c->fpsr |= (m & 1 ? FPSR_IOC : 0) | (m & 4 ? FPSR_DZC : 0) | (m & 8 ? FPSR_OFC : 0) |
-		   (m & 16 ? FPSR_UFC : 0) | (m & 32 ? FPSR_IXC : 0);
+	return (m & 1 ? FPSR_IOC : 0) | (m & 4 ? FPSR_DZC : 0) | (m & 8 ? FPSR_OFC : 0) |
+	       (m & 16 ? FPSR_UFC : 0) | (m & 32 ? FPSR_IXC : 0);
 }
 
 #define HOST_ALL 0x3du /* IE ZE OE UE PE (not DE: Arm reports IDC itself) */
@@ -233,18 +234,20 @@ static inline uint64_t from_d(struct a64_cpu *c, enum fp_type t, double d, enum 
 	return d_to_h(c, d, m, c->fpcr & FPCR_FZ16);
 }
 
-/* A NaN out of the host means an invalid operation: Arm's default NaN.
- * A denormal result under FZ is flushed to zero with UFC alone. */
-static inline uint64_t finish(struct a64_cpu *c, enum fp_type t, uint64_t r, uint32_t fpsr_before)
+/* Accounts the host flags @fl of one operation. A NaN out of the host
+ * means an invalid operation: Arm's default NaN. A tiny result under FZ
+ * is flushed to zero with UFC alone (no IXC). */
+static inline uint64_t finish(struct a64_cpu *c, enum fp_type t, uint64_t r, uint32_t fl)
 {
-	if (is_nan(t, r))
+	if (is_nan(t, r)) {
+		c->fpsr |= fl;
 		return default_nan(t);
-	bool underflow = (c->fpsr & ~fpsr_before) & FPSR_UFC;
-	if (t != FT_H && fz_on(c, t) && (is_denormal(t, r) || underflow)) {
-		c->fpsr = (c->fpsr & ~(FPSR_UFC | FPSR_IXC)) | (fpsr_before & (FPSR_UFC | FPSR_IXC)) |
-			  FPSR_UFC;
+	}
+	if (t != FT_H && fz_on(c, t) && (is_denormal(t, r) || (fl & FPSR_UFC))) {
+		c->fpsr |= (fl & ~(FPSR_UFC | FPSR_IXC)) | FPSR_UFC;
 		return r & fp_sign_bit(t);
 	}
+	c->fpsr |= fl;
 	return r;
 }
 
@@ -277,7 +280,6 @@ static uint64_t fp_const(enum fp_type t, double v, bool neg)
 uint64_t fp_op2(struct a64_cpu *c, enum fp_op2 op, enum fp_type t, uint64_t a, uint64_t b)
 {
 	uint64_t r, ops[2];
-	uint32_t before = c->fpsr;
 	a = flush_in(c, t, a);
 	b = flush_in(c, t, b);
 	if (op == FO_MAXNM || op == FO_MINNM) {
@@ -347,8 +349,8 @@ uint64_t fp_op2(struct a64_cpu *c, enum fp_op2 op, enum fp_type t, uint64_t a, u
 	}
 	FENCE(rd);
 	r = from_d(c, t, rd, m);
-	host_end(c, saved, HOST_KEEP(t));
-	r = finish(c, t, r, before);
+	uint32_t fl = host_end(saved, HOST_KEEP(t));
+	r = finish(c, t, r, fl);
 	if (op == FO_NMUL) /* FPNeg of the product, NaN or not */
 		r ^= fp_sign_bit(t);
 	if (op == FO_ABD && !is_nan(t, r))
@@ -359,7 +361,6 @@ uint64_t fp_op2(struct a64_cpu *c, enum fp_op2 op, enum fp_type t, uint64_t a, u
 uint64_t fp_fma(struct a64_cpu *c, enum fp_type t, uint64_t addend, uint64_t a, uint64_t b)
 {
 	uint64_t r, ops[3];
-	uint32_t before = c->fpsr;
 	addend = flush_in(c, t, addend);
 	a = flush_in(c, t, a);
 	b = flush_in(c, t, b);
@@ -388,14 +389,13 @@ uint64_t fp_fma(struct a64_cpu *c, enum fp_type t, uint64_t addend, uint64_t a, 
 		FENCE(rd);
 	}
 	r = from_d(c, t, rd, m);
-	host_end(c, saved, HOST_KEEP(t));
-	return finish(c, t, r, before);
+	uint32_t fl = host_end(saved, HOST_KEEP(t));
+	return finish(c, t, r, fl);
 }
 
 uint64_t fp_sqrt(struct a64_cpu *c, enum fp_type t, uint64_t a)
 {
 	uint64_t r;
-	uint32_t before = c->fpsr;
 	a = flush_in(c, t, a);
 	if (nan_pick(c, t, &a, 1, &r))
 		return r;
@@ -406,8 +406,8 @@ uint64_t fp_sqrt(struct a64_cpu *c, enum fp_type t, uint64_t a)
 	rd = sqrt(da);
 	FENCE(rd);
 	r = from_d(c, t, rd, m);
-	host_end(c, saved, HOST_KEEP(t));
-	return finish(c, t, r, before);
+	uint32_t fl = host_end(saved, HOST_KEEP(t));
+	return finish(c, t, r, fl);
 }
 
 uint32_t fp_compare(struct a64_cpu *c, enum fp_type t, uint64_t a, uint64_t b, bool signal_all)
@@ -457,7 +457,6 @@ bool fp_cmp_gt(struct a64_cpu *c, enum fp_type t, uint64_t a, uint64_t b)
 
 uint64_t fp_convert(struct a64_cpu *c, enum fp_type to, enum fp_type from, uint64_t a)
 {
-	uint32_t before = c->fpsr;
 	if (from != FT_H)
 		a = flush_in(c, from, a);
 	if (is_nan(from, a)) {
@@ -481,8 +480,8 @@ uint64_t fp_convert(struct a64_cpu *c, enum fp_type to, enum fp_type from, uint6
 	uint32_t saved = host_begin(m);
 	FENCE(d);
 	r = from_d(c, to, d, m);
-	host_end(c, saved, HOST_ALL);
-	return finish(c, to, r, before);
+	uint32_t fl = host_end(saved, HOST_ALL);
+	return finish(c, to, r, fl);
 }
 
 static double round_by(double d, enum fp_rmode m)
@@ -519,7 +518,7 @@ uint64_t fp_round_int(struct a64_cpu *c, enum fp_type t, uint64_t a, enum fp_rmo
 		rd = copysign(0, d);
 	uint32_t saved = host_begin(FR_N);
 	r = from_d(c, t, rd, FR_N); /* exact */
-	host_end(c, saved, 0);
+	host_end(saved, 0);
 	return r;
 }
 
@@ -555,7 +554,6 @@ uint64_t fp_from_int(struct a64_cpu *c, enum fp_type t, uint64_t v, unsigned fbi
 	if (width == 32)
 		v = is_signed ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
 	enum fp_rmode m = fp_fpcr_rmode(c);
-	uint32_t before = c->fpsr;
 	uint64_t r;
 	uint32_t saved = host_begin(m);
 	if (t == FT_S) {
@@ -575,8 +573,9 @@ uint64_t fp_from_int(struct a64_cpu *c, enum fp_type t, uint64_t v, unsigned fbi
 		else
 			r = d_to_h(c, d, m, c->fpcr & FPCR_FZ16);
 	}
-	host_end(c, saved, t == FT_H ? 0x25u : HOST_ALL); /* int->double may be inexact */
-	return finish(c, t, r, before);
+	/* int -> double may itself be inexact, even for half results */
+	uint32_t fl = host_end(saved, t == FT_H ? 0x25u : HOST_ALL);
+	return finish(c, t, r, fl);
 }
 
 uint64_t fp_expand_imm8(enum fp_type t, unsigned imm8)

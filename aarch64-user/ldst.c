@@ -8,10 +8,11 @@
  * offset (Rm, extend option, shift amount). */
 enum { AM_OFF, AM_PRE, AM_POST, AM_REG };
 
-static inline uint64_t ea_begin(struct a64_cpu *c, const struct a64_insn *i)
+static inline __attribute__((always_inline)) uint64_t
+ea_begin_m(struct a64_cpu *c, const struct a64_insn *i, unsigned mode)
 {
 	uint64_t base = c->x[i->rn];
-	switch (i->op2) {
+	switch (mode) {
 	case AM_OFF:
 	case AM_PRE: return base + i->imm;
 	case AM_POST: return base;
@@ -19,10 +20,21 @@ static inline uint64_t ea_begin(struct a64_cpu *c, const struct a64_insn *i)
 	}
 }
 
+static inline __attribute__((always_inline)) void
+ea_end_m(struct a64_cpu *c, const struct a64_insn *i, unsigned mode)
+{
+	if (mode == AM_PRE || mode == AM_POST)
+		c->x[i->rn] += i->imm;
+}
+
+static inline uint64_t ea_begin(struct a64_cpu *c, const struct a64_insn *i)
+{
+	return ea_begin_m(c, i, i->op2);
+}
+
 static inline void ea_end(struct a64_cpu *c, const struct a64_insn *i)
 {
-	if (i->op2 == AM_PRE || i->op2 == AM_POST)
-		c->x[i->rn] += i->imm;
+	ea_end_m(c, i, i->op2);
 }
 
 void a64_vload(struct a64_cpu *c, unsigned t, uint64_t a, unsigned scale)
@@ -38,13 +50,41 @@ void a64_vstore(struct a64_cpu *c, unsigned t, uint64_t a, unsigned scale)
 	memcpy((void *)(uintptr_t)a, &c->v[t], 1u << scale);
 }
 
-static int exec_ld(struct a64_cpu *c, const struct a64_insn *i)
+/* Plain loads and stores dominate most code: one handler per addressing
+ * mode and size, instantiated from one body, so none of them switches on
+ * data (see dp_reg.c for why). */
+static inline __attribute__((always_inline)) int
+ld_body(struct a64_cpu *c, const struct a64_insn *i, unsigned mode, unsigned size)
 {
-	uint64_t v = ld_sz(ea_begin(c, i), i->sf);
-	ea_end(c, i);
+	uint64_t v = ld_sz(ea_begin_m(c, i, mode), size);
+	ea_end_m(c, i, mode);
 	wx(c, i->rd, v);
 	return A64_NEXT;
 }
+
+static inline __attribute__((always_inline)) int
+st_body(struct a64_cpu *c, const struct a64_insn *i, unsigned mode, unsigned size)
+{
+	st_sz(ea_begin_m(c, i, mode), size, xr(c, i->rd));
+	ea_end_m(c, i, mode);
+	return A64_NEXT;
+}
+
+#define LDST_FN(kind, mode, size)                                                  \
+	static int exec_##kind##_##mode##_##size(struct a64_cpu *c, const struct a64_insn *i) \
+	{                                                                          \
+		return kind##_body(c, i, mode, size);                              \
+	}
+#define LDST_FNS_M(kind, mode) \
+	LDST_FN(kind, mode, 0) LDST_FN(kind, mode, 1) LDST_FN(kind, mode, 2) LDST_FN(kind, mode, 3)
+#define LDST_FNS(kind) LDST_FNS_M(kind, 0) LDST_FNS_M(kind, 1) LDST_FNS_M(kind, 2) LDST_FNS_M(kind, 3)
+LDST_FNS(ld)
+LDST_FNS(st)
+
+#define LDST_ROW(kind, mode) \
+	{ exec_##kind##_##mode##_0, exec_##kind##_##mode##_1, exec_##kind##_##mode##_2, exec_##kind##_##mode##_3 }
+static const a64_fn ld_fns[4][4] = { LDST_ROW(ld, 0), LDST_ROW(ld, 1), LDST_ROW(ld, 2), LDST_ROW(ld, 3) };
+static const a64_fn st_fns[4][4] = { LDST_ROW(st, 0), LDST_ROW(st, 1), LDST_ROW(st, 2), LDST_ROW(st, 3) };
 
 /* Sign-extending loads: sf = size, imm2 = destination width (32/64). */
 static int exec_lds(struct a64_cpu *c, const struct a64_insn *i)
@@ -53,13 +93,6 @@ static int exec_lds(struct a64_cpu *c, const struct a64_insn *i)
 	uint64_t v = (uint64_t)sext(ld_sz(ea_begin(c, i), i->sf), (int)bitsz);
 	ea_end(c, i);
 	wx(c, i->rd, i->imm2 == 32 ? (uint32_t)v : v);
-	return A64_NEXT;
-}
-
-static int exec_st(struct a64_cpu *c, const struct a64_insn *i)
-{
-	st_sz(ea_begin(c, i), i->sf, xr(c, i->rd));
-	ea_end(c, i);
 	return A64_NEXT;
 }
 
@@ -98,8 +131,8 @@ static bool ldst_kind(struct a64_insn *d, unsigned size, unsigned v, unsigned op
 	}
 	d->sf = size;
 	switch (opc) {
-	case 0: d->fn = exec_st; return true;
-	case 1: d->fn = exec_ld; return true;
+	case 0: d->fn = st_fns[0][size]; return true; /* mode set by finish_kind() */
+	case 1: d->fn = ld_fns[0][size]; return true;
 	case 2:
 		if (size == 3) {
 			d->fn = exec_nop; /* PRFM: a hint */
@@ -117,6 +150,15 @@ static bool ldst_kind(struct a64_insn *d, unsigned size, unsigned v, unsigned op
 	}
 }
 
+/* Picks the per-mode plain load/store handler once d->op2 is known. */
+static void finish_kind(struct a64_insn *d)
+{
+	if (d->fn == st_fns[0][d->sf & 3])
+		d->fn = st_fns[d->op2][d->sf & 3];
+	else if (d->fn == ld_fns[0][d->sf & 3])
+		d->fn = ld_fns[d->op2][d->sf & 3];
+}
+
 static bool dec_uimm(struct a64_insn *d, uint32_t w, uint64_t pc)
 {
 	(void)pc;
@@ -126,6 +168,7 @@ static bool dec_uimm(struct a64_insn *d, uint32_t w, uint64_t pc)
 	d->rn = bits(w, 9, 5);
 	d->op2 = AM_OFF;
 	d->imm = (uint64_t)bits(w, 21, 10) << d->sf;
+	finish_kind(d);
 	return true;
 }
 
@@ -144,6 +187,7 @@ static bool dec_imm9(struct a64_insn *d, uint32_t w, uint64_t pc)
 	d->rn = bits(w, 9, 5);
 	d->op2 = mode[idx];
 	d->imm = (uint64_t)sext(bits(w, 20, 12), 9);
+	finish_kind(d);
 	return true;
 }
 
@@ -161,6 +205,7 @@ static bool dec_regoff(struct a64_insn *d, uint32_t w, uint64_t pc)
 	d->ra = opt;
 	d->op2 = AM_REG;
 	d->flags = (uint8_t)((bit(w, 12) ? d->sf : 0) << 4);
+	finish_kind(d);
 	return true;
 }
 
@@ -271,7 +316,7 @@ static bool dec_pair(struct a64_insn *d, uint32_t w, uint64_t pc)
 	d->rd = bits(w, 4, 0);
 	d->rn = bits(w, 9, 5);
 	d->ra = bits(w, 14, 10);
-	d->imm = (uint64_t)(sext(bits(w, 21, 15), 7) << d->sf);
+	d->imm = (uint64_t)sext(bits(w, 21, 15), 7) << d->sf;
 	return true;
 }
 

@@ -55,6 +55,12 @@ static uint64_t sat_u(struct a64_cpu *c, __int128 v, unsigned es)
 	return (uint64_t)v;
 }
 
+/* Left shift of a possibly negative value, defined as two's complement. */
+static inline __int128 shl128(__int128 v, unsigned s)
+{
+	return (__int128)((unsigned __int128)v << s);
+}
+
 /* Shift by a signed register amount (SSHL/USHL/SRSHL/URSHL). */
 static uint64_t shl_reg(uint64_t a, int64_t sa, unsigned es, bool is_signed, bool round, int8_t sh)
 {
@@ -63,7 +69,7 @@ static uint64_t shl_reg(uint64_t a, int64_t sa, unsigned es, bool is_signed, boo
 	if (sh >= 0) {
 		if (sh >= bw)
 			return 0;
-		return (uint64_t)(v << sh) & es_mask(es);
+		return (uint64_t)shl128(v, (unsigned)sh) & es_mask(es);
 	}
 	int r = -sh;
 	if (round) /* the rounding bit can be above the element */
@@ -263,8 +269,8 @@ static uint64_t int1(struct a64_cpu *c, unsigned op, unsigned es, uint64_t a)
 	case 0x0a: return sa < 0 ? m : 0;
 	case 0x28: return sa >= 0 ? m : 0;
 	case 0x29: return sa <= 0 ? m : 0;
-	case 0x0b: return (uint64_t)(sa < 0 ? -sa : sa) & m;
-	case 0x2b: return (uint64_t)(-sa) & m;
+	case 0x0b: return (sa < 0 ? -(uint64_t)sa : (uint64_t)sa) & m;
+	case 0x2b: return -(uint64_t)sa & m;
 	default: return 0;
 	}
 }
@@ -571,9 +577,9 @@ static int exec_shimm(struct a64_cpu *c, const struct a64_insn *i)
 			if (u)
 				x |= d & ((1ull << sh) - 1);
 			break;
-		case 0x0c: x = sat_u(c, (__int128)sext(a, (int)bw) << sh, es); break; /* SQSHLU */
+		case 0x0c: x = sat_u(c, shl128(sext(a, (int)bw), sh), es); break; /* SQSHLU */
 		default: /* SQSHL/UQSHL */
-			x = u ? sat_u(c, (__int128)a << sh, es) : sat_s(c, (__int128)sext(a, (int)bw) << sh, es);
+			x = u ? sat_u(c, (__int128)a << sh, es) : sat_s(c, shl128(sext(a, (int)bw), sh), es);
 			break;
 		}
 		lane_set(&r, es, e, x & m);

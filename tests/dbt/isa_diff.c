@@ -201,6 +201,12 @@ static unsigned diff_class(const char *name, gen_fn fn,
 		if (strcmp(mine, line)) {
 			if (bad < 5) {
 				TH_LOG("%s case %u differs", name, k);
+				if (getenv("A64_DIFF_TRACE")) {
+					a64d_format(mine, sizeof(mine), &states[k]);
+					TH_LOG("input: fpcr=%x %s", states[k].fpcr, mine);
+					run_ours(&states[k], codes[k], lens[k], &out);
+					a64d_format(mine, sizeof(mine), &out);
+				}
 				log_case(codes[k], lens[k], line, mine);
 			}
 			bad++;
