@@ -22,6 +22,7 @@
  *           then the GPU is reset; only that job fails.
  */
 #include "driver-shim/shim_internal.h"
+#include "shader/compute.h"
 #include "vgpu/gpu.h"
 #include "vgpu/regs.h"
 
@@ -43,6 +44,7 @@ struct hw_slot {
 
 struct shim_hw {
 	struct vgpu *gpu;
+	struct bi_compute *compute; /* the shader cores' back end */
 	struct shim_dev *dev;
 	struct hw_slot slot[HW_SLOTS];
 	struct shim_ctx *as_owner[HW_AS];
@@ -610,6 +612,12 @@ int shim_hw_init(struct shim_dev *dev)
 	hw->gpu = vgpu_create(&cfg, irq_cb, hw);
 	if (!hw->irq_lock || !hw->irq_wake || !hw->gpu)
 		goto fail;
+	/* Without it, every COMPUTE job would fail with JOB_CONFIG_FAULT. */
+	hw->compute = bi_compute_attach(hw->gpu);
+	if (!hw->compute)
+		goto fail;
+	if (dev->cfg.cores)
+		bi_compute_set_workers(hw->compute, dev->cfg.cores);
 	if (vgpu_bus_add(hw->gpu, SHIM_KPOOL_PA, SHIM_KPOOL_SIZE, dev->kpool))
 		goto fail;
 	read_features(hw, &dev->regs);
@@ -625,6 +633,8 @@ int shim_hw_init(struct shim_dev *dev)
 fail_hw:
 	dev->hw = NULL;
 fail:
+	if (hw->compute)
+		bi_compute_detach(hw->gpu, hw->compute);
 	if (hw->gpu)
 		vgpu_destroy(hw->gpu);
 	if (hw->irq_wake)
@@ -646,6 +656,7 @@ void shim_hw_fini(struct shim_dev *dev)
 	os_cond_signal(hw->irq_wake);
 	os_mutex_unlock(hw->irq_lock);
 	os_thread_join(hw->thread);
+	bi_compute_detach(hw->gpu, hw->compute);
 	vgpu_destroy(hw->gpu);
 	os_cond_free(hw->irq_wake);
 	os_mutex_free(hw->irq_lock);
