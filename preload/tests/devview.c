@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Runs under libvgpu-preload.so (tests/node/preload.c starts it, natively
+ * and under qemu-aarch64): checks the device view libdrm and Mesa rely on
+ * (issue 7, section 1) and one GPU job through it, with no Mesa involved.
+ * Prints one line per failed check and exits non-zero on any.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "driver-shim/uapi_drm.h"
+#include "node/devnode.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                              \
+	do {                                                          \
+		if (!(cond)) {                                        \
+			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			printf(__VA_ARGS__);                          \
+			printf(" (errno %d)\n", errno);               \
+			failures++;                                   \
+		}                                                     \
+	} while (0)
+
+static void check_scan(void)
+{
+	struct stat st, fst;
+	char link[256] = "", line[256];
+	bool listed = false, compat = false, fullname = false;
+	struct dirent *e;
+	ssize_t n;
+	DIR *d = opendir("/dev/dri");
+	FILE *f;
+	int fd;
+
+	CHECK(d != NULL, "opendir /dev/dri");
+	while (d && (e = readdir(d)))
+		listed |= !strcmp(e->d_name, "renderD128");
+	if (d)
+		closedir(d);
+	CHECK(listed, "renderD128 listed in /dev/dri");
+	CHECK(!stat("/dev/dri/renderD128", &st), "stat");
+	CHECK(S_ISCHR(st.st_mode), "a character device (mode %o)", st.st_mode);
+	CHECK(major(st.st_rdev) == 226 && minor(st.st_rdev) == 128, "rdev %u:%u",
+	      major(st.st_rdev), minor(st.st_rdev));
+	fd = open("/dev/dri/renderD128", O_RDWR | O_CLOEXEC);
+	CHECK(fd >= 0, "open");
+	CHECK(!fstat(fd, &fst) && fst.st_rdev == st.st_rdev && S_ISCHR(fst.st_mode),
+	      "fstat agrees with stat");
+	close(fd);
+	CHECK(!stat("/sys/dev/char/226:128/device/drm", &st) && S_ISDIR(st.st_mode),
+	      "device/drm");
+	n = readlink("/sys/dev/char/226:128/device/subsystem", link, sizeof(link) - 1);
+	CHECK(n > 9 && !strcmp(link + n - 9, "/platform"), "subsystem link '%s'", link);
+	f = fopen("/sys/dev/char/226:128/device/uevent", "r");
+	CHECK(f != NULL, "uevent");
+	while (f && fgets(line, sizeof(line), f)) {
+		compat |= !strncmp(line, "OF_COMPATIBLE_0=", 16);
+		fullname |= !strncmp(line, "OF_FULLNAME=", 12);
+	}
+	if (f)
+		fclose(f);
+	CHECK(compat && fullname, "OF_COMPATIBLE_0 and OF_FULLNAME in uevent");
+	CHECK(open("/dev/dri/renderD129", O_RDWR) < 0 && errno == ENOENT, "renderD129 absent");
+}
+
+/* A WRITE_VALUE job through a dup'd descriptor, seen through the mapping. */
+static void check_job(void)
+{
+	struct drm_version_arg v = { 0 };
+	struct pan_get_param_arg gp = { .param = PAN_PARAM_GPU_PROD_ID };
+	struct pan_create_bo_arg c = { .size = 8192 };
+	struct pan_mmap_bo_arg m = { 0 };
+	struct pan_submit_arg s = { 0 };
+	struct pan_wait_bo_arg w = { 0 };
+	struct timespec ts;
+	char name[16] = "";
+	uint32_t handle;
+	uint8_t *cpu;
+	int fd = open("/dev/dri/renderD128", O_RDWR | O_CLOEXEC), fd2;
+
+	CHECK(fd >= 0, "open");
+	v.name = (uintptr_t)name;
+	v.name_len = sizeof(name) - 1;
+	CHECK(!ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, "panfrost"),
+	      "VERSION '%s'", name);
+	CHECK(!ioctl(fd, DRM_IOCTL_PANFROST_GET_PARAM, &gp) && gp.value == 0x6000,
+	      "PROD_ID 0x%llx", (unsigned long long)gp.value);
+	CHECK(!ioctl(fd, DRM_IOCTL_PANFROST_CREATE_BO, &c), "CREATE_BO");
+	/* Handles belong to the file: a duplicate sees them. */
+	fd2 = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	CHECK(fd2 >= 0, "F_DUPFD_CLOEXEC");
+	close(fd);
+	m.handle = handle = c.handle;
+	CHECK(!ioctl(fd2, DRM_IOCTL_PANFROST_MMAP_BO, &m), "MMAP_BO on the dup");
+	cpu = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd2, (off_t)m.offset);
+	CHECK(cpu != MAP_FAILED, "mmap");
+	if (cpu == MAP_FAILED || failures)
+		return;
+	job_write_value(cpu, 1, 0, 0, c.offset + 4096, WRITE_VALUE_IMM32, 0x600dcafe);
+	s.jc = c.offset;
+	s.bo_handles = (uintptr_t)&handle;
+	s.bo_handle_count = 1;
+	CHECK(!ioctl(fd2, DRM_IOCTL_PANFROST_SUBMIT, &s), "SUBMIT");
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	w.handle = handle;
+	w.timeout_ns = (ts.tv_sec + 30) * 1000000000ll;
+	CHECK(!ioctl(fd2, DRM_IOCTL_PANFROST_WAIT_BO, &w), "WAIT_BO");
+	CHECK(*(volatile uint32_t *)(cpu + 4096) == 0x600dcafe,
+	      "the job's write is in the CPU mapping (0x%x)", *(uint32_t *)(cpu + 4096));
+	CHECK(job_status(cpu) == 1, "job status %u", job_status(cpu));
+	munmap(cpu, 8192);
+	close(fd2);
+}
+
+int main(void)
+{
+	check_scan();
+	check_job();
+	if (!failures)
+		printf("devview: all checks passed\n");
+	return failures ? 1 : 0;
+}
