@@ -13,36 +13,14 @@
 
 #define BASE 0x20000000ull
 #define SIZE 0x10000u
-static uint8_t mem[SIZE] __attribute__((aligned(4096)));
+#define STUB_BASE BASE
+#define STUB_SIZE SIZE
+#include "vgpu_stub.h"
+#define mem stub_mem
 static struct vgpu_job_info info;
 static uint64_t events[VGPU_EV_COUNT];
 static struct vgpu_config cfg;
 
-static void *at(uint64_t va, size_t len)
-{
-	return va >= BASE && va + len <= BASE + SIZE ? mem + (va - BASE) : NULL;
-}
-
-int vgpu_as_read(struct vgpu_as *as, uint64_t va, void *buf, size_t len)
-{
-	(void)as;
-	return at(va, len) ? (memcpy(buf, at(va, len), len), 0) : -1;
-}
-int vgpu_as_fetch(struct vgpu_as *as, uint64_t va, void *buf, size_t len)
-{
-	return vgpu_as_read(as, va, buf, len);
-}
-int vgpu_as_write(struct vgpu_as *as, uint64_t va, const void *buf, size_t len)
-{
-	(void)as;
-	return at(va, len) ? (memcpy(at(va, len), buf, len), 0) : -1;
-}
-void *vgpu_as_map(struct vgpu_as *as, uint64_t va, size_t len, enum vgpu_access a)
-{
-	(void)as;
-	(void)a;
-	return at(va, len);
-}
 const struct vgpu_job_info *vgpu_job_info(struct vgpu_job *job)
 {
 	(void)job;

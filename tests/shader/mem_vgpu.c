@@ -11,36 +11,10 @@
 #include "vgpu/regs.h"
 
 #define BASE 0x40000000ull
-static uint8_t page[4096] __attribute__((aligned(64)));
-
-static void *at(uint64_t va, size_t len)
-{
-	return va >= BASE && va + len <= BASE + sizeof(page) ? page + (va - BASE) : NULL;
-}
-
-int vgpu_as_read(struct vgpu_as *as, uint64_t va, void *buf, size_t len)
-{
-	(void)as;
-	return at(va, len) ? (memcpy(buf, at(va, len), len), 0) : -1;
-}
-
-int vgpu_as_fetch(struct vgpu_as *as, uint64_t va, void *buf, size_t len)
-{
-	return vgpu_as_read(as, va, buf, len);
-}
-
-int vgpu_as_write(struct vgpu_as *as, uint64_t va, const void *buf, size_t len)
-{
-	(void)as;
-	return at(va, len) ? (memcpy(at(va, len), buf, len), 0) : -1;
-}
-
-void *vgpu_as_map(struct vgpu_as *as, uint64_t va, size_t len, enum vgpu_access acc)
-{
-	(void)as;
-	(void)acc;
-	return at(va, len);
-}
+#define STUB_BASE BASE
+#define STUB_SIZE 4096u
+#include "vgpu_stub.h"
+#define page stub_mem
 
 static uint64_t rmw(enum bi_atom_op op, unsigned size, uint64_t init, uint64_t v,
 		    uint64_t cmp, uint64_t *after)

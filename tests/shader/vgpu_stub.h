@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Stand-in vgpu address-space accessors for tests that exercise shader/
+ * code without the GPU model: one flat region at STUB_BASE, faulting
+ * elsewhere. A test file defines STUB_BASE and STUB_SIZE, includes this
+ * once, and links no vgpu MMU (its own definitions win).
+ */
+#ifndef VGPU_TESTS_SHADER_VGPU_STUB_H
+#define VGPU_TESTS_SHADER_VGPU_STUB_H
+
+#include <string.h>
+
+#include "vgpu/compute.h"
+
+static uint8_t stub_mem[STUB_SIZE] __attribute__((aligned(4096)));
+
+static void *at(uint64_t va, size_t len)
+{
+	return va >= STUB_BASE && len <= STUB_SIZE && va - STUB_BASE <= STUB_SIZE - len
+		       ? stub_mem + (va - STUB_BASE) : NULL;
+}
+
+int vgpu_as_read(struct vgpu_as *as, uint64_t va, void *buf, size_t len)
+{
+	(void)as;
+	return at(va, len) ? (memcpy(buf, at(va, len), len), 0) : -1;
+}
+
+int vgpu_as_fetch(struct vgpu_as *as, uint64_t va, void *buf, size_t len)
+{
+	return vgpu_as_read(as, va, buf, len);
+}
+
+int vgpu_as_write(struct vgpu_as *as, uint64_t va, const void *buf, size_t len)
+{
+	(void)as;
+	return at(va, len) ? (memcpy(at(va, len), buf, len), 0) : -1;
+}
+
+void *vgpu_as_map(struct vgpu_as *as, uint64_t va, size_t len, enum vgpu_access acc)
+{
+	(void)as;
+	(void)acc;
+	return at(va, len);
+}
+
+#endif
