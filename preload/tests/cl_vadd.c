@@ -10,7 +10,10 @@
  * specification) and libOpenCL is dlopen()ed.
  */
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdint.h>
+#include <ucontext.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,8 +90,29 @@ static void *sym(const char *name)
 		}                                                     \
 	} while (0)
 
+/* A crash inside the driver says where (library + offset, the nearest
+ * exported symbol): there is no debugger for the guest here. */
+static void on_crash(int sig, siginfo_t *si, void *uc_)
+{
+	ucontext_t *uc = uc_;
+	uintptr_t pc = (uintptr_t)uc->uc_mcontext.pc;
+	Dl_info di = { 0 };
+
+	dladdr((void *)pc, &di);
+	printf("CRASH: signal %d at pc %#lx (%s+%#lx, near %s), fault address %p\n", sig,
+	       (unsigned long)pc, di.dli_fname ? di.dli_fname : "?",
+	       (unsigned long)(pc - (uintptr_t)di.dli_fbase),
+	       di.dli_sname ? di.dli_sname : "?", si->si_addr);
+	fflush(stdout);
+	_exit(128 + sig);
+}
+
 int main(void)
 {
+	struct sigaction sa = { .sa_sigaction = on_crash, .sa_flags = SA_SIGINFO };
+
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
 	static float a[N], b[N], c[N];
 	cl_platform_id plats[8];
 	cl_device_id dev = NULL;
