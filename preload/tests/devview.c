@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "driver-shim/uapi_drm.h"
+#include "driver-shim/uapi_kbase.h"
 #include "node/devnode.h"
 
 static int failures;
@@ -124,10 +126,66 @@ static void check_job(void)
 	close(fd2);
 }
 
+/* kbase on /dev/mali0: SAME_VA memory by mmap of its cookie, a job, and
+ * its event through poll() (on the descriptor itself) and read(). */
+static void check_kbase(void)
+{
+	struct kb_version_check v = { .major = 11, .minor = 40 };
+	struct kb_set_flags f = { 0 };
+	union kb_mem_alloc a = { .in = {
+		.va_pages = 4, .commit_pages = 4,
+		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
+			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR } };
+	struct kb_atom_v2 atom;
+	struct kb_job_submit sub = { .addr = (uintptr_t)&atom, .nr_atoms = 1,
+				     .stride = sizeof(atom) };
+	struct kb_event ev = { 0 };
+	struct pollfd p;
+	uint8_t *mem;
+	int fd = open("/dev/mali0", O_RDWR | O_CLOEXEC);
+	struct stat st;
+
+	CHECK(fd >= 0, "open /dev/mali0");
+	if (fd < 0)
+		return;
+	CHECK(!fstat(fd, &st) && S_ISCHR(st.st_mode), "mali0 is a character device");
+	CHECK(!ioctl(fd, KB_IOCTL_VERSION_CHECK, &v) && v.major == 11, "VERSION_CHECK");
+	CHECK(!ioctl(fd, KB_IOCTL_SET_FLAGS, &f), "SET_FLAGS");
+	CHECK(!ioctl(fd, KB_IOCTL_MEM_ALLOC, &a) && (a.out.flags & KB_MEM_NEED_MMAP),
+	      "MEM_ALLOC SAME_VA");
+	mem = mmap(NULL, 4 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   (off_t)a.out.gpu_va);
+	CHECK(mem != MAP_FAILED, "mmap of the SAME_VA cookie");
+	if (mem == MAP_FAILED || failures) {
+		close(fd);
+		return;
+	}
+	/* SAME_VA: the CPU address is the GPU address. */
+	job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 2048), WRITE_VALUE_IMM32, 0xcafef00d);
+	memset(&atom, 0, sizeof(atom));
+	atom.jc = (uintptr_t)mem;
+	atom.atom_number = 1;
+	atom.core_req = KB_JD_REQ_CS;
+	CHECK(!ioctl(fd, KB_IOCTL_JOB_SUBMIT, &sub), "JOB_SUBMIT");
+	p.fd = fd;
+	p.events = POLLIN;
+	CHECK(poll(&p, 1, 30000) == 1 && (p.revents & POLLIN), "poll sees the event");
+	CHECK(read(fd, &ev, sizeof(ev)) == sizeof(ev), "read the event");
+	CHECK(ev.event_code == KB_EVENT_DONE && ev.atom_number == 1, "event %#x atom %u",
+	      ev.event_code, ev.atom_number);
+	CHECK(*(volatile uint32_t *)(mem + 2048) == 0xcafef00d, "the job's write (0x%x)",
+	      *(uint32_t *)(mem + 2048));
+	/* Nothing more to read: the descriptor is no longer readable. */
+	CHECK(poll(&p, 1, 0) == 0, "no further event");
+	munmap(mem, 4 * 4096);
+	close(fd);
+}
+
 int main(void)
 {
 	check_scan();
 	check_job();
+	check_kbase();
 	if (!failures)
 		printf("devview: all checks passed\n");
 	return failures ? 1 : 0;
