@@ -80,6 +80,24 @@ static uint64_t shl_reg(uint64_t a, int64_t sa, unsigned es, bool is_signed, boo
 	return (uint64_t)res & es_mask(es);
 }
 
+/* SQSHL/UQSHL/SQRSHL/UQRSHL by register: saturating left shifts, plain
+ * (or rounding) right shifts. */
+static uint64_t qshl_reg(struct a64_cpu *c, uint64_t a, int64_t sa, unsigned es, bool is_signed,
+			 bool round, int8_t sh)
+{
+	int bw = 8 << es;
+	if (sh < 0)
+		return shl_reg(a, sa, es, is_signed, round, sh);
+	__int128 v = is_signed ? (__int128)sa : (__int128)a;
+	if (v == 0)
+		return 0;
+	if (sh >= bw) /* any non-zero value saturates */
+		return is_signed ? sat_s(c, v < 0 ? -((__int128)1 << 100) : (__int128)1 << 100, es)
+				 : sat_u(c, (__int128)1 << 100, es);
+	v = shl128(v, (unsigned)sh);
+	return is_signed ? sat_s(c, v, es) : sat_u(c, v, es);
+}
+
 /* One lane of a three-same integer operation; @acc is the old Rd lane. */
 static uint64_t int3(struct a64_cpu *c, unsigned op, unsigned es, uint64_t a, uint64_t b,
 		     uint64_t acc)
@@ -98,6 +116,8 @@ static uint64_t int3(struct a64_cpu *c, unsigned op, unsigned es, uint64_t a, ui
 	case 0x07: return (u ? a >= b : sa >= sb) ? m : 0;
 	case 0x08: return shl_reg(a, sa, es, !u, false, (int8_t)b);
 	case 0x0a: return shl_reg(a, sa, es, !u, true, (int8_t)b);
+	case 0x09: return qshl_reg(c, a, sa, es, !u, false, (int8_t)b);
+	case 0x0b: return qshl_reg(c, a, sa, es, !u, true, (int8_t)b);
 	case 0x0c: return u ? (a > b ? a : b) : (uint64_t)(sa > sb ? sa : sb) & m;
 	case 0x0d: return u ? (a < b ? a : b) : (uint64_t)(sa < sb ? sa : sb) & m;
 	case 0x0e: return u ? (a > b ? a - b : b - a) : (uint64_t)(sa > sb ? sa - sb : sb - sa) & m;
@@ -193,8 +213,8 @@ static bool dec_3same(struct a64_insn *d, uint32_t w, uint64_t pc)
 	if (d->sf == 3 && !(d->flags & SI_Q) && !scalar)
 		return false;
 	if (scalar) {
-		/* scalar: saturating add/sub any size; the rest D only */
-		if (opc == 0x01 || opc == 0x05) {
+		/* scalar: saturating add/sub/shift any size; the rest D only */
+		if (opc == 0x01 || opc == 0x05 || opc == 0x09 || opc == 0x0b) {
 			d->fn = exec_3same;
 			return true;
 		}
@@ -205,7 +225,8 @@ static bool dec_3same(struct a64_insn *d, uint32_t w, uint64_t pc)
 		return true;
 	}
 	switch (opc) {
-	case 0x01: case 0x05: case 0x06: case 0x07: case 0x08: case 0x0a: case 0x10: case 0x11:
+	case 0x01: case 0x05: case 0x06: case 0x07: case 0x08: case 0x09: case 0x0a: case 0x0b:
+	case 0x10: case 0x11:
 		d->fn = exec_3same;
 		return true;
 	case 0x00: case 0x02: case 0x04:
@@ -510,6 +531,17 @@ static int exec_3diff(struct a64_cpu *c, const struct a64_insn *i)
 		case 8: x = acc + a * b; break;
 		case 10: x = acc - a * b; break;
 		case 12: x = a * b; break;
+		case 9: /* SQDMLAL: both the doubling and the sum saturate */
+		case 11:
+		case 13: {
+			uint64_t p = sat_s(c, 2 * a * b, es + 1);
+			x = sext(p, 16 << es);
+			if (opc != 13) {
+				__int128 sacc = sext((uint64_t)acc, 16 << es);
+				x = (__int128)sat_s(c, opc == 9 ? sacc + x : sacc - x, es + 1);
+			}
+			break;
+		}
 		default: { /* PMULL 8 -> 16 */
 			uint64_t p = 0, ua = (uint64_t)a & 0xff, ub = (uint64_t)b & 0xff;
 			for (int k = 0; k < 8; k++)
@@ -534,6 +566,10 @@ static bool dec_3diff(struct a64_insn *d, uint32_t w, uint64_t pc)
 		return false;
 	switch (opc) {
 	case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7: case 8: case 10: case 12:
+		break;
+	case 9: case 11: case 13:
+		if (u || d->sf == 0)
+			return false;
 		break;
 	case 14:
 		if (u || d->sf != 0)

@@ -128,16 +128,16 @@ static void gen_simd_int(struct gen *g)
 	switch (rnd(g, 8)) {
 	case 0:
 	case 1: {
-		static const uint32_t opc[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 0xa, 0xc, 0xd, 0xe, 0xf,
+		static const uint32_t opc[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
 						0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17 };
 		emit(g, F(q, 30) | F(u, 29) | F(0xe, 24) | F(size, 22) | F(1, 21) | F(PICK(g, opc), 11) |
 			F(1, 10) | regs);
 		break;
 	}
 	case 2: {
-		static const uint32_t opc[] = { 1, 5, 6, 7, 8, 0xa, 0x10, 0x11 };
+		static const uint32_t opc[] = { 1, 5, 6, 7, 8, 9, 0xa, 0xb, 0x10, 0x11 };
 		uint32_t o = PICK(g, opc);
-		if (o != 1 && o != 5)
+		if (o != 1 && o != 5 && o != 9 && o != 0xb)
 			size = 3;
 		emit(g, F(1, 30) | F(u, 29) | F(0x1e, 24) | F(size, 22) | F(1, 21) | F(o, 11) |
 			F(1, 10) | regs);
@@ -160,8 +160,10 @@ static void gen_simd_int(struct gen *g)
 		break;
 	}
 	case 5: {
-		static const uint32_t opc[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14 };
+		static const uint32_t opc[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 };
 		uint32_t o = PICK(g, opc);
+		if (o == 9 || o == 11 || o == 13)
+			u = 0;
 		emit(g, F(q, 30) | F(o == 14 ? 0 : u, 29) | F(0xe, 24) | F(o == 14 ? 0 : rnd(g, 3), 22) |
 			F(1, 21) | F(o, 12) | regs);
 		break;
