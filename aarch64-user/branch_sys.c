@@ -33,16 +33,28 @@ static inline int branch_if(struct a64_cpu *c, const struct a64_insn *i, bool ta
 	return A64_JUMP;
 }
 
-static int exec_bcond(struct a64_cpu *c, const struct a64_insn *i)
-{
-	return branch_if(c, i, cond_holds(c->nzcv, i->op));
-}
+/* B.cond: one handler per condition, so the condition test is a constant
+ * expression and not a switch the host mispredicts between branches. */
+#define BCOND_FN(cc)                                                            \
+	static int exec_bcond_##cc(struct a64_cpu *c, const struct a64_insn *i) \
+	{                                                                       \
+		return branch_if(c, i, cond_holds(c->nzcv, cc));                \
+	}
+BCOND_FN(0) BCOND_FN(1) BCOND_FN(2) BCOND_FN(3) BCOND_FN(4) BCOND_FN(5) BCOND_FN(6)
+BCOND_FN(7) BCOND_FN(8) BCOND_FN(9) BCOND_FN(10) BCOND_FN(11) BCOND_FN(12) BCOND_FN(13)
+BCOND_FN(14) BCOND_FN(15)
+
+static const a64_fn bcond_fns[16] = {
+	exec_bcond_0, exec_bcond_1, exec_bcond_2, exec_bcond_3, exec_bcond_4, exec_bcond_5,
+	exec_bcond_6, exec_bcond_7, exec_bcond_8, exec_bcond_9, exec_bcond_10, exec_bcond_11,
+	exec_bcond_12, exec_bcond_13, exec_bcond_14, exec_bcond_15,
+};
 
 static bool dec_bcond(struct a64_insn *d, uint32_t w, uint64_t pc)
 {
 	d->imm = pc + (uint64_t)(sext(bits(w, 23, 5), 19) * 4);
 	d->op = bits(w, 3, 0);
-	d->fn = exec_bcond;
+	d->fn = bcond_fns[d->op];
 	d->flags = A64_F_END;
 	return true;
 }

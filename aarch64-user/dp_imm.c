@@ -22,32 +22,42 @@ static bool dec_adr(struct a64_insn *d, uint32_t w, uint64_t pc)
 }
 
 /* ADD/SUB (immediate): the subtraction is folded into the immediate as
- * a + ~imm + 1, which gives Arm's carry semantics directly. */
-static int exec_addsub_imm(struct a64_cpu *c, const struct a64_insn *i)
+ * a + ~imm + 1, which gives Arm's carry semantics directly. One handler
+ * per (sub, S, width), instantiated from one body. */
+static inline __attribute__((always_inline)) int
+addsub_imm_body(struct a64_cpu *c, const struct a64_insn *i, bool sub, bool setf, bool sf)
 {
-	uint64_t r = add_flags(c, xsp(c, i->rn), i->imm, i->op, i->sf, i->flags & 2);
-	if (i->flags & 2)
-		wxs(c, i->rd, r, i->sf);
+	uint64_t r = add_flags(c, xsp(c, i->rn), i->imm, sub, sf, setf);
+	if (setf)
+		wxs(c, i->rd, r, sf);
 	else
-		wsp(c, i->rd, r, i->sf);
+		wsp(c, i->rd, r, sf);
 	return A64_NEXT;
 }
+
+#define ADDSUB_IMM_FN(sub, setf, sf)                                                     \
+	static int exec_addsub_imm_##sub##setf##sf(struct a64_cpu *c, const struct a64_insn *i) \
+	{                                                                                \
+		return addsub_imm_body(c, i, sub, setf, sf);                             \
+	}
+ADDSUB_IMM_FN(0, 0, 0) ADDSUB_IMM_FN(0, 0, 1) ADDSUB_IMM_FN(0, 1, 0) ADDSUB_IMM_FN(0, 1, 1)
+ADDSUB_IMM_FN(1, 0, 0) ADDSUB_IMM_FN(1, 0, 1) ADDSUB_IMM_FN(1, 1, 0) ADDSUB_IMM_FN(1, 1, 1)
+
+static const a64_fn addsub_imm_fns[2][2][2] = {
+	{ { exec_addsub_imm_000, exec_addsub_imm_001 }, { exec_addsub_imm_010, exec_addsub_imm_011 } },
+	{ { exec_addsub_imm_100, exec_addsub_imm_101 }, { exec_addsub_imm_110, exec_addsub_imm_111 } },
+};
 
 static bool dec_addsub_imm(struct a64_insn *d, uint32_t w, uint64_t pc)
 {
 	(void)pc;
 	uint64_t imm = (uint64_t)bits(w, 21, 10) << (bit(w, 22) * 12);
+	unsigned sub = bit(w, 30);
 	d->sf = bit(w, 31);
 	d->rd = bits(w, 4, 0);
 	d->rn = bits(w, 9, 5);
-	d->flags = bit(w, 29) ? 2 : 0;
-	if (bit(w, 30)) {
-		d->imm = ~imm;
-		d->op = 1;
-	} else {
-		d->imm = imm;
-	}
-	d->fn = exec_addsub_imm;
+	d->imm = sub ? ~imm : imm;
+	d->fn = addsub_imm_fns[sub][bit(w, 29)][d->sf];
 	return true;
 }
 

@@ -248,27 +248,52 @@ static bool dec_literal(struct a64_insn *d, uint32_t w, uint64_t pc)
 
 /* Pairs: sf = log2 element size, op = L, flags&1 = LDPSW. Both elements
  * are read before either register is written, so a fault on the second
- * leaves the registers untouched. */
-static int exec_pair(struct a64_cpu *c, const struct a64_insn *i)
+ * leaves the registers untouched. Handlers per (mode, size, direction)
+ * like single loads and stores. */
+static inline __attribute__((always_inline)) int
+pair_body(struct a64_cpu *c, const struct a64_insn *i, unsigned mode, unsigned sz, bool load,
+	  bool sign32)
 {
-	uint64_t a = ea_begin(c, i);
-	unsigned sz = i->sf, n = 1u << sz;
-	if (i->op) {
+	uint64_t a = ea_begin_m(c, i, mode);
+	unsigned n = 1u << sz;
+	if (load) {
 		uint64_t v1 = ld_sz(a, sz), v2 = ld_sz(a + n, sz);
-		if (i->flags & 1) {
+		if (sign32) {
 			v1 = (uint64_t)sext(v1, 32);
 			v2 = (uint64_t)sext(v2, 32);
 		}
-		ea_end(c, i);
+		ea_end_m(c, i, mode);
 		wx(c, i->rd, v1);
 		wx(c, i->ra, v2);
 	} else {
 		uint64_t v1 = xr(c, i->rd), v2 = xr(c, i->ra);
 		st_sz(a, sz, v1);
 		st_sz(a + n, sz, v2);
-		ea_end(c, i);
+		ea_end_m(c, i, mode);
 	}
 	return A64_NEXT;
+}
+
+#define PAIR_FN(mode, sz, load)                                                          \
+	static int exec_pair_##mode##sz##load(struct a64_cpu *c, const struct a64_insn *i) \
+	{                                                                                \
+		return pair_body(c, i, mode, sz, load, false);                           \
+	}
+#define PAIR_FNS(mode) PAIR_FN(mode, 2, 0) PAIR_FN(mode, 2, 1) PAIR_FN(mode, 3, 0) PAIR_FN(mode, 3, 1)
+PAIR_FNS(0) PAIR_FNS(1) PAIR_FNS(2)
+
+#define PAIR_ROW(mode) \
+	{ { exec_pair_##mode##20, exec_pair_##mode##21 }, { exec_pair_##mode##30, exec_pair_##mode##31 } }
+static const a64_fn pair_fns[3][2][2] = { PAIR_ROW(0), PAIR_ROW(1), PAIR_ROW(2) };
+
+static int exec_ldpsw(struct a64_cpu *c, const struct a64_insn *i)
+{
+	/* rare: the mode is read at run time */
+	switch (i->op2) {
+	case AM_OFF: return pair_body(c, i, AM_OFF, 2, true, true);
+	case AM_PRE: return pair_body(c, i, AM_PRE, 2, true, true);
+	default: return pair_body(c, i, AM_POST, 2, true, true);
+	}
 }
 
 static int exec_vpair(struct a64_cpu *c, const struct a64_insn *i)
@@ -309,10 +334,11 @@ static bool dec_pair(struct a64_insn *d, uint32_t w, uint64_t pc)
 			return false; /* LDNP has no sign-extending form */
 		d->sf = opc == 2 ? 3 : 2;
 		d->flags = opc == 1;
-		d->fn = exec_pair;
 	}
 	d->op = (uint8_t)l;
 	d->op2 = mode[bits(w, 24, 23)];
+	if (!bit(w, 26))
+		d->fn = opc == 1 ? exec_ldpsw : pair_fns[d->op2][d->sf - 2][l];
 	d->rd = bits(w, 4, 0);
 	d->rn = bits(w, 9, 5);
 	d->ra = bits(w, 14, 10);
