@@ -31,9 +31,25 @@
 FIXTURE(pre)
 {
 	pid_t server;
-	char dir[64], sock[96], tree[96], log[96];
+	char dir[64], sock[96], tree[96], log[96], dump[128];
 	char lib[4096], lib64[4096], vgpu[4096];
 };
+
+/* @rel under the build directory as an absolute path (programs run with
+ * the test's scratch directory as their working directory). */
+static char *build_abs(const char *rel)
+{
+	static char bufs[4][4096];
+	static int next;
+	char *b = bufs[next++ % 4];
+	const char *p = build_path(rel);
+
+	if (p[0] == '/' || !getcwd(b, 2048))
+		snprintf(b, 4096, "%s", p);
+	else
+		snprintf(b + strlen(b), 4096 - strlen(b), "/%s", p);
+	return b;
+}
 
 /* `vgpu dev --socket` in its own process group (a harness timeout kills
  * ours with SIGKILL), stopped with SIGTERM if this test dies, so its
@@ -49,10 +65,11 @@ FIXTURE_SETUP(pre)
 	snprintf(self->sock, sizeof(self->sock), "%s/sock", self->dir);
 	snprintf(self->tree, sizeof(self->tree), "%s/sock.d", self->dir);
 	snprintf(self->log, sizeof(self->log), "%s/server.log", self->dir);
-	snprintf(self->vgpu, sizeof(self->vgpu), "%s", build_path("vgpu"));
-	snprintf(self->lib, sizeof(self->lib), "%s", build_path("libvgpu-preload.so"));
+	snprintf(self->dump, sizeof(self->dump), "%s/pandecode.dump.0000", self->dir);
+	snprintf(self->vgpu, sizeof(self->vgpu), "%s", build_abs("vgpu"));
+	snprintf(self->lib, sizeof(self->lib), "%s", build_abs("libvgpu-preload.so"));
 	snprintf(self->lib64, sizeof(self->lib64), "%s",
-		 build_path("aarch64/libvgpu-preload.so"));
+		 build_abs("aarch64/libvgpu-preload.so"));
 	ASSERT_EQ(pipe(pipefd), 0);
 	self->server = fork();
 	ASSERT_GE(self->server, 0);
@@ -65,8 +82,9 @@ FIXTURE_SETUP(pre)
 		if (log >= 0)
 			dup2(log, 2);
 		close(pipefd[0]);
+		/* --debug: the log names a failed job and its fault. */
 		execl(self->vgpu, self->vgpu, "dev", "--socket", self->sock, "--no-fuse",
-		      (char *)NULL);
+		      "--debug", (char *)NULL);
 		_exit(127);
 	}
 	close(pipefd[1]);
@@ -90,6 +108,7 @@ FIXTURE_TEARDOWN(pre)
 	EXPECT_NE(lstat(self->sock, &st), 0);
 	EXPECT_NE(lstat(self->tree, &st), 0);
 	unlink(self->log);
+	unlink(self->dump);
 	rmdir(self->dir);
 }
 
@@ -151,8 +170,8 @@ static void show_run(const char *log_path, const struct proc_result *r)
 }
 
 /* `vgpu preload --socket S [--qemu] -- argv...` */
-static int run_preloaded(struct __fixture_pre *self, bool qemu, char *const *cmd,
-			 struct proc_result *r)
+static int run_preloaded_env(struct __fixture_pre *self, bool qemu, char *const *cmd,
+			     char *const *env, struct proc_result *r)
 {
 	char *argv[16];
 	int n = 0;
@@ -170,14 +189,74 @@ static int run_preloaded(struct __fixture_pre *self, bool qemu, char *const *cmd
 	for (int i = 0; cmd[i] && n < 15; i++)
 		argv[n++] = cmd[i];
 	argv[n] = NULL;
-	return proc_run(argv, NULL, NULL, NULL, 0, MESA_TIMEOUT, r);
+	return proc_run(argv, env, self->dir, NULL, 0, MESA_TIMEOUT, r);
+}
+
+static int run_preloaded(struct __fixture_pre *self, bool qemu, char *const *cmd,
+			 struct proc_result *r)
+{
+	return run_preloaded_env(self, qemu, cmd, NULL, r);
+}
+
+/*
+ * A failed GPU program again with Mesa's command-stream trace: the
+ * decoded job descriptors and the disassembled shader clauses of every
+ * submission, beside the server's log, which names the job that failed
+ * and the address and kind of its fault.
+ */
+static void show_failed_jobs(struct __fixture_pre *self, char *const *cmd)
+{
+	char *env[] = { "PAN_MESA_DEBUG=trace,sync", NULL };
+	struct proc_result r;
+	size_t len;
+	char *log, *dump;
+
+	if (run_preloaded_env(self, true, cmd, env, &r))
+		return;
+	proc_result_free(&r);
+	log = read_file(self->log, &len);
+	dump = read_file(self->dump, &len);
+	TH_LOG("server log (failed jobs and their faults):\n%s", log ? log : "(none)");
+	TH_LOG("Mesa's trace of the submissions (jobs, shader clauses):\n%s",
+	       dump ? dump : "(none)");
+	free(log);
+	free(dump);
+}
+
+/* One GLES compute program: the virtual Mali first, then its results. */
+static void gles_case(struct __test_metadata *_metadata, struct __fixture_pre *self,
+		      const char *prog)
+{
+	char *cmd[] = { build_abs(prog), NULL };
+	const char *skip = mesa_unavailable();
+	struct proc_result r;
+	char *st;
+
+	if (skip)
+		SKIP(return, "%s", skip);
+	ASSERT_EQ(run_preloaded(self, true, cmd, &r), 0);
+	if (r.status)
+		show_run(self->log, &r);
+	/* The virtual Mali, never llvmpipe: checked before any result. */
+	ASSERT_NONNULL(strstr(r.out, "renderer: Mali-G71 (Panfrost)\n"));
+	st = server_stats(self->sock);
+	if (r.status || stat_num(st, "jobs_failed"))
+		show_failed_jobs(self, cmd);
+	EXPECT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.out, "PASS: "));
+	proc_result_free(&r);
+	ASSERT_NONNULL(st);
+	EXPECT_GE(stat_num(st, "jobs_done"), 1);
+	EXPECT_EQ(stat_num(st, "jobs_failed"), 0);
+	EXPECT_EQ(stat_num(st, "mmu_faults"), 0);
+	free(st);
 }
 
 TEST_F_TIMEOUT(pre, device_view_and_job_native, 120)
 {
 	char env_preload[4200], env_sock[200];
 	char *env[] = { env_preload, env_sock, NULL };
-	char *argv[] = { (char *)build_path("preload-tests/devview"), NULL };
+	char *argv[] = { build_abs("preload-tests/devview"), NULL };
 	struct proc_result r;
 	char *st;
 
@@ -208,7 +287,7 @@ TEST_F_TIMEOUT(pre, no_server_no_node, 60)
 {
 	char env_preload[4200], env_sock[200];
 	char *env[] = { env_preload, env_sock, NULL };
-	char *argv[] = { (char *)build_path("preload-tests/devview"), NULL };
+	char *argv[] = { build_abs("preload-tests/devview"), NULL };
 	struct proc_result r;
 
 	snprintf(env_preload, sizeof(env_preload), "LD_PRELOAD=%s", self->lib);
@@ -221,7 +300,7 @@ TEST_F_TIMEOUT(pre, no_server_no_node, 60)
 
 TEST_F_TIMEOUT(pre, device_view_and_job_aarch64, MESA_TIMEOUT)
 {
-	char *cmd[] = { (char *)build_path("aarch64/preload-tests/devview"), NULL };
+	char *cmd[] = { build_abs("aarch64/preload-tests/devview"), NULL };
 	const char *skip = mesa_unavailable();
 	struct proc_result r;
 
@@ -253,34 +332,29 @@ TEST_F_TIMEOUT(pre, clinfo_lists_mali_g71, MESA_TIMEOUT)
 	proc_result_free(&r);
 }
 
-TEST_F_TIMEOUT(pre, gles31_compute_vector_add, MESA_TIMEOUT)
+TEST_F_TIMEOUT(pre, gles31_vector_add, MESA_TIMEOUT)
 {
-	char *cmd[] = { (char *)build_path("aarch64/preload-tests/gles_vadd"), NULL };
-	const char *skip = mesa_unavailable();
-	struct proc_result r;
-	char *st;
+	gles_case(_metadata, self, "aarch64/preload-tests/gles_vadd");
+}
 
-	if (skip)
-		SKIP(return, "%s", skip);
-	ASSERT_EQ(run_preloaded(self, true, cmd, &r), 0);
-	if (r.status)
-		show_run(self->log, &r);
-	/* The virtual Mali, never llvmpipe: checked before any result. */
-	ASSERT_NONNULL(strstr(r.out, "renderer: Mali-G71 (Panfrost)\n"));
-	EXPECT_EQ(r.status, 0);
-	EXPECT_NONNULL(strstr(r.out, "PASS: vector add"));
-	proc_result_free(&r);
-	st = server_stats(self->sock);
-	ASSERT_NONNULL(st);
-	EXPECT_GE(stat_num(st, "jobs_done"), 1);
-	EXPECT_EQ(stat_num(st, "jobs_failed"), 0);
-	EXPECT_EQ(stat_num(st, "mmu_faults"), 0);
-	free(st);
+TEST_F_TIMEOUT(pre, gles31_shared_memory_reduction, MESA_TIMEOUT)
+{
+	gles_case(_metadata, self, "aarch64/preload-tests/gles_reduce");
+}
+
+TEST_F_TIMEOUT(pre, gles31_atomics_histogram, MESA_TIMEOUT)
+{
+	gles_case(_metadata, self, "aarch64/preload-tests/gles_histogram");
+}
+
+TEST_F_TIMEOUT(pre, gles31_sgemm_shared_tiles, MESA_TIMEOUT)
+{
+	gles_case(_metadata, self, "aarch64/preload-tests/gles_sgemm");
 }
 
 TEST_F_TIMEOUT(pre, rusticl_vector_add, MESA_TIMEOUT)
 {
-	char *cmd[] = { (char *)build_path("aarch64/preload-tests/cl_vadd"), NULL };
+	char *cmd[] = { build_abs("aarch64/preload-tests/cl_vadd"), NULL };
 	const char *skip = mesa_unavailable();
 	struct proc_result r;
 	char *st;
