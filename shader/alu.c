@@ -10,25 +10,21 @@
 
 static const uint8_t abs_mod[3] = { BI_MOD_ABS0, BI_MOD_ABS1, BI_MOD_ABS2 };
 static const uint8_t neg_mod[3] = { BI_MOD_NEG0, BI_MOD_NEG1, BI_MOD_NEG2 };
-static const uint8_t widen_mod[2] = { BI_MOD_WIDEN0, BI_MOD_WIDEN1 };
 static const uint8_t swz_mod[3] = { BI_MOD_SWZ0, BI_MOD_SWZ1, BI_MOD_SWZ2 };
 
 /* A 32-bit float source after widen, abs and neg. */
 uint32_t alu_fsrc(const struct op *o, unsigned s)
 {
 	uint32_t v = raw(o, s);
+	unsigned f = s < 3 ? o->ins->srcmod[s] : 0;
 
-	if (s < 2) {
-		uint16_t wd = mod(o, widen_mod[s], BI_O_NONE);
-
-		if (wd == BI_O_H0 || wd == BI_O_H1)
-			v = bi_fp_convert(&bi_f32, &bi_f16,
-					  wd == BI_O_H0 ? v & 0xffff : v >> 16,
-					  BI_RM_RTE, false);
-	}
-	if (s < 3 && mod(o, abs_mod[s], BI_O_NONE) == BI_O_ABS)
+	if (os_unlikely(f & (BI_SRC_WIDEN_H0 | BI_SRC_WIDEN_H1)))
+		v = bi_fp_convert(&bi_f32, &bi_f16,
+				  f & BI_SRC_WIDEN_H0 ? v & 0xffff : v >> 16,
+				  BI_RM_RTE, false);
+	if (f & BI_SRC_ABS)
 		v &= 0x7fffffffu;
-	if (s < 3 && mod(o, neg_mod[s], BI_O_NONE) == BI_O_NEG)
+	if (f & BI_SRC_NEG)
 		v ^= 0x80000000u;
 	return v;
 }

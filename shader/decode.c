@@ -102,6 +102,27 @@ static uint8_t classify(const struct bi_op_desc *d, bool fma)
 	return fma ? BI_CLASS_FMA_ARITH : BI_CLASS_ADD_ARITH;
 }
 
+static void summarise_srcmods(struct bi_instr *ins)
+{
+	static const uint8_t abs_id[3] = { BI_MOD_ABS0, BI_MOD_ABS1, BI_MOD_ABS2 };
+	static const uint8_t neg_id[3] = { BI_MOD_NEG0, BI_MOD_NEG1, BI_MOD_NEG2 };
+	static const uint8_t widen_id[2] = { BI_MOD_WIDEN0, BI_MOD_WIDEN1 };
+
+	for (unsigned s = 0; s < 3; s++) {
+		uint8_t f = 0;
+
+		if (bi_mod(ins, abs_id[s], BI_O_NONE) == BI_O_ABS)
+			f |= BI_SRC_ABS;
+		if (bi_mod(ins, neg_id[s], BI_O_NONE) == BI_O_NEG)
+			f |= BI_SRC_NEG;
+		if (s < 2 && bi_mod(ins, widen_id[s], BI_O_NONE) == BI_O_H0)
+			f |= BI_SRC_WIDEN_H0;
+		if (s < 2 && bi_mod(ins, widen_id[s], BI_O_NONE) == BI_O_H1)
+			f |= BI_SRC_WIDEN_H1;
+		ins->srcmod[s] = f;
+	}
+}
+
 static bool match(const struct bi_op_desc *d, uint32_t bits, bool fma,
 		  struct bi_instr *ins)
 {
@@ -115,6 +136,7 @@ static bool match(const struct bi_op_desc *d, uint32_t bits, bool fma,
 		if (!(d->src[s].allowed & (1u << field(bits, d->src[s].pos, 3))))
 			ins->bad_src = true;
 	decode_mods(d, ins);
+	summarise_srcmods(ins);
 	return true;
 }
 

@@ -92,6 +92,12 @@ struct bi_regs {
 
 #define BI_MAX_MODS 12
 
+/* bi_instr.srcmod bits */
+#define BI_SRC_ABS 1
+#define BI_SRC_NEG 2
+#define BI_SRC_WIDEN_H0 4
+#define BI_SRC_WIDEN_H1 8
+
 /* Instruction classes for statistics. */
 enum bi_class {
 	BI_CLASS_NOP,
@@ -112,6 +118,9 @@ struct bi_instr {
 	uint32_t bits;
 	bool bad_src;                  /* a source selector is not allowed */
 	uint8_t cls;                   /* enum bi_class */
+	/* Per-source float modifiers (BI_SRC_*), summarised at decode time
+	 * for the interpreter's hot path. */
+	uint8_t srcmod[3];
 	uint16_t mod[BI_MAX_MODS];     /* enum bi_opt, in desc->mods order */
 	/* 1 + index into mod[] of each enum bi_mod the op has, else 0:
 	 * makes bi_mod() a lookup on the interpreter's hot path. */
