@@ -92,17 +92,7 @@ int fcntl(int fd, int cmd, ...)
 	return do_fcntl(fd, cmd, arg);
 }
 
-int fcntl64(int fd, int cmd, ...);
-int fcntl64(int fd, int cmd, ...)
-{
-	va_list ap;
-	unsigned long arg;
-
-	va_start(ap, cmd);
-	arg = va_arg(ap, unsigned long);
-	va_end(ap);
-	return do_fcntl(fd, cmd, arg);
-}
+int fcntl64(int fd, int cmd, ...) __attribute__((alias("fcntl")));
 
 int ioctl(int fd, unsigned long req, ...)
 {
@@ -142,9 +132,7 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 }
 
 void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
-{
-	return mmap(addr, len, prot, flags, fd, off);
-}
+	__attribute__((alias("mmap")));
 
 int munmap(void *addr, size_t len)
 {

@@ -61,17 +61,6 @@ int open(const char *path, int flags, ...)
 	return do_openat(AT_FDCWD, path, flags, mode);
 }
 
-int open64(const char *path, int flags, ...)
-{
-	va_list ap;
-	mode_t mode;
-
-	va_start(ap, flags);
-	mode = mode_arg(flags, ap);
-	va_end(ap);
-	return do_openat(AT_FDCWD, path, flags, mode);
-}
-
 int openat(int dirfd, const char *path, int flags, ...)
 {
 	va_list ap;
@@ -83,28 +72,14 @@ int openat(int dirfd, const char *path, int flags, ...)
 	return do_openat(dirfd, path, flags, mode);
 }
 
-int openat64(int dirfd, const char *path, int flags, ...)
-{
-	va_list ap;
-	mode_t mode;
-
-	va_start(ap, flags);
-	mode = mode_arg(flags, ap);
-	va_end(ap);
-	return do_openat(dirfd, path, flags, mode);
-}
+/* On LP64 the 64-bit-offset names are the same calls. */
+int open64(const char *path, int flags, ...) __attribute__((alias("open")));
+int openat64(int dirfd, const char *path, int flags, ...) __attribute__((alias("openat")));
 
 int __open_2(const char *path, int flags);
-int __open64_2(const char *path, int flags);
 int __openat_2(int dirfd, const char *path, int flags);
-int __openat64_2(int dirfd, const char *path, int flags);
 
 int __open_2(const char *path, int flags)
-{
-	return do_openat(AT_FDCWD, path, flags, 0);
-}
-
-int __open64_2(const char *path, int flags)
 {
 	return do_openat(AT_FDCWD, path, flags, 0);
 }
@@ -114,10 +89,8 @@ int __openat_2(int dirfd, const char *path, int flags)
 	return do_openat(dirfd, path, flags, 0);
 }
 
-int __openat64_2(int dirfd, const char *path, int flags)
-{
-	return do_openat(dirfd, path, flags, 0);
-}
+int __open64_2(const char *path, int flags) __attribute__((alias("__open_2")));
+int __openat64_2(int dirfd, const char *path, int flags) __attribute__((alias("__openat_2")));
 
 /* libdrm reads uevent with stdio, whose own open() we cannot see. */
 FILE *fopen(const char *path, const char *mode)

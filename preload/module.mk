@@ -20,14 +20,14 @@ $(BUILD)/preload-aarch64/%.o: %.c
 	@$(if $(Q),echo "  CROSS   $@")
 	$(Q)$(CROSS_CC) $(PRELOAD_CFLAGS) -c $< -o $@
 
-$(PRELOAD_LIB): $(PRELOAD_OBJS)
+$(PRELOAD_LIB): $(PRELOAD_OBJS) preload/exports.map
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,-soname,libvgpu-preload.so -o $@ $^ -ldl -lpthread
+	$(Q)$(CC) -shared -Wl,-soname,libvgpu-preload.so -Wl,--version-script=preload/exports.map -o $@ $(filter %.o,$^) -ldl -lpthread
 
-$(PRELOAD_LIB_A64): $(PRELOAD_OBJS_A64)
+$(PRELOAD_LIB_A64): $(PRELOAD_OBJS_A64) preload/exports.map
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CROSS_CC) -shared -Wl,-soname,libvgpu-preload.so -o $@ $^ -ldl -lpthread
+	$(Q)$(CROSS_CC) -shared -Wl,-soname,libvgpu-preload.so -Wl,--version-script=preload/exports.map -o $@ $(filter %.o,$^) -ldl -lpthread
 
 tests: $(PRELOAD_LIB) $(PRELOAD_LIB_A64)
 
