@@ -85,6 +85,7 @@ void thread_loop(struct gthread *t)
 struct start {
 	struct gthread *t;
 	uint64_t flags, ptid, ctid;
+	int tid; /* the child's, for the parent: t may be gone by then */
 	sem_t ready;
 };
 
@@ -101,6 +102,7 @@ static void *thread_start(void *arg)
 		copy_to_guest(st->ptid, &t->tid, sizeof(int));
 	if (st->flags & CLONE_CHILD_SETTID)
 		copy_to_guest(st->ctid, &t->tid, sizeof(int));
+	st->tid = t->tid;
 	sem_post(&st->ready);
 	thread_loop(t);
 }
@@ -146,7 +148,7 @@ long thread_clone(struct gthread *parent, uint64_t flags, uint64_t child_sp,
 	while (sem_wait(&st.ready) && errno == EINTR)
 		;
 	sem_destroy(&st.ready);
-	return t->tid;
+	return st.tid;
 }
 
 void thread_exit(struct gthread *t, int code)
