@@ -168,6 +168,11 @@ void thread_exit(struct gthread *t, int code)
 			syscall(SYS_futex, t->clear_child_tid, FUTEX_WAKE, 1,
 				NULL, NULL, 0);
 	}
+	/* From here on this thread takes no signal: a process-wide one goes
+	 * to a thread that still runs guest code instead of being dropped
+	 * by a handler that finds no guest thread. */
+	uint64_t all = ~0ull;
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, NULL, 8);
 	thread_set_self(NULL);
 	free(t);
 	pthread_exit(NULL);
