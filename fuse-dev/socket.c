@@ -27,6 +27,7 @@
 #include "fuse-dev/socket_io.h"
 
 struct sock_conn;
+struct sock_file;
 
 struct sock_server {
 	struct server *srv;
@@ -36,15 +37,30 @@ struct sock_server {
 	pthread_mutex_t lock;
 	pthread_cond_t gone; /* a connection ended */
 	struct sock_conn *conns;
+	struct sock_file *files;
 	bool stopping;
 };
 
-struct sock_conn {
+/*
+ * An open file. The connection that opened it and those that ATTACHed to
+ * it with its token share it: a client gives each of its threads its own
+ * connection, so that a blocking request (a wait, a read) holds up no
+ * other. The last connection to go releases it.
+ */
+struct sock_file {
 	struct server_file hook; /* first: the shim's host data */
+	struct shim_file *sf;
+	int efd; /* readable while the file is (given to the client) */
+	int refs; /* connections; under sock_server.lock */
+	uint64_t token;
+	struct sock_file *next;
+};
+
+struct sock_conn {
 	struct sock_server *ss;
 	int fd;
-	int efd; /* readable while the file is (given to the client) */
-	struct shim_file *sf;
+	struct sock_file *file;
+	struct shim_file *sf; /* file->sf */
 	struct sock_conn *prev, *next;
 };
 
@@ -55,22 +71,25 @@ struct sock_caller {
 };
 
 /* Level-triggered: the eventfd holds one token while the file is readable. */
-static void sync_eventfd(struct sock_conn *c, bool readable)
+static void sync_efd(int efd, bool readable)
 {
 	uint64_t v;
 
-	while (read(c->efd, &v, sizeof(v)) == sizeof(v))
+	while (read(efd, &v, sizeof(v)) == sizeof(v))
 		;
 	v = 1;
-	if (readable && write(c->efd, &v, sizeof(v)) != sizeof(v))
+	if (readable && write(efd, &v, sizeof(v)) != sizeof(v))
 		return;
 }
 
-static void conn_notify(struct server_file *hf)
+static void sync_eventfd(struct sock_conn *c, bool readable)
 {
-	struct sock_conn *c = (struct sock_conn *)hf;
+	sync_efd(c->file->efd, readable);
+}
 
-	sync_eventfd(c, true);
+static void file_notify(struct server_file *hf)
+{
+	sync_efd(((struct sock_file *)hf)->efd, true);
 }
 
 static int user_copy(struct sock_caller *sc, uint32_t op, uint64_t uaddr,
@@ -251,26 +270,99 @@ static int serve_one(struct sock_conn *c, struct vgpu_sock_msg *m)
 	return -EPROTO;
 }
 
-/* The first message: which node (or only the statistics). */
-static int serve_open(struct sock_conn *c, struct vgpu_sock_msg *m)
+static void file_put(struct sock_server *ss, struct sock_file *f)
 {
+	struct sock_file **pp;
+	bool last;
+
+	pthread_mutex_lock(&ss->lock);
+	last = !--f->refs;
+	if (last)
+		for (pp = &ss->files; *pp; pp = &(*pp)->next)
+			if (*pp == f) {
+				*pp = f->next;
+				break;
+			}
+	pthread_mutex_unlock(&ss->lock);
+	if (!last)
+		return;
+	/* Its last connection closed: the file's release. */
+	if (f->sf)
+		shim_release(f->sf);
+	close(f->efd);
+	free(f);
+}
+
+static int open_file(struct sock_conn *c, struct vgpu_sock_msg *m)
+{
+	struct sock_server *ss = c->ss;
 	struct sock_caller sc;
+	struct sock_file *f = calloc(1, sizeof(*f));
 	int ret;
 
-	if (m->op == VGPU_SOCK_STATS)
-		return do_stats(c);
-	if (m->op != VGPU_SOCK_OPEN || m->a > VGPU_SOCK_NODE_PANFROST)
-		return -EPROTO;
-	c->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (c->efd < 0)
-		return reply(c, -errno, 0, 0, NULL, 0, -1);
-	caller_init(&sc, c);
-	ret = shim_open(c->ss->srv->dev, m->a == VGPU_SOCK_NODE_KBASE ?
-			SHIM_NODE_KBASE : SHIM_NODE_PANFROST, &sc.base, &c->sf);
-	if (ret)
+	if (!f)
+		return reply(c, -ENOMEM, 0, 0, NULL, 0, -1);
+	f->hook.notify = file_notify;
+	f->refs = 1;
+	f->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (f->efd < 0 || getentropy(&f->token, sizeof(f->token))) {
+		ret = -errno;
+		if (f->efd >= 0)
+			close(f->efd);
+		free(f);
 		return reply(c, ret, 0, 0, NULL, 0, -1);
-	shim_file_set_host_data(c->sf, &c->hook);
-	return reply(c, 0, 0, 0, NULL, 0, c->efd);
+	}
+	c->file = f;
+	caller_init(&sc, c);
+	ret = shim_open(ss->srv->dev, m->a == VGPU_SOCK_NODE_KBASE ?
+			SHIM_NODE_KBASE : SHIM_NODE_PANFROST, &sc.base, &f->sf);
+	if (ret) {
+		c->file = NULL;
+		close(f->efd);
+		free(f);
+		return reply(c, ret, 0, 0, NULL, 0, -1);
+	}
+	shim_file_set_host_data(f->sf, &f->hook);
+	c->sf = f->sf;
+	pthread_mutex_lock(&ss->lock);
+	f->next = ss->files;
+	ss->files = f;
+	pthread_mutex_unlock(&ss->lock);
+	return reply(c, 0, f->token, 0, NULL, 0, f->efd);
+}
+
+static int attach_file(struct sock_conn *c, struct vgpu_sock_msg *m)
+{
+	struct sock_server *ss = c->ss;
+	struct sock_file *f;
+
+	pthread_mutex_lock(&ss->lock);
+	for (f = ss->files; f && f->token != m->a; f = f->next)
+		;
+	if (f)
+		f->refs++;
+	pthread_mutex_unlock(&ss->lock);
+	if (!f)
+		return reply(c, -EBADF, 0, 0, NULL, 0, -1);
+	c->file = f;
+	c->sf = f->sf;
+	return reply(c, 0, 0, 0, NULL, 0, -1);
+}
+
+/* The first message: which node, which open file, or only statistics. */
+static int serve_first(struct sock_conn *c, struct vgpu_sock_msg *m)
+{
+	switch (m->op) {
+	case VGPU_SOCK_STATS:
+		return do_stats(c);
+	case VGPU_SOCK_OPEN:
+		if (m->a <= VGPU_SOCK_NODE_PANFROST)
+			return open_file(c, m);
+		break;
+	case VGPU_SOCK_ATTACH:
+		return attach_file(c, m);
+	}
+	return -EPROTO;
 }
 
 static void *conn_thread(void *arg)
@@ -287,7 +379,7 @@ static void *conn_thread(void *arg)
 	if (!sock_recv_hdr(c->fd, &m, &got)) {
 		if (got >= 0)
 			close(got);
-		if (!m.len && !serve_open(c, &m) && c->sf) {
+		if (!m.len && !serve_first(c, &m) && c->file) {
 			while (!sock_recv_hdr(c->fd, &m, &got)) {
 				if (got >= 0)
 					close(got);
@@ -296,11 +388,8 @@ static void *conn_thread(void *arg)
 			}
 		}
 	}
-	/* The client closed its last descriptor: the file's release. */
-	if (c->sf)
-		shim_release(c->sf);
-	if (c->efd >= 0)
-		close(c->efd);
+	if (c->file)
+		file_put(ss, c->file);
 	pthread_mutex_lock(&ss->lock);
 	if (c->prev)
 		c->prev->next = c->next;
@@ -340,10 +429,8 @@ static void *accept_thread(void *arg)
 			close(fd);
 			continue;
 		}
-		c->hook.notify = conn_notify;
 		c->ss = ss;
 		c->fd = fd;
-		c->efd = -1;
 		pthread_mutex_lock(&ss->lock);
 		if (ss->stopping) {
 			pthread_mutex_unlock(&ss->lock);

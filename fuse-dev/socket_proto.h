@@ -3,11 +3,13 @@
  * The wire protocol of `vgpu dev --socket PATH` (fuse-dev/socket.c) and
  * its client, the preload library (preload/).
  *
- * One stream connection is one open device file: it begins with OPEN
- * (or STATS, which needs no file), and the file is released when the
- * client closes the connection, exactly like a kernel file's release.
+ * A stream connection begins with OPEN (a new open device file), ATTACH
+ * (one more connection to a file already open: a client gives each of
+ * its threads its own, so that a blocking request holds up no other) or
+ * STATS (no file). The file is released when its last connection closes,
+ * like a kernel file's release when its last descriptor goes.
  * Every message is a struct vgpu_sock_msg followed by @len payload bytes.
- * Requests are answered in order by one REPLY.
+ * A connection's requests are answered in order, each by one REPLY.
  *
  * A request may call back before it is answered: the driver's
  * copy_from_user/copy_to_user become COPY_IN/COPY_OUT messages that the
@@ -30,7 +32,8 @@
 
 enum vgpu_sock_op {
 	/* client -> server */
-	VGPU_SOCK_OPEN = 1,      /* a: VGPU_SOCK_NODE_*; reply + eventfd */
+	VGPU_SOCK_OPEN = 1,      /* a: VGPU_SOCK_NODE_*; reply a: the file's
+				  * token (for ATTACH), + its eventfd */
 	VGPU_SOCK_IOCTL,         /* a: cmd; payload: the argument if _IOC_WRITE;
 				  * reply ret, payload the argument if _IOC_READ */
 	VGPU_SOCK_READ,          /* a: length, b: nonblocking; reply payload */
@@ -39,6 +42,8 @@ enum vgpu_sock_op {
 	VGPU_SOCK_MMAP_COMMIT,   /* a: pgoff, b: length, c: cpu_va */
 	VGPU_SOCK_MUNMAP,        /* a: cpu_va, b: length */
 	VGPU_SOCK_STATS,         /* reply payload: the statistics JSON */
+	VGPU_SOCK_ATTACH,        /* a: an OPEN reply's token: this connection
+				  * serves that file too */
 	/* server -> client, inside a request */
 	VGPU_SOCK_COPY_IN,       /* a: user address, b: length; reply payload */
 	VGPU_SOCK_COPY_OUT,      /* a: user address; payload: the bytes */

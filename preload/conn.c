@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * One open device file: a connection to `vgpu dev --socket`
- * (fuse-dev/socket_proto.h). Requests on one file are serialised; while
- * one waits for its reply it answers the driver's user-copy callbacks
- * from this process's memory. Mappings of device memory are kept in a
- * list so munmap() can tell the driver (its vm_close).
+ * One open device file: connections to `vgpu dev --socket`
+ * (fuse-dev/socket_proto.h). A request takes an idle connection of the
+ * file, or attaches a new one, so concurrent requests from several
+ * threads (a wait in one, a submission in another) proceed as they would
+ * on a kernel file; while a request waits for its reply it answers the
+ * driver's user-copy callbacks from this process's memory. Mappings of
+ * device memory are kept in a list so munmap() can tell the driver (its
+ * vm_close).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,12 +24,17 @@
 #include "fuse-dev/socket_io.h"
 #include "preload/preload.h"
 
+/* Idle connections kept per file; more are closed after use. */
+#define IDLE_MAX 8
+
 struct vconn {
-	int sock;
 	enum preload_node node;
 	int refs;
 	bool nonblock;
-	pthread_mutex_t lock; /* one request at a time on the stream */
+	uint64_t token; /* names the file to ATTACH to */
+	pthread_mutex_t lock;
+	int idle[IDLE_MAX]; /* connections no request is using */
+	int nidle;
 };
 
 void vconn_get(struct vconn *c)
@@ -39,8 +47,9 @@ void vconn_put(struct vconn *c)
 	if (__atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL))
 		return;
 	/* The last descriptor and mapping are gone: the server releases
-	 * the file when it sees the end of the stream. */
-	close(c->sock);
+	 * the file when its last connection ends. */
+	for (int i = 0; i < c->nidle; i++)
+		close(c->idle[i]);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -61,7 +70,7 @@ bool vconn_nonblock(struct vconn *c)
 }
 
 /* Answers one COPY_IN/COPY_OUT of the driver. 0 or -errno (stream). */
-static int serve_copy(struct vconn *c, const struct vgpu_sock_msg *m)
+static int serve_copy(int sock, const struct vgpu_sock_msg *m)
 {
 	struct vgpu_sock_msg r = { .op = VGPU_SOCK_REPLY };
 	uint8_t *tmp = malloc(m->op == VGPU_SOCK_COPY_IN ? m->b : m->len);
@@ -73,12 +82,12 @@ static int serve_copy(struct vconn *c, const struct vgpu_sock_msg *m)
 		/* The driver reads user memory: our own, as a kernel would. */
 		memcpy(tmp, (const void *)(uintptr_t)m->a, m->b);
 		r.len = (uint32_t)m->b;
-		ret = sock_send(c->sock, &r, tmp, -1);
+		ret = sock_send(sock, &r, tmp, -1);
 	} else {
-		ret = sock_recv_payload(c->sock, tmp, m->len);
+		ret = sock_recv_payload(sock, tmp, m->len);
 		if (!ret) {
 			memcpy((void *)(uintptr_t)m->a, tmp, m->len);
-			ret = sock_send(c->sock, &r, NULL, -1);
+			ret = sock_send(sock, &r, NULL, -1);
 		}
 	}
 	free(tmp);
@@ -86,27 +95,26 @@ static int serve_copy(struct vconn *c, const struct vgpu_sock_msg *m)
 }
 
 /*
- * Sends @req (+ @in), serves callbacks, and receives the reply: its
- * header into *@rep, up to @cap payload bytes into @out, a descriptor
+ * Sends @req (+ @in) on @sock, serves callbacks, and receives the reply:
+ * its header into *@rep, up to @cap payload bytes into @out, a descriptor
  * into *@got_fd (if not NULL). Returns 0 or -errno of the transport.
  */
-static int call(struct vconn *c, struct vgpu_sock_msg *req, const void *in,
-		struct vgpu_sock_msg *rep, void *out, size_t cap, int *got_fd)
+static int exchange(int sock, struct vgpu_sock_msg *req, const void *in,
+		    struct vgpu_sock_msg *rep, void *out, size_t cap, int *got_fd)
 {
 	int ret, fd = -1;
 
-	pthread_mutex_lock(&c->lock);
-	ret = sock_send(c->sock, req, in, -1);
+	ret = sock_send(sock, req, in, -1);
 	while (!ret) {
-		ret = sock_recv_hdr(c->sock, rep, &fd);
+		ret = sock_recv_hdr(sock, rep, &fd);
 		if (ret)
 			break;
 		if (rep->op == VGPU_SOCK_REPLY) {
 			size_t n = rep->len < cap ? rep->len : cap;
 
-			ret = sock_recv_payload(c->sock, out, n);
+			ret = sock_recv_payload(sock, out, n);
 			if (!ret && rep->len > n)
-				ret = sock_recv_payload(c->sock, NULL, rep->len - n);
+				ret = sock_recv_payload(sock, NULL, rep->len - n);
 			break;
 		}
 		if (fd >= 0) {
@@ -116,13 +124,64 @@ static int call(struct vconn *c, struct vgpu_sock_msg *req, const void *in,
 		if (rep->op != VGPU_SOCK_COPY_IN && rep->op != VGPU_SOCK_COPY_OUT)
 			ret = -EPROTO;
 		else
-			ret = serve_copy(c, rep);
+			ret = serve_copy(sock, rep);
 	}
-	pthread_mutex_unlock(&c->lock);
 	if (got_fd)
 		*got_fd = fd;
 	else if (fd >= 0)
 		close(fd);
+	return ret;
+}
+
+static int connect_server(void);
+
+/* An idle connection of @c, or a new one attached to its file. */
+static int take_sock(struct vconn *c)
+{
+	struct vgpu_sock_msg req = { .op = VGPU_SOCK_ATTACH, .a = c->token }, rep;
+	int sock = -1;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->nidle)
+		sock = c->idle[--c->nidle];
+	pthread_mutex_unlock(&c->lock);
+	if (sock >= 0)
+		return sock;
+	sock = connect_server();
+	if (sock < 0)
+		return sock;
+	if (exchange(sock, &req, NULL, &rep, NULL, 0, NULL) || rep.ret < 0) {
+		close(sock);
+		return -EIO;
+	}
+	return sock;
+}
+
+static void give_sock(struct vconn *c, int sock, bool broken)
+{
+	pthread_mutex_lock(&c->lock);
+	if (!broken && c->nidle < IDLE_MAX) {
+		c->idle[c->nidle++] = sock;
+		sock = -1;
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (sock >= 0)
+		close(sock);
+}
+
+/* One request on the file (see exchange()). */
+static int call(struct vconn *c, struct vgpu_sock_msg *req, const void *in,
+		struct vgpu_sock_msg *rep, void *out, size_t cap, int *got_fd)
+{
+	int sock = take_sock(c), ret;
+
+	if (sock < 0) {
+		if (got_fd)
+			*got_fd = -1;
+		return sock;
+	}
+	ret = exchange(sock, req, in, rep, out, cap, got_fd);
+	give_sock(c, sock, ret != 0);
 	/* A broken stream looks like a device that went away. */
 	return ret ? -EIO : 0;
 }
@@ -153,21 +212,20 @@ int vconn_open(enum preload_node node, bool nonblock, struct vconn **out)
 {
 	struct vgpu_sock_msg req = { .op = VGPU_SOCK_OPEN, .a = (uint64_t)node }, rep;
 	struct vconn *c = calloc(1, sizeof(*c));
-	int efd = -1, ret;
+	int efd = -1, ret, sock;
 
 	if (!c)
 		return -ENOMEM;
-	c->sock = connect_server();
-	if (c->sock < 0) {
-		ret = c->sock;
-		free(c);
-		return ret;
-	}
 	c->node = node;
 	c->nonblock = nonblock;
 	c->refs = 1;
 	pthread_mutex_init(&c->lock, NULL);
-	ret = call(c, &req, NULL, &rep, NULL, 0, &efd);
+	sock = connect_server();
+	if (sock < 0) {
+		vconn_put(c);
+		return sock;
+	}
+	ret = exchange(sock, &req, NULL, &rep, NULL, 0, &efd) ? -EIO : 0;
 	if (!ret && rep.ret < 0)
 		ret = (int)rep.ret;
 	else if (!ret && efd < 0)
@@ -175,9 +233,12 @@ int vconn_open(enum preload_node node, bool nonblock, struct vconn **out)
 	if (ret) {
 		if (efd >= 0)
 			close(efd);
+		close(sock);
 		vconn_put(c);
 		return ret;
 	}
+	c->token = rep.a;
+	give_sock(c, sock, false);
 	*out = c;
 	return efd;
 }

@@ -21,6 +21,22 @@ struct vconn *fdtab_get(int fd)
 	return __atomic_load_n(&table[fd], __ATOMIC_ACQUIRE);
 }
 
+struct vconn *fdtab_acquire(int fd)
+{
+	struct vconn *c;
+
+	if (!fdtab_get(fd))
+		return NULL;
+	/* Under the lock: a close() in another thread cannot free it
+	 * between the look-up and the reference. */
+	pthread_mutex_lock(&lock);
+	c = table[fd];
+	if (c)
+		vconn_get(c);
+	pthread_mutex_unlock(&lock);
+	return c;
+}
+
 void fdtab_set(int fd, struct vconn *c)
 {
 	struct vconn *old;

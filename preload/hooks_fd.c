@@ -96,36 +96,43 @@ int fcntl64(int fd, int cmd, ...) __attribute__((alias("fcntl")));
 
 int ioctl(int fd, unsigned long req, ...)
 {
-	struct vconn *c = fdtab_get(fd);
+	struct vconn *c = fdtab_acquire(fd);
 	va_list ap;
 	void *arg;
+	long ret;
 
 	va_start(ap, req);
 	arg = va_arg(ap, void *);
 	va_end(ap);
 	if (!c)
 		return REAL(ioctl)(fd, req, arg);
-	return (int)syscall_result(vconn_ioctl(c, req, arg));
+	ret = vconn_ioctl(c, req, arg);
+	vconn_put(c);
+	return (int)syscall_result(ret);
 }
 
 ssize_t read(int fd, void *buf, size_t len)
 {
-	struct vconn *c = fdtab_get(fd);
+	struct vconn *c = fdtab_acquire(fd);
+	long ret;
 
 	if (!c)
 		return REAL(read)(fd, buf, len);
-	return syscall_result(vconn_read(c, buf, len));
+	ret = vconn_read(c, buf, len);
+	vconn_put(c);
+	return syscall_result(ret);
 }
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	struct vconn *c = fd >= 0 && !(flags & MAP_ANONYMOUS) ? fdtab_get(fd) : NULL;
+	struct vconn *c = fd >= 0 && !(flags & MAP_ANONYMOUS) ? fdtab_acquire(fd) : NULL;
 	void *p;
 	int err;
 
 	if (!c)
 		return REAL(mmap)(addr, len, prot, flags, fd, off);
 	p = vconn_mmap(c, addr, len, prot, flags, off, &err);
+	vconn_put(c);
 	if (p == MAP_FAILED)
 		errno = err;
 	return p;

@@ -44,11 +44,11 @@ PRELOAD_TEST_BINS := $(BUILD)/preload-tests/devview \
 $(BUILD)/preload-tests/%: preload/tests/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) $(PRELOAD_TEST_CFLAGS) -o $@ $< -ldl
+	$(Q)$(CC) $(PRELOAD_TEST_CFLAGS) -o $@ $< -ldl -lpthread
 
 $(BUILD)/aarch64/preload-tests/%: preload/tests/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CROSS   $@")
-	$(Q)$(CROSS_CC) $(PRELOAD_TEST_CFLAGS) -o $@ $< -ldl
+	$(Q)$(CROSS_CC) $(PRELOAD_TEST_CFLAGS) -o $@ $< -ldl -lpthread
 
 tests: $(PRELOAD_TEST_BINS)

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +79,59 @@ static void check_scan(void)
 	CHECK(open("/dev/dri/renderD129", O_RDWR) < 0 && errno == ENOENT, "renderD129 absent");
 }
 
+struct waiter {
+	int fd;
+	uint32_t sync;
+	int started;
+	int ret, err;
+};
+
+/* Waits for a syncobj nobody has submitted to yet (WAIT_FOR_SUBMIT). */
+static void *wait_thread(void *arg)
+{
+	struct waiter *w = arg;
+	struct drm_syncobj_wait_arg wa = { .handles = (uintptr_t)&w->sync, .count_handles = 1,
+					   .flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT };
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	wa.timeout_nsec = (ts.tv_sec + 60) * 1000000000ll;
+	__atomic_store_n(&w->started, 1, __ATOMIC_RELEASE);
+	w->ret = ioctl(w->fd, DRM_IOCTL_SYNCOBJ_WAIT, &wa);
+	w->err = errno;
+	return NULL;
+}
+
+/*
+ * One thread blocks in that wait while another submits the job that
+ * signals it: the file must serve both at once, as a kernel file does
+ * (a transport that served them in turn would let the wait time out).
+ */
+static void check_concurrent_wait(int fd, uint8_t *cpu, uint64_t gpu, uint32_t handle)
+{
+	struct drm_syncobj_create_arg sc = { 0 };
+	struct pan_submit_arg s = { 0 };
+	struct waiter w = { .fd = fd };
+	pthread_t t;
+
+	CHECK(!ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc), "SYNCOBJ_CREATE");
+	w.sync = sc.handle;
+	CHECK(!pthread_create(&t, NULL, wait_thread, &w), "pthread_create");
+	while (!__atomic_load_n(&w.started, __ATOMIC_ACQUIRE))
+		sched_yield();
+	job_write_value(cpu, 1, 0, 0, gpu + 4096, WRITE_VALUE_IMM32, 0x7e57ab1e);
+	s.jc = gpu;
+	s.bo_handles = (uintptr_t)&handle;
+	s.bo_handle_count = 1;
+	s.out_sync = sc.handle;
+	CHECK(!ioctl(fd, DRM_IOCTL_PANFROST_SUBMIT, &s), "SUBMIT while another thread waits");
+	pthread_join(t, NULL);
+	errno = w.err;
+	CHECK(w.ret == 0, "the waiting thread saw the submission's fence signal");
+	CHECK(*(volatile uint32_t *)(cpu + 4096) == 0x7e57ab1e, "second job's write (0x%x)",
+	      *(uint32_t *)(cpu + 4096));
+}
+
 /* A WRITE_VALUE job through a dup'd descriptor, seen through the mapping. */
 static void check_job(void)
 {
@@ -122,6 +177,7 @@ static void check_job(void)
 	CHECK(*(volatile uint32_t *)(cpu + 4096) == 0x600dcafe,
 	      "the job's write is in the CPU mapping (0x%x)", *(uint32_t *)(cpu + 4096));
 	CHECK(job_status(cpu) == 1, "job status %u", job_status(cpu));
+	check_concurrent_wait(fd2, cpu, c.offset, handle);
 	munmap(cpu, 8192);
 	close(fd2);
 }
