@@ -587,3 +587,133 @@ uint64_t fp_expand_imm8(enum fp_type t, unsigned imm8)
 	uint64_t frac = (uint64_t)(imm8 & 15) << (f - 4);
 	return sign << (e + f) | exp << f | frac;
 }
+
+/* ---- reciprocal estimates (FRECPE, FRSQRTE, URECPE, URSQRTE) ------------ */
+
+/* 9-bit estimates of 1/a and 1/sqrt(a) as Arm specifies them, on the
+ * 9-bit scaled significand (256..511, or 128..511 for the square root). */
+static unsigned recip_estimate(unsigned a)
+{
+	a = a * 2 + 1;
+	unsigned b = (1u << 19) / a;
+	return (b + 1) / 2;
+}
+
+static unsigned rsqrt_estimate(unsigned a)
+{
+	if (a < 256)
+		a = a * 2 + 1;
+	else
+		a = ((a >> 1) << 1) * 2 + 2;
+	uint64_t b = 512;
+	while ((uint64_t)a * (b + 1) * (b + 1) < (1ull << 28))
+		b++;
+	return (unsigned)((b + 1) / 2);
+}
+
+/* The significand as 52 bits and the biased exponent, per Arm's layout. */
+static void est_unpack(enum fp_type t, uint64_t a, uint64_t *frac, int64_t *exp)
+{
+	unsigned mb = mbits(t);
+	*frac = (a & frac_mask(t)) << (52 - mb);
+	*exp = (int64_t)((a & exp_mask(t)) >> mb);
+}
+
+uint64_t fp_recpe(struct a64_cpu *c, enum fp_type t, uint64_t a)
+{
+	uint64_t r, sign = a & fp_sign_bit(t);
+	a = flush_in(c, t, a);
+	if (nan_pick(c, t, &a, 1, &r))
+		return r;
+	if (is_inf(t, a))
+		return sign;
+	if (is_zero(t, a)) {
+		c->fpsr |= FPSR_DZC;
+		return sign | exp_mask(t);
+	}
+	int64_t e;
+	uint64_t f;
+	est_unpack(t, a, &f, &e);
+	int bias = t == FT_H ? 15 : t == FT_S ? 127 : 1023;
+	/* |a| < 2^-(bias+1), below half the smallest normal: overflow */
+	if (e == 0 && !(f >> 50)) {
+		enum fp_rmode m = fp_fpcr_rmode(c);
+		bool inf = m == FR_N || (m == FR_P && !sign) || (m == FR_M && sign);
+		c->fpsr |= FPSR_OFC | FPSR_IXC;
+		return sign | (inf ? exp_mask(t) : exp_mask(t) - 1); /* inf or max normal */
+	}
+	/* |a| >= 2^(bias-1): the reciprocal is denormal, flushed under FZ */
+	if (fz_on(c, t) && e >= 2 * bias - 1) {
+		c->fpsr |= FPSR_UFC;
+		return sign;
+	}
+	if (e == 0) {
+		if (!(f >> 51)) {
+			e = -1;
+			f = (f << 2) & ((1ull << 52) - 1);
+		} else {
+			f = (f << 1) & ((1ull << 52) - 1);
+		}
+	}
+	unsigned scaled = (unsigned)(256 | ((f >> 44) & 0xff));
+	int64_t re = 2 * bias - 1 - e;
+	uint64_t est = recip_estimate(scaled);
+	f = (est & 0xff) << 44;
+	if (re == 0) {
+		f = (1ull << 51) | (f >> 1);
+	} else if (re == -1) {
+		f = (1ull << 50) | (f >> 2);
+		re = 0;
+	}
+	unsigned mb = mbits(t);
+	return sign | (uint64_t)re << mb | f >> (52 - mb);
+}
+
+uint64_t fp_rsqrte(struct a64_cpu *c, enum fp_type t, uint64_t a)
+{
+	uint64_t r, sign = a & fp_sign_bit(t);
+	a = flush_in(c, t, a);
+	if (nan_pick(c, t, &a, 1, &r))
+		return r;
+	if (is_zero(t, a)) {
+		c->fpsr |= FPSR_DZC;
+		return sign | exp_mask(t);
+	}
+	if (sign) {
+		c->fpsr |= FPSR_IOC;
+		return default_nan(t);
+	}
+	if (is_inf(t, a))
+		return 0;
+	int64_t e;
+	uint64_t f;
+	est_unpack(t, a, &f, &e);
+	if (e == 0) {
+		while (!(f >> 51)) {
+			f = (f << 1) & ((1ull << 52) - 1);
+			e--;
+		}
+		f = (f << 1) & ((1ull << 52) - 1);
+	}
+	unsigned scaled = (e & 1) ? (unsigned)(128 | ((f >> 45) & 0x7f))
+				  : (unsigned)(256 | ((f >> 44) & 0xff));
+	int bias = t == FT_H ? 15 : t == FT_S ? 127 : 1023;
+	int64_t re = (3 * bias - 1 - e) / 2; /* non-negative here */
+	uint64_t est = rsqrt_estimate(scaled);
+	unsigned mb = mbits(t);
+	return (uint64_t)re << mb | ((est & 0xff) << (mb - 8));
+}
+
+uint32_t fp_urecpe(uint32_t a)
+{
+	if (!(a >> 31))
+		return 0xffffffffu;
+	return recip_estimate(a >> 23) << 23;
+}
+
+uint32_t fp_ursqrte(uint32_t a)
+{
+	if (!(a >> 30))
+		return 0xffffffffu;
+	return rsqrt_estimate(a >> 23) << 23;
+}

@@ -58,6 +58,8 @@ uint64_t fp_from_int(struct a64_cpu *c, enum fp_type t, uint64_t v, unsigned fbi
 		     bool is_signed, unsigned width);
 uint64_t fp_recpe(struct a64_cpu *c, enum fp_type t, uint64_t a);
 uint64_t fp_rsqrte(struct a64_cpu *c, enum fp_type t, uint64_t a);
+uint32_t fp_urecpe(uint32_t a);
+uint32_t fp_ursqrte(uint32_t a);
 
 static inline enum fp_rmode fp_fpcr_rmode(const struct a64_cpu *c)
 {

@@ -144,6 +144,10 @@ static uint64_t fp1(struct a64_cpu *c, unsigned k, enum fp_type t, uint64_t a)
 	case 0x2e: return fp_cmp_gt(c, t, 0, a) ? ones : 0;
 	case 0x6c: return fp_cmp_ge(c, t, a, 0) ? ones : 0;
 	case 0x6d: return fp_cmp_ge(c, t, 0, a) ? ones : 0;
+	case 0x3d: return fp_recpe(c, t, a);
+	case 0x7d: return fp_rsqrte(c, t, a);
+	case 0x3c: return fp_urecpe((uint32_t)a);
+	case 0x7c: return fp_ursqrte((uint32_t)a);
 	case 0x2f: return a & ~s;
 	case 0x6f: return a ^ s;
 	default: return fp_sqrt(c, t, a); /* 0x7f */
@@ -209,7 +213,11 @@ static bool dec_fp2misc(struct a64_insn *d, uint32_t w, uint64_t pc)
 	switch (d->op) {
 	case 0x1a: case 0x1b: case 0x1c: case 0x3a: case 0x3b: case 0x5a: case 0x5b: case 0x5c:
 	case 0x7a: case 0x7b: case 0x1d: case 0x5d: case 0x2c: case 0x2d: case 0x2e: case 0x6c:
-	case 0x6d:
+	case 0x6d: case 0x3d: case 0x7d:
+		break;
+	case 0x3c: case 0x7c: /* URECPE, URSQRTE: 32-bit lanes, vector only */
+		if (scalar || d->sf != 2)
+			return false;
 		break;
 	case 0x18: case 0x19: case 0x38: case 0x39: case 0x58: case 0x59: case 0x79: case 0x2f:
 	case 0x6f: case 0x7f:
