@@ -2,6 +2,8 @@
 /* Data processing with register operands: logical and add/subtract
  * (shifted and extended), add/subtract with carry, conditional compare and
  * select, one-, two- and three-source operations, CRC32. */
+#include <pthread.h>
+
 #include "aarch64-user/engine.h"
 
 static void dec_rrr(struct a64_insn *d, uint32_t w)
@@ -341,8 +343,8 @@ static bool dec_dp2(struct a64_insn *d, uint32_t w, uint64_t pc)
 		d->op2 = (opc >> 2) & 1;
 		if ((d->op == 3) != d->sf)
 			return false;
-		if (!crc_tab[0][1])
-			crc_init();
+		static pthread_once_t once = PTHREAD_ONCE_INIT;
+		pthread_once(&once, crc_init); /* decoders run in any guest thread */
 		d->fn = exec_crc;
 		return true;
 	}
