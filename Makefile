@@ -150,9 +150,9 @@ check: deps-auto
 comma := ,
 
 demo: deps-auto
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory tests
 	$(Q)$(SYSROOT_SCRIPT) --fetch
-	$(Q)scripts/demo.sh $(VGPU)
+	$(Q)scripts/demo.sh $(BUILD)
 
 bench: deps-auto
 	$(Q)$(MAKE) --no-print-directory all guests
