@@ -204,7 +204,8 @@ static int preload_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct preload_opts o = { .gpu = "g71" };
-	char dir[] = "/tmp/vgpu-preload-XXXXXX", sock[64], sysroot[PATH_MAX];
+	char dir[PATH_MAX], sock[PATH_MAX + 8], sysroot[PATH_MAX];
+	const char *tmp = getenv("TMPDIR");
 	pid_t server = 0;
 	int opt, ret, fd;
 
@@ -245,6 +246,7 @@ static int preload_main(int argc, char **argv)
 		}
 	}
 	if (!o.socket) {
+		snprintf(dir, sizeof(dir), "%s/vgpu-preload-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 		if (!mkdtemp(dir)) {
 			fprintf(stderr, "vgpu preload: mkdtemp: %s\n", strerror(errno));
 			return 1;
@@ -281,7 +283,8 @@ const struct vgpu_cmd vgpu_cmd_preload = {
 	"Arm's libmali) finds /dev/dri/renderD128 and /dev/mali0 and drives the\n"
 	"virtual GPU through them. The library talks to `vgpu dev --socket`:\n"
 	"the server at $VGPU_SOCKET if one listens there, else a private one\n"
-	"started for CMD (no FUSE, no root) and stopped after it. Sets\n"
+	"started for CMD (no FUSE, no root; its socket lives in a fresh\n"
+	"directory under $TMPDIR or /tmp) and stopped after it. Sets\n"
 	"RUSTICL_ENABLE=panfrost unless it is set. Exits with CMD's status.\n"
 	"\n"
 	"  --qemu          CMD is an aarch64 program: run it under qemu-aarch64\n"

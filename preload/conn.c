@@ -54,6 +54,17 @@ void vconn_put(struct vconn *c)
 	free(c);
 }
 
+void vconn_after_fork(struct vconn *c)
+{
+	/* The parent keeps using its idle connections: the child must not
+	 * talk on the same streams. It attaches its own when it needs them,
+	 * sharing the file as a forked descriptor shares a kernel file. */
+	pthread_mutex_init(&c->lock, NULL);
+	for (int i = 0; i < c->nidle; i++)
+		close(c->idle[i]);
+	c->nidle = 0;
+}
+
 enum preload_node vconn_node(struct vconn *c)
 {
 	return c->node;

@@ -14,6 +14,22 @@
 static struct vconn *table[FDTAB_SIZE];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The child of a fork() has one thread: no lock is needed, and the one
+ * the parent may have held at the fork is re-made. Several descriptors
+ * may name one file: its connections are dropped once, harmlessly twice. */
+static void after_fork(void)
+{
+	pthread_mutex_init(&lock, NULL);
+	for (int fd = 0; fd < FDTAB_SIZE; fd++)
+		if (table[fd])
+			vconn_after_fork(table[fd]);
+}
+
+__attribute__((constructor)) static void fdtab_init(void)
+{
+	pthread_atfork(NULL, NULL, after_fork);
+}
+
 struct vconn *fdtab_get(int fd)
 {
 	if (fd < 0 || fd >= FDTAB_SIZE)

@@ -61,6 +61,8 @@ int vconn_open(enum preload_node node, bool nonblock, struct vconn **out);
 void vconn_get(struct vconn *c);
 void vconn_put(struct vconn *c);
 enum preload_node vconn_node(struct vconn *c);
+/* In a child after fork(): forget the parent's idle connections. */
+void vconn_after_fork(struct vconn *c);
 void vconn_set_nonblock(struct vconn *c, bool nonblock);
 bool vconn_nonblock(struct vconn *c);
 /* Like the syscalls: >= 0 or -errno. */

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "driver-shim/uapi_drm.h"
@@ -132,6 +133,28 @@ static void check_concurrent_wait(int fd, uint8_t *cpu, uint64_t gpu, uint32_t h
 	      *(uint32_t *)(cpu + 4096));
 }
 
+/* A forked child shares the file: it sees the parent's BO; and the
+ * parent's own requests still work afterwards. */
+static void check_forked_child(int fd, uint32_t handle, uint64_t gpu)
+{
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct pan_get_bo_offset_arg o = { .handle = handle };
+
+		_exit(ioctl(fd, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &o) || o.offset != gpu);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && status == 0,
+	      "a forked child reaches the parent's BO (status %d)", status);
+	{
+		struct pan_get_bo_offset_arg o = { .handle = handle };
+
+		CHECK(!ioctl(fd, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &o) && o.offset == gpu,
+		      "the parent's file after the fork");
+	}
+}
+
 /* A WRITE_VALUE job through a dup'd descriptor, seen through the mapping. */
 static void check_job(void)
 {
@@ -178,6 +201,7 @@ static void check_job(void)
 	      "the job's write is in the CPU mapping (0x%x)", *(uint32_t *)(cpu + 4096));
 	CHECK(job_status(cpu) == 1, "job status %u", job_status(cpu));
 	check_concurrent_wait(fd2, cpu, c.offset, handle);
+	check_forked_child(fd2, handle, c.offset);
 	munmap(cpu, 8192);
 	close(fd2);
 }

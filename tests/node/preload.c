@@ -314,22 +314,43 @@ TEST_F_TIMEOUT(pre, device_view_and_job_aarch64, MESA_TIMEOUT)
 	proc_result_free(&r);
 }
 
+/* Through `vgpu preload`'s own private server this time: it starts one,
+ * saves its statistics and leaves nothing behind in $TMPDIR. */
 TEST_F_TIMEOUT(pre, clinfo_lists_mali_g71, MESA_TIMEOUT)
 {
-	char clinfo[4200];
-	char *cmd[] = { clinfo, "-l", NULL };
+	char clinfo[4200], tmp[128], env_tmp[160], stats[128];
+	char *env[] = { env_tmp, NULL };
+	char *argv[] = { self->vgpu, "preload", "--qemu", "--sysroot", (char *)sysroot_path(),
+			 "--stats", stats, "--", clinfo, "-l", NULL };
 	const char *skip = mesa_unavailable();
 	struct proc_result r;
+	size_t len;
+	char *st;
 
 	if (skip)
 		SKIP(return, "%s", skip);
 	snprintf(clinfo, sizeof(clinfo), "%s/usr/bin/clinfo", sysroot_path());
-	ASSERT_EQ(run_preloaded(self, true, cmd, &r), 0);
+	snprintf(tmp, sizeof(tmp), "%s/tmp", self->dir);
+	snprintf(env_tmp, sizeof(env_tmp), "TMPDIR=%s", tmp);
+	snprintf(stats, sizeof(stats), "%s/stats.json", self->dir);
+	ASSERT_EQ(mkdir(tmp, 0755), 0);
+	argv[4] = (char *)sysroot_path();
+	ASSERT_EQ(proc_run(argv, env, self->dir, NULL, 0, MESA_TIMEOUT, &r), 0);
 	if (r.status || !strstr(r.out, "Mali-G71 (Panfrost)"))
 		show_run(self->log, &r);
 	EXPECT_EQ(r.status, 0);
 	EXPECT_NONNULL(strstr(r.out, "Device #0: Mali-G71 (Panfrost)"));
 	proc_result_free(&r);
+	/* Its server's directory (socket, tree) is gone: tmp is empty. */
+	EXPECT_EQ(rmdir(tmp), 0);
+	st = read_file(stats, &len);
+	ASSERT_NONNULL(st);
+	unlink(stats);
+	/* Mesa asked for the driver's name and the GPU's parameters. */
+	EXPECT_NONNULL(strstr(st, "\"ioctl\": \"VERSION\""));
+	EXPECT_NONNULL(strstr(st, "\"ioctl\": \"PANFROST_GET_PARAM\""));
+	EXPECT_EQ(stat_num(st, "opens"), stat_num(st, "releases"));
+	free(st);
 }
 
 TEST_F_TIMEOUT(pre, gles31_vector_add, MESA_TIMEOUT)
