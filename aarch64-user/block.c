@@ -48,7 +48,8 @@ static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The engine's view of the current thread, for a64_fault_pc(). */
 static __thread const struct a64_cpu *tls_cpu;
-static __thread uint64_t tls_pc;
+static __thread const struct a64_insn *tls_insn; /* executing, or NULL */
+static __thread uint64_t tls_fetch_pc;		  /* decoding, when tls_insn is NULL */
 
 static inline unsigned hash_pc(uint64_t pc)
 {
@@ -84,8 +85,9 @@ static struct a64_block *translate(uint64_t pc)
 	uint64_t end = (pc | (GUEST_PAGE - 1)) + 1;
 
 	/* Instruction fetch can fault (unmapped pc): report the fetch pc. */
+	tls_insn = NULL;
 	for (uint64_t a = pc; n < MAX_BLOCK_INSNS && a < end; a += 4) {
-		tls_pc = a;
+		tls_fetch_pc = a;
 		uint32_t w = ld_u32(a);
 		bool stop = a64_decode(&tmp[n++], w, a);
 		if (stop)
@@ -192,7 +194,7 @@ bool a64_fault_pc(const struct a64_cpu *cpu, const void *host_ucontext,
 	/* Outside a64_run() nothing the engine does touches guest memory. */
 	if (!tls_cpu || tls_cpu != cpu)
 		return false;
-	*guest_pc = tls_pc;
+	*guest_pc = tls_insn ? tls_insn->pc : tls_fetch_pc;
 	return true;
 }
 
@@ -239,7 +241,7 @@ struct a64_stop_info a64_run(struct a64_cpu *c)
 		const struct a64_insn *i = b->insns, *end = i + b->n;
 		int r = A64_NEXT;
 		for (; i < end; i++) {
-			tls_pc = i->pc;
+			tls_insn = i;
 			r = i->fn(c, i);
 			if (r != A64_NEXT)
 				break;
