@@ -82,6 +82,36 @@ static int exec_unit(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 	return bi_exec_alu(x, ins, fma, lane, out);
 }
 
+/*
+ * Write-back of the tuple whose results are in t0/t1, as the next
+ * tuple's register block (@r) describes: slot 2 takes the FMA result,
+ * slot 3 either.
+ */
+static void write_back(struct bi_tctx *x, const struct bi_regs *r)
+{
+	struct bi_warp *w = x->w;
+
+	for (unsigned l = 0; l < w->nlanes; l++) {
+		uint32_t *reg = w->r[l];
+
+		if (!(x->mask & (1u << l)))
+			continue;
+		if (r->slot2 >= BI_PORT_WRITE)
+			write_reg(&reg[r->reg2], r->slot2, x->t0[l]);
+		if (r->slot3 >= BI_PORT_WRITE)
+			write_reg(&reg[r->reg3], r->slot3,
+				  r->slot3_fma ? x->t0[l] : x->t1[l]);
+	}
+}
+
+/*
+ * Tuple i's results are written by tuple i+1's register block, i.e. in
+ * the same cycle as tuple i+1 reads its operands: those reads (register
+ * ports and staging registers alike) still see the old values, and the
+ * value is only available to tuple i+1 through the t0/t1 passthrough.
+ * So each tuple's writes are committed after the next tuple executed;
+ * the last tuple's at the end of the clause.
+ */
 static int run_clause(struct bi_tctx *x)
 {
 	struct bi_warp *w = x->w;
@@ -105,23 +135,15 @@ static int run_clause(struct bi_tctx *x)
 					return err;
 			}
 		}
-		/* Write-back described by the next tuple's register block:
-		 * slot 2 takes the FMA result, slot 3 either. */
+		if (i)
+			write_back(x, &c->t[i - 1].wregs);
 		for (unsigned l = 0; l < w->nlanes; l++) {
-			uint32_t *reg = w->r[l];
-
-			if (!(x->mask & (1u << l)))
-				continue;
-			if (t->wregs.slot2 >= BI_PORT_WRITE)
-				write_reg(&reg[t->wregs.reg2], t->wregs.slot2, x->fma[l]);
-			if (t->wregs.slot3 >= BI_PORT_WRITE)
-				write_reg(&reg[t->wregs.reg3], t->wregs.slot3,
-					  t->wregs.slot3_fma ? x->fma[l] : x->add[l]);
 			x->t0[l] = x->fma[l];
 			x->t1[l] = x->add[l];
 		}
 		w->instrs += 2 * bi_popcount(x->mask);
 	}
+	write_back(x, &c->t[c->ntuples - 1].wregs);
 	return 0;
 }
 

@@ -102,26 +102,30 @@ static inline bool tjob_vecadd(struct tjob *j, unsigned groups)
 	struct asm_tuple c2 = { TJ_NOP_F,
 				bi_enc(false, "+LOAD.i32", SRCS(0, 5), "seg=ubo"),
 				asm_block(true, 0, -1, -1, -1, -1, 0x83) };
-	/* clause 3: r4 = r2 + r3; store r4 at out + r0 */
-	struct asm_tuple c3[2] = {
+	/* clause 3: r4 = r2 + r3, r5 = out + r0 (written by the second
+	 * tuple's block, so only a later tuple sees them); store r4 at r5 */
+	struct asm_tuple c3[3] = {
 		{ bi_enc(true, "*FADD.f32", SRCS(0, 1), NULL),
 		  bi_enc(false, "+IADD.s32", SRCS(2, 4), NULL),
 		  asm_block(true, 2, 3, 0, -1, -1, 0x82) },
-		{ TJ_NOP_F, bi_enc(false, "+STORE.i32", SRCS(7, 5), NULL),
-		  asm_block(false, -1, -1, -1, 4, -1, 0x82) },
+		{ TJ_NOP_F, TJ_NOP_A, asm_block(false, -1, -1, -1, 4, 5, 0) },
+		{ TJ_NOP_F, bi_enc(false, "+STORE.i32", SRCS(0, 5), NULL),
+		  asm_block(false, 5, -1, -1, -1, -1, 0x82) },
 	};
 	unsigned n = 8 * groups;
 
 	for (unsigned i = 0; i < 3; i++)
 		if (c1[i].fma == ~0u || c1[i].add == ~0u || c1[i].reg == ~0ull)
 			return false;
-	if (c2.add == ~0u || c3[1].add == ~0u || c3[0].reg == ~0ull ||
-	    c3[1].reg == ~0ull)
+	if (c2.add == ~0u || c3[2].add == ~0u)
 		return false;
+	for (unsigned i = 0; i < 3; i++)
+		if (c3[i].reg == ~0ull)
+			return false;
 	tjob_write(j, 3, 8, groups, 4, 0);
 	tjob_emit(j, &h1, c1, 3);
 	tjob_emit(j, &h2, &c2, 1);
-	tjob_emit(j, &h3, c3, 2);
+	tjob_emit(j, &h3, c3, 3);
 	tj64(j, TJ_PUSH, j->va + TJ_A);
 	tj64(j, TJ_PUSH + 8, 0);
 	tj64(j, TJ_PUSH + 16, j->va + TJ_O);

@@ -126,9 +126,9 @@ static void vector_add(struct __test_metadata *_metadata, unsigned workers,
 	EXPECT_EQ(tjob_vecadd_check(&tj, groups), -1);
 	EXPECT_EQ(events[VGPU_EV_TASKS], groups);
 	EXPECT_EQ(events[VGPU_EV_THREADS], n);
-	/* tuples per warp: 6; warps per group: 8 threads / warp width */
+	/* tuples per warp: 7; warps per group: 8 threads / warp width */
 	EXPECT_EQ(events[VGPU_EV_INSTRUCTIONS],
-		  (gpu_id >> 28 >= 7 ? 1u : 2u) * groups * 6);
+		  (gpu_id >> 28 >= 7 ? 1u : 2u) * groups * 7);
 	bi_compute_stats(bc, &st);
 	EXPECT_EQ(st.instrs[BI_CLASS_LOAD], 2u * n);
 	EXPECT_EQ(st.instrs[BI_CLASS_STORE], n);

@@ -107,6 +107,31 @@ TEST(add_reads_fma_result_and_uniforms)
 	trun_free(t);
 }
 
+/* A tuple's result reaches the register file in the same cycle as the
+ * next tuple reads it: that tuple sees the old value, and the new one
+ * only through the passthrough. */
+TEST(next_tuple_reads_old_register_value)
+{
+	struct trun *t = trun_new();
+	struct asm_header h = { 0 };
+	struct asm_tuple tu[2] = {
+		{ NOP_F, bi_enc(false, "+MOV.i32", SRCS(4), NULL),
+		  asm_block(true, -1, -1, -1, -1, 6, 0x80) },
+		{ NOP_F, bi_enc(false, "+IADD.s32", SRCS(0, 7), NULL),
+		  asm_block(false, 5, -1, -1, -1, 5, 0) },
+	};
+
+	ASSERT_NE(tu[1].reg, ~0ull);
+	trun_clause(t, &h, tu, 2, NULL, 0);
+	t->uniforms[0] = 7;
+	t->w.live = 1;
+	t->w.r[0][5] = 100;
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	EXPECT_EQ(t->w.r[0][5], 7u);   /* tuple 0's write */
+	EXPECT_EQ(t->w.r[0][6], 107u); /* old r5 + passthrough 7 */
+	trun_free(t);
+}
+
 TEST(integer_ops_with_embedded_constants)
 {
 	/* Two tuples: IADD.s32 r0 + const0 -> temp; then the next tuple's
