@@ -37,7 +37,7 @@ tests: $(PRELOAD_LIB) $(PRELOAD_LIB_A64)
 # device view and a job without Mesa (both architectures), and real-Mesa
 # GLES and OpenCL compute (aarch64, dynamically linked against the arm64
 # sysroot's libraries, which they dlopen: the sysroot has no -dev headers).
-PRELOAD_TEST_CFLAGS := -std=gnu11 $(WARN) -I. -Itests -D_GNU_SOURCE -O2 -g
+PRELOAD_TEST_CFLAGS := -std=gnu11 $(WARN) -I. -Itests -D_GNU_SOURCE -O2 -g -MMD -MP
 PRELOAD_TEST_BINS := $(BUILD)/preload-tests/devview \
 	$(patsubst preload/tests/%.c,$(BUILD)/aarch64/preload-tests/%,$(wildcard preload/tests/*.c))
 
@@ -52,3 +52,5 @@ $(BUILD)/aarch64/preload-tests/%: preload/tests/%.c
 	$(Q)$(CROSS_CC) $(PRELOAD_TEST_CFLAGS) -o $@ $< -ldl -lpthread
 
 tests: $(PRELOAD_TEST_BINS)
+
+-include $(PRELOAD_TEST_BINS:=.d)

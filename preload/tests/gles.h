@@ -100,7 +100,8 @@ static void gles_die(const char *what, const char *detail)
 }
 
 /* A current GLES 3.1 context; prints the renderer and exits unless it is
- * the virtual Mali. */
+ * the virtual Mali: "Mali-G71 (Panfrost)", or $VGPU_EXPECT_RENDERER (a
+ * server started with --gpu g52 is "Mali-G52 (Panfrost)"). */
 static void gles_init(void)
 {
 	static const EGLint cfg_attr[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_NONE };
@@ -108,6 +109,7 @@ static void gles_init(void)
 					   EGL_CONTEXT_MINOR_VERSION, 1, EGL_NONE };
 	void *egl = dlopen("libEGL.so.1", RTLD_NOW);
 	const unsigned char *renderer;
+	const char *want;
 	EGLConfig cfg = NULL;
 	EGLint ncfg = 0, major, minor;
 	EGLDisplay dpy;
@@ -133,7 +135,10 @@ static void gles_init(void)
 	renderer = GL(glGetString)(GL_RENDERER);
 	printf("renderer: %s\n", renderer ? (const char *)renderer : "(none)");
 	fflush(stdout);
-	if (!renderer || strcmp((const char *)renderer, "Mali-G71 (Panfrost)"))
+	want = getenv("VGPU_EXPECT_RENDERER");
+	if (!want || !*want)
+		want = "Mali-G71 (Panfrost)";
+	if (!renderer || strcmp((const char *)renderer, want))
 		exit(GLES_EXIT_WRONG_GPU);
 }
 

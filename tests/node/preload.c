@@ -373,6 +373,33 @@ TEST_F_TIMEOUT(pre, gles31_sgemm_shared_tiles, MESA_TIMEOUT)
 	gles_case(_metadata, self, "aarch64/preload-tests/gles_sgemm");
 }
 
+/* The Mali-G52 (Bifrost v7) model too, through a private g52 server. */
+TEST_F_TIMEOUT(pre, gles31_vector_add_on_g52, MESA_TIMEOUT)
+{
+	char tmp[128], env_tmp[160];
+	char *env[] = { env_tmp, "VGPU_EXPECT_RENDERER=Mali-G52 (Panfrost)", NULL };
+	char *argv[] = { self->vgpu, "preload", "--gpu", "g52", "--qemu", "--sysroot",
+			 (char *)sysroot_path(), "--", build_abs("aarch64/preload-tests/gles_vadd"),
+			 NULL };
+	const char *skip = mesa_unavailable();
+	struct proc_result r;
+
+	if (skip)
+		SKIP(return, "%s", skip);
+	argv[6] = (char *)sysroot_path();
+	snprintf(tmp, sizeof(tmp), "%s/tmp", self->dir);
+	snprintf(env_tmp, sizeof(env_tmp), "TMPDIR=%s", tmp);
+	ASSERT_EQ(mkdir(tmp, 0755), 0);
+	ASSERT_EQ(proc_run(argv, env, self->dir, NULL, 0, MESA_TIMEOUT, &r), 0);
+	if (r.status)
+		show_run(self->log, &r);
+	ASSERT_NONNULL(strstr(r.out, "renderer: Mali-G52 (Panfrost)\n"));
+	EXPECT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.out, "PASS: "));
+	proc_result_free(&r);
+	EXPECT_EQ(rmdir(tmp), 0);
+}
+
 TEST_F_TIMEOUT(pre, rusticl_vector_add, MESA_TIMEOUT)
 {
 	char *cmd[] = { build_abs("aarch64/preload-tests/cl_vadd"), NULL };
