@@ -19,6 +19,7 @@ extern const struct vgpu_cmd vgpu_cmd_dev;   /* fuse-dev/ */
 extern const struct vgpu_cmd vgpu_cmd_stats; /* cmd/stats.c */
 extern const struct vgpu_cmd vgpu_cmd_dis;   /* cmd/dis.c */
 extern const struct vgpu_cmd vgpu_cmd_preload; /* cmd/preload.c */
+extern const struct vgpu_cmd vgpu_cmd_replay;  /* fuse-dev/replay.c */
 
 /* Exit status of a subcommand that is not implemented yet. */
 #define VGPU_EXIT_UNIMPLEMENTED 2

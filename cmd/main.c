@@ -15,6 +15,7 @@ static const struct vgpu_cmd *const commands[] = {
 	&vgpu_cmd_stats,
 	&vgpu_cmd_dis,
 	&vgpu_cmd_preload,
+	&vgpu_cmd_replay,
 };
 
 static const struct vgpu_cmd *find(const char *name)

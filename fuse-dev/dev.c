@@ -19,6 +19,7 @@
 
 #include "cmd/commands.h"
 #include "fuse-dev/server.h"
+#include "fuse-dev/capture.h"
 #include "fuse-dev/socket.h"
 
 #define DEV_MAX_THREADS 256
@@ -147,7 +148,7 @@ static void *bind_thread(void *arg)
 
 /* --socket without FUSE: serve until SIGINT/SIGTERM/SIGHUP. */
 static int socket_only_main(const struct shim_config *cfg, const char *path,
-			    const char *trace)
+			    const char *trace, struct capture *cap)
 {
 	struct server srv = { 0 };
 	struct sock_server *sock;
@@ -168,7 +169,7 @@ static int socket_only_main(const struct shim_config *cfg, const char *path,
 		server_fini(&srv);
 		return 1;
 	}
-	sock = sock_server_start(&srv, path);
+	sock = sock_server_start(&srv, path, cap);
 	if (sock) {
 		printf("vgpu dev: %s, socket mode: %s\n", shim_dev_gpu_name(srv.dev), path);
 		fflush(stdout);
@@ -194,6 +195,7 @@ static int dev_main(int argc, char **argv)
 		{ "trace", required_argument, NULL, 'T' },
 		{ "socket", required_argument, NULL, 'S' },
 		{ "no-fuse", no_argument, NULL, 'N' },
+		{ "capture", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct shim_config cfg = { .gpu = SHIM_GPU_G71 };
@@ -205,7 +207,8 @@ static int dev_main(int argc, char **argv)
 	const char *trace = NULL;
 	struct binder binder = { 0 };
 	struct sock_server *sock = NULL;
-	const char *sock_path = NULL;
+	const char *sock_path = NULL, *capture_dir = NULL;
+	struct capture *cap = NULL;
 	bool bind = false, no_fuse = false;
 	int opt, ret = 1;
 
@@ -250,6 +253,9 @@ static int dev_main(int argc, char **argv)
 		case 'N':
 			no_fuse = true;
 			break;
+		case 'C':
+			capture_dir = optarg;
+			break;
 		case 'd':
 			os_log_set_level(OS_LOG_DEBUG);
 			break;
@@ -291,8 +297,17 @@ static int dev_main(int argc, char **argv)
 		fprintf(stderr, "vgpu dev: --no-fuse wants --socket and no --bind\n");
 		return 1;
 	}
-	if (no_fuse)
-		return socket_only_main(&cfg, sock_path, trace);
+	if (capture_dir && !sock_path) {
+		fprintf(stderr, "vgpu dev: --capture records the socket's clients: add --socket\n");
+		return 1;
+	}
+	if (capture_dir && !(cap = capture_open(capture_dir)))
+		return 1;
+	if (no_fuse) {
+		ret = socket_only_main(&cfg, sock_path, trace, cap);
+		capture_close(cap);
+		return ret;
+	}
 	if (bind && geteuid() != 0) {
 		fprintf(stderr, "vgpu dev: --bind needs root\n");
 		return 1;
@@ -306,7 +321,7 @@ static int dev_main(int argc, char **argv)
 		return 1;
 	}
 	if (sock_path) {
-		sock = sock_server_start(&srv, sock_path);
+		sock = sock_server_start(&srv, sock_path, cap);
 		if (!sock)
 			goto out_srv;
 		printf("vgpu dev: socket at %s\n", sock_path);
@@ -353,6 +368,7 @@ out_srv:
 	if (trace)
 		write_trace(&srv, trace);
 	server_fini(&srv);
+	capture_close(cap);
 	fuse_opt_free_args(&fargs);
 	return ret;
 }
@@ -363,7 +379,7 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	.help =
 	"usage: vgpu dev [--gpu g71|g52] [--cores N] [--mount DIR] [--bind]\n"
 	"                [--job-timeout MS] [--trace FILE] [--unstable-ioctls]\n"
-	"                [--socket PATH [--no-fuse]] [--debug]\n"
+	"                [--socket PATH [--no-fuse] [--capture DIR]] [--debug]\n"
 	"\n"
 	"Serves the virtual Mali GPU's device nodes from a multi-threaded FUSE\n"
 	"file system: mali0 (the kbase UAPI, for Arm's libmali), renderD128 (the\n"
@@ -388,6 +404,9 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	"                     PATH.d, the /dev/dri and sysfs entries its clients\n"
 	"                     see; both are removed at exit\n"
 	"  --no-fuse          serve the socket only (no FUSE, no root needed)\n"
+	"  --capture DIR      record every panfrost submission of the socket's\n"
+	"                     clients (job chain, its BOs before and after) in\n"
+	"                     DIR, for 'vgpu replay DIR' (format: fuse-dev/capture.h)\n"
 	"  --debug            log driver debug messages\n"
 	"\n"
 	"The nodes are regular FUSE files: ioctl(), read() and poll() behave as\n"

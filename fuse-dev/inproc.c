@@ -81,6 +81,11 @@ void vgpu_inproc_destroy(struct vgpu_inproc *ip)
 	free(ip);
 }
 
+size_t vgpu_inproc_stats_json(struct vgpu_inproc *ip, char *buf, size_t size)
+{
+	return shim_stats_json(ip->dev, buf, size);
+}
+
 int vgpu_inproc_open(struct vgpu_inproc *ip, const char *node,
 		     struct vgpu_inproc_file **out)
 {

@@ -27,6 +27,9 @@ struct vgpu_inproc_file;
 struct vgpu_inproc *vgpu_inproc_create(const struct shim_config *cfg);
 void vgpu_inproc_destroy(struct vgpu_inproc *ip);
 
+/* The statistics as JSON into @buf; returns the length it needs. */
+size_t vgpu_inproc_stats_json(struct vgpu_inproc *ip, char *buf, size_t size);
+
 /* @node: "mali0" or "renderD128". 0 or -errno. */
 int vgpu_inproc_open(struct vgpu_inproc *ip, const char *node,
 		     struct vgpu_inproc_file **out);

@@ -23,6 +23,7 @@
 
 #include "driver-shim/uapi_errno.h"
 #include "driver-shim/uapi_ioc.h"
+#include "fuse-dev/capture.h"
 #include "fuse-dev/dev_ioctl.h"
 #include "fuse-dev/socket_io.h"
 
@@ -38,6 +39,7 @@ struct sock_server {
 	pthread_cond_t gone; /* a connection ended */
 	struct sock_conn *conns;
 	struct sock_file *files;
+	struct capture *cap; /* --capture, or NULL */
 	bool stopping;
 };
 
@@ -53,6 +55,8 @@ struct sock_file {
 	int efd; /* readable while the file is (given to the client) */
 	int refs; /* connections; under sock_server.lock */
 	uint64_t token;
+	bool panfrost;
+	unsigned cap_file; /* its number in a capture */
 	struct sock_file *next;
 };
 
@@ -171,6 +175,28 @@ static int reply(struct sock_conn *c, int64_t ret, uint64_t a, uint64_t b,
 	return sock_send(c->fd, &m, payload, pass_fd);
 }
 
+/* A panfrost ioctl under --capture: the BO life cycle and submissions
+ * are recorded around the driver's own handling. */
+static long captured_ioctl(struct sock_conn *c, struct sock_caller *sc, unsigned cmd,
+			   void *buf)
+{
+	struct capture *cap = c->ss->cap;
+	unsigned file = c->file->cap_file;
+	struct capture_sub *sub = NULL;
+	long ret;
+
+	if (cmd == DRM_IOCTL_PANFROST_SUBMIT)
+		sub = capture_submit_begin(cap, file, c->sf, &sc->base, buf);
+	ret = shim_ioctl(c->sf, &sc->base, cmd, buf);
+	if (cmd == DRM_IOCTL_PANFROST_SUBMIT)
+		capture_submit_end(cap, sub, ret);
+	else if (cmd == DRM_IOCTL_PANFROST_CREATE_BO && !ret)
+		capture_bo_created(cap, file, buf);
+	else if (cmd == DRM_IOCTL_GEM_CLOSE && !ret)
+		capture_bo_closed(cap, file, ((struct drm_gem_close_arg *)buf)->handle);
+	return ret;
+}
+
 static int do_ioctl(struct sock_conn *c, struct vgpu_sock_msg *m)
 {
 	unsigned cmd = (unsigned)m->a, dir = SHIM_IOC_DIR(cmd);
@@ -192,7 +218,10 @@ static int do_ioctl(struct sock_conn *c, struct vgpu_sock_msg *m)
 		return err;
 	}
 	caller_init(&sc, c);
-	ret = shim_ioctl(c->sf, &sc.base, cmd, buf);
+	if (c->ss->cap && c->file->panfrost)
+		ret = captured_ioctl(c, &sc, cmd, buf);
+	else
+		ret = shim_ioctl(c->sf, &sc.base, cmd, buf);
 	sync_eventfd(c, shim_poll(c->sf) & SHIM_POLLIN);
 	if (sc.broken) {
 		free(buf);
@@ -324,6 +353,9 @@ static int open_file(struct sock_conn *c, struct vgpu_sock_msg *m)
 	}
 	shim_file_set_host_data(f->sf, &f->hook);
 	c->sf = f->sf;
+	f->panfrost = m->a == VGPU_SOCK_NODE_PANFROST;
+	if (f->panfrost && ss->cap)
+		f->cap_file = capture_new_file(ss->cap);
 	pthread_mutex_lock(&ss->lock);
 	f->next = ss->files;
 	ss->files = f;
@@ -456,7 +488,8 @@ static void *accept_thread(void *arg)
 	}
 }
 
-struct sock_server *sock_server_start(struct server *srv, const char *path)
+struct sock_server *sock_server_start(struct server *srv, const char *path,
+				      struct capture *cap)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct sock_server *ss;
@@ -470,6 +503,7 @@ struct sock_server *sock_server_start(struct server *srv, const char *path)
 	if (!ss)
 		return NULL;
 	ss->srv = srv;
+	ss->cap = cap;
 	ss->path = strdup(path);
 	pthread_mutex_init(&ss->lock, NULL);
 	pthread_cond_init(&ss->gone, NULL);

@@ -11,10 +11,13 @@
 #include "fuse-dev/server.h"
 
 struct sock_server;
+struct capture;
 
-/* Listens on @path (replacing a stale socket there) and creates the tree.
- * NULL on failure (with a message). */
-struct sock_server *sock_server_start(struct server *srv, const char *path);
+/* Listens on @path (replacing a stale socket there) and creates the tree;
+ * with @cap, records panfrost submissions (capture.h). NULL on failure
+ * (with a message). */
+struct sock_server *sock_server_start(struct server *srv, const char *path,
+				      struct capture *cap);
 /* Closes every connection (releasing its file), then the socket and the
  * tree. Call before server_fini(). */
 void sock_server_stop(struct sock_server *ss);

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,7 @@
 FIXTURE(pre)
 {
 	pid_t server;
-	char dir[64], sock[96], tree[96], log[96], dump[128];
+	char dir[64], sock[96], tree[96], log[96], dump[128], cap[96];
 	char lib[4096], lib64[4096], vgpu[4096];
 };
 
@@ -66,6 +67,7 @@ FIXTURE_SETUP(pre)
 	snprintf(self->tree, sizeof(self->tree), "%s/sock.d", self->dir);
 	snprintf(self->log, sizeof(self->log), "%s/server.log", self->dir);
 	snprintf(self->dump, sizeof(self->dump), "%s/pandecode.dump.0000", self->dir);
+	snprintf(self->cap, sizeof(self->cap), "%s/capture", self->dir);
 	snprintf(self->vgpu, sizeof(self->vgpu), "%s", build_abs("vgpu"));
 	snprintf(self->lib, sizeof(self->lib), "%s", build_abs("libvgpu-preload.so"));
 	snprintf(self->lib64, sizeof(self->lib64), "%s",
@@ -84,7 +86,7 @@ FIXTURE_SETUP(pre)
 		close(pipefd[0]);
 		/* --debug: the log names a failed job and its fault. */
 		execl(self->vgpu, self->vgpu, "dev", "--socket", self->sock, "--no-fuse",
-		      "--debug", (char *)NULL);
+		      "--debug", "--capture", self->cap, (char *)NULL);
 		_exit(127);
 	}
 	close(pipefd[1]);
@@ -92,6 +94,12 @@ FIXTURE_SETUP(pre)
 	n = read(pipefd[0], line, sizeof(line) - 1);
 	close(pipefd[0]);
 	ASSERT_GT(n, 0);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st, (void)f;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
 }
 
 FIXTURE_TEARDOWN(pre)
@@ -109,6 +117,7 @@ FIXTURE_TEARDOWN(pre)
 	EXPECT_NE(lstat(self->tree, &st), 0);
 	unlink(self->log);
 	unlink(self->dump);
+	nftw(self->cap, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 	rmdir(self->dir);
 }
 
@@ -371,6 +380,65 @@ TEST_F_TIMEOUT(pre, gles31_atomics_histogram, MESA_TIMEOUT)
 TEST_F_TIMEOUT(pre, gles31_sgemm_shared_tiles, MESA_TIMEOUT)
 {
 	gles_case(_metadata, self, "aarch64/preload-tests/gles_sgemm");
+}
+
+/*
+ * The server captured the program's submission (--capture); `vgpu replay`
+ * runs it again on a fresh model and finds memory identical, and finds
+ * the difference once a captured result is changed.
+ */
+TEST_F_TIMEOUT(pre, capture_of_vector_add_replays_exactly, MESA_TIMEOUT)
+{
+	char *cmd[] = { build_abs("aarch64/preload-tests/gles_vadd"), NULL };
+	char *replay[] = { self->vgpu, "replay", self->cap, NULL };
+	const char *skip = mesa_unavailable();
+	char out[256], events[160];
+	struct proc_result r;
+	size_t len;
+	char *ev;
+	int fd;
+
+	if (skip)
+		SKIP(return, "%s", skip);
+	ASSERT_EQ(run_preloaded(self, true, cmd, &r), 0);
+	ASSERT_NONNULL(strstr(r.out, "renderer: Mali-G71 (Panfrost)\n"));
+	ASSERT_EQ(r.status, 0);
+	proc_result_free(&r);
+	snprintf(events, sizeof(events), "%s/events", self->cap);
+	ev = read_file(events, &len);
+	ASSERT_NONNULL(ev);
+	EXPECT_NONNULL(strstr(ev, "submit 0 0 "));
+	EXPECT_NONNULL(strstr(ev, "done 0 0\n"));
+	free(ev);
+	ASSERT_EQ(proc_run(replay, NULL, NULL, NULL, 0, MESA_TIMEOUT, &r), 0);
+	if (r.status)
+		show_run(self->log, &r);
+	EXPECT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.out, "1 submissions, 1 identical, 0 differ"));
+	proc_result_free(&r);
+	/* Change one byte of every BO's captured result: replay must say
+	 * so, with the offset. */
+	snprintf(out, sizeof(out), "%s/0/bos", self->cap);
+	ev = read_file(out, &len);
+	ASSERT_NONNULL(ev);
+	for (char *line = ev; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		unsigned long long va;
+
+		if (sscanf(line, "%*u %llx", &va) != 1)
+			continue;
+		snprintf(out, sizeof(out), "%s/0/%016llx.out", self->cap, va);
+		fd = open(out, O_WRONLY);
+		if (fd >= 0) {
+			EXPECT_EQ(pwrite(fd, "\x5a", 1, 8), 1);
+			close(fd);
+		}
+	}
+	free(ev);
+	ASSERT_EQ(proc_run(replay, NULL, NULL, NULL, 0, MESA_TIMEOUT, &r), 0);
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NONNULL(strstr(r.out, "bytes differ, first at +0x8"));
+	EXPECT_NONNULL(strstr(r.out, "1 differ"));
+	proc_result_free(&r);
 }
 
 /* The Mali-G52 (Bifrost v7) model too, through a private g52 server. */
