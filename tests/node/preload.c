@@ -261,17 +261,25 @@ static void gles_case(struct __test_metadata *_metadata, struct __fixture_pre *s
 	free(st);
 }
 
-TEST_F_TIMEOUT(pre, device_view_and_job_native, 120)
+/* The x86-64 devview with the library, pointed at socket @sock. */
+static int run_devview_native(struct __fixture_pre *self, const char *sock,
+			      struct proc_result *r)
 {
 	char env_preload[4200], env_sock[200];
 	char *env[] = { env_preload, env_sock, NULL };
 	char *argv[] = { build_abs("preload-tests/devview"), NULL };
+
+	snprintf(env_preload, sizeof(env_preload), "LD_PRELOAD=%s", self->lib);
+	snprintf(env_sock, sizeof(env_sock), "VGPU_SOCKET=%s", sock);
+	return proc_run(argv, env, NULL, NULL, 0, 60, r);
+}
+
+TEST_F_TIMEOUT(pre, device_view_and_job_native, 120)
+{
 	struct proc_result r;
 	char *st;
 
-	snprintf(env_preload, sizeof(env_preload), "LD_PRELOAD=%s", self->lib);
-	snprintf(env_sock, sizeof(env_sock), "VGPU_SOCKET=%s", self->sock);
-	ASSERT_EQ(proc_run(argv, env, NULL, NULL, 0, 60, &r), 0);
+	ASSERT_EQ(run_devview_native(self, self->sock, &r), 0);
 	if (r.status)
 		show_run(self->log, &r);
 	EXPECT_EQ(r.status, 0);
@@ -294,14 +302,11 @@ TEST_F_TIMEOUT(pre, device_view_and_job_native, 120)
 
 TEST_F_TIMEOUT(pre, no_server_no_node, 60)
 {
-	char env_preload[4200], env_sock[200];
-	char *env[] = { env_preload, env_sock, NULL };
-	char *argv[] = { build_abs("preload-tests/devview"), NULL };
+	char nobody[128];
 	struct proc_result r;
 
-	snprintf(env_preload, sizeof(env_preload), "LD_PRELOAD=%s", self->lib);
-	snprintf(env_sock, sizeof(env_sock), "VGPU_SOCKET=%s/nobody", self->dir);
-	ASSERT_EQ(proc_run(argv, env, NULL, NULL, 0, 60, &r), 0);
+	snprintf(nobody, sizeof(nobody), "%s/nobody", self->dir);
+	ASSERT_EQ(run_devview_native(self, nobody, &r), 0);
 	EXPECT_NE(r.status, 0);
 	EXPECT_NULL(strstr(r.out, "all checks passed"));
 	proc_result_free(&r);
