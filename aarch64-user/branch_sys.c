@@ -26,10 +26,14 @@ static bool dec_b(struct a64_insn *d, uint32_t w, uint64_t pc)
 	return true;
 }
 
-/* Conditional branches leave pc at the fall-through when not taken. */
+/* Conditional branches do not end their block: not taken, execution
+ * simply goes on with the next decoded instruction, so a block runs on
+ * through the fall-through paths (fewer block transitions). */
 static inline int branch_if(struct a64_cpu *c, const struct a64_insn *i, bool take)
 {
-	c->pc = take ? i->imm : i->pc + 4;
+	if (!take)
+		return A64_NEXT;
+	c->pc = i->imm;
 	return A64_JUMP;
 }
 
@@ -55,7 +59,6 @@ static bool dec_bcond(struct a64_insn *d, uint32_t w, uint64_t pc)
 	d->imm = pc + (uint64_t)(sext(bits(w, 23, 5), 19) * 4);
 	d->op = bits(w, 3, 0);
 	d->fn = bcond_fns[d->op];
-	d->flags = A64_F_END;
 	return true;
 }
 
@@ -74,7 +77,6 @@ static bool dec_cbz(struct a64_insn *d, uint32_t w, uint64_t pc)
 	d->op = bit(w, 24);
 	d->rd = bits(w, 4, 0);
 	d->fn = exec_cbz;
-	d->flags = A64_F_END;
 	return true;
 }
 
@@ -91,7 +93,6 @@ static bool dec_tbz(struct a64_insn *d, uint32_t w, uint64_t pc)
 	d->op2 = (uint8_t)(bit(w, 31) << 5 | bits(w, 23, 19));
 	d->rd = bits(w, 4, 0);
 	d->fn = exec_tbz;
-	d->flags = A64_F_END;
 	return true;
 }
 
