@@ -180,10 +180,28 @@ void a64_invalidate(uint64_t addr, uint64_t len)
 	pthread_mutex_unlock(&cache_lock);
 }
 
+/* fork() in one guest thread while another translates: the child must
+ * not inherit the cache lock held by a thread it does not have. */
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&cache_lock);
+}
+
+static void fork_release(void)
+{
+	pthread_mutex_unlock(&cache_lock);
+}
+
+static void engine_init_once(void)
+{
+	a64_decode_init();
+	pthread_atfork(fork_prepare, fork_release, fork_release);
+}
+
 int a64_engine_init(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	pthread_once(&once, a64_decode_init);
+	pthread_once(&once, engine_init_once);
 	return 0;
 }
 
