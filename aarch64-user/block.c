@@ -216,6 +216,15 @@ bool a64_fault_pc(const struct a64_cpu *cpu, const void *host_ucontext,
 	return true;
 }
 
+/* Per-thread direct-mapped cache in front of the shared hash table, for
+ * the targets chain links miss (returns, indirect calls, interpreters'
+ * dispatch). Entries are checked like links, blocks are never freed. */
+#define TCACHE_SIZE 1024
+static __thread struct {
+	uint64_t pc;
+	struct a64_block *b;
+} tcache[TCACHE_SIZE];
+
 /* Follows a chain link of @prev to the block at @pc, or looks it up and
  * records the link. */
 static struct a64_block *next_block(struct a64_block *prev, uint64_t pc)
@@ -229,9 +238,15 @@ static struct a64_block *next_block(struct a64_block *prev, uint64_t pc)
 				return b;
 		}
 	}
-	b = lookup(pc);
-	if (!b)
-		b = translate(pc);
+	unsigned t = (unsigned)(pc >> 2) & (TCACHE_SIZE - 1);
+	b = tcache[t].b;
+	if (!b || tcache[t].pc != pc || !atomic_load_explicit(&b->valid, memory_order_relaxed)) {
+		b = lookup(pc);
+		if (!b)
+			b = translate(pc);
+		tcache[t].pc = pc;
+		tcache[t].b = b;
+	}
 	if (prev) {
 		int k = atomic_load_explicit(&prev->link[0], memory_order_relaxed) ? 1 : 0;
 		atomic_store_explicit(&prev->link[k], b, memory_order_release);
