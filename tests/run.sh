@@ -14,6 +14,8 @@ if [ "${VGPU_SAN:-0}" = 1 ]; then
 	export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 	export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 fi
+# Absolute: tests run programs from temporary working directories.
+BUILD=$(cd "$BUILD" 2>/dev/null && pwd || echo "$BUILD")
 export VGPU_BUILD="$BUILD"
 export VGPU_BIN="$BUILD/vgpu"
 

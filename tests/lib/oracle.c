@@ -18,9 +18,15 @@ void oracle_default_runners(struct oracle_runner *ref,
 			    struct oracle_runner *dut)
 {
 	static const char *vgpu_cmd[3];
+	static char bin_path[PATH_MAX];
 	const char *bin = getenv("VGPU_BIN");
 
-	vgpu_cmd[0] = bin && *bin ? bin : build_path("vgpu");
+	/* Absolute, because each runner starts in its own temporary
+	 * directory; and a copy, as build_path() reuses its buffer. */
+	if (!realpath(bin && *bin ? bin : build_path("vgpu"), bin_path))
+		snprintf(bin_path, sizeof(bin_path), "%s",
+			 bin && *bin ? bin : build_path("vgpu"));
+	vgpu_cmd[0] = bin_path;
 	vgpu_cmd[1] = "run";
 	vgpu_cmd[2] = NULL;
 	ref->name = "qemu-aarch64";
@@ -92,6 +98,7 @@ static void log_diff(const char *what, const char *ra, const char *a,
 
 struct side {
 	char dir[PATH_MAX];
+	char runner[PATH_MAX];
 	struct proc_result r;
 };
 
@@ -108,6 +115,10 @@ static int run_side(const struct oracle_runner *rn, const struct oracle_case *c,
 		write_file(s->dir, c->setup_files[i], c->setup_files[i + 1]);
 	for (i = 0; rn->cmd[i] && n < 200; i++)
 		argv[n++] = rn->cmd[i];
+	/* A relative runner path would be looked up in the temporary dir. */
+	if (strchr(rn->cmd[0], '/') && rn->cmd[0][0] != '/' &&
+	    realpath(rn->cmd[0], s->runner))
+		argv[0] = s->runner;
 	if (sysroot) {
 		argv[n++] = "-L";
 		argv[n++] = sysroot;
@@ -139,11 +150,19 @@ bool oracle_compare_with(struct __test_metadata *_metadata,
 		SKIP(return false, "%s is not installed (Debian package qemu-user)",
 		     ref->cmd[0]);
 	if (c->argv[0][0] == '/') {
-		/* Absolute guest paths name files of the sysroot. */
-		if (!sysroot)
-			SKIP(return false, "%s needs the arm64 sysroot: run 'make sysroot'",
-			     c->argv[0]);
-		snprintf(prog, sizeof(prog), "%s%s", sysroot, c->argv[0]);
+		/* An absolute path names a file of the sysroot when the sysroot
+		 * has it (/usr/bin/sort), else a host file (a built guest). */
+		struct stat st;
+
+		snprintf(prog, sizeof(prog), "%s%s", sysroot ? sysroot : "",
+			 c->argv[0]);
+		if (!sysroot || stat(prog, &st)) {
+			if (stat(c->argv[0], &st))
+				SKIP(return false, "%s: not in the host%s", c->argv[0],
+				     sysroot ? " or the sysroot" :
+					       ", and no sysroot (run 'make sysroot')");
+			snprintf(prog, sizeof(prog), "%s", c->argv[0]);
+		}
 	} else {
 		if (!getcwd(cwd, sizeof(cwd)))
 			return false;

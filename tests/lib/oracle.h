@@ -14,8 +14,9 @@
 #include "harness.h"
 
 struct oracle_case {
-	/* Program and arguments; a relative program path is taken from the
-	 * test's cwd, "/usr/bin/x" style paths resolve in the sysroot. */
+	/* Program and arguments. A relative program path is taken from the
+	 * test's cwd; an absolute one names the sysroot's file when the
+	 * sysroot has it ("/usr/bin/sort"), else the host's. */
 	const char *const *argv;
 	const char *const *env;	  /* extra VAR=VAL for the guest, or NULL */
 	const void *stdin_data;	  /* or NULL */
