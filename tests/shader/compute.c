@@ -2,7 +2,7 @@
 /*
  * COMPUTE jobs through the back end (shader/compute.c) with hand-built
  * descriptors and hand-assembled shaders. The vgpu side (address space,
- * job, configuration) is stood in for by this file: one flat memory
+ * job, configuration) is stood in for by job_stub.h: one flat memory
  * region, so the test checks the back end's descriptor reading, thread
  * IDs, dispatch and barriers, not the MMU (tests/vgpu does that).
  */
@@ -15,44 +15,8 @@
 #define SIZE 0x10000u
 #define STUB_BASE BASE
 #define STUB_SIZE SIZE
-#include "vgpu_stub.h"
+#include "job_stub.h"
 #define mem stub_mem
-static struct vgpu_job_info info;
-static uint64_t events[VGPU_EV_COUNT];
-static struct vgpu_config cfg;
-
-const struct vgpu_job_info *vgpu_job_info(struct vgpu_job *job)
-{
-	(void)job;
-	return &info;
-}
-struct vgpu_as *vgpu_job_as(struct vgpu_job *job)
-{
-	(void)job;
-	return NULL;
-}
-bool vgpu_job_stopping(struct vgpu_job *job)
-{
-	(void)job;
-	return false;
-}
-void vgpu_job_event(struct vgpu_job *job, enum vgpu_job_event ev, unsigned core,
-		    uint64_t n)
-{
-	(void)job;
-	(void)core;
-	events[ev] += n;
-}
-const struct vgpu_config *vgpu_get_config(const struct vgpu *gpu)
-{
-	(void)gpu;
-	return &cfg;
-}
-void vgpu_set_compute_backend(struct vgpu *gpu, const struct vgpu_compute_backend *be)
-{
-	(void)gpu;
-	(void)be;
-}
 
 static struct tjob tj = { mem, BASE, 0 };
 
@@ -77,10 +41,7 @@ static void make_job(unsigned lx_bits, unsigned lx, unsigned gx, unsigned nuni,
 		     unsigned wls_log2)
 {
 	tjob_write(&tj, lx_bits, lx, gx, nuni, wls_log2);
-	info.va = BASE + TJ_JOB;
-	info.type = MALI_JOB_TYPE_COMPUTE;
-	info.as_nr = 1;
-	memset(events, 0, sizeof(events));
+	job_stub_start(BASE + TJ_JOB);
 }
 
 static void emit(const struct asm_header *h, const struct asm_tuple *t,
@@ -112,22 +73,19 @@ static void vector_add(struct __test_metadata *_metadata, unsigned workers,
 	unsigned n = 8 * groups;
 
 	ASSERT_TRUE(tjob_vecadd(&tj, groups));
-	info.va = BASE + TJ_JOB;
-	info.type = MALI_JOB_TYPE_COMPUTE;
-	info.as_nr = 1;
-	memset(events, 0, sizeof(events));
-	cfg.gpu_id = gpu_id;
-	cfg.shader_present = 0xff;
-	cfg.thread_max_threads = 256;
+	job_stub_start(BASE + TJ_JOB);
+	job_cfg.gpu_id = gpu_id;
+	job_cfg.shader_present = 0xff;
+	job_cfg.thread_max_threads = 256;
 	bc = bi_compute_attach(NULL);
 	ASSERT_NONNULL(bc);
 	bi_compute_set_workers(bc, workers);
 	EXPECT_EQ(bi_compute_run(bc, NULL), (uint32_t)MALI_EXC_DONE);
 	EXPECT_EQ(tjob_vecadd_check(&tj, groups), -1);
-	EXPECT_EQ(events[VGPU_EV_TASKS], groups);
-	EXPECT_EQ(events[VGPU_EV_THREADS], n);
+	EXPECT_EQ(job_events[VGPU_EV_TASKS], groups);
+	EXPECT_EQ(job_events[VGPU_EV_THREADS], n);
 	/* tuples per warp: 7; warps per group: 8 threads / warp width */
-	EXPECT_EQ(events[VGPU_EV_INSTRUCTIONS],
+	EXPECT_EQ(job_events[VGPU_EV_INSTRUCTIONS],
 		  (gpu_id >> 28 >= 7 ? 1u : 2u) * groups * 7);
 	bi_compute_stats(bc, &st);
 	EXPECT_EQ(st.instrs[BI_CLASS_LOAD], 2u * n);
