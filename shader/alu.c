@@ -184,13 +184,19 @@ static uint32_t shift_op(const struct op *o, bool left, unsigned kind)
 	return r;
 }
 
-/* Branch targets are absolute low words within the current 4 GiB. */
+/*
+ * Branch targets are absolute low words within the current 4 GiB. A
+ * target word of 0 is not an address: it ends the thread successfully.
+ * Mesa's Bifrost compiler relies on that for every branch to the
+ * (empty) end of the program, which it emits as a branch to #0.
+ */
 static void branch(const struct op *o, bool take, uint32_t target)
 {
 	if (!take)
 		return;
 	o->x->taken[o->lane] = true;
-	o->x->target[o->lane] = (o->x->pc & ~0xffffffffull) | target;
+	o->x->target[o->lane] = target ? (o->x->pc & ~0xffffffffull) | target
+				       : BI_TARGET_END;
 }
 
 int alu_fcmp_f(const struct op *o, uint32_t a, uint32_t b)

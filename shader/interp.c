@@ -250,6 +250,8 @@ enum bi_run bi_warp_run(const struct bi_env *env, struct bi_warp *w,
 				continue;
 			if (w->discarded & (1u << l)) {
 				w->live &= ~(1u << l);
+			} else if (x.taken[l] && x.target[l] == BI_TARGET_END) {
+				w->live &= ~(1u << l);
 			} else if (x.taken[l]) {
 				w->pc[l] = x.target[l];
 			} else if (x.c->hdr.flow == BI_FLOW_END) {

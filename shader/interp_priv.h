@@ -22,9 +22,12 @@ struct bi_tctx {
 	uint32_t t1[BI_LANES];
 	/* Control flow decided by the clause, per thread. */
 	bool taken[BI_LANES];
-	uint64_t target[BI_LANES];
+	uint64_t target[BI_LANES]; /* or BI_TARGET_END */
 	bool barrier;
 };
+
+/* A taken branch's target when the thread ends there (a branch to #0). */
+#define BI_TARGET_END 0ull
 
 /* FAU value @idx (uniform, embedded constant or special), one word. */
 uint32_t bi_fau(const struct bi_tctx *x, unsigned idx, bool hi, unsigned lane);

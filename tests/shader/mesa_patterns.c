@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+/*
+ * COMPUTE jobs built by hand from the code patterns Mesa 22.3's Bifrost
+ * compiler emits for GLES compute shaders (seen in its disassembly of a
+ * shared-memory reduction and a shared-memory atomic histogram), each of
+ * which the interpreter once got wrong:
+ *
+ *  - a branch to the end of the program is a branch to #0, which ends
+ *    the thread (the compiler drops the empty end block on Bifrost).
+ *
+ * No Mesa needed: descriptors and clauses are hand-assembled, memory is
+ * the flat stand-in of job_stub.h.
+ */
+#include "harness.h"
+#include "bi_job.h"
+#include "shader/compute.h"
+
+#define BASE 0x30000000ull
+#define STUB_BASE BASE
+#define STUB_SIZE TJ_SIZE
+#include "job_stub.h"
+
+#define NOP_F TJ_NOP_F
+#define NOP_A TJ_NOP_A
+#define OUT (BASE + TJ_O)
+
+static struct tjob tj = { stub_mem, BASE, 0 };
+
+/* Push uniforms the programs share: u2 = &out, u3 = { 2, 5 }, u4.w0 = 3. */
+#define U_OUT 0x82
+#define U_K 0x83
+#define U_MASK 0x84
+#define NUNI 5
+
+static void job(unsigned lx_bits, unsigned lx, unsigned gx, unsigned wls_log2)
+{
+	tjob_write(&tj, lx_bits, lx, gx, NUNI, wls_log2);
+	tj64(&tj, TJ_PUSH + 16, OUT);
+	tj64(&tj, TJ_PUSH + 24, (uint64_t)5 << 32 | 2);
+	tj64(&tj, TJ_PUSH + 32, 3);
+	memset(tj.mem + TJ_O, 0xff, 0x2000);
+	job_stub_start(BASE + TJ_JOB);
+}
+
+static void emit(const struct asm_header *h, const struct asm_tuple *t, unsigned n)
+{
+	tjob_emit(&tj, h, t, n);
+}
+
+static uint32_t out(unsigned i)
+{
+	uint32_t v;
+
+	memcpy(&v, tj.mem + TJ_O + 4 * i, 4);
+	return v;
+}
+
+/* One clause: r7 = &out[gid] (low word; u2.w1 is the high one). */
+static bool emit_out_address(void)
+{
+	struct asm_header h = { .flow = 3 };
+	struct asm_tuple t[2] = {
+		{ bi_enc(true, "*LSHIFT_OR.i32", SRCS(0, 3, 4), NULL), NOP_A,
+		  asm_block(true, 60, -1, -1, -1, 7, U_K) },
+		{ NOP_F, bi_enc(false, "+IADD.s32", SRCS(6, 4), NULL),
+		  asm_block(false, -1, -1, -1, -1, -1, U_OUT) },
+	};
+
+	if (t[0].reg == ~0ull || t[1].reg == ~0ull)
+		return false;
+	emit(&h, t, 2);
+	return true;
+}
+
+/* The last clause: out[gid] = r@sr (r7 from emit_out_address). */
+static bool emit_store_out(unsigned sr)
+{
+	struct asm_header h = { .flow = 0, .staging_reg = sr };
+	struct asm_tuple t = { NOP_F, bi_enc(false, "+STORE.i32", SRCS(0, 5), NULL),
+			       asm_block(true, 7, -1, -1, -1, -1, U_OUT) };
+
+	if (t.add == ~0u)
+		return false;
+	emit(&h, &t, 1);
+	return true;
+}
+
+static uint32_t run_job(void)
+{
+	struct bi_compute *bc;
+	uint32_t exc;
+
+	job_cfg.gpu_id = 0x60000000;
+	job_cfg.shader_present = 0xff;
+	job_cfg.thread_max_threads = 256;
+	bc = bi_compute_attach(NULL);
+	if (!bc)
+		return ~0u;
+	exc = bi_compute_run(bc, NULL);
+	bi_compute_detach(NULL, bc);
+	return exc;
+}
+
+/*
+ * if (gid & 1) return; out[gid] = gid. The return is what Mesa emits for
+ * a branch to the program's end: BRANCHZ to the FAU zero (#0). Odd
+ * threads must end there, not jump to address 0 (an MMU fault), and the
+ * even threads of the same warps must go on.
+ */
+TEST(branch_to_zero_ends_the_thread)
+{
+	struct asm_header h = { .flow = 3 };
+	/* t = gid & u0.w0 (1), then branch to #0 (FAU 0, the zero) if set */
+	struct asm_tuple t[2] = {
+		{ bi_enc(true, "*LSHIFT_AND.i32", SRCS(0, 4, 3), NULL), NOP_A,
+		  asm_block(true, 60, -1, -1, -1, -1, 0x80) },
+		{ NOP_F, bi_enc(false, "+BRANCHZ.i32", SRCS(6, 4), "cmpf=ne"),
+		  asm_block(false, -1, -1, -1, -1, -1, 0) },
+	};
+
+	ASSERT_NE(t[0].fma, ~0u);
+	ASSERT_NE(t[1].add, ~0u);
+	job(3, 8, 4, 0);
+	tj64(&tj, TJ_PUSH, 1); /* u0.w0: the bit tested */
+	emit(&h, t, 2);
+	ASSERT_TRUE(emit_out_address());
+	ASSERT_TRUE(emit_store_out(60));
+	ASSERT_EQ(run_job(), (uint32_t)MALI_EXC_DONE);
+	for (unsigned g = 0; g < 32; g++)
+		EXPECT_EQ(out(g), g & 1 ? 0xffffffffu : g);
+}
+
+TEST_HARNESS_MAIN
