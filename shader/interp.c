@@ -60,12 +60,7 @@ uint32_t bi_fau(const struct bi_tctx *x, unsigned idx, bool hi, unsigned lane)
 
 static void write_reg(uint32_t *reg, unsigned op, uint32_t v)
 {
-	if (op == BI_PORT_WRITE)
-		*reg = v;
-	else if (op == BI_PORT_WRITE_LO)
-		*reg = (*reg & 0xffff0000u) | (v & 0xffff);
-	else if (op == BI_PORT_WRITE_HI)
-		*reg = (*reg & 0xffff) | (v & 0xffff0000u);
+	*reg = bi_reg_merge(op, *reg, v);
 }
 
 static int exec_unit(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
@@ -106,11 +101,12 @@ static void write_back(struct bi_tctx *x, const struct bi_regs *r)
 
 /*
  * Tuple i's results are written by tuple i+1's register block, i.e. in
- * the same cycle as tuple i+1 reads its operands: those reads (register
- * ports and staging registers alike) still see the old values, and the
- * value is only available to tuple i+1 through the t0/t1 passthrough.
- * So each tuple's writes are committed after the next tuple executed;
- * the last tuple's at the end of the clause.
+ * the same cycle as tuple i+1 reads its operand ports: those reads still
+ * see the old values, and the value is only available to tuple i+1
+ * through the t0/t1 passthrough. So each tuple's writes are committed
+ * after the next tuple executed; the last tuple's at the end of the
+ * clause. Staging reads of tuple i+1's message are the exception: they
+ * come after the write (bi_staging_read).
  */
 static int run_clause(struct bi_tctx *x)
 {

@@ -60,6 +60,40 @@ static inline uint32_t bi_src(const struct bi_tctx *x, const struct bi_instr *in
 	}
 }
 
+/* @old with a register-block write of @v merged in (@op: BI_PORT_WRITE*). */
+static inline uint32_t bi_reg_merge(unsigned op, uint32_t old, uint32_t v)
+{
+	if (op == BI_PORT_WRITE_LO)
+		return (old & 0xffff0000u) | (v & 0xffff);
+	if (op == BI_PORT_WRITE_HI)
+		return (old & 0xffff) | (v & 0xffff0000u);
+	return v;
+}
+
+/*
+ * Staging register @reg of thread @lane as the current tuple's message
+ * reads it. Unlike the operand ports, staging reads come after this
+ * tuple's register block has written the previous tuple's results (Mesa
+ * schedules a store of a value right after the tuple computing it, and
+ * never gives staging sources a passthrough), so those pending writes
+ * are seen here.
+ */
+static inline uint32_t bi_staging_read(const struct bi_tctx *x, unsigned lane,
+				       unsigned reg)
+{
+	uint32_t v = x->w->r[lane][reg];
+	const struct bi_regs *r;
+
+	if (x->t == x->c->t)
+		return v;
+	r = &x->t[-1].wregs;
+	if (r->slot2 >= BI_PORT_WRITE && r->reg2 == reg)
+		v = bi_reg_merge(r->slot2, v, x->t0[lane]);
+	if (r->slot3 >= BI_PORT_WRITE && r->reg3 == reg)
+		v = bi_reg_merge(r->slot3, v, r->slot3_fma ? x->t0[lane] : x->t1[lane]);
+	return v;
+}
+
 /* Executes an arithmetic (non-message) op; 0 or a bi_fault. */
 int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 		unsigned lane, uint32_t *out);

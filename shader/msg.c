@@ -47,9 +47,21 @@ static int mem_fault(struct bi_tctx *x, int err, uint64_t va)
 	return err;
 }
 
+static unsigned sr_index(const struct bi_tctx *x, unsigned i)
+{
+	return (x->c->hdr.staging_reg + i) & (BI_NREGS - 1);
+}
+
+/* The @i-th staging register, for writing. */
 static uint32_t *staging(struct bi_tctx *x, unsigned lane, unsigned i)
 {
-	return &x->w->r[lane][(x->c->hdr.staging_reg + i) & (BI_NREGS - 1)];
+	return &x->w->r[lane][sr_index(x, i)];
+}
+
+/* Its value as the message reads it (sees the previous tuple's writes). */
+static uint32_t sr_read(const struct bi_tctx *x, unsigned lane, unsigned i)
+{
+	return bi_staging_read(x, lane, sr_index(x, i));
 }
 
 /* Places a small load result according to lane_dest and extend. */
@@ -120,7 +132,7 @@ static int store(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	if (err)
 		return err;
 	for (unsigned i = 0; i < (bytes + 3) / 4; i++)
-		buf[i] = *staging(x, lane, i);
+		buf[i] = sr_read(x, lane, i);
 	err = x->env->mem->write(x->env->as, va, buf, bytes);
 	return err ? mem_fault(x, err, va) : 0;
 }
@@ -139,7 +151,7 @@ static int atomic(struct bi_tctx *x, uint64_t va, enum bi_atom_op op,
 
 static uint64_t staging64(struct bi_tctx *x, unsigned lane, unsigned i)
 {
-	return *staging(x, lane, i) | (uint64_t)*staging(x, lane, i + 1) << 32;
+	return sr_read(x, lane, i) | (uint64_t)sr_read(x, lane, i + 1) << 32;
 }
 
 /* The +ATOM_CX message, driven by the *ATOM_C* op in the same tuple. */
@@ -170,7 +182,7 @@ static int atom_cx(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 		return BI_FAULT_UNIMPLEMENTED; /* 64-bit forms, or unpaired */
 	}
 	opc = bi_mod(c, BI_MOD_ATOM_OPC, BI_O_RESERVED);
-	arg = c1 ? 1 : *staging(x, lane, 0);
+	arg = c1 ? 1 : sr_read(x, lane, 0);
 	switch (opc) {
 	case BI_O_AADD:
 		op = BI_ATOM_ADD;
@@ -237,9 +249,9 @@ static int exchange(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane
 		return err;
 	err = x->env->mem->atomic(x->env->as, va, size,
 				  cmp ? BI_ATOM_CMPXCHG : BI_ATOM_XCHG,
-				  w == 2 ? staging64(x, lane, 0) : *staging(x, lane, 0),
+				  w == 2 ? staging64(x, lane, 0) : sr_read(x, lane, 0),
 				  !cmp ? 0 : w == 2 ? staging64(x, lane, 2)
-						    : *staging(x, lane, 1), &old);
+						    : sr_read(x, lane, 1), &old);
 	if (err)
 		return mem_fault(x, err, va);
 	if (ret) {

@@ -6,7 +6,10 @@
  * which the interpreter once got wrong:
  *
  *  - a branch to the end of the program is a branch to #0, which ends
- *    the thread (the compiler drops the empty end block on Bifrost).
+ *    the thread (the compiler drops the empty end block on Bifrost);
+ *  - a message's staging register may be the one the previous tuple of
+ *    the clause wrote (staging reads see that write; operand ports
+ *    don't).
  *
  * No Mesa needed: descriptors and clauses are hand-assembled, memory is
  * the flat stand-in of job_stub.h.
@@ -128,6 +131,34 @@ TEST(branch_to_zero_ends_the_thread)
 	ASSERT_EQ(run_job(), (uint32_t)MALI_EXC_DONE);
 	for (unsigned g = 0; g < 32; g++)
 		EXPECT_EQ(out(g), g & 1 ? 0xffffffffu : g);
+}
+
+/*
+ * out[gid] = gid + 5, where the value is computed by one tuple and
+ * stored by the next from the register that tuple wrote (its staging
+ * register), as Mesa schedules `part[l] += part[l + s]`: the store must
+ * see the new value although an operand port in its tuple would not.
+ */
+TEST(store_sees_value_written_by_previous_tuple)
+{
+	struct asm_header h = { .flow = 0, .staging_reg = 9 };
+	struct asm_tuple t[2] = {
+		/* r9 = gid + u3.w1 (written by the next tuple's block) */
+		{ NOP_F, bi_enc(false, "+IADD.s32", SRCS(0, 5), NULL),
+		  asm_block(true, 60, -1, -1, -1, -1, U_K) },
+		/* store r9 at r7 (port 0), u2.w1 */
+		{ NOP_F, bi_enc(false, "+STORE.i32", SRCS(0, 5), NULL),
+		  asm_block(false, 7, -1, -1, -1, 9, U_OUT) },
+	};
+
+	ASSERT_NE(t[1].reg, ~0ull);
+	ASSERT_NE(t[1].add, ~0u);
+	job(3, 8, 4, 0);
+	ASSERT_TRUE(emit_out_address());
+	emit(&h, t, 2);
+	ASSERT_EQ(run_job(), (uint32_t)MALI_EXC_DONE);
+	for (unsigned g = 0; g < 32; g++)
+		EXPECT_EQ(out(g), g + 5);
 }
 
 TEST_HARNESS_MAIN
