@@ -221,8 +221,10 @@ static int atom_cx(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	default:
 		return BI_FAULT_INSTR_INVALID_ENC;
 	}
-	va = (uint64_t)bi_src(x, ins, 2, lane, false) << 32 |
-	     bi_src(x, ins, 1, lane, false);
+	/* Encoded sources: address low and high words, then the staging
+	 * base (the data travels in the staging registers). */
+	va = (uint64_t)bi_src(x, ins, 1, lane, false) << 32 |
+	     bi_src(x, ins, 0, lane, false);
 	err = atomic(x, va, op, arg, 0, &old);
 	if (err)
 		return err;

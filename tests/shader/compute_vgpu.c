@@ -90,7 +90,7 @@ TEST_F(gpu, atomic_counter_across_workers)
 	/* counter (u1) += r8 */
 	struct asm_tuple c2 = {
 		bi_enc(true, "*ATOM_C.i32", SRCS(4, 5, 2), "atom_opc=aadd"),
-		bi_enc_imm(false, "+ATOM_CX", SRCS(2, 4, 5), NULL, (uint32_t[]){ 2 }),
+		bi_enc_imm(false, "+ATOM_CX", SRCS(4, 5, 2), NULL, (uint32_t[]){ 2 }),
 		asm_block(true, -1, -1, 8, -1, -1, 0x81),
 	};
 	uint32_t counter;

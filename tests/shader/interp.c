@@ -322,7 +322,7 @@ TEST(atomic_add_returns_serialised_old_values)
 	struct asm_header hp = { .flow = 0 };
 	struct asm_tuple at = {
 		bi_enc(true, "*ATOM_C_RETURN.i32", SRCS(0, 1, 2), "atom_opc=aadd"),
-		bi_enc_imm(false, "+ATOM_CX", SRCS(2, 0, 1), NULL, (uint32_t[]){ 2 }),
+		bi_enc_imm(false, "+ATOM_CX", SRCS(0, 1, 2), NULL, (uint32_t[]){ 2 }),
 		asm_block(true, 0, 1, 4, -1, -1, 0),
 	};
 	struct asm_tuple post = {

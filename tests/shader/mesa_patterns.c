@@ -9,7 +9,10 @@
  *    the thread (the compiler drops the empty end block on Bifrost);
  *  - a message's staging register may be the one the previous tuple of
  *    the clause wrote (staging reads see that write; operand ports
- *    don't).
+ *    don't);
+ *  - +ATOM_CX's encoded sources are the address's low and high words,
+ *    then the staging base; shared-memory atomics reach it through
+ *    SEG_ADD.wls.
  *
  * No Mesa needed: descriptors and clauses are hand-assembled, memory is
  * the flat stand-in of job_stub.h.
@@ -159,6 +162,71 @@ TEST(store_sees_value_written_by_previous_tuple)
 	ASSERT_EQ(run_job(), (uint32_t)MALI_EXC_DONE);
 	for (unsigned g = 0; g < 32; g++)
 		EXPECT_EQ(out(g), g + 5);
+}
+
+/*
+ * A shared-memory histogram, as Mesa compiles atomicAdd(bins[v & 3], 1)
+ * on a `shared` array: bins[l] = 0; barrier; the bin's offset becomes a
+ * global pointer with SEG_ADD.wls (FMA low word, ADD high word), then
+ * *ATOM_C1_RETURN.i32.ainc + +ATOM_CX(lo, hi, #0.y); barrier;
+ * out[gid] = bins[l]. 16 threads per group, 3 groups sharing one local
+ * memory instance one after the other: bins 0-3 count 4 each.
+ */
+TEST(local_memory_atomic_histogram)
+{
+	struct asm_header hz = { .flow = 3, .staging_reg = 10 };
+	struct asm_header hb = { .flow = 3 };
+	struct asm_header ha = { .flow = 3, .staging_reg = 11, .msg = 7 };
+	struct asm_header hl = { .flow = 3, .staging_reg = 12 };
+	/* bins[l] = r10 (0) */
+	struct asm_tuple z[2] = {
+		{ bi_enc(true, "*LSHIFT_OR.i32", SRCS(0, 3, 4), NULL), NOP_A,
+		  asm_block(true, 55, -1, -1, -1, -1, U_K) },
+		{ NOP_F, bi_enc(false, "+STORE.i32", SRCS(6, 3), "seg=wls"),
+		  asm_block(false, -1, -1, -1, -1, -1, 0) },
+	};
+	struct asm_tuple b = { NOP_F, bi_enc(false, "+BARRIER", NULL, NULL),
+			       asm_block(true, -1, -1, -1, -1, -1, 0) };
+	/* r11 = atomic_inc(&bins[gid & 3]) */
+	struct asm_tuple a[4] = {
+		{ bi_enc(true, "*LSHIFT_AND.i32", SRCS(0, 4, 3), NULL), NOP_A,
+		  asm_block(true, 60, -1, -1, -1, -1, U_MASK) },
+		{ bi_enc(true, "*LSHIFT_OR.i32", SRCS(6, 3, 4), NULL), NOP_A,
+		  asm_block(false, -1, -1, -1, -1, -1, U_K) },
+		{ bi_enc(true, "*SEG_ADD", SRCS(6), "seg=wls"),
+		  bi_enc(false, "+SEG_ADD", SRCS(4), "seg=wls"),
+		  asm_block(false, -1, -1, -1, -1, -1, 0) },
+		{ bi_enc(true, "*ATOM_C1_RETURN.i32", SRCS(6, 7), "atom_opc=ainc"),
+		  bi_enc_imm(false, "+ATOM_CX", SRCS(6, 7, 5), NULL, (uint32_t[]){ 2 }),
+		  asm_block(false, -1, -1, -1, -1, -1, 0) },
+	};
+	/* r12 = bins[l] */
+	struct asm_tuple l[2] = {
+		{ bi_enc(true, "*LSHIFT_OR.i32", SRCS(0, 3, 4), NULL), NOP_A,
+		  asm_block(true, 55, -1, -1, -1, -1, U_K) },
+		{ NOP_F, bi_enc(false, "+LOAD.i32", SRCS(6, 3), "seg=wls"),
+		  asm_block(false, -1, -1, -1, -1, -1, 0) },
+	};
+
+	for (unsigned i = 0; i < 4; i++) {
+		ASSERT_NE(a[i].fma, ~0u);
+		ASSERT_NE(a[i].add, ~0u);
+		ASSERT_NE(a[i].reg, ~0ull);
+	}
+	ASSERT_NE(z[1].add, ~0u);
+	ASSERT_NE(l[1].add, ~0u);
+	job(4, 16, 3, 8);
+	memset(tj.mem + TJ_WLS, 0xee, 256); /* the program must clear it */
+	emit(&hz, z, 2);
+	emit(&hb, &b, 1);
+	emit(&ha, a, 4);
+	emit(&hb, &b, 1);
+	emit(&hl, l, 2);
+	ASSERT_TRUE(emit_out_address());
+	ASSERT_TRUE(emit_store_out(12));
+	ASSERT_EQ(run_job(), (uint32_t)MALI_EXC_DONE);
+	for (unsigned g = 0; g < 48; g++)
+		EXPECT_EQ(out(g), g % 16 < 4 ? 4u : 0u);
 }
 
 TEST_HARNESS_MAIN
