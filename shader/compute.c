@@ -20,6 +20,8 @@ struct bi_compute {
 	unsigned workers;   /* host threads per job ("virtual cores") */
 	struct os_mutex *lock;
 	struct bi_stats total;
+	uint64_t jobs;                         /* run so far */
+	struct bi_job_record log[BI_JOB_LOG]; /* job i in log[(i - 1) % size] */
 };
 
 /* Draw descriptor word offsets (32-bit words from its start). */
@@ -286,6 +288,7 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	const struct vgpu_job_info *info = vgpu_job_info(job);
 	struct vgpu_as *as = vgpu_job_as(job);
 	struct job_state *s;
+	struct bi_job_record *rec;
 	struct worker *wk;
 	uint64_t next = 0, total, tuples = 0, groups = 0;
 	unsigned n;
@@ -334,12 +337,23 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 			worker_main(&wk[i]); /* could not start: run it here */
 	}
 	os_mutex_lock(bc->lock);
+	rec = &bc->log[bc->jobs++ % BI_JOB_LOG];
+	os_memset(rec, 0, sizeof(*rec));
 	for (unsigned i = 0; i < n; i++) {
 		bi_stats_merge(&bc->total, &wk[i].st);
+		bi_stats_merge(&rec->st, &wk[i].st);
 		tuples += wk[i].tuples;
 		groups += wk[i].groups;
 		vgpu_job_event(job, VGPU_EV_TASKS, i, wk[i].groups);
 	}
+	rec->seq = bc->jobs;
+	rec->job_va = info->va;
+	rec->shader = s->shader;
+	rec->as_nr = info->as_nr;
+	rec->exception = exception_of(err);
+	rec->inv = s->inv;
+	rec->workgroups = groups;
+	rec->tuples = tuples;
 	os_mutex_unlock(bc->lock);
 	vgpu_job_event(job, VGPU_EV_THREADS, 0, groups * s->inv.local[0] *
 		       s->inv.local[1] * s->inv.local[2]);
@@ -395,4 +409,19 @@ void bi_compute_stats(struct bi_compute *bc, struct bi_stats *out)
 	os_mutex_lock(bc->lock);
 	*out = bc->total;
 	os_mutex_unlock(bc->lock);
+}
+
+unsigned bi_compute_jobs(struct bi_compute *bc, struct bi_job_record *out,
+			 unsigned max, uint64_t *jobs)
+{
+	unsigned n;
+
+	os_mutex_lock(bc->lock);
+	n = (unsigned)OS_MIN(OS_MIN(bc->jobs, (uint64_t)BI_JOB_LOG), (uint64_t)max);
+	for (unsigned i = 0; i < n; i++)
+		out[i] = bc->log[(bc->jobs - n + i) % BI_JOB_LOG];
+	if (jobs)
+		*jobs = bc->jobs;
+	os_mutex_unlock(bc->lock);
+	return n;
 }

@@ -38,4 +38,24 @@ struct bi_invocation {
 void bi_invocation_decode(uint32_t invocations, uint32_t shifts,
 			  struct bi_invocation *inv);
 
+/* Per-job statistics of the latest BI_JOB_LOG jobs the back end ran. */
+#define BI_JOB_LOG 16
+
+struct bi_job_record {
+	uint64_t seq;         /* 1 for the back end's first job */
+	uint64_t job_va;      /* the job descriptor */
+	uint64_t shader;      /* the program */
+	uint32_t as_nr;
+	uint32_t exception;   /* the MALI_EXC_* code it ended with */
+	struct bi_invocation inv;
+	uint64_t workgroups;  /* run (fewer than inv's if it faulted) */
+	uint64_t tuples;      /* issued (per warp) */
+	struct bi_stats st;   /* its warps' statistics */
+};
+
+/* Copies the latest records (at most @max), oldest first, to @out and
+ * returns how many; *@jobs (if not NULL) gets the number of jobs run. */
+unsigned bi_compute_jobs(struct bi_compute *bc, struct bi_job_record *out,
+			 unsigned max, uint64_t *jobs);
+
 #endif

@@ -103,6 +103,17 @@ struct bi_branch_site {
 
 #define BI_BRANCH_SITES 64
 
+/* Where a thread's data access went, and what it was (statistics). */
+enum bi_space {
+	BI_SPACE_GLOBAL,
+	BI_SPACE_LOCAL, /* the workgroup's local storage (shared memory) */
+	BI_SPACE_STACK, /* the thread's local storage */
+	BI_SPACE_UBO,
+	BI_SPACE_COUNT
+};
+
+enum bi_access { BI_ACC_LOAD, BI_ACC_STORE, BI_ACC_ATOMIC, BI_ACC_COUNT };
+
 struct bi_stats {
 	uint64_t clauses;              /* clauses issued (per warp) */
 	uint64_t threads_in_clauses;   /* sum of active threads per clause */
@@ -110,6 +121,12 @@ struct bi_stats {
 	uint64_t instrs[BI_CLASS_COUNT];
 	uint64_t reg_reads, reg_writes, temp_reads, fau_reads, const_reads;
 	uint64_t branches, branches_divergent;
+	/* Thread data accesses and their bytes, by the memory they reached:
+	 * a global address inside the workgroup's local storage or the
+	 * thread's stack counts there, as compilers reach shared memory
+	 * through SEG_ADD pointers. */
+	uint64_t mem[BI_SPACE_COUNT][BI_ACC_COUNT];
+	uint64_t mem_bytes[BI_SPACE_COUNT];
 	/* Per-site branch behaviour (first BI_BRANCH_SITES sites seen). */
 	unsigned nsites;
 	uint64_t sites_dropped;

@@ -15,9 +15,31 @@
  */
 #include "shader/interp_priv.h"
 
-/* Effective address of a load/store/atomic for @lane. */
+/* The memory a global address of @lane reaches (see bi_stats.mem). */
+static enum bi_space space_of(const struct bi_tctx *x, unsigned lane, uint64_t va)
+{
+	if (va - x->env->wls_base < x->env->wls_size)
+		return BI_SPACE_LOCAL;
+	if (va - x->w->tls_base[lane] < x->w->tls_size)
+		return BI_SPACE_STACK;
+	return BI_SPACE_GLOBAL;
+}
+
+/* Counts one thread's access of @bytes at @va in @space. */
+static void account(struct bi_tctx *x, enum bi_space space, enum bi_access acc,
+		    unsigned bytes)
+{
+	struct bi_stats *st = x->w->stats;
+
+	if (!st)
+		return;
+	st->mem[space][acc]++;
+	st->mem_bytes[space] += bytes;
+}
+
+/* Effective address of a load/store/atomic for @lane, and its space. */
 static int address(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
-		   unsigned s_lo, uint64_t *va)
+		   unsigned s_lo, uint64_t *va, enum bi_space *space)
 {
 	uint32_t lo = bi_src(x, ins, s_lo, lane, false);
 	uint32_t hi = bi_src(x, ins, s_lo + 1, lane, false);
@@ -25,18 +47,22 @@ static int address(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	switch (bi_mod(ins, BI_MOD_SEG, BI_O_NONE)) {
 	case BI_O_WLS:
 		*va = x->env->wls_base + lo;
+		*space = BI_SPACE_LOCAL;
 		return 0;
 	case BI_O_TL:
 		*va = x->w->tls_base[lane] + lo;
+		*space = BI_SPACE_STACK;
 		return 0;
 	case BI_O_UBO:
 		/* src0 is the byte offset, src1 the UBO index */
 		if (hi >= x->env->nubo || lo >= x->env->ubo_size[hi])
 			return BI_FAULT_ADDR_RANGE_FAULT;
 		*va = x->env->ubo_base[hi] + lo;
+		*space = BI_SPACE_UBO;
 		return 0;
 	default:
 		*va = (uint64_t)hi << 32 | lo;
+		*space = space_of(x, lane, *va);
 		return 0;
 	}
 }
@@ -105,14 +131,16 @@ static int load(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		unsigned bytes)
 {
 	uint32_t buf[4] = { 0 };
+	enum bi_space sp;
 	uint64_t va;
-	int err = address(x, ins, lane, 0, &va);
+	int err = address(x, ins, lane, 0, &va, &sp);
 
 	if (err)
 		return err;
 	err = x->env->mem->read(x->env->as, va, buf, bytes);
 	if (err)
 		return mem_fault(x, err, va);
+	account(x, sp, BI_ACC_LOAD, bytes);
 	if (bytes <= 4 && (bytes < 4 || ins->desc->op == BI_OP_LOAD_I32)) {
 		place_small(x, ins, lane, buf[0], bytes * 8);
 		return 0;
@@ -126,25 +154,31 @@ static int store(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		 unsigned bytes)
 {
 	uint32_t buf[4];
+	enum bi_space sp;
 	uint64_t va;
-	int err = address(x, ins, lane, 0, &va);
+	int err = address(x, ins, lane, 0, &va, &sp);
 
 	if (err)
 		return err;
 	for (unsigned i = 0; i < (bytes + 3) / 4; i++)
 		buf[i] = sr_read(x, lane, i);
 	err = x->env->mem->write(x->env->as, va, buf, bytes);
-	return err ? mem_fault(x, err, va) : 0;
+	if (err)
+		return mem_fault(x, err, va);
+	account(x, sp, BI_ACC_STORE, bytes);
+	return 0;
 }
 
-static int atomic(struct bi_tctx *x, uint64_t va, enum bi_atom_op op,
-		  uint32_t operand, uint32_t compare, uint32_t *old)
+static int atomic(struct bi_tctx *x, unsigned lane, uint64_t va,
+		  enum bi_atom_op op, uint32_t operand, uint32_t compare,
+		  uint32_t *old)
 {
 	uint64_t o = 0;
 	int err = x->env->mem->atomic(x->env->as, va, 4, op, operand, compare, &o);
 
 	if (err)
 		return mem_fault(x, err, va);
+	account(x, space_of(x, lane, va), BI_ACC_ATOMIC, 4);
 	*old = (uint32_t)o;
 	return 0;
 }
@@ -225,7 +259,7 @@ static int atom_cx(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	 * base (the data travels in the staging registers). */
 	va = (uint64_t)bi_src(x, ins, 1, lane, false) << 32 |
 	     bi_src(x, ins, 0, lane, false);
-	err = atomic(x, va, op, arg, 0, &old);
+	err = atomic(x, lane, va, op, arg, 0, &old);
 	if (err)
 		return err;
 	if (ret) {
@@ -244,8 +278,9 @@ static int exchange(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane
 		    bool cmp, bool ret, unsigned size)
 {
 	unsigned w = size / 4;
+	enum bi_space sp;
 	uint64_t va, old = 0;
-	int err = address(x, ins, lane, 0, &va);
+	int err = address(x, ins, lane, 0, &va, &sp);
 
 	if (err)
 		return err;
@@ -256,6 +291,7 @@ static int exchange(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane
 						    : sr_read(x, lane, 1), &old);
 	if (err)
 		return mem_fault(x, err, va);
+	account(x, sp, BI_ACC_ATOMIC, size);
 	if (ret) {
 		*staging(x, lane, 0) = (uint32_t)old;
 		if (w == 2)

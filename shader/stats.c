@@ -36,6 +36,11 @@ void bi_stats_merge(struct bi_stats *dst, const struct bi_stats *src)
 	dst->branches += src->branches;
 	dst->branches_divergent += src->branches_divergent;
 	dst->sites_dropped += src->sites_dropped;
+	for (unsigned i = 0; i < BI_SPACE_COUNT; i++) {
+		for (unsigned k = 0; k < BI_ACC_COUNT; k++)
+			dst->mem[i][k] += src->mem[i][k];
+		dst->mem_bytes[i] += src->mem_bytes[i];
+	}
 	for (unsigned i = 0; i < src->nsites; i++) {
 		const struct bi_branch_site *s = &src->site[i];
 		struct bi_branch_site *d = bi_stats_site(dst, s->va);
@@ -57,6 +62,20 @@ static const char *const class_names[BI_CLASS_COUNT] = {
 	"atomic", "texture", "control", "other_msg",
 };
 
+static const char *const space_names[BI_SPACE_COUNT] = {
+	"global", "local", "stack", "ubo",
+};
+
+const char *bi_class_name(unsigned cls)
+{
+	return cls < BI_CLASS_COUNT ? class_names[cls] : "?";
+}
+
+const char *bi_space_name(unsigned space)
+{
+	return space < BI_SPACE_COUNT ? space_names[space] : "?";
+}
+
 void bi_stats_text(const struct bi_stats *st, struct bi_text *t)
 {
 	bi_text_printf(t, "clauses %llu, active threads summed over clauses %llu\n",
@@ -76,6 +95,14 @@ void bi_stats_text(const struct bi_stats *st, struct bi_text *t)
 		       (unsigned long long)st->temp_reads,
 		       (unsigned long long)st->fau_reads,
 		       (unsigned long long)st->const_reads);
+	bi_text_printf(t, "memory (thread accesses: loads/stores/atomics, bytes):");
+	for (unsigned i = 0; i < BI_SPACE_COUNT; i++)
+		bi_text_printf(t, " %s %llu/%llu/%llu %llu", space_names[i],
+			       (unsigned long long)st->mem[i][BI_ACC_LOAD],
+			       (unsigned long long)st->mem[i][BI_ACC_STORE],
+			       (unsigned long long)st->mem[i][BI_ACC_ATOMIC],
+			       (unsigned long long)st->mem_bytes[i]);
+	bi_text_printf(t, "\n");
 	bi_text_printf(t, "branches %llu, divergent %llu\n",
 		       (unsigned long long)st->branches,
 		       (unsigned long long)st->branches_divergent);

@@ -6,6 +6,11 @@
 #include "shader/disasm.h"
 #include "shader/interp.h"
 
+/* Names of enum bi_class and enum bi_space values ("?" if out of range),
+ * as the text and the statistics JSON use them. */
+const char *bi_class_name(unsigned cls);
+const char *bi_space_name(unsigned space);
+
 /* A few lines of text: clauses, instruction mix, clause sizes, operand
  * traffic, branches and each branch site. */
 void bi_stats_text(const struct bi_stats *st, struct bi_text *t);

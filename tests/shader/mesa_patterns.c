@@ -91,7 +91,8 @@ static bool emit_store_out(unsigned sr)
 	return true;
 }
 
-static uint32_t run_job(void)
+/* Runs the job on a fresh back end; its record to @rec if not NULL. */
+static uint32_t run_job_rec(struct bi_job_record *rec)
 {
 	struct bi_compute *bc;
 	uint32_t exc;
@@ -103,8 +104,15 @@ static uint32_t run_job(void)
 	if (!bc)
 		return ~0u;
 	exc = bi_compute_run(bc, NULL);
+	if (rec && bi_compute_jobs(bc, rec, 1, NULL) != 1)
+		exc = ~0u;
 	bi_compute_detach(NULL, bc);
 	return exc;
+}
+
+static uint32_t run_job(void)
+{
+	return run_job_rec(NULL);
 }
 
 /*
@@ -207,6 +215,7 @@ TEST(local_memory_atomic_histogram)
 		{ NOP_F, bi_enc(false, "+LOAD.i32", SRCS(6, 3), "seg=wls"),
 		  asm_block(false, -1, -1, -1, -1, -1, 0) },
 	};
+	struct bi_job_record rec;
 
 	for (unsigned i = 0; i < 4; i++) {
 		ASSERT_NE(a[i].fma, ~0u);
@@ -224,9 +233,23 @@ TEST(local_memory_atomic_histogram)
 	emit(&hl, l, 2);
 	ASSERT_TRUE(emit_out_address());
 	ASSERT_TRUE(emit_store_out(12));
-	ASSERT_EQ(run_job(), (uint32_t)MALI_EXC_DONE);
+	ASSERT_EQ(run_job_rec(&rec), (uint32_t)MALI_EXC_DONE);
 	for (unsigned g = 0; g < 48; g++)
 		EXPECT_EQ(out(g), g % 16 < 4 ? 4u : 0u);
+	/* The job's record: the atomics went through global pointers, but
+	 * into local storage, and count there. */
+	EXPECT_EQ(rec.seq, 1u);
+	EXPECT_EQ(rec.exception, (uint32_t)MALI_EXC_DONE);
+	EXPECT_EQ(rec.workgroups, 3u);
+	EXPECT_EQ(rec.inv.local[0], 16u);
+	EXPECT_EQ(rec.st.mem[BI_SPACE_LOCAL][BI_ACC_STORE], 48u);
+	EXPECT_EQ(rec.st.mem[BI_SPACE_LOCAL][BI_ACC_ATOMIC], 48u);
+	EXPECT_EQ(rec.st.mem[BI_SPACE_LOCAL][BI_ACC_LOAD], 48u);
+	EXPECT_EQ(rec.st.mem_bytes[BI_SPACE_LOCAL], 3u * 48 * 4);
+	EXPECT_EQ(rec.st.mem[BI_SPACE_GLOBAL][BI_ACC_STORE], 48u);
+	EXPECT_EQ(rec.st.mem[BI_SPACE_GLOBAL][BI_ACC_ATOMIC], 0u);
+	/* The 4-tuple clause: once per warp (4 per group). */
+	EXPECT_EQ(rec.st.clause_tuples[4], 12u);
 }
 
 TEST_HARNESS_MAIN
