@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "aarch64-user/cpu.h"
 
@@ -104,6 +105,37 @@ enum proc_self path_proc_self(const char *p);
 /* Like path_redirect, but for loading programs: also follows symbolic
  * links whose absolute targets are meant inside the sysroot. */
 const char *path_resolve_exec(const char *p, char *buf);
+
+/* ---- the guest's device view (devview.c) ---- */
+
+/* The modelled GPU of the in-process nodes: "g71" (default) or "g52";
+ * -1 for another name. */
+int devview_set_gpu(const char *name);
+const char *devview_gpu(void);
+/* Where the guest's absolute path @p is on the host when it is one of the
+ * device view's entries (/dev/dri, the nodes, their sysfs directory):
+ * @buf (PATH_MAX bytes); else @p. */
+const char *devview_path(const char *p, char *buf);
+/* Opens the node the guest path @raw names (/dev/dri/renderD128,
+ * /dev/mali0) with host open flags: the guest descriptor, or -errno;
+ * -ENOENT when @raw is no node. */
+long devview_open(const char *raw, int host_flags);
+/* For a node's descriptor: F_GETFL/F_SETFL (1 when @fd is none), a
+ * duplicating fcntl (F_DUPFD*, any descriptor), fstat (0 with @st filled,
+ * 1 when none, or -errno), the node's path (or NULL). */
+long devview_fcntl(int fd, int cmd, uint64_t arg);
+long devview_dupfd(int fd, int cmd, uint64_t arg);
+int devview_fstat(int fd, struct stat *st);
+const char *devview_node_path(int fd);
+/* stat() of the path @raw: the character device when it names a node. */
+void devview_stat_as_node(const char *raw, struct stat *st);
+/* The directory holding the view's entries, once made (else NULL). */
+const char *devview_tree_root(void);
+/* mmap of a node / munmap of a node's mapping: *@handled says whether the
+ * call was one (then the result is the call's); else nothing was done. */
+long devview_mmap(int fd, uint64_t addr, uint64_t len, int prot, int flags,
+		  uint64_t off, bool *handled);
+long devview_munmap(uint64_t addr, uint64_t len, bool *handled);
 
 /* ---- threads and the run loop (thread.c) ---- */
 
@@ -217,6 +249,16 @@ long sys_ppoll(struct gthread *t, const uint64_t *a);
 long sys_pselect6(struct gthread *t, const uint64_t *a);
 long sys_uname(struct gthread *t, const uint64_t *a);
 long sys_nosys(struct gthread *t, const uint64_t *a);
+long sys_statx(struct gthread *t, const uint64_t *a);
+
+/* Descriptor calls that may be on a node (devview.c). */
+long sys_ioctl(struct gthread *t, const uint64_t *a);
+long sys_read(struct gthread *t, const uint64_t *a);
+long sys_write(struct gthread *t, const uint64_t *a);
+long sys_close(struct gthread *t, const uint64_t *a);
+long sys_close_range(struct gthread *t, const uint64_t *a);
+long sys_dup(struct gthread *t, const uint64_t *a);
+long sys_dup3(struct gthread *t, const uint64_t *a);
 
 long sys_mmap(struct gthread *t, const uint64_t *a);
 long sys_munmap(struct gthread *t, const uint64_t *a);

@@ -88,6 +88,9 @@ const char *path_redirect(const char *p, char *buf)
 {
 	if (abi_opts.exe_path && path_proc_self(p) == PS_EXE)
 		return strcpy(buf, abi_opts.exe_path);
+	/* The board's device view, never the host's nor the sysroot's. */
+	if (devview_path(p, buf) == buf)
+		return buf;
 	if (!sysroot_len || !p || p[0] != '/' || never_redirected(p))
 		return p;
 	/* "/" itself is the host's root: listing it must not show the

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -110,28 +111,64 @@ long sys_openat(struct gthread *t, const uint64_t *a)
 	default: /* exe: path_redirect() names the guest program */
 		break;
 	}
+	if ((r = devview_open(raw, flags)) != -ENOENT)
+		return r;
 	return ret(syscall(SYS_openat, (int)a[0], path_redirect(raw, buf),
 			   flags, (mode_t)a[3]));
 }
 
+/* /proc/self/fd/N (or /proc/<our pid>/fd/N): N, else -1. */
+static int proc_self_fd(const char *p)
+{
+	char own[32];
+	const char *rest = NULL;
+	char *end;
+	long fd;
+
+	snprintf(own, sizeof(own), "/proc/%d/fd/", getpid());
+	if (!strncmp(p, "/proc/self/fd/", 14))
+		rest = p + 14;
+	else if (!strncmp(p, own, strlen(own)))
+		rest = p + strlen(own);
+	if (!rest || !*rest)
+		return -1;
+	fd = strtol(rest, &end, 10);
+	return *end || fd < 0 || fd > INT32_MAX ? -1 : (int)fd;
+}
+
+/* A link as the guest sees it: the device view's files by their board
+ * paths, not where the view keeps them. */
+static long put_link(uint64_t dst, uint64_t size, const char *link, size_t n)
+{
+	const char *root = devview_tree_root();
+	size_t rl = root ? strlen(root) : 0;
+
+	if (rl && n > rl && !strncmp(link, root, rl) && link[rl] == '/')
+		link += rl, n -= rl;
+	if (n > size)
+		n = size;
+	return copy_to_guest(dst, link, n) ? -EFAULT : (long)n;
+}
+
 long sys_readlinkat(struct gthread *t, const uint64_t *a)
 {
-	char raw[PATH_MAX], buf[PATH_MAX];
+	char raw[PATH_MAX], buf[PATH_MAX], link[PATH_MAX];
+	const char *node;
+	ssize_t n;
 	long r;
+	int fd;
 
 	(void)t;
 	if ((r = get_path(a[1], raw)))
 		return r;
-	if (path_proc_self(raw) == PS_EXE) {
-		size_t n = strlen(abi_opts.exe_path);
-		if (n > a[3])
-			n = a[3];
-		if (copy_to_guest(a[2], abi_opts.exe_path, n))
-			return -EFAULT;
-		return (long)n;
-	}
-	return ret(syscall(SYS_readlinkat, (int)a[0], path_redirect(raw, buf),
-			   a[2], a[3]));
+	if (path_proc_self(raw) == PS_EXE)
+		return put_link(a[2], a[3], abi_opts.exe_path, strlen(abi_opts.exe_path));
+	if ((fd = proc_self_fd(raw)) >= 0 && (node = devview_node_path(fd)))
+		return put_link(a[2], a[3], node, strlen(node));
+	n = readlinkat((int)a[0], path_redirect(raw, buf), link, sizeof(link));
+	if (n < 0)
+		return -errno;
+	return put_link(a[2], a[3], link, (size_t)n);
 }
 
 /* struct stat of asm-generic (aarch64): 128 bytes, another field order
@@ -165,8 +202,11 @@ static long put_stat(uint64_t dst, const struct stat *h)
 long sys_fstat(struct gthread *t, const uint64_t *a)
 {
 	struct stat st;
+	int r;
 
 	(void)t;
+	if ((r = devview_fstat((int)a[0], &st)) <= 0)
+		return r ? r : put_stat(a[1], &st);
 	if (syscall(SYS_fstat, (int)a[0], &st))
 		return -errno;
 	return put_stat(a[1], &st);
@@ -182,9 +222,13 @@ long sys_newfstatat(struct gthread *t, const uint64_t *a)
 	(void)t;
 	if ((r = get_path(a[1], raw)))
 		return r;
+	if (!raw[0] && (a[3] & AT_EMPTY_PATH) &&
+	    (r = devview_fstat((int)a[0], &st)) <= 0)
+		return r ? r : put_stat(a[2], &st);
 	p = path_redirect(raw, buf);
 	if (syscall(SYS_newfstatat, (int)a[0], p, &st, (int)a[3]))
 		return -errno;
+	devview_stat_as_node(raw, &st);
 	return put_stat(a[2], &st);
 }
 
@@ -193,6 +237,15 @@ long sys_fcntl(struct gthread *t, const uint64_t *a)
 	long r;
 
 	(void)t;
+	switch (a[1]) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		/* A copy of a node shares its file. */
+		return devview_dupfd((int)a[0], (int)a[1], a[2]);
+	}
+	if ((a[1] == F_GETFL || a[1] == F_SETFL) &&
+	    (r = devview_fcntl((int)a[0], (int)a[1], a[2])) != 1)
+		return r;
 	switch (a[1]) {
 	case F_GETFL:
 		r = syscall(SYS_fcntl, (int)a[0], F_GETFL);
@@ -293,6 +346,42 @@ long sys_pselect6(struct gthread *t, const uint64_t *a)
 	if ((r = signal_push_mask(t, ms[0], ms[1])))
 		return r;
 	return safe_syscall(t, SYS_pselect6, a);
+}
+
+long sys_statx(struct gthread *t, const uint64_t *a)
+{
+	char raw[PATH_MAX], buf[PATH_MAX], tree[PATH_MAX];
+	const char *p, *node = NULL;
+	struct statx stx;
+	long r;
+	int dirfd = (int)a[0], flags = (int)a[2];
+
+	(void)t;
+	if ((r = get_path(a[1], raw)))
+		return r;
+	/* A node by descriptor: its tree file, as fstat shows it. */
+	if (!raw[0] && (flags & AT_EMPTY_PATH) && (node = devview_node_path(dirfd))) {
+		p = devview_path(node, tree);
+		dirfd = AT_FDCWD;
+		flags &= ~AT_EMPTY_PATH;
+	} else {
+		p = path_redirect(raw, buf);
+		node = raw;
+	}
+	if (syscall(SYS_statx, dirfd, p, flags, (unsigned)a[3], &stx))
+		return -errno;
+	struct stat st = { .st_mode = stx.stx_mode, .st_rdev = makedev(
+		stx.stx_rdev_major, stx.stx_rdev_minor) };
+	devview_stat_as_node(node, &st);
+	if (st.st_mode != stx.stx_mode) {
+		stx.stx_mode = (uint16_t)st.st_mode;
+		stx.stx_size = 0;
+		stx.stx_blocks = 0;
+		stx.stx_rdev_major = major(st.st_rdev);
+		stx.stx_rdev_minor = minor(st.st_rdev);
+	}
+	/* struct statx is the same on both architectures. */
+	return copy_to_guest(a[4], &stx, sizeof(stx)) ? -EFAULT : 0;
 }
 
 long sys_uname(struct gthread *t, const uint64_t *a)

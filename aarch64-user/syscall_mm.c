@@ -44,12 +44,22 @@ static long ret(long r)
 
 long sys_mmap(struct gthread *t, const uint64_t *a)
 {
+	bool node;
+	long r;
 	void *p;
 
 	(void)t;
 	if (a[2] & ~(uint64_t)(PROT_READ | PROT_WRITE | PROT_EXEC | A64_PROT_BTI |
 			       A64_PROT_MTE | PROT_GROWSDOWN | PROT_GROWSUP))
 		return -EINVAL;
+	/* Device memory of a node: the driver's mmap handler decides. */
+	r = devview_mmap((int)a[4], a[0], a[1], prot_to_host(a[2]), (int)a[3],
+			 a[5], &node);
+	if (node) {
+		if (r > 0 && (a[3] & MAP_FIXED))
+			a64_invalidate((uint64_t)r, a[1]);
+		return r;
+	}
 	p = mmap((void *)a[0], a[1], prot_to_host(a[2]), (int)a[3], (int)a[4],
 		 (off_t)a[5]);
 	if (p == MAP_FAILED)
@@ -62,7 +72,16 @@ long sys_mmap(struct gthread *t, const uint64_t *a)
 
 long sys_munmap(struct gthread *t, const uint64_t *a)
 {
+	bool node;
+	long r;
+
 	(void)t;
+	/* A node's mapping: the driver's vm_close too. */
+	r = devview_munmap(a[0], a[1], &node);
+	if (node) {
+		a64_invalidate(a[0], a[1]);
+		return r;
+	}
 	if (munmap((void *)a[0], a[1]))
 		return -errno;
 	a64_invalidate(a[0], a[1]);

@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The guest's device view: under `vgpu run`, /dev/dri/renderD128 (panfrost
+ * DRM) and /dev/mali0 (kbase) look as they do on a board with a Mali, and
+ * are served by the driver inside this process (fuse-dev/inproc.h).
+ *
+ * - Paths: the entries libdrm's scan and Mesa's probe read (/dev/dri, the
+ *   nodes, /sys/dev/char/226:128/...; fuse-dev/dev_tree.h) are rewritten
+ *   into a real directory made once per user, so every path system call
+ *   (openat, getdents64 on it, stat, readlink, faccessat, statx) works
+ *   unchanged; stat of a node shows the character device it stands for.
+ * - Open nodes: the guest's descriptor is a duplicate of the file's
+ *   eventfd, readable exactly while the file is, so poll/epoll/select work
+ *   natively. ioctl, read, write, mmap, munmap, fstat, fcntl(F_GETFL/
+ *   F_SETFL) and /proc/self/fd/N on it come here; dup/dup3/F_DUPFD copies
+ *   share the file (GEM and syncobj handles), which is released when its
+ *   last descriptor and mapping are gone, as the kernel does.
+ *
+ * The eventfd the driver keeps is never the guest's descriptor: the guest
+ * may close or dup over its own numbers at will. O_NONBLOCK belongs to the
+ * open file (shared by its copies) and is kept here, since the eventfd
+ * itself must stay non-blocking for the driver.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "aarch64-user/abi.h"
+#include "fuse-dev/dev_tree.h"
+#include "fuse-dev/inproc.h"
+
+/* The tree's layout version: a change of dev_tree.c's entries bumps it,
+ * so an older tree is never mistaken for the current one. */
+#define TREE_VERSION 1
+#define TREE_MARKER ".vgpu-devview"
+
+struct dv_file {
+	struct vgpu_inproc_file *f;
+	const struct dev_tree_node *node;
+	int refs;	/* guest descriptors, mappings and calls in progress */
+	int oflags;	/* host open flags as F_GETFL shows them */
+};
+
+struct dv_map {
+	uint64_t addr, len;
+	struct dv_file *file;
+	struct dv_map *next;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct vgpu_inproc *dev;
+static enum shim_gpu_model gpu_model = SHIM_GPU_G71;
+/* Indexed by guest descriptor; @open_count lets every other descriptor
+ * skip the lock (one load). */
+static struct dv_file **fds;
+static size_t nfds;
+static int open_count;
+static struct dv_map *maps;
+
+static char tree_root[PATH_MAX];
+static pthread_once_t tree_once = PTHREAD_ONCE_INIT;
+
+int devview_set_gpu(const char *name)
+{
+	if (!strcmp(name, "g71"))
+		gpu_model = SHIM_GPU_G71;
+	else if (!strcmp(name, "g52"))
+		gpu_model = SHIM_GPU_G52;
+	else
+		return -1;
+	return 0;
+}
+
+const char *devview_gpu(void)
+{
+	return gpu_model == SHIM_GPU_G52 ? "g52" : "g71";
+}
+
+/* ---- the tree ---- */
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* Ours: a directory owned by us, writable by nobody else, and marked. */
+static bool tree_valid(const char *root)
+{
+	char p[PATH_MAX + 32];
+	struct stat st;
+
+	if (lstat(root, &st) || !S_ISDIR(st.st_mode) || st.st_uid != getuid() ||
+	    (st.st_mode & 022))
+		return false;
+	snprintf(p, sizeof(p), "%s/%s", root, TREE_MARKER);
+	return !lstat(p, &st) && S_ISREG(st.st_mode) && st.st_uid == getuid();
+}
+
+/*
+ * Its contents never change, so one tree per user serves every process
+ * (forked and exec'd ones too) and needs no clean-up, whatever way a
+ * process ends. It is built aside and renamed into place, so a concurrent
+ * process sees either none or a whole one.
+ */
+static void tree_make(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char base[PATH_MAX], work[PATH_MAX + 16], p[PATH_MAX + 32];
+	int fd;
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	snprintf(base, sizeof(base), "%s/vgpu-devview-%u-v%d", tmp,
+		 (unsigned)getuid(), TREE_VERSION);
+	if (!tree_valid(base)) {
+		snprintf(work, sizeof(work), "%s.XXXXXX", base);
+		if (!mkdtemp(work))
+			goto fail;
+		snprintf(p, sizeof(p), "%s/%s", work, TREE_MARKER);
+		fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0 || close(fd) || chmod(work, 0755) ||
+		    dev_tree_populate(work) || (rename(work, base) && !tree_valid(base))) {
+			nftw(work, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+			goto fail;
+		}
+		/* Another process won the race: its tree is as good. */
+		nftw(work, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	}
+	if (!tree_valid(base))
+		goto fail;
+	snprintf(tree_root, sizeof(tree_root), "%s", base);
+	return;
+fail:
+	fprintf(stderr, "vgpu run: cannot make the device view's directory %s: %s; "
+		"/dev/dri stays the host's\n", base, strerror(errno));
+}
+
+const char *devview_path(const char *p, char *buf)
+{
+	if (!p || p[0] != '/' || !dev_tree_covers(p))
+		return p;
+	pthread_once(&tree_once, tree_make);
+	if (!tree_root[0] || snprintf(buf, PATH_MAX, "%s%s", tree_root, p) >= PATH_MAX)
+		return p;
+	return buf;
+}
+
+/* ---- descriptors ---- */
+
+static void file_put_locked(struct dv_file *df, struct vgpu_inproc_file **close_me)
+{
+	if (--df->refs == 0) {
+		*close_me = df->f;
+		free(df);
+	}
+}
+
+static void file_put(struct dv_file *df)
+{
+	struct vgpu_inproc_file *c = NULL;
+
+	pthread_mutex_lock(&lock);
+	file_put_locked(df, &c);
+	pthread_mutex_unlock(&lock);
+	/* Outside the lock: release waits for the file's calls to end. */
+	vgpu_inproc_close(c);
+}
+
+/* The file behind guest descriptor @fd with a reference, or NULL. */
+static struct dv_file *file_get(int fd)
+{
+	struct dv_file *df = NULL;
+
+	if (!__atomic_load_n(&open_count, __ATOMIC_ACQUIRE) || fd < 0)
+		return NULL;
+	pthread_mutex_lock(&lock);
+	if ((size_t)fd < nfds && (df = fds[fd]))
+		df->refs++;
+	pthread_mutex_unlock(&lock);
+	return df;
+}
+
+/* @fd now refers to @df (or nothing); drops what it referred to. */
+static int fd_bind_locked(int fd, struct dv_file *df, struct vgpu_inproc_file **close_me)
+{
+	struct dv_file *old;
+
+	if ((size_t)fd >= nfds) {
+		size_t n = nfds ? nfds : 64;
+		struct dv_file **nv;
+
+		if (!df)
+			return 0;
+		while (n <= (size_t)fd)
+			n *= 2;
+		nv = realloc(fds, n * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		memset(nv + nfds, 0, (n - nfds) * sizeof(*nv));
+		fds = nv;
+		nfds = n;
+	}
+	old = fds[fd];
+	fds[fd] = df;
+	if (df) {
+		df->refs++;
+		__atomic_add_fetch(&open_count, 1, __ATOMIC_RELEASE);
+	}
+	if (old) {
+		__atomic_sub_fetch(&open_count, 1, __ATOMIC_RELEASE);
+		file_put_locked(old, close_me);
+	}
+	return 0;
+}
+
+static void fd_bind(int fd, struct dv_file *df)
+{
+	struct vgpu_inproc_file *c = NULL;
+
+	pthread_mutex_lock(&lock);
+	if (fd_bind_locked(fd, df, &c) && df) {
+		/* No room to remember it: the copy cannot reach the file. */
+		close(fd);
+	}
+	pthread_mutex_unlock(&lock);
+	vgpu_inproc_close(c);
+}
+
+static struct vgpu_inproc *device(void)
+{
+	struct vgpu_inproc *ip;
+
+	pthread_mutex_lock(&lock);
+	if (!dev) {
+		struct shim_config cfg = { .gpu = gpu_model };
+
+		dev = vgpu_inproc_create(&cfg);
+		/* Which mode serves the nodes (issue 5): only when asked for,
+		 * so that the program's own output stays clean. */
+		if (dev && abi_opts.strace)
+			fprintf(stderr, "vgpu run: /dev/dri/renderD128 and /dev/mali0 are "
+				"served in process (%s, no FUSE)\n",
+				gpu_model == SHIM_GPU_G52 ? "Mali-G52" : "Mali-G71");
+	}
+	ip = dev;
+	pthread_mutex_unlock(&lock);
+	return ip;
+}
+
+long devview_open(const char *raw, int host_flags)
+{
+	const struct dev_tree_node *n = dev_tree_node_of(raw);
+	struct vgpu_inproc *ip;
+	struct dv_file *df;
+	int ret, fd;
+
+	if (!n)
+		return -ENOENT;
+	if ((host_flags & O_DIRECTORY) || (host_flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+		return (host_flags & O_DIRECTORY) ? -ENOTDIR : -EEXIST;
+	if (!(ip = device()))
+		return -ENODEV;
+	if (!(df = calloc(1, sizeof(*df))))
+		return -ENOMEM;
+	ret = vgpu_inproc_open(ip, n->name, &df->f);
+	if (ret) {
+		free(df);
+		return ret;
+	}
+	df->node = n;
+	df->oflags = host_flags & (O_ACCMODE | O_NONBLOCK | O_APPEND);
+	fd = fcntl(vgpu_inproc_pollfd(df->f),
+		   (host_flags & O_CLOEXEC) ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
+	if (fd < 0) {
+		ret = -errno;
+		vgpu_inproc_close(df->f);
+		free(df);
+		return ret;
+	}
+	fd_bind(fd, df);
+	return fd;
+}
+
+/* Whether guest descriptor @fd is a node (one load when none is open). */
+static bool fd_is_node(int fd)
+{
+	bool yes;
+
+	if (!__atomic_load_n(&open_count, __ATOMIC_ACQUIRE) || fd < 0)
+		return false;
+	pthread_mutex_lock(&lock);
+	yes = (size_t)fd < nfds && fds[fd];
+	pthread_mutex_unlock(&lock);
+	return yes;
+}
+
+/* After a successful dup of @oldfd to @newfd (which the host closed
+ * first if it was open). */
+static void dup_done(int oldfd, int newfd)
+{
+	struct dv_file *df = file_get(oldfd);
+
+	if (!df && !fd_is_node(newfd))
+		return;
+	fd_bind(newfd, df);
+	if (df)
+		file_put(df);
+}
+
+long sys_close(struct gthread *t, const uint64_t *a)
+{
+	int fd = (int)a[0];
+
+	(void)t;
+	if (close(fd))
+		return -errno;
+	if (fd_is_node(fd))
+		fd_bind(fd, NULL);
+	return 0;
+}
+
+long sys_dup(struct gthread *t, const uint64_t *a)
+{
+	long r = syscall(SYS_dup, (int)a[0]);
+
+	(void)t;
+	if (r < 0)
+		return -errno;
+	dup_done((int)a[0], (int)r);
+	return r;
+}
+
+long sys_dup3(struct gthread *t, const uint64_t *a)
+{
+	long r = syscall(SYS_dup3, (int)a[0], (int)a[1], oflags_to_host(a[2]));
+
+	(void)t;
+	if (r < 0)
+		return -errno;
+	dup_done((int)a[0], (int)r);
+	return r;
+}
+
+long sys_close_range(struct gthread *t, const uint64_t *a)
+{
+	unsigned first = (unsigned)a[0], last = (unsigned)a[1];
+
+	(void)t;
+	if (syscall(SYS_close_range, first, last, (unsigned)a[2]))
+		return -errno;
+	/* CLOSE_RANGE_CLOEXEC (4) only marks them. */
+	if (a[2] & 4)
+		return 0;
+	/* Only descriptors the table knows can be nodes. */
+	pthread_mutex_lock(&lock);
+	size_t end = last < nfds ? (size_t)last + 1 : nfds;
+	pthread_mutex_unlock(&lock);
+	for (size_t fd = first; fd < end; fd++)
+		if (fd_is_node((int)fd))
+			fd_bind((int)fd, NULL);
+	return 0;
+}
+
+/* ---- calls on an open node ---- */
+
+long sys_ioctl(struct gthread *t, const uint64_t *a)
+{
+	struct dv_file *df = file_get((int)a[0]);
+	long r;
+
+	if (!df)
+		return safe_syscall(t, SYS_ioctl, a);
+	r = vgpu_inproc_ioctl(df->f, (unsigned)a[1], (void *)a[2]);
+	file_put(df);
+	return r;
+}
+
+long sys_read(struct gthread *t, const uint64_t *a)
+{
+	struct dv_file *df = file_get((int)a[0]);
+	long r;
+
+	if (!df)
+		return safe_syscall(t, SYS_read, a);
+	r = vgpu_inproc_read(df->f, (void *)a[1], a[2], df->oflags & O_NONBLOCK);
+	file_put(df);
+	return r;
+}
+
+long sys_write(struct gthread *t, const uint64_t *a)
+{
+	struct dv_file *df = file_get((int)a[0]);
+
+	if (!df)
+		return safe_syscall(t, SYS_write, a);
+	/* Neither driver has a write handler. */
+	file_put(df);
+	return -EINVAL;
+}
+
+long devview_dupfd(int fd, int cmd, uint64_t arg)
+{
+	long r = syscall(SYS_fcntl, fd, cmd, arg);
+
+	if (r < 0)
+		return -errno;
+	dup_done(fd, (int)r);
+	return r;
+}
+
+/* F_GETFL/F_SETFL of a node, or 1 when @fd is none. */
+long devview_fcntl(int fd, int cmd, uint64_t arg)
+{
+	struct dv_file *df = file_get(fd);
+	long r = 0;
+
+	if (!df)
+		return 1;
+	if (cmd == F_GETFL) {
+		r = (long)oflags_to_guest(df->oflags | 0100000 /* O_LARGEFILE */);
+	} else {
+		int h = oflags_to_host(arg);
+
+		pthread_mutex_lock(&lock);
+		df->oflags = (df->oflags & ~(O_NONBLOCK | O_APPEND)) |
+			     (h & (O_NONBLOCK | O_APPEND));
+		pthread_mutex_unlock(&lock);
+	}
+	file_put(df);
+	return r;
+}
+
+/* What fstat shows for descriptor @fd if it is a node: 0 and @st filled,
+ * 1 when it is none, or -errno. */
+int devview_fstat(int fd, struct stat *st)
+{
+	struct dv_file *df = file_get(fd);
+	char buf[PATH_MAX];
+	int r = 0;
+
+	if (!df)
+		return 1;
+	/* The tree file's identity, so that stat and fstat agree. */
+	if (stat(devview_path(df->node->path, buf), st))
+		r = -errno;
+	else
+		dev_tree_stat_as_node(df->node, st);
+	file_put(df);
+	return r;
+}
+
+const char *devview_node_path(int fd)
+{
+	struct dv_file *df = file_get(fd);
+	const char *p;
+
+	if (!df)
+		return NULL;
+	p = df->node->path;
+	file_put(df);
+	return p;
+}
+
+void devview_stat_as_node(const char *raw, struct stat *st)
+{
+	const struct dev_tree_node *n = dev_tree_node_of(raw);
+
+	if (n)
+		dev_tree_stat_as_node(n, st);
+}
+
+const char *devview_tree_root(void)
+{
+	return tree_root[0] ? tree_root : NULL;
+}
+
+/* ---- mappings ---- */
+
+long devview_mmap(int fd, uint64_t addr, uint64_t len, int prot, int flags,
+		  uint64_t off, bool *handled)
+{
+	struct dv_file *df = (flags & MAP_ANONYMOUS) ? NULL : file_get(fd);
+	struct dv_map *m;
+	int err = 0;
+	void *p;
+
+	*handled = df != NULL;
+	if (!df)
+		return 0;
+	if (!(m = calloc(1, sizeof(*m)))) {
+		file_put(df);
+		return -ENOMEM;
+	}
+	p = vgpu_inproc_mmap(df->f, (void *)addr, len, prot, flags, (off_t)off, &err);
+	if (p == MAP_FAILED) {
+		free(m);
+		file_put(df);
+		return -err;
+	}
+	/* The mapping keeps the reference taken above, as a VMA keeps its
+	 * file open. */
+	m->addr = (uint64_t)p;
+	m->len = len;
+	m->file = df;
+	pthread_mutex_lock(&lock);
+	m->next = maps;
+	maps = m;
+	pthread_mutex_unlock(&lock);
+	return (long)p;
+}
+
+long devview_munmap(uint64_t addr, uint64_t len, bool *handled)
+{
+	struct dv_map **pp, *m = NULL;
+	long r;
+
+	*handled = false;
+	if (!__atomic_load_n(&maps, __ATOMIC_ACQUIRE))
+		return 0;
+	pthread_mutex_lock(&lock);
+	for (pp = &maps; *pp; pp = &(*pp)->next) {
+		if ((*pp)->addr == addr) {
+			m = *pp;
+			*pp = m->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	if (!m)
+		return 0;
+	*handled = true;
+	/* The driver's vm_close, then the host unmap. */
+	r = vgpu_inproc_munmap(m->file->f, (void *)addr, len ? len : m->len);
+	file_put(m->file);
+	free(m);
+	return r;
+}
