@@ -69,7 +69,7 @@ static int usage_error(const char *msg, const char *arg)
 {
 	fprintf(stderr, "vgpu run: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
 	fprintf(stderr, "usage: vgpu run [-L SYSROOT] [-E VAR=VAL] [-U VAR] "
-			"[-strace] [-0 ARGV0] [--] PROGRAM [ARGS]\n");
+			"[-strace] [-0 ARGV0] [-gpu g71|g52] [--] PROGRAM [ARGS]\n");
 	return 2;
 }
 
@@ -95,12 +95,15 @@ static int parse(int argc, char **argv, struct env *env, const char **argv0)
 			continue;
 		}
 		if (strcmp(o, "-L") && strcmp(o, "-E") && strcmp(o, "-U") &&
-		    strcmp(o, "-0"))
+		    strcmp(o, "-0") && strcmp(o, "-gpu"))
 			return usage_error("unknown option", o), -1;
 		if (i + 1 >= argc)
 			return usage_error("missing argument to", o), -1;
 		char *v = argv[++i];
-		if (o[1] == 'L')
+		if (!strcmp(o, "-gpu")) {
+			if (devview_set_gpu(v))
+				return usage_error("-gpu wants g71 or g52, not", v), -1;
+		} else if (o[1] == 'L')
 			path_set_sysroot(v);
 		else if (o[1] == 'E' && env_set(env, v))
 			return usage_error("-E wants VAR=VALUE, not", v), -1;
@@ -157,7 +160,7 @@ const struct vgpu_cmd vgpu_cmd_run = {
 	.summary = "run an aarch64 Linux program (the translator)",
 	.help =
 	"usage: vgpu run [-L SYSROOT] [-E VAR=VAL] [-U VAR] [-strace] [-0 ARGV0]\n"
-	"                [--] PROGRAM [ARGS]\n"
+	"                [-gpu g71|g52] [--] PROGRAM [ARGS]\n"
 	"\n"
 	"Runs an AArch64 Linux user-space program on this host, translating its\n"
 	"instructions and system calls. Options mean what they mean to qemu-aarch64.\n"
@@ -169,6 +172,14 @@ const struct vgpu_cmd vgpu_cmd_run = {
 	"  -U VAR       remove VAR from the program's environment\n"
 	"  -strace      print each system call, strace style, on stderr\n"
 	"  -0 ARGV0     pass ARGV0 as the program's argv[0]\n"
+	"  -gpu g71|g52 the GPU behind the program's /dev/dri/renderD128 (panfrost)\n"
+	"               and /dev/mali0 (kbase), served inside this process\n"
+	"               (default g71); -strace also says so when a node opens\n"
+	"\n"
+	"The program sees a board with a Mali: /dev/dri lists renderD128 (a\n"
+	"character device, 226:128), /sys/dev/char/226:128/device describes a\n"
+	"platform device compatible with \"arm,mali-bifrost\", and the nodes drive\n"
+	"the virtual GPU. Mesa needs RUSTICL_ENABLE=panfrost for OpenCL.\n"
 	"\n"
 	"Exit status: the program's; 127 when PROGRAM or its interpreter does not\n"
 	"exist, 126 when it is not an aarch64 ELF executable; 2 on a usage error.\n",

@@ -250,6 +250,9 @@ static long exec_translated(const char *guest_path, char **argv, char **envp)
 	}
 	if (abi_opts.strace)
 		hv[n++] = "-strace";
+	/* The new program's nodes model the same GPU. */
+	hv[n++] = "-gpu";
+	hv[n++] = devview_gpu();
 	if (argc) {
 		hv[n++] = "-0";
 		hv[n++] = argv[0];
