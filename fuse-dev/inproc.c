@@ -52,6 +52,18 @@ static void notify(void *priv, struct shim_file *sf)
 		sync_eventfd(f, true);
 }
 
+/* The transport's memfds, kept clear of the guest's descriptor numbers. */
+static int (*transport_backing_create)(void *priv, uint64_t size, struct shim_backing *b);
+
+static int backing_create(void *priv, uint64_t size, struct shim_backing *b)
+{
+	int ret = transport_backing_create(priv, size, b);
+
+	if (!ret)
+		b->handle = transport_fd_aside(b->handle);
+	return ret;
+}
+
 struct vgpu_inproc *vgpu_inproc_create(const struct shim_config *cfg)
 {
 	struct vgpu_inproc *ip = calloc(1, sizeof(*ip));
@@ -61,6 +73,8 @@ struct vgpu_inproc *vgpu_inproc_create(const struct shim_config *cfg)
 		return NULL;
 	memset(&host, 0, sizeof(host));
 	transport_host_init(&host, ip);
+	transport_backing_create = host.backing_create;
+	host.backing_create = backing_create;
 	host.file_notify = notify;
 	host.local_user_memory = true;
 	ip->dev = shim_dev_create(cfg, &host);
@@ -110,6 +124,7 @@ int vgpu_inproc_open(struct vgpu_inproc *ip, const char *node,
 		free(f);
 		return ret;
 	}
+	f->efd = transport_fd_aside(f->efd);
 	transport_caller_init_local(&c);
 	ret = shim_open(ip->dev, n, &c.base, &f->sf);
 	if (ret) {

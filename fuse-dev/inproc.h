@@ -7,9 +7,12 @@
  * are exactly those of the FUSE nodes, since both run driver-shim.
  *
  * Each open file comes with an eventfd that is readable exactly while the
- * file is (kbase events pending): the DBT can give its number to the guest
- * as the file descriptor, let poll()/epoll work natively on it, and route
- * ioctl/read/mmap/munmap/close here. mmap() maps the context's memfd
+ * file is (kbase events pending): the DBT gives the guest a duplicate of
+ * it as the file descriptor, lets poll()/epoll work natively on it, and
+ * routes ioctl/read/mmap/munmap/close here (aarch64-user/devview.c). The
+ * eventfd and the contexts' memfds sit high in the descriptor table, so
+ * that the guest's own descriptors get the numbers they would get on a
+ * board. mmap() maps the context's memfd
  * directly at the guest address, so the guest and the GPU share pages.
  */
 #ifndef VGPU_FUSE_DEV_INPROC_H

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -75,6 +76,25 @@ void transport_caller_init_local(struct fuse_caller *c)
 {
 	transport_caller_init(c, NULL, NULL);
 	c->base.pid = (int)getpid();
+}
+
+int transport_fd_aside(int fd)
+{
+	struct rlimit rl;
+	rlim_t base;
+	int nfd;
+
+	if (fd < 0 || getrlimit(RLIMIT_NOFILE, &rl))
+		return fd;
+	/* The upper half of the table, where programs seldom reach. */
+	base = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 8192 ? 4096 : rl.rlim_cur / 2;
+	if (base <= (rlim_t)fd || base < 64)
+		return fd;
+	nfd = fcntl(fd, F_DUPFD_CLOEXEC, (int)base);
+	if (nfd < 0)
+		return fd;
+	close(fd);
+	return nfd;
 }
 
 static atomic_int backing_seq;

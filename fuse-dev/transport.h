@@ -31,6 +31,12 @@ void transport_caller_init_local(struct fuse_caller *c);
 /* True when @fh is being released (wakes blocked requests on it). */
 bool transport_fh_closing(struct dev_fh *fh);
 
+/* Moves descriptor @fd (close-on-exec) out of the low numbers, and
+ * returns its new number (@fd itself when there is no room): in process,
+ * the driver's descriptors share a table with the guest program's, which
+ * counts on getting the lowest free numbers as it would on a board. */
+int transport_fd_aside(int fd);
+
 /* The backing-object half of struct shim_host. */
 void transport_host_init(struct shim_host *host, void *priv);
 
