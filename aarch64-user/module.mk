@@ -12,3 +12,21 @@ fuzz-a64: $(BUILD)/tests/dbt/isa_diff $(BUILD)/tests/guest/a64_diff
 	$(Q)seed=$${A64_DIFF_SEED:-$$(date +%s)}; echo "# fuzz-a64 seed $$seed"; \
 	VGPU_BUILD=$(BUILD) VGPU_TEST_TIMEOUT_SCALE=100 A64_DIFF_CASES=$(A64_FUZZ_CASES) \
 		A64_DIFF_SEED=$$seed $(BUILD)/tests/dbt/isa_diff
+
+# The device view's guest programs (tests/dbt/devview.c runs them under
+# `vgpu run`, statically linked so that no sysroot is needed): the board
+# view and one job on each UAPI, the very checks the preload library's
+# suite runs (preload/tests/devview.c), and the descriptor semantics of
+# tests/guest/devview_fd.c. Both use the project's UAPI headers.
+DEVVIEW_GUEST := $(BUILD)/guest-view/devview
+
+$(BUILD)/tests/guest/devview_fd: GUEST_CFLAGS += -I. -MMD -MP
+
+$(DEVVIEW_GUEST): preload/tests/devview.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CROSS   $@")
+	$(Q)$(CROSS_CC) $(GUEST_CFLAGS) -I. -Itests -MMD -MP -static -o $@ $< -lpthread
+
+guests: $(DEVVIEW_GUEST)
+
+-include $(DEVVIEW_GUEST).d $(BUILD)/tests/guest/devview_fd.d

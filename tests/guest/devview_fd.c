@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Runs under `vgpu run` (tests/dbt/devview.c): what a board's kernel
+ * shows of an open DRM render node beyond libdrm's scan (which the shared
+ * preload/tests/devview.c checks): its /proc/self/fd link, F_GETFL and
+ * O_NONBLOCK shared by copies, statx, the node file living on through
+ * dup2/dup3 copies and mappings and ending with the last of them, close
+ * and close_range forgetting the descriptor, no write handler, and
+ * rusticl's direct probe of renderD129..191. Prints one line per failed
+ * check, then the GPU's PROD_ID; with the argument "exec" it first runs
+ * itself again through execve (the new program must see the same GPU).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "driver-shim/uapi_drm.h"
+
+#define RENDER "/dev/dri/renderD128"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                      \
+	do {                                                                  \
+		if (!(cond)) {                                                \
+			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			printf(__VA_ARGS__);                                  \
+			printf(" (errno %d)\n", errno);                       \
+			failures++;                                           \
+		}                                                             \
+	} while (0)
+
+static bool bo_known(int fd, uint32_t handle)
+{
+	struct pan_get_bo_offset_arg o = { .handle = handle };
+
+	return !ioctl(fd, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &o);
+}
+
+static void check_link(int fd, const char *want)
+{
+	char path[64], link[256] = "";
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	CHECK(n > 0 && !strcmp(link, want), "%s -> '%s', want '%s'", path, link, want);
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", getpid(), fd);
+	memset(link, 0, sizeof(link));
+	n = readlink(path, link, sizeof(link) - 1);
+	CHECK(n > 0 && !strcmp(link, want), "%s -> '%s'", path, link);
+}
+
+static void check_listing(void)
+{
+	struct dirent *e;
+	int names = 0, render = 0;
+	DIR *d = opendir("/dev/dri");
+	int dfd;
+
+	CHECK(d != NULL, "opendir /dev/dri");
+	if (!d)
+		return;
+	dfd = dirfd(d);
+	check_link(dfd, "/dev/dri");
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		names++;
+		render += !strcmp(e->d_name, "renderD128");
+	}
+	closedir(d);
+	CHECK(names == 1 && render == 1, "/dev/dri holds renderD128 only (%d names)", names);
+}
+
+static void check_stat(int fd)
+{
+	struct statx by_fd, by_path;
+	struct stat st;
+
+	CHECK(!statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &by_fd), "statx(fd)");
+	CHECK(!statx(AT_FDCWD, RENDER, 0, STATX_BASIC_STATS, &by_path), "statx(path)");
+	CHECK(S_ISCHR(by_fd.stx_mode) && by_fd.stx_rdev_major == 226 &&
+	      by_fd.stx_rdev_minor == 128, "statx(fd): mode %o rdev %u:%u",
+	      by_fd.stx_mode, by_fd.stx_rdev_major, by_fd.stx_rdev_minor);
+	CHECK(S_ISCHR(by_path.stx_mode) && by_path.stx_ino == by_fd.stx_ino &&
+	      by_path.stx_rdev_minor == 128, "statx by path and by fd agree");
+	CHECK(!faccessat(AT_FDCWD, RENDER, R_OK | W_OK, 0), "faccessat");
+	CHECK(!stat("/dev/mali0", &st) && S_ISCHR(st.st_mode) &&
+	      major(st.st_rdev) == 10, "/dev/mali0 a misc character device");
+	/* rusticl opens every render minor: only 128 exists. */
+	for (int m = 129; m <= 191; m++) {
+		char p[32];
+		int f;
+
+		snprintf(p, sizeof(p), "/dev/dri/renderD%d", m);
+		errno = 0;
+		f = open(p, O_RDWR | O_CLOEXEC);
+		CHECK(f < 0 && errno == ENOENT, "%s absent", p);
+		if (f >= 0)
+			close(f);
+	}
+}
+
+static void check_flags(int fd)
+{
+	int fl = fcntl(fd, F_GETFL), dup_fd = dup(fd);
+
+	CHECK((fl & O_ACCMODE) == O_RDWR && !(fl & O_NONBLOCK), "F_GETFL %#x", fl);
+	CHECK(!fcntl(fd, F_SETFL, fl | O_NONBLOCK), "F_SETFL");
+	/* O_NONBLOCK belongs to the open file, which the copy shares. */
+	CHECK(fcntl(dup_fd, F_GETFL) & O_NONBLOCK, "the copy sees O_NONBLOCK");
+	CHECK(!fcntl(dup_fd, F_SETFL, fl), "F_SETFL on the copy");
+	CHECK(!(fcntl(fd, F_GETFL) & O_NONBLOCK), "O_NONBLOCK cleared through the copy");
+	close(dup_fd);
+	errno = 0;
+	CHECK(write(fd, "x", 1) < 0 && errno == EINVAL, "write has no handler");
+}
+
+/* Copies share the file; it ends with the last copy and mapping. */
+static void check_lifetime(void)
+{
+	struct pan_create_bo_arg c = { .size = 4096 };
+	struct pan_mmap_bo_arg m = { 0 };
+	int fd = open(RENDER, O_RDWR | O_CLOEXEC), other, nul;
+	uint32_t *cpu;
+
+	CHECK(fd >= 0, "open");
+	CHECK(!ioctl(fd, DRM_IOCTL_PANFROST_CREATE_BO, &c), "CREATE_BO");
+	CHECK(dup2(fd, 100) == 100 && bo_known(100, c.handle), "dup2 shares the handle");
+	m.handle = c.handle;
+	CHECK(!ioctl(100, DRM_IOCTL_PANFROST_MMAP_BO, &m), "MMAP_BO");
+	cpu = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, 100, (off_t)m.offset);
+	CHECK(cpu != MAP_FAILED, "mmap");
+	close(fd);
+	CHECK(bo_known(100, c.handle), "the file lives on in its copy");
+	other = open(RENDER, O_RDWR | O_CLOEXEC);
+	CHECK(other >= 0 && !bo_known(other, c.handle), "another open is another file");
+	close(other);
+	/* dup3 of another file over the copy closes the node there. */
+	nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+	CHECK(dup3(nul, 100, O_CLOEXEC) == 100, "dup3 over the node");
+	errno = 0;
+	CHECK(ioctl(100, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &(struct pan_get_bo_offset_arg){ 0 }) < 0 &&
+	      errno == ENOTTY, "descriptor 100 is /dev/null now");
+	CHECK(write(100, "x", 1) == 1, "and writable");
+	close(100);
+	close(nul);
+	/* The mapping keeps the pages (as a VMA keeps its file). */
+	if (cpu != MAP_FAILED) {
+		cpu[7] = 0x5eed;
+		CHECK(cpu[7] == 0x5eed, "the mapping outlives every descriptor");
+		CHECK(!munmap(cpu, 4096), "munmap");
+	}
+	/* A closed node's number, reused by a regular file, is that file. */
+	fd = open(RENDER, O_RDWR | O_CLOEXEC);
+	CHECK(fd >= 0, "open");
+	CHECK(!syscall(SYS_close_range, fd, fd, 0), "close_range");
+	nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	CHECK(nul == fd && write(nul, "x", 1) == 1, "the number is /dev/null's (%d)", nul);
+	close(nul);
+}
+
+static unsigned long long prod_id(void)
+{
+	struct pan_get_param_arg gp = { .param = PAN_PARAM_GPU_PROD_ID };
+	int fd = open(RENDER, O_RDWR | O_CLOEXEC);
+
+	CHECK(fd >= 0 && !ioctl(fd, DRM_IOCTL_PANFROST_GET_PARAM, &gp), "GET_PARAM");
+	close(fd);
+	return (unsigned long long)gp.value;
+}
+
+int main(int argc, char **argv)
+{
+	int fd;
+
+	if (argc > 1 && !strcmp(argv[1], "exec")) {
+		int status = -1;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			execl("/proc/self/exe", argv[0], "child", (char *)NULL);
+			_exit(127);
+		}
+		CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && status == 0,
+		      "the exec'd program (status %d)", status);
+	}
+	if (argc > 1 && !strcmp(argv[1], "child")) {
+		printf("exec'd prod_id 0x%llx\n", prod_id());
+		return failures ? 1 : 0;
+	}
+	fd = open(RENDER, O_RDWR | O_CLOEXEC);
+	CHECK(fd >= 0, "open " RENDER);
+	if (fd < 0)
+		return 1;
+	check_link(fd, RENDER);
+	check_listing();
+	check_stat(fd);
+	check_flags(fd);
+	close(fd);
+	check_lifetime();
+	printf("prod_id 0x%llx\n", prod_id());
+	if (!failures)
+		printf("devview_fd: all checks passed\n");
+	return failures ? 1 : 0;
+}
