@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unmodified Debian arm64 Mesa 22.3 under our own translator (`vgpu run`,
+ * no LD_PRELOAD, no qemu): it finds the virtual Mali through the device
+ * view alone and computes on it. Each GLES program first insists on the
+ * virtual GPU's renderer (Mesa falls back to llvmpipe silently), then
+ * checks its result against a C reference (preload/tests/gles*.c exit 2
+ * on a wrong GPU, 1 on a wrong result); clinfo lists the rusticl device.
+ * Skips without the arm64 sysroot (make sysroot).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbt/abi_util.h"
+
+#define MESA_TIMEOUT 300
+
+/* `vgpu run [-gpu GPU] -L SYSROOT PROGRAM` with @env ("VAR=VAL", NULL
+ * ended); PROGRAM is a built test program or, from "/", a sysroot one. */
+static int run_mesa(struct proc_result *r, const char *gpu, const char *prog,
+		    const char *arg, char *const *env)
+{
+	char path[4096];
+	const char *argv[12];
+	int n = 0;
+
+	if (prog[0] == '/')
+		snprintf(path, sizeof(path), "%s%s", sysroot_path(), prog);
+	else
+		snprintf(path, sizeof(path), "%s", abi_guest(prog));
+	argv[n++] = abi_vgpu();
+	argv[n++] = "run";
+	if (gpu) {
+		argv[n++] = "-gpu";
+		argv[n++] = gpu;
+	}
+	argv[n++] = "-L";
+	argv[n++] = sysroot_path();
+	argv[n++] = path;
+	if (arg)
+		argv[n++] = arg;
+	argv[n] = NULL;
+	return proc_run((char *const *)argv, env, NULL, NULL, 0, MESA_TIMEOUT, r);
+}
+
+/* The first line names the virtual Mali; then the program's own check
+ * against its C reference passed. */
+static void gles(struct __test_metadata *_metadata, const char *gpu,
+		 const char *renderer, const char *prog, const char *pass)
+{
+	char want[96], env0[128];
+	char *env[] = { env0, NULL };
+	struct proc_result r;
+
+	if (!sysroot_path())
+		SKIP(return, "no arm64 sysroot (make sysroot)");
+	snprintf(env0, sizeof(env0), "VGPU_EXPECT_RENDERER=%s", renderer);
+	snprintf(want, sizeof(want), "renderer: %s\n", renderer);
+	ASSERT_EQ(run_mesa(&r, gpu, prog, NULL, env), 0);
+	if (r.status)
+		TH_LOG("status %d, stdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+	ASSERT_EQ(strncmp(r.out, want, strlen(want)), 0);
+	EXPECT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.out, pass));
+	proc_result_free(&r);
+}
+
+TEST_TIMEOUT(gles_vector_add, MESA_TIMEOUT)
+{
+	gles(_metadata, NULL, "Mali-G71 (Panfrost)", "aarch64/preload-tests/gles_vadd",
+	     "PASS: vector add");
+}
+
+TEST_TIMEOUT(gles_sgemm, MESA_TIMEOUT)
+{
+	gles(_metadata, NULL, "Mali-G71 (Panfrost)", "aarch64/preload-tests/gles_sgemm",
+	     "PASS: sgemm");
+}
+
+TEST_TIMEOUT(gles_reduction, MESA_TIMEOUT)
+{
+	gles(_metadata, NULL, "Mali-G71 (Panfrost)", "aarch64/preload-tests/gles_reduce",
+	     "PASS: workgroup sums");
+}
+
+TEST_TIMEOUT(gles_histogram_atomics, MESA_TIMEOUT)
+{
+	gles(_metadata, NULL, "Mali-G71 (Panfrost)",
+	     "aarch64/preload-tests/gles_histogram", "PASS: histogram");
+}
+
+TEST_TIMEOUT(gles_vector_add_g52, MESA_TIMEOUT)
+{
+	gles(_metadata, "g52", "Mali-G52 (Panfrost)", "aarch64/preload-tests/gles_vadd",
+	     "PASS: vector add");
+}
+
+/* rusticl probes renderD128..191 itself and lists the virtual Mali. */
+TEST_TIMEOUT(clinfo_lists_the_mali, MESA_TIMEOUT)
+{
+	char *env[] = { "RUSTICL_ENABLE=panfrost", NULL };
+	struct proc_result r;
+	const char *rusticl;
+
+	if (!sysroot_path())
+		SKIP(return, "no arm64 sysroot (make sysroot)");
+	ASSERT_EQ(run_mesa(&r, NULL, "/usr/bin/clinfo", "-l", env), 0);
+	if (r.status)
+		TH_LOG("status %d, stdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+	EXPECT_EQ(r.status, 0);
+	rusticl = strstr(r.out, "Platform #0: rusticl\n");
+	ASSERT_NONNULL(rusticl);
+	EXPECT_EQ(strncmp(strchr(rusticl, '\n') + 1, " `-- Device #0: Mali-G71 (Panfrost)\n",
+			  strlen(" `-- Device #0: Mali-G71 (Panfrost)\n")), 0);
+	proc_result_free(&r);
+}
+
+TEST_HARNESS_MAIN
