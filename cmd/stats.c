@@ -166,6 +166,103 @@ static const char *dur(long long ns, char *buf, size_t size)
 	return buf;
 }
 
+static const char *const class_keys[] = {
+	"nop", "fma_arith", "add_arith", "convert", "load", "store", "atomic",
+	"texture", "control", "other_msg",
+};
+#define NCLASS (sizeof(class_keys) / sizeof(class_keys[0]))
+
+static double pct(long long part, long long whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* Thread-instructions of all classes in a shader statistics object. */
+static long long instr_total(const struct jv *st)
+{
+	const struct jv *in = get(st, "instrs");
+	long long n = 0;
+
+	for (size_t i = 0; i < NCLASS; i++)
+		n += num(in, class_keys[i]);
+	return n;
+}
+
+/* Mean tuples per clause from the clause-size histogram (1..8 tuples). */
+static double mean_tuples(const struct jv *st)
+{
+	const struct jv *h = get(st, "clause_tuples");
+	long long n = 0, t = 0;
+
+	for (int i = 0; h && h->t == J_ARR && i < h->n; i++) {
+		n += h->items[i]->num;
+		t += h->items[i]->num * (i + 1);
+	}
+	return n ? (double)t / (double)n : 0.0;
+}
+
+/* The shader cores' statistics over all jobs: instruction mix, clause
+ * sizes, operand traffic, memory accesses, branches. */
+static void render_shader_total(const struct jv *sh)
+{
+	const struct jv *st = get(sh, "total"), *in = get(st, "instrs");
+	const struct jv *h = get(st, "clause_tuples"), *op = get(st, "operands");
+	const struct jv *mem = get(st, "memory");
+	long long all = instr_total(st);
+
+	printf("\nshader cores (%lld jobs)\n  instructions (per thread)\n",
+	       num(sh, "jobs_run"));
+	for (size_t i = 0; i < NCLASS; i++)
+		printf("    %-10s %12lld %5.1f%%\n", class_keys[i],
+		       num(in, class_keys[i]), pct(num(in, class_keys[i]), all));
+	printf("    %-10s %12lld\n  clause sizes (tuples:clauses)", "total", all);
+	for (int i = 0; h && h->t == J_ARR && i < h->n; i++)
+		printf(" %d:%lld", i + 1, h->items[i]->num);
+	printf(", mean %.2f tuples\n", mean_tuples(st));
+	printf("  operands (per thread): registers read %lld written %lld, "
+	       "temporaries %lld, FAU/uniforms %lld, constants %lld\n",
+	       num(op, "reg_reads"), num(op, "reg_writes"), num(op, "temp_reads"),
+	       num(op, "fau_reads"), num(op, "const_reads"));
+	printf("  memory (accesses)    %10s %10s %10s %12s\n", "loads", "stores",
+	       "atomics", "bytes");
+	for (int i = 0; mem && mem->t == J_OBJ && i < mem->n; i++)
+		printf("    %-18s %10lld %10lld %10lld %12lld\n", mem->keys[i],
+		       num(mem->items[i], "loads"), num(mem->items[i], "stores"),
+		       num(mem->items[i], "atomics"), num(mem->items[i], "bytes"));
+	printf("  branches %lld, divergent %lld\n", num(st, "branches"),
+	       num(st, "branches_divergent"));
+}
+
+/* One row per recent job: its instruction mix in percent. */
+static void render_shader_jobs(const struct jv *sh)
+{
+	const struct jv *jobs = get(sh, "recent_jobs");
+
+	if (!jobs || jobs->t != J_ARR || !jobs->n)
+		return;
+	printf("\nrecent shader jobs (instruction mix in %% of thread-instructions)\n"
+	       "  %5s %4s %-12s %7s %9s %11s %5s %5s %5s %5s %5s %5s %5s %6s %6s\n",
+	       "seq", "exc", "shader", "groups", "threads", "instrs", "fma", "add",
+	       "cvt", "ld", "st", "atom", "ctl", "nop", "t/cl");
+	for (int i = 0; i < jobs->n; i++) {
+		const struct jv *j = jobs->items[i], *st = get(j, "stats");
+		const struct jv *in = get(st, "instrs"), *ls = get(j, "local_size");
+		long long all = instr_total(st), threads = num(j, "workgroups");
+
+		for (int d = 0; ls && ls->t == J_ARR && d < ls->n; d++)
+			threads *= ls->items[d]->num;
+		printf("  %5lld %4llx %-12s %7lld %9lld %11lld %5.1f %5.1f %5.1f %5.1f "
+		       "%5.1f %5.1f %5.1f %5.1f %6.2f\n", num(j, "seq"),
+		       (unsigned long long)num(j, "exception"), str(j, "shader_va"),
+		       num(j, "workgroups"), threads, all,
+		       pct(num(in, "fma_arith"), all), pct(num(in, "add_arith"), all),
+		       pct(num(in, "convert"), all), pct(num(in, "load"), all),
+		       pct(num(in, "store"), all), pct(num(in, "atomic"), all),
+		       pct(num(in, "control"), all), pct(num(in, "nop"), all),
+		       mean_tuples(st));
+	}
+}
+
 static void render(const struct jv *root)
 {
 	const struct jv *sys = get(root, "system"), *ctxs = get(root, "contexts");
@@ -217,6 +314,10 @@ static void render(const struct jv *root)
 		       num(r, "bytes_out"), num(r, "reg_reads"), num(r, "reg_writes"),
 		       num(r, "irqs"), num(r, "jobs"), num(r, "gpu_pages"),
 		       num(r, "faults"));
+	}
+	if (get(root, "shader")) {
+		render_shader_total(get(root, "shader"));
+		render_shader_jobs(get(root, "shader"));
 	}
 }
 
@@ -315,9 +416,14 @@ const struct vgpu_cmd vgpu_cmd_stats = {
 	"Renders the statistics of a running 'vgpu dev' (the stats file beside its\n"
 	"nodes; DIR is its mount point; default: its default mount point) as\n"
 	"tables: system counters (opens, contexts, jobs, MMU faults, GPU resets,\n"
-	"GPU pages, register accesses, IRQs), one row per GPU context, and one row\n"
+	"GPU pages, register accesses, IRQs), one row per GPU context, one row\n"
 	"per ioctl (count, errors, latency p50/p99, bytes in/out, register reads\n"
-	"and writes, IRQs, jobs, GPU pages mapped, faults).\n"
+	"and writes, IRQs, jobs, GPU pages mapped, faults), then what the shader\n"
+	"cores executed: over all jobs, the instruction mix by class, the\n"
+	"clause-size histogram, operand traffic, data accesses by memory (global,\n"
+	"local = shared, stack, UBO) and branches; and one row per recent job\n"
+	"(exception code, shader address, workgroups, threads, instruction mix,\n"
+	"mean tuples per clause).\n"
 	"\n"
 	"  --json   print the raw JSON instead of tables\n",
 	.main = stats_main,

@@ -817,6 +817,19 @@ uint64_t shim_hw_cycles(struct shim_dev *dev)
 	return rd64(dev->hw, NULL, MALI_GPU_CYCLE_COUNT_LO);
 }
 
+unsigned shim_hw_shader_stats(struct shim_dev *dev, struct bi_stats *total,
+			      struct bi_job_record *jobs, unsigned max,
+			      uint64_t *njobs)
+{
+	*njobs = 0;
+	if (!dev->hw || !dev->hw->compute) {
+		os_memset(total, 0, sizeof(*total));
+		return 0;
+	}
+	bi_compute_stats(dev->hw->compute, total);
+	return bi_compute_jobs(dev->hw->compute, jobs, max, njobs);
+}
+
 void shim_hw_stats(struct shim_dev *dev, uint64_t *reg_reads,
 		   uint64_t *reg_writes, uint64_t *irqs, uint64_t *pages)
 {

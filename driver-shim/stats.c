@@ -2,11 +2,14 @@
 /*
  * The stats file: per-ioctl rows (count, errors, bytes in/out, latency
  * p50/p99/max from a log2 histogram, register reads/writes, IRQs, jobs,
- * GPU pages mapped, faults), per-context totals and system counters, as
+ * GPU pages mapped, faults), per-context totals, system counters and the
+ * shader cores' statistics (all jobs, and the latest jobs one by one), as
  * one JSON object. Written with a bounded printer so a too-small buffer
  * still yields the length needed.
  */
 #include "driver-shim/shim_internal.h"
+#include "shader/compute.h"
+#include "shader/stats.h"
 
 struct out {
 	char *buf;
@@ -132,6 +135,77 @@ static void row_json(struct out *o, const char *node, const char *name,
 	*first = false;
 }
 
+/* One block of shader statistics (shader/interp.h) as a JSON object:
+ * thread-instructions by class, the clause-size histogram (tuples 1-8),
+ * operand traffic, data accesses by memory, branches. */
+static void bi_stats_json(struct out *o, const struct bi_stats *st)
+{
+	put(o, "{\"clauses\": %llu, \"thread_clauses\": %llu, \"instrs\": {",
+	    (unsigned long long)st->clauses,
+	    (unsigned long long)st->threads_in_clauses);
+	for (unsigned i = 0; i < BI_CLASS_COUNT; i++)
+		put(o, "%s\"%s\": %llu", i ? ", " : "", bi_class_name(i),
+		    (unsigned long long)st->instrs[i]);
+	put(o, "}, \"clause_tuples\": [");
+	for (unsigned i = 1; i < OS_ARRAY_SIZE(st->clause_tuples); i++)
+		put(o, "%s%llu", i > 1 ? ", " : "",
+		    (unsigned long long)st->clause_tuples[i]);
+	put(o, "], \"operands\": {\"reg_reads\": %llu, \"reg_writes\": %llu, "
+	    "\"temp_reads\": %llu, \"fau_reads\": %llu, \"const_reads\": %llu}, "
+	    "\"memory\": {",
+	    (unsigned long long)st->reg_reads, (unsigned long long)st->reg_writes,
+	    (unsigned long long)st->temp_reads, (unsigned long long)st->fau_reads,
+	    (unsigned long long)st->const_reads);
+	for (unsigned i = 0; i < BI_SPACE_COUNT; i++)
+		put(o, "%s\"%s\": {\"loads\": %llu, \"stores\": %llu, "
+		    "\"atomics\": %llu, \"bytes\": %llu}", i ? ", " : "",
+		    bi_space_name(i), (unsigned long long)st->mem[i][BI_ACC_LOAD],
+		    (unsigned long long)st->mem[i][BI_ACC_STORE],
+		    (unsigned long long)st->mem[i][BI_ACC_ATOMIC],
+		    (unsigned long long)st->mem_bytes[i]);
+	put(o, "}, \"branches\": %llu, \"branches_divergent\": %llu}",
+	    (unsigned long long)st->branches,
+	    (unsigned long long)st->branches_divergent);
+}
+
+/* "shader": the total over all jobs and the latest jobs' records. */
+static void shader_json(struct out *o, struct shim_dev *dev)
+{
+	struct bi_job_record *rec = os_zalloc(BI_JOB_LOG * sizeof(*rec));
+	struct bi_stats *total = os_zalloc(sizeof(*total));
+	uint64_t njobs = 0;
+	unsigned n = 0;
+
+	if (rec && total)
+		n = shim_hw_shader_stats(dev, total, rec, BI_JOB_LOG, &njobs);
+	put(o, ",\n  \"shader\": {\"jobs_run\": %llu, \"total\": ",
+	    (unsigned long long)njobs);
+	if (total)
+		bi_stats_json(o, total);
+	else
+		put(o, "{}");
+	put(o, ",\n    \"recent_jobs\": [");
+	for (unsigned i = 0; i < n; i++) {
+		const struct bi_job_record *r = &rec[i];
+
+		put(o, "%s\n    {\"seq\": %llu, \"job_va\": \"0x%llx\", "
+		    "\"shader_va\": \"0x%llx\", \"as_nr\": %u, \"exception\": %u, "
+		    "\"local_size\": [%u, %u, %u], \"groups\": [%u, %u, %u], "
+		    "\"workgroups\": %llu, \"tuples\": %llu, \"stats\": ",
+		    i ? "," : "", (unsigned long long)r->seq,
+		    (unsigned long long)r->job_va, (unsigned long long)r->shader,
+		    r->as_nr, r->exception, r->inv.local[0], r->inv.local[1],
+		    r->inv.local[2], r->inv.groups[0], r->inv.groups[1],
+		    r->inv.groups[2], (unsigned long long)r->workgroups,
+		    (unsigned long long)r->tuples);
+		bi_stats_json(o, &r->st);
+		put(o, "}");
+	}
+	put(o, "]}");
+	os_free(rec);
+	os_free(total);
+}
+
 size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size)
 {
 	struct out o = { .buf = buf, .size = size };
@@ -210,6 +284,8 @@ size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size)
 	row_json(&o, "any", "mmap", 0, &dev->stats[SHIM_STAT_ROW_MMAP], &first);
 	row_json(&o, "gpu", "irq", 0, &dev->stats[SHIM_STAT_ROW_IRQ], &first);
 	os_mutex_unlock(dev->stat_lock);
-	put(&o, "\n  ]\n}\n");
+	put(&o, "\n  ]");
+	shader_json(&o, dev);
+	put(&o, "\n}\n");
 	return o.len;
 }

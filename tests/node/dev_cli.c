@@ -61,28 +61,75 @@ TEST(stats_without_a_server_fails_clearly)
 	proc_result_free(&r);
 }
 
-TEST(stats_renders_a_saved_file)
+/* `vgpu stats FILE` on a saved stats file holding @json. */
+static struct proc_result render_saved(const char *json)
 {
 	char path[] = "/tmp/vgpu-stats-XXXXXX";
+	struct proc_result r;
+	int fd = mkstemp(path);
+	size_t len = strlen(json);
+
+	memset(&r, 0, sizeof(r));
+	r.status = -1;
+	if (fd < 0)
+		return r;
+	if (write(fd, json, len) != (ssize_t)len) {
+		close(fd);
+		unlink(path);
+		return r;
+	}
+	close(fd);
+	r = run_vgpu("stats", path, NULL);
+	unlink(path);
+	return r;
+}
+
+TEST(stats_renders_a_saved_file)
+{
 	const char json[] =
 		"{\"gpu\": \"Mali-G52\", \"system\": {\"opens\": 3, \"jobs_done\": 7},\n"
 		" \"contexts\": [{\"id\": 4, \"uapi\": \"panfrost\", \"as\": 1, \"ioctls\": 9,"
 		" \"requests\": [{\"name\": \"PANFROST_SUBMIT\", \"count\": 2, \"errors\": 0, \"ns\": 5}]}],\n"
 		" \"ioctls\": [{\"node\": \"renderD128\", \"ioctl\": \"PANFROST_SUBMIT\", \"nr\": 64,"
 		" \"count\": 2, \"errors\": 0, \"lat_p50_ns\": 1500, \"lat_p99_ns\": 30000}]}\n";
-	struct proc_result r;
-	int fd = mkstemp(path);
+	struct proc_result r = render_saved(json);
 
-	ASSERT_GE(fd, 0);
-	ASSERT_EQ(write(fd, json, sizeof(json) - 1), (ssize_t)sizeof(json) - 1);
-	close(fd);
-	r = run_vgpu("stats", path, NULL);
-	unlink(path);
-	EXPECT_EQ(r.status, 0);
+	ASSERT_EQ(r.status, 0);
 	EXPECT_NONNULL(strstr(r.out, "GPU: Mali-G52"));
 	EXPECT_NONNULL(strstr(r.out, "jobs_done          7"));
 	EXPECT_NONNULL(strstr(r.out, "ctx 4: PANFROST_SUBMIT x2"));
 	EXPECT_NONNULL(strstr(r.out, "30.0us"));
+	proc_result_free(&r);
+}
+
+/* The shader cores' section: totals with the instruction mix in percent,
+ * the clause sizes' mean, memory rows, and one row per recent job. */
+TEST(stats_renders_shader_statistics)
+{
+	const char json[] =
+		"{\"gpu\": \"Mali-G71\", \"system\": {}, \"contexts\": [], \"ioctls\": [],\n"
+		" \"shader\": {\"jobs_run\": 2, \"total\": {\"instrs\": {\"nop\": 10,"
+		" \"fma_arith\": 30, \"add_arith\": 40, \"atomic\": 20},"
+		" \"clause_tuples\": [1, 0, 1, 0, 0, 0, 0, 0],"
+		" \"memory\": {\"global\": {\"loads\": 5}, \"local\": {\"atomics\": 16, \"bytes\": 64}},"
+		" \"branches\": 3, \"branches_divergent\": 1},\n"
+		" \"recent_jobs\": [{\"seq\": 2, \"exception\": 1, \"shader_va\": \"0xa003000\","
+		" \"local_size\": [64, 1, 1], \"workgroups\": 4, \"stats\": {\"instrs\":"
+		" {\"fma_arith\": 1, \"load\": 3}, \"clause_tuples\": [0, 2]}}]}}\n";
+	struct proc_result r = render_saved(json);
+
+	ASSERT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.out, "shader cores (2 jobs)"));
+	EXPECT_NONNULL(strstr(r.out, "    fma_arith            30  30.0%\n"));
+	EXPECT_NONNULL(strstr(r.out, "    total               100\n"));
+	EXPECT_NONNULL(strstr(r.out, " 1:1 2:0 3:1 4:0 5:0 6:0 7:0 8:0, mean 2.00 tuples"));
+	EXPECT_NONNULL(strstr(r.out, "    local                       0          0         16           64\n"));
+	EXPECT_NONNULL(strstr(r.out, "branches 3, divergent 1"));
+	/* job 2: 256 threads, 4 instructions: 25% FMA, 75% loads, 2 tuples
+	 * per clause */
+	EXPECT_NONNULL(strstr(r.out, "      2    1 0xa003000          4       256           4"
+				     "  25.0   0.0   0.0  75.0"));
+	EXPECT_NONNULL(strstr(r.out, "   2.00\n"));
 	proc_result_free(&r);
 }
 

@@ -12,6 +12,7 @@
 #include "driver-shim/uapi_drm.h"
 #include "driver-shim/uapi_kbase.h"
 #include "fuse-dev/inproc.h"
+#include "shader/bi_job.h"
 
 FIXTURE(ip)
 {
@@ -149,42 +150,98 @@ TEST_F(ip, bad_pointers_are_efault_not_crashes)
 	EXPECT_EQ(vgpu_inproc_open(self->ip, "card0", &self->f), -ENOENT);
 }
 
-TEST_F(ip, panfrost_submit_and_syncobj)
+/* A panfrost BO of @size bytes mapped for the CPU (MAP_FAILED on
+ * failure); its GPU address in *@va. */
+static uint8_t *pan_bo(struct vgpu_inproc_file *f, uint32_t size, uint64_t *va)
 {
-	struct drm_version_arg ver = { 0 };
-	char name[16] = { 0 };
-	struct pan_create_bo_arg c = { .size = 8192 };
+	struct pan_create_bo_arg c = { .size = size };
 	struct pan_mmap_bo_arg m = { 0 };
+	int err;
+
+	if (vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_CREATE_BO, &c))
+		return MAP_FAILED;
+	m.handle = c.handle;
+	if (vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_MMAP_BO, &m))
+		return MAP_FAILED;
+	*va = c.offset;
+	return vgpu_inproc_mmap(f, NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+				(off_t)m.offset, &err);
+}
+
+/* Submits the job chain at @jc and waits for it on a syncobj: 0 or -1. */
+static int pan_run(struct vgpu_inproc_file *f, uint64_t jc)
+{
 	struct drm_syncobj_create_arg sc = { 0 };
 	struct drm_syncobj_wait_arg w = { 0 };
 	struct pan_submit_arg s = { 0 };
 	struct timespec ts;
+
+	if (vgpu_inproc_ioctl(f, DRM_IOCTL_SYNCOBJ_CREATE, &sc))
+		return -1;
+	s.jc = jc;
+	s.out_sync = sc.handle;
+	if (vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_SUBMIT, &s))
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	w.handles = (uintptr_t)&sc.handle;
+	w.count_handles = 1;
+	w.timeout_nsec = (ts.tv_sec + 20) * 1000000000ll;
+	return vgpu_inproc_ioctl(f, DRM_IOCTL_SYNCOBJ_WAIT, &w) ? -1 : 0;
+}
+
+TEST_F(ip, panfrost_submit_and_syncobj)
+{
+	struct drm_version_arg ver = { 0 };
+	char name[16] = { 0 };
+	uint64_t va;
 	uint8_t *cpu;
-	int err;
 
 	ASSERT_EQ(vgpu_inproc_open(self->ip, "renderD128", &self->f), 0);
 	ver.name = (uintptr_t)name;
 	ver.name_len = sizeof(name);
 	ASSERT_EQ(vgpu_inproc_ioctl(self->f, DRM_IOCTL_VERSION, &ver), 0);
 	EXPECT_STREQ(name, "panfrost");
-	ASSERT_EQ(vgpu_inproc_ioctl(self->f, DRM_IOCTL_PANFROST_CREATE_BO, &c), 0);
-	m.handle = c.handle;
-	ASSERT_EQ(vgpu_inproc_ioctl(self->f, DRM_IOCTL_PANFROST_MMAP_BO, &m), 0);
-	cpu = vgpu_inproc_mmap(self->f, NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED,
-			       (off_t)m.offset, &err);
+	cpu = pan_bo(self->f, 8192, &va);
 	ASSERT_TRUE(cpu != MAP_FAILED);
-	ASSERT_EQ(vgpu_inproc_ioctl(self->f, DRM_IOCTL_SYNCOBJ_CREATE, &sc), 0);
-	job_write_value(cpu, 1, 0, 0, c.offset + 4096, WRITE_VALUE_IMM32, 0x4321);
-	s.jc = c.offset;
-	s.out_sync = sc.handle;
-	ASSERT_EQ(vgpu_inproc_ioctl(self->f, DRM_IOCTL_PANFROST_SUBMIT, &s), 0);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	w.handles = (uintptr_t)&sc.handle;
-	w.count_handles = 1;
-	w.timeout_nsec = (ts.tv_sec + 20) * 1000000000ll;
-	ASSERT_EQ(vgpu_inproc_ioctl(self->f, DRM_IOCTL_SYNCOBJ_WAIT, &w), 0);
+	job_write_value(cpu, 1, 0, 0, va + 4096, WRITE_VALUE_IMM32, 0x4321);
+	ASSERT_EQ(pan_run(self->f, va), 0);
 	EXPECT_EQ(*(volatile uint32_t *)(cpu + 4096), 0x4321u);
 	munmap(cpu, 8192);
+}
+
+/* The shader cores' per-job statistics reach the stats JSON: a vector
+ * add (64 threads, one load through a push-uniform pointer and one
+ * through a UBO, one store each) and its record. */
+TEST_F(ip, compute_job_statistics_in_the_stats_json)
+{
+	struct tjob tj;
+	char want[160], *json;
+	size_t len;
+
+	ASSERT_EQ(vgpu_inproc_open(self->ip, "renderD128", &self->f), 0);
+	tj.mem = pan_bo(self->f, TJ_SIZE, &tj.va);
+	ASSERT_TRUE(tj.mem != MAP_FAILED);
+	ASSERT_TRUE(tjob_vecadd(&tj, 8));
+	tj32(&tj, TJ_JOB + 16)[0] |= 1u << 16; /* job index 1 */
+	ASSERT_EQ(pan_run(self->f, tj.va + TJ_JOB), 0);
+	EXPECT_EQ(tjob_vecadd_check(&tj, 8), -1);
+	len = vgpu_inproc_stats_json(self->ip, NULL, 0);
+	json = calloc(1, len + 1);
+	ASSERT_NONNULL(json);
+	vgpu_inproc_stats_json(self->ip, json, len + 1);
+	EXPECT_NONNULL(strstr(json, "\"shader\": {\"jobs_run\": 1, \"total\": {"));
+	snprintf(want, sizeof(want), "{\"seq\": 1, \"job_va\": \"0x%llx\"",
+		 (unsigned long long)(tj.va + TJ_JOB));
+	EXPECT_NONNULL(strstr(json, want));
+	EXPECT_NONNULL(strstr(json, "\"exception\": 1, \"local_size\": [8, 1, 1], "
+				    "\"groups\": [8, 1, 1], \"workgroups\": 8"));
+	EXPECT_NONNULL(strstr(json, "\"load\": 128, \"store\": 64"));
+	EXPECT_NONNULL(strstr(json, "\"global\": {\"loads\": 64, \"stores\": 64, "
+				    "\"atomics\": 0, \"bytes\": 512}"));
+	EXPECT_NONNULL(strstr(json, "\"ubo\": {\"loads\": 64, \"stores\": 0, "
+				    "\"atomics\": 0, \"bytes\": 256}"));
+	free(json);
+	munmap(tj.mem, TJ_SIZE);
 }
 
 TEST_HARNESS_MAIN
