@@ -130,7 +130,12 @@ void bi_stats_dot(const struct bi_stats *st, struct bi_text *t)
 			       (unsigned long long)s->va,
 			       (unsigned long long)s->execs,
 			       (unsigned long long)s->divergent);
-		if (s->taken)
+		/* A branch to #0 ends the threads: its edge goes to "end". */
+		if (s->taken && s->target == BI_TARGET_END)
+			bi_text_printf(t, "  \"0x%llx\" -> \"end\" [label=\"taken %llu\"];\n",
+				       (unsigned long long)s->va,
+				       (unsigned long long)s->taken);
+		else if (s->taken)
 			bi_text_printf(t, "  \"0x%llx\" -> \"0x%llx\" [label=\"taken %llu\"];\n",
 				       (unsigned long long)s->va,
 				       (unsigned long long)s->target,

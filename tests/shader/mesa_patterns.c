@@ -17,9 +17,12 @@
  * No Mesa needed: descriptors and clauses are hand-assembled, memory is
  * the flat stand-in of job_stub.h.
  */
+#include <stdlib.h>
+
 #include "harness.h"
 #include "bi_job.h"
 #include "shader/compute.h"
+#include "shader/stats.h"
 
 #define BASE 0x30000000ull
 #define STUB_BASE BASE
@@ -131,6 +134,8 @@ TEST(branch_to_zero_ends_the_thread)
 		{ NOP_F, bi_enc(false, "+BRANCHZ.i32", SRCS(6, 4), "cmpf=ne"),
 		  asm_block(false, -1, -1, -1, -1, -1, 0) },
 	};
+	struct bi_job_record rec;
+	struct bi_text dot = { 0 };
 
 	ASSERT_NE(t[0].fma, ~0u);
 	ASSERT_NE(t[1].add, ~0u);
@@ -139,9 +144,18 @@ TEST(branch_to_zero_ends_the_thread)
 	emit(&h, t, 2);
 	ASSERT_TRUE(emit_out_address());
 	ASSERT_TRUE(emit_store_out(60));
-	ASSERT_EQ(run_job(), (uint32_t)MALI_EXC_DONE);
+	ASSERT_EQ(run_job_rec(&rec), (uint32_t)MALI_EXC_DONE);
 	for (unsigned g = 0; g < 32; g++)
 		EXPECT_EQ(out(g), g & 1 ? 0xffffffffu : g);
+	/* The branch graph: half the threads went to the end, every time
+	 * divergently (8 warps of 4 threads, 2 odd each). */
+	ASSERT_EQ(rec.st.nsites, 1u);
+	EXPECT_EQ(rec.st.site[0].taken, 16u);
+	EXPECT_EQ(rec.st.site[0].divergent, 8u);
+	bi_stats_dot(&rec.st, &dot);
+	ASSERT_NONNULL(dot.buf);
+	EXPECT_NONNULL(strstr(dot.buf, "-> \"end\" [label=\"taken 16\"]"));
+	free(dot.buf);
 }
 
 /*
