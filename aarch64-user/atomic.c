@@ -94,7 +94,7 @@ static int exec_ldxr(struct a64_cpu *c, const struct a64_insn *i)
 	c->excl_size = i->sf;
 	c->excl_valid = true;
 	wx(c, i->rd, c->excl_val[0]);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_stxr(struct a64_cpu *c, const struct a64_insn *i)
@@ -108,7 +108,7 @@ static int exec_stxr(struct a64_cpu *c, const struct a64_insn *i)
 	}
 	c->excl_valid = false;
 	wx(c, i->rm, ok ? 0 : 1);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_ldxp(struct a64_cpu *c, const struct a64_insn *i)
@@ -131,7 +131,7 @@ static int exec_ldxp(struct a64_cpu *c, const struct a64_insn *i)
 	c->excl_valid = true;
 	wx(c, i->rd, v1);
 	wx(c, i->ra, v2);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_stxp(struct a64_cpu *c, const struct a64_insn *i)
@@ -150,19 +150,19 @@ static int exec_stxp(struct a64_cpu *c, const struct a64_insn *i)
 	}
 	c->excl_valid = false;
 	wx(c, i->rm, ok ? 0 : 1);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_ldar(struct a64_cpu *c, const struct a64_insn *i)
 {
 	wx(c, i->rd, load_acq(c->x[i->rn] + i->imm, i->sf));
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_stlr(struct a64_cpu *c, const struct a64_insn *i)
 {
 	store_rel(c->x[i->rn] + i->imm, i->sf, xr(c, i->rd));
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 /* CAS: Rs (rm) holds the compare value and receives the old one. */
@@ -171,7 +171,7 @@ static int exec_cas(struct a64_cpu *c, const struct a64_insn *i)
 	uint64_t e = xr(c, i->rm) & size_mask(i->sf);
 	cas_sz(c->x[i->rn], i->sf, &e, xr(c, i->rd) & size_mask(i->sf));
 	wx(c, i->rm, e);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_casp(struct a64_cpu *c, const struct a64_insn *i)
@@ -190,7 +190,7 @@ static int exec_casp(struct a64_cpu *c, const struct a64_insn *i)
 		wx(c, s, lo);
 		wx(c, s + 1, hi);
 	}
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_excl(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -256,7 +256,7 @@ static int exec_lse(struct a64_cpu *c, const struct a64_insn *i)
 	while (!cas_sz(a, i->sf, &old, lse_apply(i->op, i->sf, old, v) & m))
 		;
 	wx(c, i->rd, old);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_lse(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -288,7 +288,7 @@ static int exec_ldapurs(struct a64_cpu *c, const struct a64_insn *i)
 {
 	uint64_t v = (uint64_t)sext(load_acq(c->x[i->rn] + i->imm, i->sf), 8 << i->sf);
 	wx(c, i->rd, i->imm2 == 32 ? (uint32_t)v : v);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_rcpc(struct a64_insn *d, uint32_t w, uint64_t pc)

@@ -48,8 +48,8 @@ static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The engine's view of the current thread, for a64_fault_pc(). */
 static __thread const struct a64_cpu *tls_cpu;
-static __thread const struct a64_insn *tls_insn; /* executing, or NULL */
-static __thread uint64_t tls_fetch_pc;		  /* decoding, when tls_insn is NULL */
+__thread const struct a64_insn *a64_tls_insn; /* executing, or NULL */
+static __thread uint64_t tls_fetch_pc;		  /* decoding, when a64_tls_insn is NULL */
 
 static inline unsigned hash_pc(uint64_t pc)
 {
@@ -78,6 +78,14 @@ static struct page_ent **page_slot(uint64_t page)
 	return pp;
 }
 
+/* The sentinel after a block's last instruction (see a64_next()). */
+static int exec_block_end(struct a64_cpu *c, const struct a64_insn *i)
+{
+	(void)c;
+	(void)i;
+	return A64_NEXT;
+}
+
 static struct a64_block *translate(uint64_t pc)
 {
 	struct a64_insn tmp[MAX_BLOCK_INSNS];
@@ -85,7 +93,7 @@ static struct a64_block *translate(uint64_t pc)
 	uint64_t end = (pc | (GUEST_PAGE - 1)) + 1;
 
 	/* Instruction fetch can fault (unmapped pc): report the fetch pc. */
-	tls_insn = NULL;
+	a64_tls_insn = NULL;
 	for (uint64_t a = pc; n < MAX_BLOCK_INSNS && a < end; a += 4) {
 		tls_fetch_pc = a;
 		uint32_t w = ld_u32(a);
@@ -94,7 +102,8 @@ static struct a64_block *translate(uint64_t pc)
 			break;
 	}
 
-	struct a64_block *b = malloc(sizeof(*b) + n * sizeof(b->insns[0]));
+	/* n instructions plus the sentinel that ends the handler chain */
+	struct a64_block *b = malloc(sizeof(*b) + (n + 1) * sizeof(b->insns[0]));
 	if (!b)
 		abort();
 	b->pc = pc;
@@ -103,6 +112,9 @@ static struct a64_block *translate(uint64_t pc)
 	atomic_init(&b->link[0], NULL);
 	atomic_init(&b->link[1], NULL);
 	memcpy(b->insns, tmp, n * sizeof(tmp[0]));
+	memset(&b->insns[n], 0, sizeof(b->insns[n]));
+	b->insns[n].fn = exec_block_end;
+	b->insns[n].pc = pc + 4ull * n;
 
 	pthread_mutex_lock(&cache_lock);
 	struct a64_block *other = lookup(pc);
@@ -212,7 +224,7 @@ bool a64_fault_pc(const struct a64_cpu *cpu, const void *host_ucontext,
 	/* Outside a64_run() nothing the engine does touches guest memory. */
 	if (!tls_cpu || tls_cpu != cpu)
 		return false;
-	*guest_pc = tls_insn ? tls_insn->pc : tls_fetch_pc;
+	*guest_pc = a64_tls_insn ? a64_tls_insn->pc : tls_fetch_pc;
 	return true;
 }
 
@@ -271,14 +283,9 @@ struct a64_stop_info a64_run(struct a64_cpu *c)
 			break;
 		}
 		struct a64_block *b = next_block(prev, c->pc);
-		const struct a64_insn *i = b->insns, *end = i + b->n;
-		int r = A64_NEXT;
-		for (; i < end; i++) {
-			tls_insn = i;
-			r = i->fn(c, i);
-			if (r != A64_NEXT)
-				break;
-		}
+		const struct a64_insn *i = b->insns;
+		a64_tls_insn = i;
+		int r = i->fn(c, i);
 		if (r == A64_NEXT) {
 			c->pc = b->pc + 4ull * b->n;
 			prev = b;
@@ -292,6 +299,7 @@ struct a64_stop_info a64_run(struct a64_cpu *c)
 			prev = NULL;
 			continue;
 		}
+		i = a64_tls_insn; /* the instruction that stopped */
 		si.insn = i->raw;
 		si.imm = bits(i->raw, 20, 5);
 		switch (r) {

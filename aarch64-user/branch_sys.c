@@ -32,7 +32,7 @@ static bool dec_b(struct a64_insn *d, uint32_t w, uint64_t pc)
 static inline int branch_if(struct a64_cpu *c, const struct a64_insn *i, bool take)
 {
 	if (!take)
-		return A64_NEXT;
+		return a64_next(c, i);
 	c->pc = i->imm;
 	return A64_JUMP;
 }
@@ -158,7 +158,7 @@ static int exec_nop(struct a64_cpu *c, const struct a64_insn *i)
 {
 	(void)c;
 	(void)i;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_dmb_full(struct a64_cpu *c, const struct a64_insn *i)
@@ -166,7 +166,7 @@ static int exec_dmb_full(struct a64_cpu *c, const struct a64_insn *i)
 	(void)c;
 	(void)i;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 /* x86 keeps loads ordered with loads and stores with stores: load-only and
@@ -176,14 +176,14 @@ static int exec_dmb_half(struct a64_cpu *c, const struct a64_insn *i)
 	(void)c;
 	(void)i;
 	__asm__ volatile("" ::: "memory");
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_clrex(struct a64_cpu *c, const struct a64_insn *i)
 {
 	(void)i;
 	c->excl_valid = false;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 /* ISB: later instructions are fetched afresh, so leave the block. */
@@ -222,7 +222,7 @@ static int exec_dc_zva(struct a64_cpu *c, const struct a64_insn *i)
 {
 	uint64_t bs = 4u << A64_DCZID_BS;
 	memset((void *)(uintptr_t)(xr(c, i->rd) & ~(bs - 1)), 0, bs);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 /* IC IVAU: the guest rewrote code; drop what we decoded from that line. */
@@ -336,7 +336,7 @@ static int exec_mrs(struct a64_cpu *c, const struct a64_insn *i)
 	default: v = i->imm2; break; /* ID register, resolved at decode */
 	}
 	wx(c, i->rd, v);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_msr(struct a64_cpu *c, const struct a64_insn *i)
@@ -348,7 +348,7 @@ static int exec_msr(struct a64_cpu *c, const struct a64_insn *i)
 	case R_FPSR: c->fpsr = (uint32_t)v & FPSR_MASK; break;
 	default: c->tpidr_el0 = v; break;
 	}
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_sysreg(struct a64_insn *d, uint32_t w, uint64_t pc)

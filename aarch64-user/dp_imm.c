@@ -6,7 +6,7 @@
 static int exec_adr(struct a64_cpu *c, const struct a64_insn *i)
 {
 	wx(c, i->rd, i->imm);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_adr(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -32,7 +32,7 @@ addsub_imm_body(struct a64_cpu *c, const struct a64_insn *i, bool sub, bool setf
 		wxs(c, i->rd, r, sf);
 	else
 		wsp(c, i->rd, r, sf);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 #define ADDSUB_IMM_FN(sub, setf, sf)                                                     \
@@ -110,10 +110,10 @@ static int exec_logic_imm(struct a64_cpu *c, const struct a64_insn *i)
 		r = a & i->imm;
 		logic_flags(c, r, i->sf);
 		wxs(c, i->rd, r, i->sf);
-		return A64_NEXT;
+		return a64_next(c, i);
 	}
 	wsp(c, i->rd, r, i->sf);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_logic_imm(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -133,14 +133,14 @@ static bool dec_logic_imm(struct a64_insn *d, uint32_t w, uint64_t pc)
 static int exec_movw(struct a64_cpu *c, const struct a64_insn *i)
 {
 	wx(c, i->rd, i->imm);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_movk(struct a64_cpu *c, const struct a64_insn *i)
 {
 	uint64_t v = (xr(c, i->rd) & ~i->imm2) | i->imm;
 	wxs(c, i->rd, v, i->sf);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_movw(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -197,7 +197,7 @@ static int exec_bfm(struct a64_cpu *c, const struct a64_insn *i)
 		break;
 	}
 	wxs(c, i->rd, res, sf);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_bfm(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -226,14 +226,14 @@ static int exec_extr64(struct a64_cpu *c, const struct a64_insn *i)
 	unsigned lsb = i->op2;
 	uint64_t hi = xr(c, i->rn), lo = xr(c, i->rm);
 	wx(c, i->rd, lsb ? (lo >> lsb) | (hi << (64 - lsb)) : lo);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_extr32(struct a64_cpu *c, const struct a64_insn *i)
 {
 	uint64_t cat = (xr(c, i->rn) << 32) | (uint32_t)xr(c, i->rm);
 	wx(c, i->rd, (uint32_t)(cat >> i->op2));
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_extr(struct a64_insn *d, uint32_t w, uint64_t pc)

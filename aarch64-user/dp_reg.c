@@ -38,7 +38,7 @@ logic_body(struct a64_cpu *c, const struct a64_insn *i, unsigned op, unsigned ty
 	default: r = a & ~b; logic_flags(c, r, sf); break;
 	}
 	wxs(c, i->rd, r, sf);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 #define LOGIC_FN(op, type, sf)                                                       \
@@ -62,7 +62,7 @@ static const a64_fn logic_fns[8][4][2] = {
 static int exec_mov_reg(struct a64_cpu *c, const struct a64_insn *i)
 {
 	wxs(c, i->rd, xr(c, i->rm), i->sf);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_logic_reg(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -89,7 +89,7 @@ addsub_body(struct a64_cpu *c, const struct a64_insn *i, bool sub, bool setf, un
 		b = ~b;
 	uint64_t r = add_flags(c, xr(c, i->rn), b, sub, sf, setf);
 	wxs(c, i->rd, r, sf);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 #define ADDSUB_FN(sub, setf, type, sf)                                                         \
@@ -132,7 +132,7 @@ static int exec_addsub_ext(struct a64_cpu *c, const struct a64_insn *i)
 		wxs(c, i->rd, r, i->sf);
 	else
 		wsp(c, i->rd, r, i->sf);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_addsub_ext(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -156,7 +156,7 @@ static int exec_adc(struct a64_cpu *c, const struct a64_insn *i)
 		b = ~b;
 	uint64_t r = add_flags(c, xr(c, i->rn), b, (c->nzcv >> 29) & 1, i->sf, i->flags & 2);
 	wxs(c, i->rd, r, i->sf);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_adc(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -175,13 +175,13 @@ static int exec_ccmp(struct a64_cpu *c, const struct a64_insn *i)
 {
 	if (!cond_holds(c->nzcv, i->op2)) {
 		c->nzcv = (uint32_t)i->imm2 << 28;
-		return A64_NEXT;
+		return a64_next(c, i);
 	}
 	uint64_t b = (i->flags & 1) ? i->imm : xr(c, i->rm);
 	if (i->op)
 		b = ~b;
 	add_flags(c, xr(c, i->rn), b, i->op, i->sf, true);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_ccmp(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -213,7 +213,7 @@ static int exec_csel(struct a64_cpu *c, const struct a64_insn *i)
 		}
 	}
 	wxs(c, i->rd, r, i->sf);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_csel(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -239,10 +239,10 @@ static int exec_dp3(struct a64_cpu *c, const struct a64_insn *i)
 	}
 	if (i->op == 2 || i->op == 6) {
 		wx(c, i->rd, p);
-		return A64_NEXT;
+		return a64_next(c, i);
 	}
 	wxs(c, i->rd, (i->flags & 1) ? a - p : a + p, i->sf);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_dp3(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -285,13 +285,13 @@ static int exec_div(struct a64_cpu *c, const struct a64_insn *i)
 			r = a / b;
 	}
 	wxs(c, i->rd, r, i->sf);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_shiftv(struct a64_cpu *c, const struct a64_insn *i)
 {
 	wxs(c, i->rd, shift_val(xr(c, i->rn), i->op, (unsigned)xr(c, i->rm), i->sf), i->sf);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 /* CRC-32 (0x04C11DB7) and CRC-32C (0x1EDC6F41), bit-reflected as Arm
@@ -320,7 +320,7 @@ static int exec_crc(struct a64_cpu *c, const struct a64_insn *i)
 		val >>= 8;
 	}
 	wx(c, i->rd, acc);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_dp2(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -388,7 +388,7 @@ static int exec_dp1(struct a64_cpu *c, const struct a64_insn *i)
 	}
 	}
 	wxs(c, i->rd, r, sf);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_dp1(struct a64_insn *d, uint32_t w, uint64_t pc)

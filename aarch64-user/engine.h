@@ -52,6 +52,28 @@ struct a64_insn {
 	uint64_t pc;
 };
 
+/* The instruction executing in this thread, for a64_fault_pc() (block.c);
+ * NULL while decoding. */
+extern __thread const struct a64_insn *a64_tls_insn;
+
+/*
+ * Threaded dispatch: a handler that goes on with the next instruction of
+ * its block ends with `return a64_next(c, i);`, a tail call of the next
+ * handler. Compared with a central loop this saves the loop's test of the
+ * result and its bounds check, and each handler's indirect jump gets its
+ * own slot in the host's branch predictor. Every block ends with a
+ * sentinel whose handler returns A64_NEXT, so the chain always stops at
+ * the block's end; results other than A64_NEXT come back unchanged. The
+ * calls nest only as deep as a block is long where the compiler does not
+ * turn them into jumps (sanitizer builds), so the stack stays bounded.
+ */
+static inline int a64_next(struct a64_cpu *c, const struct a64_insn *i)
+{
+	i++;
+	a64_tls_insn = i;
+	return i->fn(c, i);
+}
+
 /* struct a64_insn.flags: the instruction ends its block (branches, SVC...). */
 #define A64_F_END 1
 

@@ -29,7 +29,7 @@ static int exec_fp2(struct a64_cpu *c, const struct a64_insn *i)
 {
 	vset(c, i->rd, fp_op2(c, (enum fp_op2)i->op, (enum fp_type)i->sf,
 			     vget(c, i->rn, i->sf), vget(c, i->rm, i->sf)));
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_fp2(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -68,7 +68,7 @@ static int exec_fp1(struct a64_cpu *c, const struct a64_insn *i)
 	}
 	}
 	vset(c, i->rd, r);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_fp1(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -105,7 +105,7 @@ static int exec_fcmp(struct a64_cpu *c, const struct a64_insn *i)
 {
 	uint64_t b = (i->flags & 2) ? 0 : vget(c, i->rm, i->sf);
 	c->nzcv = fp_compare(c, (enum fp_type)i->sf, vget(c, i->rn, i->sf), b, i->op);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_fcmp(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -128,7 +128,7 @@ static int exec_fccmp(struct a64_cpu *c, const struct a64_insn *i)
 				     vget(c, i->rm, i->sf), i->op);
 	else
 		c->nzcv = (uint32_t)i->imm << 28;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_fccmp(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -149,7 +149,7 @@ static int exec_fcsel(struct a64_cpu *c, const struct a64_insn *i)
 {
 	unsigned src = cond_holds(c->nzcv, i->op2) ? i->rn : i->rm;
 	vset(c, i->rd, vget(c, src, i->sf));
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_fcsel(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -168,7 +168,7 @@ static bool dec_fcsel(struct a64_insn *d, uint32_t w, uint64_t pc)
 static int exec_fmovi(struct a64_cpu *c, const struct a64_insn *i)
 {
 	vset(c, i->rd, i->imm);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_fmovi(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -192,7 +192,7 @@ static int exec_fma3(struct a64_cpu *c, const struct a64_insn *i)
 	if (i->flags & 2)
 		a ^= s;
 	vset(c, i->rd, fp_fma(c, (enum fp_type)i->sf, a, n, vget(c, i->rm, i->sf)));
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_fma3(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -218,21 +218,21 @@ static int exec_fcvt_int(struct a64_cpu *c, const struct a64_insn *i)
 	uint64_t r = fp_to_int(c, (enum fp_type)i->op, vget(c, i->rn, i->op), (enum fp_rmode)i->op2,
 			       (unsigned)i->imm, i->flags & 1, i->sf ? 64 : 32);
 	wx(c, i->rd, r);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_cvtf(struct a64_cpu *c, const struct a64_insn *i)
 {
 	vset(c, i->rd, fp_from_int(c, (enum fp_type)i->op, xr(c, i->rn), (unsigned)i->imm,
 				   i->flags & 1, i->sf ? 64 : 32));
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_fmov_to_gen(struct a64_cpu *c, const struct a64_insn *i)
 {
 	uint64_t v = i->op2 ? c->v[i->rn].d[1] : vget(c, i->rn, i->op);
 	wx(c, i->rd, v);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_fmov_from_gen(struct a64_cpu *c, const struct a64_insn *i)
@@ -240,10 +240,10 @@ static int exec_fmov_from_gen(struct a64_cpu *c, const struct a64_insn *i)
 	uint64_t v = xr(c, i->rn);
 	if (i->op2) {
 		c->v[i->rd].d[1] = v; /* FMOV Vd.D[1], Xn keeps the low half */
-		return A64_NEXT;
+		return a64_next(c, i);
 	}
 	vset(c, i->rd, i->op == FT_D ? v : i->op == FT_S ? (uint32_t)v : (uint16_t)v);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_fp_int(struct a64_insn *d, uint32_t w, uint64_t pc)

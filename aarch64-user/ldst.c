@@ -59,7 +59,7 @@ ld_body(struct a64_cpu *c, const struct a64_insn *i, unsigned mode, unsigned siz
 	uint64_t v = ld_sz(ea_begin_m(c, i, mode), size);
 	ea_end_m(c, i, mode);
 	wx(c, i->rd, v);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static inline __attribute__((always_inline)) int
@@ -67,7 +67,7 @@ st_body(struct a64_cpu *c, const struct a64_insn *i, unsigned mode, unsigned siz
 {
 	st_sz(ea_begin_m(c, i, mode), size, xr(c, i->rd));
 	ea_end_m(c, i, mode);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 #define LDST_FN(kind, mode, size)                                                  \
@@ -93,28 +93,28 @@ static int exec_lds(struct a64_cpu *c, const struct a64_insn *i)
 	uint64_t v = (uint64_t)sext(ld_sz(ea_begin(c, i), i->sf), (int)bitsz);
 	ea_end(c, i);
 	wx(c, i->rd, i->imm2 == 32 ? (uint32_t)v : v);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_vld(struct a64_cpu *c, const struct a64_insn *i)
 {
 	a64_vload(c, i->rd, ea_begin(c, i), i->sf);
 	ea_end(c, i);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_vst(struct a64_cpu *c, const struct a64_insn *i)
 {
 	a64_vstore(c, i->rd, ea_begin(c, i), i->sf);
 	ea_end(c, i);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_nop(struct a64_cpu *c, const struct a64_insn *i)
 {
 	(void)c;
 	(void)i;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 /* Sets handler and access size from size:V:opc; false if unallocated. */
@@ -215,13 +215,13 @@ static int exec_ld_lit(struct a64_cpu *c, const struct a64_insn *i)
 	if (i->imm2)
 		v = (uint64_t)sext(v, 32);
 	wx(c, i->rd, v);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_vld_lit(struct a64_cpu *c, const struct a64_insn *i)
 {
 	a64_vload(c, i->rd, i->imm, i->sf);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_literal(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -271,7 +271,7 @@ pair_body(struct a64_cpu *c, const struct a64_insn *i, unsigned mode, unsigned s
 		st_sz(a + n, sz, v2);
 		ea_end_m(c, i, mode);
 	}
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 #define PAIR_FN(mode, sz, load)                                                          \
@@ -314,7 +314,7 @@ static int exec_vpair(struct a64_cpu *c, const struct a64_insn *i)
 		a64_vstore(c, i->ra, a + n, sz);
 		ea_end(c, i);
 	}
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_pair(struct a64_insn *d, uint32_t w, uint64_t pc)

@@ -25,7 +25,7 @@ static int exec_dup_elem(struct a64_cpu *c, const struct a64_insn *i)
 	for (unsigned e = 0; e < n; e++)
 		lane_set(&r, i->sf, e, x);
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_dup_gen(struct a64_cpu *c, const struct a64_insn *i)
@@ -37,19 +37,19 @@ static int exec_dup_gen(struct a64_cpu *c, const struct a64_insn *i)
 	for (unsigned e = 0; e < n; e++)
 		lane_set(&r, i->sf, e, x);
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_ins_gen(struct a64_cpu *c, const struct a64_insn *i)
 {
 	lane_set(&c->v[i->rd], i->sf, (unsigned)i->imm, xr(c, i->rn));
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_ins_elem(struct a64_cpu *c, const struct a64_insn *i)
 {
 	lane_set(&c->v[i->rd], i->sf, (unsigned)i->imm, lane_get(&c->v[i->rn], i->sf, (unsigned)i->imm2));
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 /* UMOV (op = 0) / SMOV (op = 1, op2 = 1 for an X destination). */
@@ -62,7 +62,7 @@ static int exec_mov_to_gen(struct a64_cpu *c, const struct a64_insn *i)
 			x = (uint32_t)x;
 	}
 	wx(c, i->rd, x);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_copy(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -142,7 +142,7 @@ static int exec_modimm(struct a64_cpu *c, const struct a64_insn *i)
 	case 2: v->d[0] |= x; v->d[1] = q ? v->d[1] | x : 0; break;
 	default: v->d[0] &= ~x; v->d[1] = q ? v->d[1] & ~x : 0; break;
 	}
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_modimm(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -224,7 +224,7 @@ static int exec_perm(struct a64_cpu *c, const struct a64_insn *i)
 		lane_set(&r, es, e, x);
 	}
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_perm(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -255,7 +255,7 @@ static int exec_ext(struct a64_cpu *c, const struct a64_insn *i)
 	memset(&r, 0, sizeof(r));
 	memcpy(r.b, cat + i->imm, n);
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_ext(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -289,7 +289,7 @@ static int exec_tbl(struct a64_cpu *c, const struct a64_insn *i)
 			r.b[e] = 0;
 	}
 	vreg_put(c, i->rd, &r, i->flags & 1);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_tbl(struct a64_insn *d, uint32_t w, uint64_t pc)

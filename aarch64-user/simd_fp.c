@@ -85,7 +85,7 @@ static int exec_fp3v(struct a64_cpu *c, const struct a64_insn *i)
 		lane_set(&r, es, e, fp3(c, i->op, (enum fp_type)es, a, b, lane_get(&c->v[i->rd], es, e)));
 	}
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_fp3v(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -163,7 +163,7 @@ static int exec_fp2misc(struct a64_cpu *c, const struct a64_insn *i)
 	for (unsigned e = 0; e < nl; e++)
 		lane_set(&r, es, e, fp1(c, i->op, (enum fp_type)es, lane_get(&n, es, e)));
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 /* FCVTL (widen, reads the top half for the "2" form) and FCVTN (narrow,
@@ -178,7 +178,7 @@ static int exec_fcvtl(struct a64_cpu *c, const struct a64_insn *i)
 		lane_set(&r, es, e, fp_convert(c, (enum fp_type)es, (enum fp_type)(es - 1),
 					       lane_get(&n, es - 1, off + e)));
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_fcvtn(struct a64_cpu *c, const struct a64_insn *i)
@@ -192,7 +192,7 @@ static int exec_fcvtn(struct a64_cpu *c, const struct a64_insn *i)
 		lane_set(&r, es - 1, off + e, fp_convert(c, (enum fp_type)(es - 1), (enum fp_type)es,
 							 lane_get(&n, es, e)));
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_fp2misc(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -245,7 +245,7 @@ static int exec_facross(struct a64_cpu *c, const struct a64_insn *i)
 	memset(&r, 0, sizeof(r));
 	r.s[0] = (uint32_t)fp3(c, i->op, FT_S, a, b, 0);
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_facross(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -274,7 +274,7 @@ static int exec_pair_scalar(struct a64_cpu *c, const struct a64_insn *i)
 	memset(&v, 0, sizeof(v));
 	lane_set(&v, es, 0, r);
 	c->v[i->rd] = v;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_pair_scalar(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -315,7 +315,7 @@ static int exec_felem(struct a64_cpu *c, const struct a64_insn *i)
 		lane_set(&r, es, e, fp3(c, i->op, (enum fp_type)es, lane_get(&n, es, e), b,
 					lane_get(&c->v[i->rd], es, e)));
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_felem(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -361,7 +361,7 @@ int a64_exec_simd_fixed_cvt(struct a64_cpu *c, const struct a64_insn *i)
 		lane_set(&r, es, e, x);
 	}
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 struct a64_pattern a64_simd_fp_table[] = {

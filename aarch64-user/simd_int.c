@@ -155,7 +155,7 @@ static int exec_3same(struct a64_cpu *c, const struct a64_insn *i)
 		lane_set(&r, es, e, int3(c, i->op, es, lane_get(n, es, e), lane_get(mm, es, e),
 					 lane_get(&c->v[i->rd], es, e)));
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 /* Pairwise: lanes of the concatenation Rm:Rn taken two at a time. */
@@ -173,7 +173,7 @@ static int exec_3pair(struct a64_cpu *c, const struct a64_insn *i)
 		lane_set(&r, es, e, int3(c, op, es, lane_get(src, es, k), lane_get(src, es, k + 1), 0));
 	}
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static int exec_logic3(struct a64_cpu *c, const struct a64_insn *i)
@@ -193,7 +193,7 @@ static int exec_logic3(struct a64_cpu *c, const struct a64_insn *i)
 		}
 	}
 	vreg_put(c, i->rd, &r, i->flags & SI_Q);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_3same(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -305,7 +305,7 @@ static int exec_2misc(struct a64_cpu *c, const struct a64_insn *i)
 	for (unsigned e = 0; e < nl; e++)
 		lane_set(&r, es, e, int1(c, i->op, es, lane_get(n, es, e)));
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 /* REV16/REV32/REV64: reverse elements within containers of op2 bytes. */
@@ -319,7 +319,7 @@ static int exec_rev(struct a64_cpu *c, const struct a64_insn *i)
 		for (unsigned k = 0; k < cont; k += esz)
 			memcpy(&r.b[base + cont - esz - k], &n->b[base + k], esz);
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 /* XTN/SQXTN/UQXTN/SQXTUN: narrow to es; the "2" forms fill the top half. */
@@ -347,7 +347,7 @@ static int exec_narrow(struct a64_cpu *c, const struct a64_insn *i)
 		lane_set(&r, es, off + e, x);
 	}
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 /* SADDLP/UADDLP/SADALP/UADALP: op&1 unsigned, op&2 accumulate. */
@@ -368,7 +368,7 @@ static int exec_addlp(struct a64_cpu *c, const struct a64_insn *i)
 		lane_set(&r, es + 1, e, s & es_mask(es + 1));
 	}
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 /* SHLL: widen and shift left by the element size. */
@@ -380,7 +380,7 @@ static int exec_shll(struct a64_cpu *c, const struct a64_insn *i)
 	for (unsigned e = 0; e < (8u >> es); e++)
 		lane_set(&r, es + 1, e, lane_get(&n, es, off + e) << (8 << es));
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_2misc(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -478,7 +478,7 @@ static int exec_across(struct a64_cpu *c, const struct a64_insn *i)
 	(void)bw;
 	lane_set(&r, res_es, 0, (uint64_t)acc & es_mask(res_es));
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_across(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -515,7 +515,7 @@ static int exec_3diff(struct a64_cpu *c, const struct a64_insn *i)
 			lane_set(&r, es, off + e, (uint64_t)(s >> (8 << es)) & es_mask(es));
 		}
 		c->v[i->rd] = r;
-		return A64_NEXT;
+		return a64_next(c, i);
 	}
 	for (unsigned e = 0; e < nl; e++) {
 		bool wide = opc == 1 || opc == 3;
@@ -554,7 +554,7 @@ static int exec_3diff(struct a64_cpu *c, const struct a64_insn *i)
 		lane_set(&r, es + 1, e, (uint64_t)x & es_mask(es + 1));
 	}
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_3diff(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -621,7 +621,7 @@ static int exec_shimm(struct a64_cpu *c, const struct a64_insn *i)
 		lane_set(&r, es, e, x & m);
 	}
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 /* SHRN/RSHRN/SQSHRN/UQSHRN/SQRSHRN/UQRSHRN/SQSHRUN/SQRSHRUN into es. */
@@ -655,7 +655,7 @@ static int exec_shrn(struct a64_cpu *c, const struct a64_insn *i)
 		lane_set(&r, es, off + e, x);
 	}
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 /* SSHLL/USHLL (SXTL/UXTL): widen from es, shift left. */
@@ -670,7 +670,7 @@ static int exec_shll_imm(struct a64_cpu *c, const struct a64_insn *i)
 		lane_set(&r, es + 1, e, (v << i->imm) & es_mask(es + 1));
 	}
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_shimm(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -764,7 +764,7 @@ static int exec_elem(struct a64_cpu *c, const struct a64_insn *i)
 			lane_set(&r, es + 1, e, (uint64_t)x & es_mask(es + 1));
 		}
 		c->v[i->rd] = r;
-		return A64_NEXT;
+		return a64_next(c, i);
 	}
 	unsigned nl = lanes(i, es);
 	for (unsigned e = 0; e < nl; e++) {
@@ -778,7 +778,7 @@ static int exec_elem(struct a64_cpu *c, const struct a64_insn *i)
 		lane_set(&r, es, e, x & es_mask(es));
 	}
 	c->v[i->rd] = r;
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 /* Decodes the index of a by-element operand (H:L:M by size). */

@@ -48,7 +48,7 @@ static int exec_multi(struct a64_cpu *c, const struct a64_insn *i)
 		for (unsigned r = 0; r < rpt * selem; r++)
 			c->v[(i->rd + r) % 32] = tmp[r];
 	post_index(c, i, base);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_multi(struct a64_insn *d, uint32_t w, uint64_t pc)
@@ -103,7 +103,7 @@ static int exec_single(struct a64_cpu *c, const struct a64_insn *i)
 			st_sz(a + (s << es), es, lane_get(&c->v[(i->rd + s) % 32], es, (unsigned)i->imm));
 	}
 	post_index(c, i, base);
-	return A64_NEXT;
+	return a64_next(c, i);
 }
 
 static bool dec_single(struct a64_insn *d, uint32_t w, uint64_t pc)
