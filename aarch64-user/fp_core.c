@@ -113,24 +113,56 @@ static inline void mx_set(uint32_t m)
 	__asm__ volatile("ldmxcsr %0" : : "m"(m));
 }
 
-/* Opens a window in which host SSE arithmetic rounds like the guest;
- * returns the host state to restore. All host exceptions stay masked. */
-static inline uint32_t host_begin(enum fp_rmode m)
+static inline uint32_t host_fpsr(uint32_t m)
+{
+	return (m & 1 ? FPSR_IOC : 0) | (m & 4 ? FPSR_DZC : 0) | (m & 8 ? FPSR_OFC : 0) |
+	       (m & 16 ? FPSR_UFC : 0) | (m & 32 ? FPSR_IXC : 0);
+}
+
+/* MXCSR bits 16..31 are reserved zeros: the mark of a window that did
+ * not reprogram the host (see host_begin). */
+#define WIN_FAST 0x80000000u
+#define MX_DEFAULT 0x1f80u /* round to nearest, all masked, no FTZ/DAZ */
+#define MX_FLAGS 0x3fu
+
+/*
+ * Opens a window in which host SSE arithmetic of type @t rounds like the
+ * guest; returns the host state to restore. All host exceptions stay
+ * masked.
+ *
+ * Fast case, the usual one: round to nearest, no FZ, single or double.
+ * A host MXCSR with the default control bits already rounds like the
+ * guest, and its sticky flags may stay as they are when each of them is
+ * already set in FPSR: the flags read after the operation are then the
+ * operation's own plus some FPSR has, so ORing them into FPSR (all
+ * finish() does without FZ) gives exactly the guest's FPSR. This saves
+ * the two MXCSR writes of a window (each serialises the FP pipeline);
+ * MXCSR is only written to drop flags the guest does not have (host FP
+ * code between guest operations, or the guest clearing FPSR).
+ */
+static inline uint32_t host_begin(const struct a64_cpu *c, enum fp_type t, enum fp_rmode m)
 {
 	static const uint32_t rc[4] = { 0, 2u << 13, 1u << 13, 3u << 13 };
 	uint32_t saved = mx_get();
+	if (t != FT_H && m == FR_N && !(c->fpcr & FPCR_FZ) &&
+	    (saved & ~MX_FLAGS) == MX_DEFAULT) {
+		if (host_fpsr(saved) & ~c->fpsr)
+			mx_set(MX_DEFAULT);
+		return WIN_FAST;
+	}
 	mx_set((saved & ~0x603fu) | 0x1f80u | rc[m & 3]);
 	return saved;
 }
 
 /* Closes the window; returns the host flags raised inside it as FPSR
- * bits (finish() decides which of them the guest sees). */
+ * bits (finish() decides which of them the guest sees). A fast window's
+ * answer may include flags FPSR already has (see host_begin). */
 static inline uint32_t host_end(uint32_t saved, uint32_t keep)
 {
 	uint32_t m = mx_get() & keep;
-	mx_set(saved);
-	return (m & 1 ? FPSR_IOC : 0) | (m & 4 ? FPSR_DZC : 0) | (m & 8 ? FPSR_OFC : 0) |
-	       (m & 16 ? FPSR_UFC : 0) | (m & 32 ? FPSR_IXC : 0);
+	if (!(saved & WIN_FAST))
+		mx_set(saved);
+	return host_fpsr(m);
 }
 
 #define HOST_ALL 0x3du /* IE ZE OE UE PE (not DE: Arm reports IDC itself) */
@@ -253,6 +285,14 @@ static inline uint64_t finish(struct a64_cpu *c, enum fp_type t, uint64_t r, uin
 
 /* ---- operations ---------------------------------------------------------- */
 
+/* No operand is a NaN or an infinity, the usual case: then the NaN and
+ * infinity rules below have nothing to do and are skipped as a whole. */
+static inline bool all_finite(enum fp_type t, uint64_t a, uint64_t b, uint64_t d)
+{
+	uint64_t e = exp_mask(t);
+	return (a & e) != e && (b & e) != e && (d & e) != e;
+}
+
 static uint64_t minmax(enum fp_type t, uint64_t a, uint64_t b, bool max)
 {
 	if (is_zero(t, a) && is_zero(t, b))
@@ -294,7 +334,7 @@ uint64_t fp_op2(struct a64_cpu *c, enum fp_op2 op, enum fp_type t, uint64_t a, u
 		a ^= fp_sign_bit(t);
 	ops[0] = a;
 	ops[1] = b;
-	if (nan_pick(c, t, ops, 2, &r)) {
+	if (!all_finite(t, a, b, 0) && nan_pick(c, t, ops, 2, &r)) {
 		if (op == FO_NMUL)
 			r ^= fp_sign_bit(t);
 		if (op == FO_ABD)
@@ -337,7 +377,7 @@ uint64_t fp_op2(struct a64_cpu *c, enum fp_op2 op, enum fp_type t, uint64_t a, u
 	}
 	enum fp_rmode m = fp_fpcr_rmode(c);
 	double da = to_d(t, a), db = to_d(t, b), rd;
-	uint32_t saved = host_begin(m);
+	uint32_t saved = host_begin(c, t, m);
 	FENCE(da);
 	FENCE(db);
 	switch (op) {
@@ -364,19 +404,21 @@ uint64_t fp_fma(struct a64_cpu *c, enum fp_type t, uint64_t addend, uint64_t a, 
 	addend = flush_in(c, t, addend);
 	a = flush_in(c, t, a);
 	b = flush_in(c, t, b);
-	bool inf_zero = (is_inf(t, a) && is_zero(t, b)) || (is_zero(t, a) && is_inf(t, b));
-	if (inf_zero && is_nan(t, addend) && !is_snan(t, addend)) {
-		c->fpsr |= FPSR_IOC;
-		return default_nan(t);
+	if (!all_finite(t, addend, a, b)) {
+		bool inf_zero = (is_inf(t, a) && is_zero(t, b)) || (is_zero(t, a) && is_inf(t, b));
+		if (inf_zero && is_nan(t, addend) && !is_snan(t, addend)) {
+			c->fpsr |= FPSR_IOC;
+			return default_nan(t);
+		}
+		ops[0] = addend;
+		ops[1] = a;
+		ops[2] = b;
+		if (nan_pick(c, t, ops, 3, &r))
+			return r;
 	}
-	ops[0] = addend;
-	ops[1] = a;
-	ops[2] = b;
-	if (nan_pick(c, t, ops, 3, &r))
-		return r;
 	enum fp_rmode m = fp_fpcr_rmode(c);
 	double da = to_d(t, a), db = to_d(t, b), dc = to_d(t, addend), rd;
-	uint32_t saved = host_begin(m);
+	uint32_t saved = host_begin(c, t, m);
 	if (t == FT_S) {
 		float fa = (float)da, fb = (float)db, fc = (float)dc;
 		FENCE(fa);
@@ -401,7 +443,7 @@ uint64_t fp_sqrt(struct a64_cpu *c, enum fp_type t, uint64_t a)
 		return r;
 	enum fp_rmode m = fp_fpcr_rmode(c);
 	double da = to_d(t, a), rd;
-	uint32_t saved = host_begin(m);
+	uint32_t saved = host_begin(c, t, m);
 	FENCE(da);
 	rd = sqrt(da);
 	FENCE(rd);
@@ -477,7 +519,7 @@ uint64_t fp_convert(struct a64_cpu *c, enum fp_type to, enum fp_type from, uint6
 		r = d_to_h(c, d, m, false); /* conversions ignore FZ16 */
 		return r;
 	}
-	uint32_t saved = host_begin(m);
+	uint32_t saved = host_begin(c, to, m);
 	FENCE(d);
 	r = from_d(c, to, d, m);
 	uint32_t fl = host_end(saved, HOST_ALL);
@@ -516,7 +558,7 @@ uint64_t fp_round_int(struct a64_cpu *c, enum fp_type t, uint64_t a, enum fp_rmo
 		c->fpsr |= FPSR_IXC;
 	if (rd == 0)
 		rd = copysign(0, d);
-	uint32_t saved = host_begin(FR_N);
+	uint32_t saved = host_begin(c, t, FR_N);
 	r = from_d(c, t, rd, FR_N); /* exact */
 	host_end(saved, 0);
 	return r;
@@ -555,7 +597,7 @@ uint64_t fp_from_int(struct a64_cpu *c, enum fp_type t, uint64_t v, unsigned fbi
 		v = is_signed ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
 	enum fp_rmode m = fp_fpcr_rmode(c);
 	uint64_t r;
-	uint32_t saved = host_begin(m);
+	uint32_t saved = host_begin(c, t, m);
 	if (t == FT_S) {
 		float f = is_signed ? (float)(int64_t)v : (float)v;
 		FENCE(f);
