@@ -24,7 +24,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,17 +87,6 @@ const char *devview_gpu(void)
 
 /* ---- the tree ---- */
 
-static int remove_one(const char *path, const struct stat *st, int flag,
-		      struct FTW *ftw)
-{
-	(void)st, (void)ftw;
-	if (flag == FTW_DP)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0;
-}
-
 /* Ours: a directory owned by us, writable by nobody else, and marked. */
 static bool tree_valid(const char *root)
 {
@@ -136,11 +124,11 @@ static void tree_make(void)
 		fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (fd < 0 || close(fd) || chmod(work, 0755) ||
 		    dev_tree_populate(work) || (rename(work, base) && !tree_valid(base))) {
-			nftw(work, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+			dev_tree_remove(work);
 			goto fail;
 		}
 		/* Another process won the race: its tree is as good. */
-		nftw(work, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+		dev_tree_remove(work);
 	}
 	if (!tree_valid(base))
 		goto fail;

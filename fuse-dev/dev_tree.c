@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/sysmacros.h>
@@ -101,4 +102,20 @@ int dev_tree_populate(const char *root)
 	if (symlink("../../../../bus/platform", p) && errno != EEXIST)
 		return -1;
 	return 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+void dev_tree_remove(const char *root)
+{
+	nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }

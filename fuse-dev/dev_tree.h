@@ -32,5 +32,8 @@ void dev_tree_stat_as_node(const struct dev_tree_node *n, struct stat *st);
 /* Fills the existing, empty directory @root with the view's entries.
  * 0, or -1 with errno set. */
 int dev_tree_populate(const char *root);
+/* Removes the directory @root and everything below it (not following
+ * links). */
+void dev_tree_remove(const char *root);
 
 #endif

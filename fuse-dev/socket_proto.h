@@ -66,12 +66,6 @@ struct vgpu_sock_msg {
 /* No single message carries more (a kbase read, a property buffer). */
 #define VGPU_SOCK_MAX_PAYLOAD (64u << 20)
 
-/* The render node's identity, as the fake sysfs tree and stat() show it. */
-#define VGPU_SOCK_DRM_MAJOR 226
-#define VGPU_SOCK_RENDER_MINOR 128
-#define VGPU_SOCK_MISC_MAJOR 10
-#define VGPU_SOCK_MALI_MINOR 60
-
 /* The directory beside the socket holding what /dev/dri and
  * /sys/dev/char/226:128 show a client: "<socket path>.d". */
 #define VGPU_SOCK_TREE_SUFFIX ".d"

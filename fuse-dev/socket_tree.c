@@ -5,12 +5,10 @@
  * /sys/dev/char/226:128 (the entries: dev_tree.c), made and removed with
  * the socket.
  */
-#define _XOPEN_SOURCE 700
 #include "fuse-dev/socket.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -39,17 +37,6 @@ int sock_tree_create(const char *sock_path)
 	return dev_tree_populate(root);
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag,
-		      struct FTW *ftw)
-{
-	(void)st, (void)ftw;
-	if (flag == FTW_DP)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0;
-}
-
 void sock_tree_remove(const char *sock_path)
 {
 	char root[4096];
@@ -60,5 +47,5 @@ void sock_tree_remove(const char *sock_path)
 	snprintf(marker, sizeof(marker), "%s/%s", root, MARKER);
 	if (access(marker, F_OK))
 		return;
-	nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	dev_tree_remove(root);
 }

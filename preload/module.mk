@@ -2,8 +2,8 @@
 # libvgpu-preload.so (see preload/preload.h), for x86-64 and, cross-compiled,
 # for aarch64. A small libc-only object: no sanitizers (it is loaded into
 # programs that are not built with them), no libfuse, and of the server's
-# code only the socket framing it shares.
-PRELOAD_SRCS := $(sort $(wildcard preload/*.c)) fuse-dev/socket_io.c
+# code only the socket framing and the device view's entries it shares.
+PRELOAD_SRCS := $(sort $(wildcard preload/*.c)) fuse-dev/socket_io.c fuse-dev/dev_tree.c
 PRELOAD_CFLAGS := -std=gnu11 $(WARN) -I. -D_GNU_SOURCE -fPIC -O2 -g -MMD -MP
 PRELOAD_LIB := $(BUILD)/libvgpu-preload.so
 PRELOAD_LIB_A64 := $(BUILD)/aarch64/libvgpu-preload.so
