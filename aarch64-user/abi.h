@@ -101,6 +101,8 @@ const char *path_redirect(const char *p, char *buf);
  * (also spelt /proc/<our pid>/...), and /proc/cpuinfo. */
 enum proc_self { PS_NONE, PS_EXE, PS_AUXV, PS_CMDLINE, PS_CPUINFO };
 enum proc_self path_proc_self(const char *p);
+/* What follows "/proc/self/" (or "/proc/<our pid>/") in @p, or NULL. */
+const char *path_proc_self_rest(const char *p);
 
 /* Like path_redirect, but for loading programs: also follows symbolic
  * links whose absolute targets are meant inside the sysroot. */

@@ -59,21 +59,27 @@ static bool join(char *buf, const char *p)
 	return snprintf(buf, PATH_MAX, "%s%s", sysroot, p) < PATH_MAX;
 }
 
-enum proc_self path_proc_self(const char *p)
+const char *path_proc_self_rest(const char *p)
 {
 	char own[32];
-	const char *rest = NULL;
 
 	if (!p || strncmp(p, "/proc/", 6))
-		return PS_NONE;
-	if (!strcmp(p, "/proc/cpuinfo"))
-		return PS_CPUINFO;
+		return NULL;
 	snprintf(own, sizeof(own), "/proc/%d/", getpid());
 	if (!strncmp(p, "/proc/self/", 11))
-		rest = p + 11;
-	else if (!strncmp(p, own, strlen(own)))
-		rest = p + strlen(own);
-	if (!rest)
+		return p + 11;
+	if (!strncmp(p, own, strlen(own)))
+		return p + strlen(own);
+	return NULL;
+}
+
+enum proc_self path_proc_self(const char *p)
+{
+	const char *rest;
+
+	if (p && !strcmp(p, "/proc/cpuinfo"))
+		return PS_CPUINFO;
+	if (!(rest = path_proc_self_rest(p)))
 		return PS_NONE;
 	if (!strcmp(rest, "exe"))
 		return PS_EXE;

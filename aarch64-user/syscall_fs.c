@@ -120,18 +120,13 @@ long sys_openat(struct gthread *t, const uint64_t *a)
 /* /proc/self/fd/N (or /proc/<our pid>/fd/N): N, else -1. */
 static int proc_self_fd(const char *p)
 {
-	char own[32];
-	const char *rest = NULL;
+	const char *rest = path_proc_self_rest(p);
 	char *end;
 	long fd;
 
-	snprintf(own, sizeof(own), "/proc/%d/fd/", getpid());
-	if (!strncmp(p, "/proc/self/fd/", 14))
-		rest = p + 14;
-	else if (!strncmp(p, own, strlen(own)))
-		rest = p + strlen(own);
-	if (!rest || !*rest)
+	if (!rest || strncmp(rest, "fd/", 3) || !rest[3])
 		return -1;
+	rest += 3;
 	fd = strtol(rest, &end, 10);
 	return *end || fd < 0 || fd > INT32_MAX ? -1 : (int)fd;
 }
