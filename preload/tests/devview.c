@@ -25,18 +25,7 @@
 #include "driver-shim/uapi_drm.h"
 #include "driver-shim/uapi_kbase.h"
 #include "node/devnode.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                              \
-	do {                                                          \
-		if (!(cond)) {                                        \
-			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			printf(__VA_ARGS__);                          \
-			printf(" (errno %d)\n", errno);               \
-			failures++;                                   \
-		}                                                     \
-	} while (0)
+#include "preload/tests/check.h"
 
 static void check_scan(void)
 {

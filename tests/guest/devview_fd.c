@@ -26,20 +26,9 @@
 #include <unistd.h>
 
 #include "driver-shim/uapi_drm.h"
+#include "preload/tests/check.h"
 
 #define RENDER "/dev/dri/renderD128"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                      \
-	do {                                                                  \
-		if (!(cond)) {                                                \
-			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			printf(__VA_ARGS__);                                  \
-			printf(" (errno %d)\n", errno);                       \
-			failures++;                                           \
-		}                                                             \
-	} while (0)
 
 static bool bo_known(int fd, uint32_t handle)
 {
