@@ -164,55 +164,37 @@ static inline void wsp(struct a64_cpu *c, unsigned n, uint64_t v, bool sf)
 #define NZCV_C (1u << 29)
 #define NZCV_V (1u << 28)
 
-/* NZCV of a + b + carry_in at width 32 or 64. */
+/* NZCV of a + b + carry_in at width 32 or 64. The flags are assembled
+ * from bit arithmetic (no 128-bit sum, no branch per flag): the compiler
+ * turns each term into one setcc/shift, which keeps compares short. */
 static inline uint64_t add_flags(struct a64_cpu *c, uint64_t a, uint64_t b,
 				 unsigned cin, bool sf, bool setflags)
 {
-	uint64_t r;
 	if (sf) {
-		r = a + b + cin;
-		if (setflags) {
-			unsigned __int128 u = (unsigned __int128)a + b + cin;
-			uint32_t f = 0;
-			if ((int64_t)r < 0)
-				f |= NZCV_N;
-			if (r == 0)
-				f |= NZCV_Z;
-			if (u >> 64)
-				f |= NZCV_C;
-			if (((a ^ r) & (b ^ r)) >> 63)
-				f |= NZCV_V;
-			c->nzcv = f;
-		}
-	} else {
-		uint32_t a32 = (uint32_t)a, b32 = (uint32_t)b;
-		uint32_t r32 = a32 + b32 + cin;
-		r = r32;
-		if (setflags) {
-			uint64_t u = (uint64_t)a32 + b32 + cin;
-			uint32_t f = 0;
-			if ((int32_t)r32 < 0)
-				f |= NZCV_N;
-			if (r32 == 0)
-				f |= NZCV_Z;
-			if (u >> 32)
-				f |= NZCV_C;
-			if (((a32 ^ r32) & (b32 ^ r32)) >> 31)
-				f |= NZCV_V;
-			c->nzcv = f;
-		}
+		uint64_t r;
+		bool c1 = __builtin_add_overflow(a, b, &r);
+		bool c2 = __builtin_add_overflow(r, (uint64_t)cin, &r);
+		if (setflags)
+			c->nzcv = (uint32_t)(r >> 63) << 31 | (uint32_t)(r == 0) << 30 |
+				  (uint32_t)(c1 | c2) << 29 |
+				  (uint32_t)(((a ^ r) & (b ^ r)) >> 63) << 28;
+		return r;
 	}
-	return r;
+	uint32_t a32 = (uint32_t)a, b32 = (uint32_t)b;
+	uint64_t u = (uint64_t)a32 + b32 + cin;
+	uint32_t r32 = (uint32_t)u;
+	if (setflags)
+		c->nzcv = (r32 >> 31) << 31 | (uint32_t)(r32 == 0) << 30 |
+			  (uint32_t)(u >> 32) << 29 |
+			  (((a32 ^ r32) & (b32 ^ r32)) >> 31) << 28;
+	return r32;
 }
 
 static inline void logic_flags(struct a64_cpu *c, uint64_t r, bool sf)
 {
-	uint32_t f = 0;
-	if (sf ? (int64_t)r < 0 : (int32_t)r < 0)
-		f |= NZCV_N;
-	if (sf ? r == 0 : (uint32_t)r == 0)
-		f |= NZCV_Z;
-	c->nzcv = f;
+	if (!sf)
+		r = (uint64_t)(uint32_t)r << 32;
+	c->nzcv = (uint32_t)(r >> 63) << 31 | (uint32_t)(r == 0) << 30;
 }
 
 /* Condition codes (EQ, NE, ... AL, NV) against the current flags. */
