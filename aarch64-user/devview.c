@@ -313,14 +313,23 @@ static void dup_done(int oldfd, int newfd)
 
 long sys_close(struct gthread *t, const uint64_t *a)
 {
+	struct vgpu_inproc_file *c = NULL;
 	int fd = (int)a[0];
+	long r;
 
 	(void)t;
-	if (close(fd))
-		return -errno;
-	if (fd_is_node(fd))
-		fd_bind(fd, NULL);
-	return 0;
+	if (!fd_is_node(fd))
+		return close(fd) ? -errno : 0;
+	/* Under the lock, so that no other thread's open can get the number
+	 * before the table forgets it. The descriptor is gone even when
+	 * close reports an error. */
+	pthread_mutex_lock(&lock);
+	r = close(fd) ? -errno : 0;
+	if (r != -EBADF)
+		fd_bind_locked(fd, NULL, &c);
+	pthread_mutex_unlock(&lock);
+	vgpu_inproc_close(c);
+	return r;
 }
 
 long sys_dup(struct gthread *t, const uint64_t *a)
