@@ -48,7 +48,7 @@ static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The engine's view of the current thread, for a64_fault_pc(). */
 static __thread const struct a64_cpu *tls_cpu;
-__thread const struct a64_insn *a64_tls_insn; /* executing, or NULL */
+__thread const struct a64_insn *a64_tls_insn A64_TLS_INSN_MODEL; /* executing, or NULL */
 static __thread uint64_t tls_fetch_pc;		  /* decoding, when a64_tls_insn is NULL */
 
 static inline unsigned hash_pc(uint64_t pc)

@@ -170,9 +170,9 @@ static bool dec_movw(struct a64_insn *d, uint32_t w, uint64_t pc)
 /* Bitfield moves per the Arm pseudocode: rotate the source right by immr,
  * keep the bits of wmask, and fill the rest from the destination (BFM),
  * zero (UBFM) or the sign bit at imms (SBFM). imm = wmask, imm2 = tmask. */
-static int exec_bfm(struct a64_cpu *c, const struct a64_insn *i)
+static inline __attribute__((always_inline)) int
+bfm_body(struct a64_cpu *c, const struct a64_insn *i, unsigned op, bool sf)
 {
-	bool sf = i->sf;
 	unsigned width = sf ? 64 : 32, r = i->op2, s = i->ra;
 	uint64_t src = xr(c, i->rn);
 	if (!sf)
@@ -181,7 +181,7 @@ static int exec_bfm(struct a64_cpu *c, const struct a64_insn *i)
 	if (!sf)
 		rot = (uint32_t)rot;
 	uint64_t bot, top, res;
-	switch (i->op) {
+	switch (op) {
 	case 0: { /* SBFM */
 		bot = rot & i->imm;
 		top = (src >> s) & 1 ? ~0ull : 0;
@@ -200,6 +200,17 @@ static int exec_bfm(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
+/* One handler per operation and width (LSL/LSR/UBFX... are hot). */
+#define BFM_FN(op, sf)                                                          \
+	static int exec_bfm_##op##sf(struct a64_cpu *c, const struct a64_insn *i) \
+	{                                                                       \
+		return bfm_body(c, i, op, sf);                                  \
+	}
+BFM_FN(0, 0) BFM_FN(0, 1) BFM_FN(1, 0) BFM_FN(1, 1) BFM_FN(2, 0) BFM_FN(2, 1)
+static const a64_fn bfm_fns[3][2] = {
+	{ exec_bfm_00, exec_bfm_01 }, { exec_bfm_10, exec_bfm_11 }, { exec_bfm_20, exec_bfm_21 },
+};
+
 static bool dec_bfm(struct a64_insn *d, uint32_t w, uint64_t pc)
 {
 	(void)pc;
@@ -216,7 +227,7 @@ static bool dec_bfm(struct a64_insn *d, uint32_t w, uint64_t pc)
 	d->ra = imms;
 	d->rd = bits(w, 4, 0);
 	d->rn = bits(w, 9, 5);
-	d->fn = exec_bfm;
+	d->fn = bfm_fns[d->op][d->sf];
 	return true;
 }
 

@@ -53,8 +53,11 @@ struct a64_insn {
 };
 
 /* The instruction executing in this thread, for a64_fault_pc() (block.c);
- * NULL while decoding. */
-extern __thread const struct a64_insn *a64_tls_insn;
+ * NULL while decoding. Every guest instruction stores it: local-exec
+ * makes that one instruction (the engine is always linked into the
+ * executable, never into a shared library). */
+#define A64_TLS_INSN_MODEL __attribute__((tls_model("local-exec")))
+extern __thread const struct a64_insn *a64_tls_insn A64_TLS_INSN_MODEL;
 
 /*
  * Threaded dispatch: a handler that goes on with the next instruction of
