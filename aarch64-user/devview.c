@@ -230,6 +230,14 @@ static void fd_bind(int fd, struct dv_file *df)
 	vgpu_inproc_close(c);
 }
 
+/* A guest signal the calling thread does not block is waiting. */
+static bool guest_signal_pending(void)
+{
+	struct gthread *t = thread_self();
+
+	return t && (t->pending & ~t->sigmask);
+}
+
 static struct vgpu_inproc *device(void)
 {
 	struct vgpu_inproc *ip;
@@ -239,6 +247,7 @@ static struct vgpu_inproc *device(void)
 		struct shim_config cfg = { .gpu = gpu_model };
 
 		dev = vgpu_inproc_create(&cfg);
+		vgpu_inproc_set_interrupt_check(guest_signal_pending);
 		/* Which mode serves the nodes (issue 5): only when asked for,
 		 * so that the program's own output stays clean. */
 		if (dev && abi_opts.strace)

@@ -24,6 +24,27 @@ struct vgpu_inproc_file {
 	int efd;
 };
 
+static bool (*signal_pending)(void);
+
+void vgpu_inproc_set_interrupt_check(bool (*pending)(void))
+{
+	signal_pending = pending;
+}
+
+static bool local_interrupted(struct shim_caller *c)
+{
+	(void)c;
+	return signal_pending && signal_pending();
+}
+
+/* "current" for a call from this process: user copies that turn a bad
+ * pointer into EFAULT, and interruption by the caller's signals. */
+static void caller_init(struct fuse_caller *c)
+{
+	transport_caller_init_local(c);
+	c->base.interrupted = local_interrupted;
+}
+
 /* Level-triggered: the eventfd counter is 1 while the file is readable. */
 static void sync_eventfd(struct vgpu_inproc_file *f, bool readable)
 {
@@ -125,7 +146,7 @@ int vgpu_inproc_open(struct vgpu_inproc *ip, const char *node,
 		return ret;
 	}
 	f->efd = transport_fd_aside(f->efd);
-	transport_caller_init_local(&c);
+	caller_init(&c);
 	ret = shim_open(ip->dev, n, &c.base, &f->sf);
 	if (ret) {
 		close(f->efd);
@@ -162,7 +183,7 @@ long vgpu_inproc_ioctl(struct vgpu_inproc_file *f, unsigned cmd, void *arg)
 	buf = calloc(1, size > SHIM_IOC_MAX_ARG ? size : SHIM_IOC_MAX_ARG);
 	if (!buf)
 		return -ENOMEM;
-	transport_caller_init_local(&c);
+	caller_init(&c);
 	/* What a restricted FUSE ioctl would carry, copied the same way. */
 	if ((dir & SHIM_IOC_WRITE) && size &&
 	    c.base.copy_from_user(&c.base, buf, (uintptr_t)arg, size)) {
@@ -187,7 +208,7 @@ long vgpu_inproc_read(struct vgpu_inproc_file *f, void *buf, size_t len,
 
 	if (!tmp)
 		return -ENOMEM;
-	transport_caller_init_local(&c);
+	caller_init(&c);
 	n = shim_read(f->sf, &c.base, tmp, len, nonblock);
 	if (n > 0 && c.base.copy_to_user(&c.base, (uintptr_t)buf, tmp, (size_t)n))
 		n = -EFAULT;

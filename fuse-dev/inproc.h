@@ -30,6 +30,12 @@ struct vgpu_inproc_file;
 struct vgpu_inproc *vgpu_inproc_create(const struct shim_config *cfg);
 void vgpu_inproc_destroy(struct vgpu_inproc *ip);
 
+/* @pending tells whether a signal waits for the calling thread (the DBT's
+ * guest signals): a call sleeping in the driver then ends with -EINTR
+ * within 20 ms, as a kernel driver's interruptible wait does, and the
+ * caller restarts it or not by the handler's SA_RESTART. */
+void vgpu_inproc_set_interrupt_check(bool (*pending)(void));
+
 /* The statistics as JSON into @buf; returns the length it needs. */
 size_t vgpu_inproc_stats_json(struct vgpu_inproc *ip, char *buf, size_t size);
 

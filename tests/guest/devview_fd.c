@@ -5,14 +5,17 @@
  * preload/tests/devview.c checks): its /proc/self/fd link, F_GETFL and
  * O_NONBLOCK shared by copies, statx, the node file living on through
  * dup2/dup3 copies and mappings and ending with the last of them, close
- * and close_range forgetting the descriptor, no write handler, and
- * rusticl's direct probe of renderD129..191. Prints one line per failed
+ * and close_range forgetting the descriptor, no write handler,
+ * rusticl's direct probe of renderD129..191, and waits in the driver that
+ * a signal interrupts. Prints one line per failed
  * check, then the GPU's PROD_ID; with the argument "exec" it first runs
  * itself again through execve (the new program must see the same GPU).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <time.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,6 +164,51 @@ static void check_lifetime(void)
 	close(nul);
 }
 
+static volatile int alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+/* Waits on a syncobj nobody signals, with a SIGALRM on the way: */
+static int wait_with_alarm(int fd, uint32_t sync, int restart, int secs)
+{
+	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = restart };
+	struct drm_syncobj_wait_arg wa = { .handles = (uintptr_t)&sync, .count_handles = 1,
+					   .flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT };
+	struct timespec ts;
+	int r;
+
+	sigaction(SIGALRM, &sa, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	wa.timeout_nsec = (ts.tv_sec + secs) * 1000000000ll + ts.tv_nsec;
+	alarms = 0;
+	alarm(1);
+	r = ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &wa);
+	alarm(0);
+	return r;
+}
+
+/* A wait in the driver is interruptible, as the kernel's is: without
+ * SA_RESTART it ends with EINTR (well before its deadline, which is
+ * far), with SA_RESTART it goes on after the handler until it times out. */
+static void check_interruptible_wait(void)
+{
+	struct drm_syncobj_create_arg sc = { 0 };
+	int fd = open(RENDER, O_RDWR | O_CLOEXEC), r;
+
+	CHECK(fd >= 0 && !ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc), "SYNCOBJ_CREATE");
+	r = wait_with_alarm(fd, sc.handle, 0, 20);
+	CHECK(r < 0 && errno == EINTR && alarms == 1, "interrupted wait: %d, %d alarms", r,
+	      alarms);
+	r = wait_with_alarm(fd, sc.handle, SA_RESTART, 3);
+	CHECK(r < 0 && errno == ETIME && alarms == 1, "restarted wait: %d, %d alarms", r,
+	      alarms);
+	close(fd);
+}
+
 static unsigned long long prod_id(void)
 {
 	struct pan_get_param_arg gp = { .param = PAN_PARAM_GPU_PROD_ID };
@@ -200,6 +248,7 @@ int main(int argc, char **argv)
 	check_flags(fd);
 	close(fd);
 	check_lifetime();
+	check_interruptible_wait();
 	printf("prod_id 0x%llx\n", prod_id());
 	if (!failures)
 		printf("devview_fd: all checks passed\n");
