@@ -50,28 +50,64 @@ static int connect_to(const char *path)
 	return fd;
 }
 
-/* The server's statistics JSON into @path. 0 or -1. */
-static int save_stats(const char *sock, const char *path)
+/* The server's statistics JSON, malloc'ed and NUL-terminated, or NULL. */
+static char *fetch_stats(const char *sock)
 {
 	struct vgpu_sock_msg m = { .op = VGPU_SOCK_STATS };
-	int fd = connect_to(sock), got = -1, ret = -1;
+	int fd = connect_to(sock), got = -1;
 	char *text = NULL;
-	FILE *f;
 
 	if (fd < 0 || sock_send(fd, &m, NULL, -1) || sock_recv_hdr(fd, &m, &got) ||
 	    m.op != VGPU_SOCK_REPLY || !(text = malloc(m.len + 1)) ||
-	    sock_recv_payload(fd, text, m.len))
-		goto out;
-	f = fopen(path, "w");
-	if (f) {
-		fwrite(text, 1, m.len, f);
-		ret = fclose(f) ? -1 : 0;
+	    sock_recv_payload(fd, text, m.len)) {
+		free(text);
+		text = NULL;
+	} else {
+		text[m.len] = '\0';
 	}
-out:
 	if (got >= 0)
 		close(got);
 	if (fd >= 0)
 		close(fd);
+	return text;
+}
+
+/* The number after "key": in the statistics text, or -1. */
+static long stat_value(const char *text, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	p = strstr(text, pat);
+	return p ? strtol(p + strlen(pat), NULL, 10) : -1;
+}
+
+/*
+ * The server's statistics JSON into @path. 0 or -1. CMD has exited, but
+ * the server may not have handled the last of its disconnects yet; a
+ * private server serves nobody else, so wait (briefly) until every file
+ * opened has been released, and the statistics are complete.
+ */
+static int save_stats(const char *sock, const char *path, bool private_server)
+{
+	char *text = fetch_stats(sock);
+	FILE *f;
+	int ret = -1;
+
+	for (int i = 0; private_server && text && i < 200 &&
+	     stat_value(text, "opens") != stat_value(text, "releases"); i++) {
+		free(text);
+		usleep(10000);
+		text = fetch_stats(sock);
+	}
+	if (!text)
+		return -1;
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		ret = fclose(f) ? -1 : 0;
+	}
 	free(text);
 	return ret;
 }
@@ -261,7 +297,7 @@ static int preload_main(int argc, char **argv)
 		o.socket = sock;
 	}
 	ret = run_cmd(&o, o.socket, argv + optind);
-	if (o.stats && save_stats(o.socket, o.stats))
+	if (o.stats && save_stats(o.socket, o.stats, server > 0))
 		fprintf(stderr, "vgpu preload: --stats %s: cannot save\n", o.stats);
 	if (server > 0) {
 		kill(server, SIGTERM);
