@@ -274,13 +274,16 @@ struct a64_stop_info a64_run(struct a64_cpu *c)
 	a64_engine_init();
 	tls_cpu = c;
 	for (;;) {
-		if (c->interrupt) {
-			si.reason = A64_STOP_INTERRUPT;
-			break;
-		}
-		if (c->pc & 3) {
-			si.reason = A64_STOP_PC_ALIGN;
-			break;
+		/* one test per block for the two rare stops, then their order */
+		if (__builtin_expect((unsigned)c->interrupt | (unsigned)(c->pc & 3), 0)) {
+			if (c->interrupt) {
+				si.reason = A64_STOP_INTERRUPT;
+				break;
+			}
+			if (c->pc & 3) {
+				si.reason = A64_STOP_PC_ALIGN;
+				break;
+			}
 		}
 		struct a64_block *b = next_block(prev, c->pc);
 		const struct a64_insn *i = b->insns;

@@ -62,13 +62,16 @@ static bool dec_bcond(struct a64_insn *d, uint32_t w, uint64_t pc)
 	return true;
 }
 
-static int exec_cbz(struct a64_cpu *c, const struct a64_insn *i)
-{
-	uint64_t v = xr(c, i->rd);
-	if (!i->sf)
-		v = (uint32_t)v;
-	return branch_if(c, i, (v == 0) != i->op);
-}
+/* CBZ/CBNZ: one handler per width and sense (as B.cond, no run-time
+ * branch on the encoding). */
+#define CBZ_FN(nz, sf)                                                             \
+	static int exec_cbz_##nz##sf(struct a64_cpu *c, const struct a64_insn *i) \
+	{                                                                          \
+		uint64_t v = xr(c, i->rd);                                         \
+		return branch_if(c, i, ((sf ? v : (uint32_t)v) == 0) != nz);      \
+	}
+CBZ_FN(0, 0) CBZ_FN(0, 1) CBZ_FN(1, 0) CBZ_FN(1, 1)
+static const a64_fn cbz_fns[2][2] = { { exec_cbz_00, exec_cbz_01 }, { exec_cbz_10, exec_cbz_11 } };
 
 static bool dec_cbz(struct a64_insn *d, uint32_t w, uint64_t pc)
 {
@@ -76,15 +79,17 @@ static bool dec_cbz(struct a64_insn *d, uint32_t w, uint64_t pc)
 	d->sf = bit(w, 31);
 	d->op = bit(w, 24);
 	d->rd = bits(w, 4, 0);
-	d->fn = exec_cbz;
+	d->fn = cbz_fns[d->op][d->sf];
 	return true;
 }
 
-static int exec_tbz(struct a64_cpu *c, const struct a64_insn *i)
-{
-	bool set = (xr(c, i->rd) >> i->op2) & 1;
-	return branch_if(c, i, set == i->op);
-}
+#define TBZ_FN(nz)                                                            \
+	static int exec_tbz_##nz(struct a64_cpu *c, const struct a64_insn *i) \
+	{                                                                     \
+		bool set = (xr(c, i->rd) >> i->op2) & 1;                      \
+		return branch_if(c, i, set == nz);                            \
+	}
+TBZ_FN(0) TBZ_FN(1)
 
 static bool dec_tbz(struct a64_insn *d, uint32_t w, uint64_t pc)
 {
@@ -92,7 +97,7 @@ static bool dec_tbz(struct a64_insn *d, uint32_t w, uint64_t pc)
 	d->op = bit(w, 24);
 	d->op2 = (uint8_t)(bit(w, 31) << 5 | bits(w, 23, 19));
 	d->rd = bits(w, 4, 0);
-	d->fn = exec_tbz;
+	d->fn = d->op ? exec_tbz_1 : exec_tbz_0;
 	return true;
 }
 
