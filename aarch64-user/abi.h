@@ -114,6 +114,10 @@ const char *path_resolve_exec(const char *p, char *buf);
  * -1 for another name. */
 int devview_set_gpu(const char *name);
 const char *devview_gpu(void);
+/* -stats FILE: the in-process driver's statistics JSON, written at exit. */
+int devview_set_stats(const char *path);
+const char *devview_stats(void);
+void devview_exit(void);
 /* Where the guest's absolute path @p is on the host when it is one of the
  * device view's entries (/dev/dri, the nodes, their sysfs directory):
  * @buf (PATH_MAX bytes); else @p. */

@@ -85,6 +85,70 @@ const char *devview_gpu(void)
 	return gpu_model == SHIM_GPU_G52 ? "g52" : "g71";
 }
 
+/* Where -stats writes the driver's statistics at exit (absolute), or "". */
+static char stats_path[PATH_MAX];
+
+int devview_set_stats(const char *path)
+{
+	char dir[PATH_MAX / 2], real[PATH_MAX / 2];
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+
+	/* Absolute and checked now: the guest may chdir before it exits, and
+	 * a report that cannot be written should fail before the run. */
+	if (!*base)
+		return -1;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (!realpath(dir, real) || access(real, W_OK))
+		return -1;
+	if ((size_t)snprintf(stats_path, sizeof(stats_path), "%s/%.*s",
+			     strcmp(real, "/") ? real : "", PATH_MAX / 4, base) >=
+	    sizeof(stats_path))
+		return -1;
+	return 0;
+}
+
+const char *devview_stats(void)
+{
+	return stats_path[0] ? stats_path : NULL;
+}
+
+void devview_exit(void)
+{
+	struct vgpu_inproc *ip;
+	size_t len;
+	char *buf;
+	FILE *f;
+
+	if (!stats_path[0])
+		return;
+	pthread_mutex_lock(&lock);
+	ip = dev;
+	pthread_mutex_unlock(&lock);
+	/* A program that never opened a node still gets a (zero) report. */
+	if (!ip) {
+		struct shim_config cfg = { .gpu = gpu_model };
+
+		ip = dev = vgpu_inproc_create(&cfg);
+		if (!ip)
+			return;
+	}
+	len = vgpu_inproc_stats_json(ip, NULL, 0);
+	buf = malloc(len + 1);
+	if (!buf)
+		return;
+	vgpu_inproc_stats_json(ip, buf, len + 1);
+	f = fopen(stats_path, "w");
+	if (!f || fputs(buf, f) == EOF || fclose(f))
+		fprintf(stderr, "vgpu run: -stats %s: %s\n", stats_path, strerror(errno));
+	free(buf);
+}
+
 /* ---- the tree ---- */
 
 /* Ours: a directory owned by us, writable by nobody else, and marked. */

@@ -25,6 +25,7 @@ long sys_exit_group(struct gthread *t, const uint64_t *a)
 	(void)t;
 	if (abi_opts.strace)
 		strace_exited((int)a[0]);
+	devview_exit();
 	syscall(SYS_exit_group, (int)a[0]);
 	_exit((int)a[0]);
 }
@@ -253,6 +254,11 @@ static long exec_translated(const char *guest_path, char **argv, char **envp)
 	/* The new program's nodes model the same GPU. */
 	hv[n++] = "-gpu";
 	hv[n++] = devview_gpu();
+	/* The new image reports; this one's device goes away with it. */
+	if (devview_stats()) {
+		hv[n++] = "-stats";
+		hv[n++] = devview_stats();
+	}
 	if (argc) {
 		hv[n++] = "-0";
 		hv[n++] = argv[0];
