@@ -197,24 +197,41 @@ static bool dec_ccmp(struct a64_insn *d, uint32_t w, uint64_t pc)
 	return true;
 }
 
-/* CSEL/CSINC/CSINV/CSNEG: op = op:op2<0>. */
-static int exec_csel(struct a64_cpu *c, const struct a64_insn *i)
+/* CSEL/CSINC/CSINV/CSNEG: op = op:op2<0>. Conditional selects decide
+ * data-dependent minimum/maximum loops (xz's match finder): one handler
+ * per condition and operation. */
+static inline __attribute__((always_inline)) int
+csel_body(struct a64_cpu *c, const struct a64_insn *i, unsigned cc, unsigned op)
 {
-	uint64_t r;
-	if (cond_holds(c->nzcv, i->op2)) {
-		r = xr(c, i->rn);
-	} else {
-		r = xr(c, i->rm);
-		switch (i->op) {
-		case 1: r = r + 1; break;
-		case 2: r = ~r; break;
-		case 3: r = -r; break;
-		default: break;
-		}
+	/* both operands first, then a select the host does without a branch
+	 * (the guest chose CSEL because the condition is unpredictable) */
+	uint64_t n = xr(c, i->rn), m = xr(c, i->rm);
+	switch (op) {
+	case 1: m = m + 1; break;
+	case 2: m = ~m; break;
+	case 3: m = -m; break;
+	default: break;
 	}
-	wxs(c, i->rd, r, i->sf);
+	wxs(c, i->rd, cond_holds(c->nzcv, cc) ? n : m, i->sf);
 	return a64_next(c, i);
 }
+
+#define CSEL_FN(cc, op)                                                             \
+	static int exec_csel_##cc##_##op(struct a64_cpu *c, const struct a64_insn *i) \
+	{                                                                           \
+		return csel_body(c, i, cc, op);                                     \
+	}
+#define CSEL_FNS(cc) CSEL_FN(cc, 0) CSEL_FN(cc, 1) CSEL_FN(cc, 2) CSEL_FN(cc, 3)
+CSEL_FNS(0) CSEL_FNS(1) CSEL_FNS(2) CSEL_FNS(3) CSEL_FNS(4) CSEL_FNS(5) CSEL_FNS(6)
+CSEL_FNS(7) CSEL_FNS(8) CSEL_FNS(9) CSEL_FNS(10) CSEL_FNS(11) CSEL_FNS(12) CSEL_FNS(13)
+CSEL_FNS(14) CSEL_FNS(15)
+
+#define CSEL_ROW(cc) { exec_csel_##cc##_0, exec_csel_##cc##_1, exec_csel_##cc##_2, exec_csel_##cc##_3 }
+static const a64_fn csel_fns[16][4] = {
+	CSEL_ROW(0), CSEL_ROW(1), CSEL_ROW(2), CSEL_ROW(3), CSEL_ROW(4), CSEL_ROW(5),
+	CSEL_ROW(6), CSEL_ROW(7), CSEL_ROW(8), CSEL_ROW(9), CSEL_ROW(10), CSEL_ROW(11),
+	CSEL_ROW(12), CSEL_ROW(13), CSEL_ROW(14), CSEL_ROW(15),
+};
 
 static bool dec_csel(struct a64_insn *d, uint32_t w, uint64_t pc)
 {
@@ -222,7 +239,7 @@ static bool dec_csel(struct a64_insn *d, uint32_t w, uint64_t pc)
 	dec_rrr(d, w);
 	d->op = (uint8_t)(bit(w, 30) << 1 | bit(w, 10));
 	d->op2 = bits(w, 15, 12);
-	d->fn = exec_csel;
+	d->fn = csel_fns[d->op2][d->op];
 	return true;
 }
 

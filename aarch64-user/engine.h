@@ -170,9 +170,51 @@ static inline void wsp(struct a64_cpu *c, unsigned n, uint64_t v, bool sf)
 /* NZCV of a + b + carry_in at width 32 or 64. The flags are assembled
  * from bit arithmetic (no 128-bit sum, no branch per flag): the compiler
  * turns each term into one setcc/shift, which keeps compares short. */
+static inline uint32_t nzcv_of(bool n, bool z, bool cf, bool v)
+{
+	return (uint32_t)n << 31 | (uint32_t)z << 30 | (uint32_t)cf << 29 | (uint32_t)v << 28;
+}
+
 static inline uint64_t add_flags(struct a64_cpu *c, uint64_t a, uint64_t b,
 				 unsigned cin, bool sf, bool setflags)
 {
+	/* Handlers of ADDS/SUBS/CMP/CMN pass a constant carry: then the host's
+	 * own carry/borrow and overflow of one add or sub give C and V (SUB:
+	 * b arrives inverted, a + ~b + 1 = a - b, and Arm's C is "no borrow"). */
+	if (__builtin_constant_p(cin) && setflags) {
+		if (sf) {
+			uint64_t r;
+			int64_t sr;
+			bool cf, v;
+			if (cin == 1) {
+				cf = !__builtin_sub_overflow(a, ~b, &r);
+				v = __builtin_sub_overflow((int64_t)a, (int64_t)~b, &sr);
+			} else if (cin == 0) {
+				cf = __builtin_add_overflow(a, b, &r);
+				v = __builtin_add_overflow((int64_t)a, (int64_t)b, &sr);
+			} else {
+				goto generic;
+			}
+			c->nzcv = nzcv_of((int64_t)r < 0, r == 0, cf, v);
+			return r;
+		} else {
+			uint32_t a32 = (uint32_t)a, b32 = (uint32_t)b, r32;
+			int32_t sr;
+			bool cf, v;
+			if (cin == 1) {
+				cf = !__builtin_sub_overflow(a32, ~b32, &r32);
+				v = __builtin_sub_overflow((int32_t)a32, (int32_t)~b32, &sr);
+			} else if (cin == 0) {
+				cf = __builtin_add_overflow(a32, b32, &r32);
+				v = __builtin_add_overflow((int32_t)a32, (int32_t)b32, &sr);
+			} else {
+				goto generic;
+			}
+			c->nzcv = nzcv_of((int32_t)r32 < 0, r32 == 0, cf, v);
+			return r32;
+		}
+	}
+generic:
 	if (sf) {
 		uint64_t r;
 		bool c1 = __builtin_add_overflow(a, b, &r);
