@@ -244,23 +244,36 @@ static bool dec_csel(struct a64_insn *d, uint32_t w, uint64_t pc)
 }
 
 /* MADD/MSUB/SMADDL/SMSUBL/UMADDL/UMSUBL/SMULH/UMULH; op = op31, flags&1 = o0. */
-static int exec_dp3(struct a64_cpu *c, const struct a64_insn *i)
+static inline __attribute__((always_inline)) int
+dp3_body(struct a64_cpu *c, const struct a64_insn *i, unsigned op)
 {
 	uint64_t n = xr(c, i->rn), m = xr(c, i->rm), a = xr(c, i->ra), p;
-	switch (i->op) {
+	switch (op) {
 	case 0: p = n * m; break;
 	case 1: p = (uint64_t)((int64_t)(int32_t)n * (int64_t)(int32_t)m); break;
 	case 2: p = (uint64_t)(((__int128)(int64_t)n * (int64_t)m) >> 64); break;
 	case 5: p = (uint64_t)(uint32_t)n * (uint32_t)m; break;
 	default: p = (uint64_t)(((unsigned __int128)n * m) >> 64); break;
 	}
-	if (i->op == 2 || i->op == 6) {
+	if (op == 2 || op == 6) {
 		wx(c, i->rd, p);
 		return a64_next(c, i);
 	}
 	wxs(c, i->rd, (i->flags & 1) ? a - p : a + p, i->sf);
 	return a64_next(c, i);
 }
+
+/* One handler per operation (multiplies sit in hash and division-by-
+ * constant sequences, next to each other). */
+#define DP3_FN(op)                                                            \
+	static int exec_dp3_##op(struct a64_cpu *c, const struct a64_insn *i) \
+	{                                                                     \
+		return dp3_body(c, i, op);                                    \
+	}
+DP3_FN(0) DP3_FN(1) DP3_FN(2) DP3_FN(5) DP3_FN(6)
+static const a64_fn dp3_fns[8] = {
+	[0] = exec_dp3_0, [1] = exec_dp3_1, [2] = exec_dp3_2, [5] = exec_dp3_5, [6] = exec_dp3_6,
+};
 
 static bool dec_dp3(struct a64_insn *d, uint32_t w, uint64_t pc)
 {
@@ -270,7 +283,7 @@ static bool dec_dp3(struct a64_insn *d, uint32_t w, uint64_t pc)
 	d->flags = bit(w, 15);
 	if (bits(w, 30, 29))
 		return false;
-	d->fn = exec_dp3;
+	d->fn = dp3_fns[d->op] ? dp3_fns[d->op] : a64_exec_undef;
 	if (d->op == 0)
 		return true;
 	if (!d->sf)
