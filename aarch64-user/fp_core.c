@@ -317,7 +317,8 @@ static uint64_t fp_const(enum fp_type t, double v, bool neg)
 	return neg ? r ^ fp_sign_bit(t) : r;
 }
 
-uint64_t fp_op2(struct a64_cpu *c, enum fp_op2 op, enum fp_type t, uint64_t a, uint64_t b)
+static inline __attribute__((always_inline)) uint64_t
+op2_body(struct a64_cpu *c, enum fp_op2 op, enum fp_type t, uint64_t a, uint64_t b)
 {
 	uint64_t r, ops[2];
 	a = flush_in(c, t, a);
@@ -398,7 +399,8 @@ uint64_t fp_op2(struct a64_cpu *c, enum fp_op2 op, enum fp_type t, uint64_t a, u
 	return r;
 }
 
-uint64_t fp_fma(struct a64_cpu *c, enum fp_type t, uint64_t addend, uint64_t a, uint64_t b)
+static inline __attribute__((always_inline)) uint64_t
+fma_body(struct a64_cpu *c, enum fp_type t, uint64_t addend, uint64_t a, uint64_t b)
 {
 	uint64_t r, ops[3];
 	addend = flush_in(c, t, addend);
@@ -433,6 +435,28 @@ uint64_t fp_fma(struct a64_cpu *c, enum fp_type t, uint64_t addend, uint64_t a, 
 	r = from_d(c, t, rd, m);
 	uint32_t fl = host_end(saved, HOST_KEEP(t));
 	return finish(c, t, r, fl);
+}
+
+/* The arithmetic entry points, one instance of the body per type: with
+ * the type (TY) a constant, the format masks and type tests of the helpers
+ * fold away (vector instructions call these once per lane). */
+#define BY_TYPE(t, call)                                              \
+	do {                                                          \
+		switch (t) {                                          \
+		case FT_H: { const enum fp_type TY = FT_H; return call; } \
+		case FT_S: { const enum fp_type TY = FT_S; return call; } \
+		default: { const enum fp_type TY = FT_D; return call; }   \
+		}                                                     \
+	} while (0)
+
+uint64_t fp_op2(struct a64_cpu *c, enum fp_op2 op, enum fp_type t, uint64_t a, uint64_t b)
+{
+	BY_TYPE(t, op2_body(c, op, TY, a, b));
+}
+
+uint64_t fp_fma(struct a64_cpu *c, enum fp_type t, uint64_t addend, uint64_t a, uint64_t b)
+{
+	BY_TYPE(t, fma_body(c, TY, addend, a, b));
 }
 
 uint64_t fp_sqrt(struct a64_cpu *c, enum fp_type t, uint64_t a)
