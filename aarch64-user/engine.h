@@ -180,41 +180,24 @@ static inline uint64_t add_flags(struct a64_cpu *c, uint64_t a, uint64_t b,
 {
 	/* Handlers of ADDS/SUBS/CMP/CMN pass a constant carry: then the host's
 	 * own carry/borrow and overflow of one add or sub give C and V (SUB:
-	 * b arrives inverted, a + ~b + 1 = a - b, and Arm's C is "no borrow"). */
-	if (__builtin_constant_p(cin) && setflags) {
-		if (sf) {
-			uint64_t r;
-			int64_t sr;
-			bool cf, v;
-			if (cin == 1) {
-				cf = !__builtin_sub_overflow(a, ~b, &r);
-				v = __builtin_sub_overflow((int64_t)a, (int64_t)~b, &sr);
-			} else if (cin == 0) {
-				cf = __builtin_add_overflow(a, b, &r);
-				v = __builtin_add_overflow((int64_t)a, (int64_t)b, &sr);
-			} else {
-				goto generic;
-			}
-			c->nzcv = nzcv_of((int64_t)r < 0, r == 0, cf, v);
-			return r;
+	 * b arrives inverted, a + ~b + 1 = a - b, and Arm's C is "no borrow").
+	 * A 32-bit operation runs in the top half of 64-bit operands, where
+	 * carry, overflow, sign and zero are those of the 32-bit one. */
+	if (__builtin_constant_p(cin) && setflags && cin <= 1) {
+		unsigned sh = sf ? 0 : 32;
+		uint64_t x = a << sh, y = (cin ? ~b : b) << sh, r;
+		int64_t sr;
+		bool cf, v;
+		if (cin) {
+			cf = !__builtin_sub_overflow(x, y, &r);
+			v = __builtin_sub_overflow((int64_t)x, (int64_t)y, &sr);
 		} else {
-			uint32_t a32 = (uint32_t)a, b32 = (uint32_t)b, r32;
-			int32_t sr;
-			bool cf, v;
-			if (cin == 1) {
-				cf = !__builtin_sub_overflow(a32, ~b32, &r32);
-				v = __builtin_sub_overflow((int32_t)a32, (int32_t)~b32, &sr);
-			} else if (cin == 0) {
-				cf = __builtin_add_overflow(a32, b32, &r32);
-				v = __builtin_add_overflow((int32_t)a32, (int32_t)b32, &sr);
-			} else {
-				goto generic;
-			}
-			c->nzcv = nzcv_of((int32_t)r32 < 0, r32 == 0, cf, v);
-			return r32;
+			cf = __builtin_add_overflow(x, y, &r);
+			v = __builtin_add_overflow((int64_t)x, (int64_t)y, &sr);
 		}
+		c->nzcv = nzcv_of((int64_t)r < 0, r == 0, cf, v);
+		return r >> sh;
 	}
-generic:
 	if (sf) {
 		uint64_t r;
 		bool c1 = __builtin_add_overflow(a, b, &r);
