@@ -104,7 +104,9 @@ static enum elf_err scan(struct loader *l, struct elf_image *img,
 				return fail(l, ELF_ENOEXEC, "truncated (PT_INTERP)");
 			img->interp[ph.p_filesz - 1] = 0;
 		}
-		if (ph.p_type != PT_LOAD)
+		/* An empty PT_LOAD maps nothing, so it neither counts as a
+		 * loadable segment nor widens the image. */
+		if (ph.p_type != PT_LOAD || !ph.p_memsz)
 			continue;
 		nload++;
 		/* A bss-only segment may point past the end of the file:
@@ -116,8 +118,13 @@ static enum elf_err scan(struct loader *l, struct elf_image *img,
 		if ((ph.p_vaddr - ph.p_offset) % GUEST_PAGE)
 			return fail(l, ELF_ENOEXEC,
 				    "segment %zu is not page congruent", i);
-		if (ph.p_vaddr + ph.p_memsz < ph.p_vaddr)
+		/* Rounded up to a page, the end must neither wrap nor lie
+		 * beyond the 48-bit user address space of an aarch64 process. */
+		if (ph.p_memsz > UINT64_MAX - ph.p_vaddr - (GUEST_PAGE - 1))
 			return fail(l, ELF_ENOEXEC, "segment %zu wraps", i);
+		if (PAGE_UP(ph.p_vaddr + ph.p_memsz) > (1ull << 48))
+			return fail(l, ELF_ENOEXEC,
+				    "segment %zu lies beyond the address space", i);
 		if (PAGE_DOWN(ph.p_vaddr) < *lo)
 			*lo = PAGE_DOWN(ph.p_vaddr);
 		if (PAGE_UP(ph.p_vaddr + ph.p_memsz) > *hi)

@@ -189,6 +189,52 @@ TEST(truncated_segments_are_rejected_before_mapping)
 	free(file);
 }
 
+/* Loads a PIE whose only program header is @ph; returns the status. */
+static int load_one_segment(const Elf64_Phdr *ph, char *err, size_t errlen)
+{
+	Elf64_Ehdr eh = {
+		.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64,
+			     ELFDATA2LSB, EV_CURRENT },
+		.e_type = ET_DYN,
+		.e_machine = EM_AARCH64,
+		.e_version = EV_CURRENT,
+		.e_phoff = sizeof(Elf64_Ehdr),
+		.e_ehsize = sizeof(Elf64_Ehdr),
+		.e_phentsize = sizeof(Elf64_Phdr),
+		.e_phnum = 1,
+	};
+	char path[] = "/tmp/vgpu-abi-seg-XXXXXX";
+	struct elf_image img;
+	int fd = mkstemp(path), ret;
+
+	if (fd < 0 || write(fd, &eh, sizeof(eh)) != sizeof(eh) ||
+	    write(fd, ph, sizeof(*ph)) != sizeof(*ph))
+		return -1;
+	close(fd);
+	ret = elf_load(path, 0, &img, err, errlen);
+	if (ret == ELF_OK)
+		munmap((void *)img.lo, img.hi - img.lo);
+	unlink(path);
+	return ret;
+}
+
+/* Both found by the elf_load fuzz target: each "loaded" an empty image. */
+TEST(empty_or_wrapping_segments_are_refused)
+{
+	Elf64_Phdr empty = { .p_type = PT_LOAD, .p_flags = PF_R };
+	Elf64_Phdr huge = { .p_type = PT_LOAD, .p_flags = PF_R, .p_memsz = ~0ull };
+	Elf64_Phdr far = { .p_type = PT_LOAD, .p_flags = PF_R,
+			   .p_vaddr = 1ull << 48, .p_memsz = 4096 };
+	char err[256];
+
+	EXPECT_EQ(load_one_segment(&empty, err, sizeof(err)), ELF_ENOEXEC);
+	EXPECT_STREQ(err, "no loadable segment");
+	EXPECT_EQ(load_one_segment(&huge, err, sizeof(err)), ELF_ENOEXEC);
+	EXPECT_NONNULL(strstr(err, "wraps"));
+	EXPECT_EQ(load_one_segment(&far, err, sizeof(err)), ELF_ENOEXEC);
+	EXPECT_NONNULL(strstr(err, "beyond the address space"));
+}
+
 /* Reads the vector the stack holds back, as a guest's _start would. */
 TEST(initial_stack_layout)
 {

@@ -27,7 +27,9 @@ $(BUILD)/fuzz-smoke/%: tests/fuzz/%.c tests/fuzz/driver/standalone.c $(USER_LIB)
 $(BUILD)/fuzz/obj/vgpu/%.o $(BUILD)/fuzz/obj/shader/%.o $(BUILD)/fuzz/obj/driver-shim/%.o: FCF := -ffreestanding -nostdinc -isystem $(CLANG_INC)
 $(BUILD)/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_BASE) -D_GNU_SOURCE $(PKG_CFLAGS) $(FCF) -c $< -o $@
+	$(Q)$(FUZZ_CC) $(FUZZ_BASE) -MMD -MP -D_GNU_SOURCE $(PKG_CFLAGS) $(FCF) -c $< -o $@
+
+-include $(FUZZ_CORE_OBJS:.o=.d) $(FUZZ_USER_OBJS:.o=.d)
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_CORE_OBJS) $(FUZZ_USER_OBJS)
 	@mkdir -p $(@D)
@@ -40,5 +42,6 @@ fuzz: deps-auto $(FUZZ_BINS)
 	@for f in $(FUZZ_BINS); do \
 		mkdir -p fuzz-out/$$(basename $$f); \
 		echo "fuzzing $$(basename $$f) for $(FUZZ_SECONDS) s"; \
-		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 fuzz-out/$$(basename $$f) || exit 1; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-artifact_prefix=fuzz-out/$$(basename $$f)- fuzz-out/$$(basename $$f) || exit 1; \
 	done
