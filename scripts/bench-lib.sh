@@ -36,5 +36,5 @@ row() {
 
 # geomean FILE: geometric mean of the ratios recorded by row().
 geomean() {
-	awk '{ s += log($2); n++ } END { if (n) printf "%.2f", exp(s / n); else print "-" }' "$1"
+	awk '{ s += log($NF); n++ } END { if (n) printf "%.2f", exp(s / n); else print "-" }' "$1"
 }
