@@ -291,13 +291,14 @@ bool a64_decode_bitmask(unsigned n, unsigned imms, unsigned immr, bool sf,
 			uint64_t *wmask, uint64_t *tmask);
 
 /* Unaligned little-endian guest memory accessors (guest address = host
- * address). The compiler turns the memcpy into one host access. */
+ * address), one host access each. Loads are volatile: a guest load whose
+ * value is discarded (LDR XZR, [Xn]) must still happen, since it may
+ * fault, and the compiler would otherwise drop it. */
 #define GMEM(T, name)                                                        \
+	typedef T __attribute__((aligned(1), may_alias)) gmem_##name;        \
 	static inline T ld_##name(uint64_t a)                                \
 	{                                                                    \
-		T v;                                                         \
-		memcpy(&v, (const void *)(uintptr_t)a, sizeof(v));           \
-		return v;                                                    \
+		return *(const volatile gmem_##name *)(uintptr_t)a;          \
 	}                                                                    \
 	static inline void st_##name(uint64_t a, T v)                        \
 	{                                                                    \

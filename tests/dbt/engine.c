@@ -247,25 +247,34 @@ static void *probe_no_engine(void *arg)
 
 TEST(fault_pc_names_the_faulting_load)
 {
-	static const uint32_t code[] = {
-		0xd28000a0, /* mov x0, #5 */
-		0xf9400020, /* ldr x0, [x1] */
-		0xd4000001, /* svc #0 */
-	};
-	uint32_t *volatile p = map_code(code, 3);
-	ASSERT_NONNULL(p);
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_segv;
-	sa.sa_flags = SA_SIGINFO;
-	sigaction(SIGSEGV, &sa, NULL);
-	cpu_at(&fault_cpu, p);
-	fault_cpu.x[1] = 8; /* unmapped */
-	if (!sigsetjmp(fault_jmp, 1))
-		a64_run(&fault_cpu);
-	ASSERT_TRUE(fault_known);
-	EXPECT_EQ(fault_guest_pc, (uint64_t)(uintptr_t)(p + 1));
-	EXPECT_EQ(fault_cpu.x[0], 5u); /* the load wrote nothing */
+	/* The second form discards the value (LDR XZR): it must fault all
+	 * the same, as the load still happens on hardware. */
+	static const uint32_t loads[] = { 0xf9400020 /* ldr x0, [x1] */,
+					  0xf940003f /* ldr xzr, [x1] */ };
+
+	for (unsigned k = 0; k < 2; k++) {
+		const uint32_t code[] = {
+			0xd28000a0, /* mov x0, #5 */
+			loads[k],
+			0xd4000001, /* svc #0 */
+		};
+		uint32_t *volatile p = map_code(code, 3);
+		ASSERT_NONNULL(p);
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_segv;
+		sa.sa_flags = SA_SIGINFO;
+		sigaction(SIGSEGV, &sa, NULL);
+		cpu_at(&fault_cpu, p);
+		fault_cpu.x[1] = 8; /* unmapped */
+		fault_known = false;
+		if (!sigsetjmp(fault_jmp, 1))
+			a64_run(&fault_cpu);
+		TH_LOG("load 0x%08x", loads[k]);
+		ASSERT_TRUE(fault_known);
+		EXPECT_EQ(fault_guest_pc, (uint64_t)(uintptr_t)(p + 1));
+		EXPECT_EQ(fault_cpu.x[0], 5u); /* the load wrote nothing */
+	}
 	/* a thread that is not running the engine has no engine faults */
 	pthread_t t;
 	void *res;
