@@ -252,7 +252,8 @@ TEST(fault_pc_names_the_faulting_load)
 	static const uint32_t loads[] = { 0xf9400020 /* ldr x0, [x1] */,
 					  0xf940003f /* ldr xzr, [x1] */ };
 
-	for (unsigned k = 0; k < 2; k++) {
+	/* volatile: the loop goes on after a siglongjmp out of a64_run */
+	for (volatile unsigned k = 0; k < 2; k++) {
 		const uint32_t code[] = {
 			0xd28000a0, /* mov x0, #5 */
 			loads[k],
