@@ -200,6 +200,28 @@ static inline long long json_num(const char *json, const char *key)
 	return p ? strtoll(p + strlen(pat), NULL, 10) : -1;
 }
 
+/*
+ * Polls the stats file (up to 500 times, @poll_us apart) until
+ * "contexts_live" is @want: the server reclaims a dead or closed client's
+ * context when it notices. Returns the last value read.
+ */
+static inline long long devnode_wait_live(const struct devnode *d,
+					  long long want, useconds_t poll_us)
+{
+	long long live = -1;
+
+	for (int i = 0; i < 500; i++) {
+		char *st = devnode_stats(d);
+
+		live = json_num(st, "contexts_live");
+		free(st);
+		if (live == want)
+			break;
+		usleep(poll_us);
+	}
+	return live;
+}
+
 /* ---- job descriptors (Bifrost job header + WRITE_VALUE payload) ---- */
 #define JOB_TYPE_NULL 1
 #define JOB_TYPE_WRITE_VALUE 2

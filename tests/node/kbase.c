@@ -958,14 +958,7 @@ TEST_F(kb, client_killed_mid_job_is_reclaimed)
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 	/* The context and its pages go away once the server notices. */
-	for (int i = 0; i < 500; i++) {
-		st = devnode_stats(&self->d);
-		live = json_num(st, "contexts_live");
-		free(st);
-		if (live == 0)
-			break;
-		usleep(20000);
-	}
+	live = devnode_wait_live(&self->d, 0, 20000);
 	EXPECT_EQ(live, 0);
 	st = devnode_stats(&self->d);
 	EXPECT_EQ(json_num(st, "gpu_pages_mapped"), 0);
@@ -1249,8 +1242,7 @@ static void busy_client(const struct devnode *d, unsigned seed)
 TEST_F_TIMEOUT(kb, clients_killed_at_random_moments, 120)
 {
 	enum { ROUNDS = 24 };
-	long long live = -1;
-	char *st;
+	long long live;
 
 	NEED_DEV();
 	srand(1234);
@@ -1264,14 +1256,7 @@ TEST_F_TIMEOUT(kb, clients_killed_at_random_moments, 120)
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 	}
-	for (int i = 0; i < 500; i++) {
-		st = devnode_stats(&self->d);
-		live = json_num(st, "contexts_live");
-		free(st);
-		if (live == 0)
-			break;
-		usleep(20000);
-	}
+	live = devnode_wait_live(&self->d, 0, 20000);
 	EXPECT_EQ(live, 0);
 	/* Still serving. */
 	self->fd = kb_open(&self->d);

@@ -543,16 +543,7 @@ TEST_F(pan, prime_import_into_another_file_outlives_the_exporter)
 	munmap(jobs.cpu, jobs.size);
 	close(fd2);
 	/* Both gone: so is every context. */
-	for (int i = 0; i < 500; i++) {
-		long long live;
-
-		st = devnode_stats(&self->d);
-		live = json_num(st, "contexts_live");
-		free(st);
-		if (!live)
-			break;
-		usleep(10000);
-	}
+	devnode_wait_live(&self->d, 0, 10000);
 	st = devnode_stats(&self->d);
 	EXPECT_EQ(json_num(st, "contexts_live"), 0);
 	EXPECT_EQ(json_num(st, "gpu_pages_mapped"), 0);
@@ -662,8 +653,7 @@ TEST_F(pan, heap_bo_grows_on_gpu_fault)
 
 TEST_F_TIMEOUT(pan, clients_killed_at_random_moments, 120)
 {
-	long long live = -1;
-	char *st;
+	long long live;
 
 	NEED_DEV();
 	srand(99);
@@ -702,14 +692,7 @@ TEST_F_TIMEOUT(pan, clients_killed_at_random_moments, 120)
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 	}
-	for (int i = 0; i < 500; i++) {
-		st = devnode_stats(&self->d);
-		live = json_num(st, "contexts_live");
-		free(st);
-		if (live == 1) /* the fixture's own file */
-			break;
-		usleep(20000);
-	}
+	live = devnode_wait_live(&self->d, 1, 20000); /* the fixture's own file */
 	EXPECT_EQ(live, 1);
 	{
 		struct pan_get_param_arg p = { .param = PAN_PARAM_GPU_PROD_ID };
