@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
+#include "cmd/json.h"
 #include "fuse-dev/socket_io.h"
 
 struct preload_opts {
@@ -72,15 +73,15 @@ static char *fetch_stats(const char *sock)
 	return text;
 }
 
-/* The number after "key": in the statistics text, or -1. */
-static long stat_value(const char *text, const char *key)
+/* Whether every file opened on the server has been released. */
+static bool all_released(const char *text)
 {
-	char pat[64];
-	const char *p;
+	struct jv *root = jv_parse(text);
+	const struct jv *sys = jv_get(root, "system");
+	bool done = jv_num(sys, "opens") == jv_num(sys, "releases");
 
-	snprintf(pat, sizeof(pat), "\"%s\":", key);
-	p = strstr(text, pat);
-	return p ? strtol(p + strlen(pat), NULL, 10) : -1;
+	jv_free(root);
+	return done;
 }
 
 /*
@@ -95,8 +96,7 @@ static int save_stats(const char *sock, const char *path, bool private_server)
 	FILE *f;
 	int ret = -1;
 
-	for (int i = 0; private_server && text && i < 200 &&
-	     stat_value(text, "opens") != stat_value(text, "releases"); i++) {
+	for (int i = 0; private_server && text && i < 200 && !all_released(text); i++) {
 		free(text);
 		usleep(10000);
 		text = fetch_stats(sock);
