@@ -8,17 +8,6 @@
 #include "driver-shim/shim_internal.h"
 #include "driver-shim/uapi_ioc.h"
 
-/* Counted by hand: __builtin_popcount may need libgcc, which the core
- * must not call. */
-static unsigned bits_set(uint64_t v)
-{
-	unsigned n = 0;
-
-	for (; v; v &= v - 1)
-		n++;
-	return n;
-}
-
 struct shim_dev *shim_dev_create(const struct shim_config *cfg,
 				 const struct shim_host *host)
 {
@@ -49,8 +38,8 @@ struct shim_dev *shim_dev_create(const struct shim_config *cfg,
 	if (drm_dev_init(dev))
 		goto fail_hw;
 	os_info("shim", "%s ready: %u shader cores, %u address spaces",
-		dev->gpu_name, bits_set(dev->regs.shader_present),
-		bits_set(dev->regs.as_present));
+		dev->gpu_name, os_popcount64(dev->regs.shader_present),
+		os_popcount64(dev->regs.as_present));
 	return dev;
 
 fail_hw:

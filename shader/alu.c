@@ -445,7 +445,7 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 		r = (uint32_t)((int32_t)raw(&o, 0) >> shift_amount(&o)) | raw(&o, 1);
 		break;
 	case BI_OP_POPCOUNT_I32:
-		r = bi_popcount(raw(&o, 0));
+		r = os_popcount32(raw(&o, 0));
 		break;
 	case BI_OP_CLZ_U32:
 		a = raw(&o, 0);

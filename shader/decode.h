@@ -186,14 +186,6 @@ void bi_decode_instr_first(uint32_t bits, bool fma, struct bi_instr *ins);
 /* Decodes a register block; @first for the clause's first tuple. */
 void bi_decode_regs(uint64_t bits, bool first, struct bi_regs *r);
 
-/* Bit count without libgcc's __popcountdi2 (the core cannot link it). */
-static inline unsigned bi_popcount(uint32_t v)
-{
-	v = v - ((v >> 1) & 0x55555555u);
-	v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
-	return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
-}
-
 /* Option of modifier @mod (enum bi_mod), or @dflt if the op has none. */
 static inline uint16_t bi_mod(const struct bi_instr *ins, unsigned mod,
 			      uint16_t dflt)

@@ -137,7 +137,7 @@ static int run_clause(struct bi_tctx *x)
 			x->t0[l] = x->fma[l];
 			x->t1[l] = x->add[l];
 		}
-		w->instrs += 2 * bi_popcount(x->mask);
+		w->instrs += 2 * os_popcount32(x->mask);
 	}
 	write_back(x, &c->t[c->ntuples - 1].wregs);
 	return 0;
@@ -147,7 +147,7 @@ static int run_clause(struct bi_tctx *x)
 static void count(struct bi_stats *st, const struct bi_tctx *x)
 {
 	const struct bi_clause *c = x->c;
-	unsigned n = bi_popcount(x->mask), taken = 0;
+	unsigned n = os_popcount32(x->mask), taken = 0;
 	uint64_t target = 0;
 
 	st->clauses++;
