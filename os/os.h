@@ -87,6 +87,20 @@ static inline unsigned __int128 os_udiv128(unsigned __int128 n,
 			*rem = n64 % d64;
 		return n64 / d64;
 	}
+	if (!(d >> 32)) {
+		/* A small divisor: four 64-by-32-bit steps, one per limb. */
+		uint64_t r64 = 0, d32 = (uint64_t)d;
+
+		for (i = 3; i >= 0; i--) {
+			uint64_t cur = r64 << 32 | (uint32_t)(n >> (32 * i));
+
+			q |= (unsigned __int128)(cur / d32) << (32 * i);
+			r64 = cur % d32;
+		}
+		if (rem)
+			*rem = r64;
+		return q;
+	}
 	for (i = 127; i >= 0; i--) {
 		r = (r << 1) | ((n >> i) & 1);
 		if (r >= d) {

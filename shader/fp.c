@@ -270,22 +270,13 @@ uint32_t bi_fp_fma(const struct bi_fmt *f, uint32_t a, uint32_t b, uint32_t c,
 	return bi_fp_fma_scaled(f, a, b, c, has_c, 0, rm, ftz);
 }
 
-/*
- * n / d for a divisor below 2^32, by 32-bit limbs: the core may not call
- * libgcc's 128-bit division (kernel builds have no libgcc).
- */
+/* n / d; @exact says whether the remainder is zero. */
 static u128 div128(u128 n, uint32_t d, bool *exact)
 {
-	u128 q = 0;
-	uint64_t r = 0;
+	u128 rem;
+	u128 q = os_udiv128(n, d, &rem);
 
-	for (int i = 3; i >= 0; i--) {
-		uint64_t cur = r << 32 | (uint32_t)(n >> (32 * i));
-
-		q |= (u128)(cur / d) << (32 * i);
-		r = cur % d;
-	}
-	*exact = r == 0;
+	*exact = rem == 0;
 	return q;
 }
 
