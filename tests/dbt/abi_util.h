@@ -53,37 +53,4 @@ static inline const char *abi_guest(const char *name)
 	return s;
 }
 
-/* Compares @c under qemu-aarch64 and vgpu run. The oracle reuses
- * build_path()'s buffer and runs both sides in scratch directories, so
- * the vgpu binary is given to it as an absolute path. */
-static inline bool abi_oracle(struct __test_metadata *_metadata,
-			      struct oracle_case *c)
-{
-	setenv("VGPU_BIN", abi_vgpu(), 1);
-	return oracle_compare(_metadata, c);
-}
-
-/*
- * Programs built on glibc need much of the instruction set (SIMD in its
- * string functions): while the engine lacks an instruction glibc uses, the
- * smallest of them dies of SIGILL at once. Tests of such programs then
- * skip, naming the instruction; they compare as soon as it runs.
- */
-static inline bool abi_engine_runs_glibc(struct __test_metadata *_metadata)
-{
-	struct proc_result r;
-	const char *a[] = { abi_guest("tests/guest/abi_hello"), NULL };
-	bool ok = true;
-
-	if (abi_run(&r, a, NULL))
-		return true; /* let the test itself report it */
-	if (r.status == 128 + 4 && strstr(r.err, "uncaught target signal 4")) {
-		ok = false;
-		SKIP(, "the engine does not run static glibc yet: %.*s",
-		     (int)strcspn(r.err, "\n"), r.err);
-	}
-	proc_result_free(&r);
-	return ok;
-}
-
 #endif

@@ -9,41 +9,26 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "abi_util.h"
 #include "harness.h"
 #include "lib/proc.h"
 
-static char *run_with_stats(const char *guest,
-			    const char *sysroot, int *status)
+static char *run_with_stats(const char *guest, const char *sysroot, int *status)
 {
-	char vgpu[4096], prog[4096], dir[] = "/tmp/vgpu-run-stats-XXXXXX";
-	char *argv[16];
+	char dir[] = "/tmp/vgpu-run-stats-XXXXXX", path[sizeof(dir) + 16];
+	/* Relative: resolved against the cwd vgpu run starts in. */
+	const char *with_l[] = { "-L", sysroot, "-stats", "gpu.json", abi_guest(guest), NULL };
+	const char **args = sysroot ? with_l : with_l + 2;
 	struct proc_result r;
 	size_t len;
 	char *json;
-	int n = 0;
 
-	snprintf(vgpu, sizeof(vgpu), "%s", build_path("vgpu"));
-	snprintf(prog, sizeof(prog), "%s", build_path(guest));
-	if (!mkdtemp(dir))
-		return NULL;
-	argv[n++] = vgpu;
-	argv[n++] = "run";
-	if (sysroot) {
-		argv[n++] = "-L";
-		argv[n++] = (char *)sysroot;
-	}
-	/* Relative: resolved against the cwd vgpu run starts in. */
-	argv[n++] = "-stats";
-	argv[n++] = "gpu.json";
-	argv[n++] = prog;
-	argv[n] = NULL;
-	if (proc_run(argv, NULL, dir, NULL, 0, 300, &r))
+	if (!mkdtemp(dir) || abi_run(&r, args, dir))
 		return NULL;
 	*status = r.status;
 	if (r.status)
 		TH_LOG("vgpu run: status %d\n%s%s", r.status, r.out, r.err);
 	proc_result_free(&r);
-	char path[4200];
 	snprintf(path, sizeof(path), "%s/gpu.json", dir);
 	json = read_file(path, &len);
 	unlink(path);
@@ -65,13 +50,11 @@ TEST(program_without_gpu_gets_an_empty_report)
 
 TEST(unwritable_directory_is_a_usage_error)
 {
-	char vgpu[4096], prog[4096];
-	char *argv[] = { vgpu, "run", "-stats", "/nonexistent-dir/x.json", prog, NULL };
+	const char *args[] = { "-stats", "/nonexistent-dir/x.json",
+			       abi_guest("tests/guest/oracle_probe"), NULL };
 	struct proc_result r;
 
-	snprintf(vgpu, sizeof(vgpu), "%s", build_path("vgpu"));
-	snprintf(prog, sizeof(prog), "%s", build_path("tests/guest/oracle_probe"));
-	ASSERT_EQ(proc_run(argv, NULL, NULL, NULL, 0, 60, &r), 0);
+	ASSERT_EQ(abi_run(&r, args, NULL), 0);
 	EXPECT_NE(r.status, 0);
 	EXPECT_NONNULL(strstr(r.err, "-stats"));
 	proc_result_free(&r);

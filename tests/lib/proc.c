@@ -168,10 +168,14 @@ void proc_result_free(struct proc_result *r)
 
 const char *build_path(const char *rel)
 {
-	static char path[4096];
+	/* A few rotating buffers: callers such as the oracle runner take a
+	 * path of their own while the test still holds one. */
+	static char paths[4][4096];
+	static unsigned next;
+	char *path = paths[next++ % 4];
 	const char *b = getenv("VGPU_BUILD");
 
-	snprintf(path, sizeof(path), "%s/%s", b && *b ? b : "build", rel);
+	snprintf(path, sizeof(paths[0]), "%s/%s", b && *b ? b : "build", rel);
 	return path;
 }
 

@@ -26,7 +26,8 @@ int proc_run(char *const argv[], char *const extra_env[], const char *cwd,
 	     struct proc_result *r);
 void proc_result_free(struct proc_result *r);
 
-/* $VGPU_BUILD (default "build") joined with @rel, in a static buffer. */
+/* $VGPU_BUILD (default "build") joined with @rel, in a static buffer that
+ * stays valid for the next three calls. */
 const char *build_path(const char *rel);
 
 /* The arm64 sysroot's path, or NULL when it has not been fetched. */
