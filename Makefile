@@ -77,7 +77,6 @@ GUEST_BINS := $(GUEST_SRCS:%.c=$(BUILD)/%)
 GUEST_CFLAGS := -O2 -g -Wall -Wextra -Werror
 
 SYSROOT_SCRIPT := scripts/sysroot.sh
-SYSROOT := $(shell scripts/sysroot.sh --print 2>/dev/null)
 
 .PHONY: all tests guests check demo bench fuzz deps deps-auto sysroot module \
 	print-sysroot install uninstall clean help
