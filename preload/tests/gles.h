@@ -71,6 +71,9 @@ void glUseProgram_t(GLuint);
 void glGenBuffers_t(GLsizei, GLuint *);
 void glBindBuffer_t(GLenum, GLuint);
 void glBufferData_t(GLenum, GLsizeiptr, const void *, GLenum);
+void glBufferSubData_t(GLenum, GLintptr, GLsizeiptr, const void *);
+GLint glGetUniformLocation_t(GLuint, const GLchar *);
+void glUniform1ui_t(GLint, GLuint);
 void glBindBufferBase_t(GLenum, GLuint, GLuint);
 void glDispatchCompute_t(GLuint, GLuint, GLuint);
 void glMemoryBarrier_t(GLbitfield);
@@ -181,6 +184,29 @@ static GLuint gles_ssbo(GLuint binding, size_t size, const void *data)
 	GL(glBindBufferBase)(GL_SHADER_STORAGE_BUFFER, binding, b);
 	free(zero);
 	return b;
+}
+
+/* Makes @prog current again (programs that switch between several). */
+static inline void gles_use(GLuint prog)
+{
+	GL(glUseProgram)(prog);
+}
+
+/* Overwrites @size bytes of buffer @b at @off. */
+static inline void gles_write(GLuint b, size_t off, size_t size, const void *data)
+{
+	GL(glBindBuffer)(GL_SHADER_STORAGE_BUFFER, b);
+	GL(glBufferSubData)(GL_SHADER_STORAGE_BUFFER, (GLintptr)off, (GLsizeiptr)size, data);
+}
+
+/* Sets uint uniform @name of program @prog (current) to @v. */
+static inline void gles_uniform(GLuint prog, const char *name, GLuint v)
+{
+	GLint loc = GL(glGetUniformLocation)(prog, name);
+
+	if (loc < 0)
+		gles_die("no uniform", name);
+	GL(glUniform1ui)(loc, v);
 }
 
 static void gles_dispatch(GLuint x, GLuint y, GLuint z)

@@ -66,35 +66,36 @@ static void gles(struct __test_metadata *_metadata, const char *gpu,
 	proc_result_free(&r);
 }
 
-TEST_TIMEOUT(gles_vector_add, MESA_TIMEOUT)
-{
-	gles(_metadata, NULL, "Mali-G71 (Panfrost)", "aarch64/preload-tests/gles_vadd",
-	     "PASS: vector add");
-}
+/*
+ * The GLES programs (preload/tests/gles_*.c): test name, program, and
+ * the line its C reference check prints on success. Each runs on the
+ * Mali-G71 (the default) and again on the Mali-G52 (v7 encodings, the
+ * other GPU_ID): a whole run is about half a second, so doing every
+ * program twice costs the tier a few seconds.
+ */
+#define GLES_PROGRAMS(X)                                                   \
+	X(vector_add, "gles_vadd", "PASS: vector add")                     \
+	X(sgemm, "gles_sgemm", "PASS: sgemm")                              \
+	X(reduction, "gles_reduce", "PASS: workgroup sums")                \
+	X(histogram_atomics, "gles_histogram", "PASS: histogram")          \
+	X(sobel, "gles_sobel", "PASS: sobel")                              \
+	X(prefix_scan, "gles_scan", "PASS: prefix sum")                    \
+	X(transpose, "gles_transpose", "PASS: transpose")                  \
+	X(bfs_multi_dispatch, "gles_bfs", "PASS: bfs levels")
 
-TEST_TIMEOUT(gles_sgemm, MESA_TIMEOUT)
-{
-	gles(_metadata, NULL, "Mali-G71 (Panfrost)", "aarch64/preload-tests/gles_sgemm",
-	     "PASS: sgemm");
-}
+#define GLES_TESTS(name, prog, pass)                                          \
+	TEST_TIMEOUT(gles_##name, MESA_TIMEOUT)                               \
+	{                                                                     \
+		gles(_metadata, NULL, "Mali-G71 (Panfrost)",                  \
+		     "aarch64/preload-tests/" prog, pass);                    \
+	}                                                                     \
+	TEST_TIMEOUT(gles_##name##_g52, MESA_TIMEOUT)                         \
+	{                                                                     \
+		gles(_metadata, "g52", "Mali-G52 (Panfrost)",                 \
+		     "aarch64/preload-tests/" prog, pass);                    \
+	}
 
-TEST_TIMEOUT(gles_reduction, MESA_TIMEOUT)
-{
-	gles(_metadata, NULL, "Mali-G71 (Panfrost)", "aarch64/preload-tests/gles_reduce",
-	     "PASS: workgroup sums");
-}
-
-TEST_TIMEOUT(gles_histogram_atomics, MESA_TIMEOUT)
-{
-	gles(_metadata, NULL, "Mali-G71 (Panfrost)",
-	     "aarch64/preload-tests/gles_histogram", "PASS: histogram");
-}
-
-TEST_TIMEOUT(gles_vector_add_g52, MESA_TIMEOUT)
-{
-	gles(_metadata, "g52", "Mali-G52 (Panfrost)", "aarch64/preload-tests/gles_vadd",
-	     "PASS: vector add");
-}
+GLES_PROGRAMS(GLES_TESTS)
 
 /* rusticl probes renderD128..191 itself and lists the virtual Mali. */
 TEST_TIMEOUT(clinfo_lists_the_mali, MESA_TIMEOUT)
