@@ -302,6 +302,29 @@ static bool guest_signal_pending(void)
 	return t && (t->pending & ~t->sigmask);
 }
 
+/* A file the driver created in an ioctl (a PRIME dma-buf, a sync_file:
+ * fuse-dev/inproc.h) gets a guest descriptor like a node's: a duplicate
+ * of its pipe or eventfd, with calls on it routed to the file. It has no
+ * node (@node NULL): fstat shows the pipe itself. */
+static int install_object(struct vgpu_inproc_file *f, bool cloexec)
+{
+	struct dv_file *df = calloc(1, sizeof(*df));
+	int fd;
+
+	if (!df)
+		return -ENOMEM;
+	df->f = f;
+	df->oflags = O_RDWR;
+	fd = fcntl(vgpu_inproc_pollfd(f), cloexec ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
+	if (fd < 0) {
+		fd = -errno;
+		free(df);
+		return fd;
+	}
+	fd_bind(fd, df);
+	return fd;
+}
+
 static struct vgpu_inproc *device(void)
 {
 	struct vgpu_inproc *ip;
@@ -312,6 +335,7 @@ static struct vgpu_inproc *device(void)
 
 		dev = vgpu_inproc_create(&cfg);
 		vgpu_inproc_set_interrupt_check(guest_signal_pending);
+		vgpu_inproc_set_install_hook(install_object);
 		/* Which mode serves the nodes (issue 5): only when asked for,
 		 * so that the program's own output stays clean. */
 		if (dev && abi_opts.strace)
@@ -526,6 +550,10 @@ int devview_fstat(int fd, struct stat *st)
 
 	if (!df)
 		return 1;
+	if (!df->node) {
+		file_put(df);
+		return 1;
+	}
 	/* The tree file's identity, so that stat and fstat agree. */
 	if (stat(devview_path(df->node->path, buf), st))
 		r = -errno;
@@ -542,7 +570,7 @@ const char *devview_node_path(int fd)
 
 	if (!df)
 		return NULL;
-	p = df->node->path;
+	p = df->node ? df->node->path : NULL;
 	file_put(df);
 	return p;
 }

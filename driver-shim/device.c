@@ -24,6 +24,7 @@ struct shim_dev *shim_dev_create(const struct shim_config *cfg,
 	dev->stat_lock = os_mutex_new();
 	dev->wake = os_cond_new();
 	shim_list_init(&dev->files);
+	shim_list_init(&dev->fobjs);
 	shim_list_init(&dev->ctxs);
 	dev->next_ctx_id = 1;
 	/* Anonymous pages: only the page-table pages actually used cost
@@ -69,6 +70,13 @@ void shim_dev_destroy(struct shim_dev *dev)
 	 * had closed them. */
 	shim_list_for_each_safe(pos, tmp, &dev->files)
 		shim_release(shim_container_of(pos, struct shim_file, link));
+	/* The transport has dropped its file objects; any left go now. */
+	shim_list_for_each_safe(pos, tmp, &dev->fobjs) {
+		struct shim_fobj *o = shim_container_of(pos, struct shim_fobj, link);
+
+		o->refs = 1;
+		shim_fobj_put_locked(o);
+	}
 	drm_dev_fini(dev);
 	shim_hw_fini(dev);
 	ralloc_fini(&dev->kpool_alloc);
@@ -136,6 +144,7 @@ void shim_wake_all(struct shim_dev *dev)
 	struct shim_list *pos, *tmp;
 
 	os_cond_broadcast(dev->wake);
+	shim_fobj_notify_all(dev);
 	if (!dev->host.file_notify)
 		return;
 	shim_list_for_each_safe(pos, tmp, &dev->files) {

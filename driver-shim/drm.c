@@ -3,13 +3,8 @@
  * The DRM core as a render-node client meets it: dispatch by ioctl number
  * alone (the size in the request only says how much the client passed;
  * missing bytes read as zero, as drm_ioctl() does), render-node
- * permissions, VERSION, GET_CAP, SET_CLIENT_CAP, GEM handles and PRIME.
- *
- * PRIME across processes: a FUSE server cannot create a file descriptor
- * in its client, so HANDLE_TO_FD returns an export token in the fd field
- * (a number >= 0x40000000, not a real descriptor) that FD_TO_HANDLE on
- * any render-node file of this server accepts. The in-process front end
- * turns tokens into real descriptors.
+ * permissions, VERSION, GET_CAP, SET_CLIENT_CAP, GEM handles.
+ * PRIME itself is in prime.c.
  */
 #include "driver-shim/drm_priv.h"
 
@@ -19,7 +14,6 @@
 /* panfrost 1.2: HEAP/NOEXEC BOs (1.1), AFBC_FEATURES (1.2) */
 #define DRM_DRIVER_MAJOR 1
 #define DRM_DRIVER_MINOR 2
-#define DRM_TOKEN_BASE 0x40000000u
 /* GPU VA window Linux's panfrost gives each file. */
 #define PAN_VA_START (32ull << 20)
 #define PAN_VA_END ((4ull << 30) - (32ull << 20))
@@ -33,7 +27,6 @@ int drm_dev_init(struct shim_dev *dev)
 	shim_list_init(&d->bos);
 	shim_list_init(&d->jobs);
 	d->next_mmap_offset = DRM_FILE_PAGE_OFFSET_START;
-	d->next_token = DRM_TOKEN_BASE;
 	dev->drm = d;
 	return 0;
 }
@@ -233,58 +226,6 @@ static long drm_gem_close(struct drm_file_priv *p, struct drm_gem_close_arg *g)
 	return 0;
 }
 
-static long prime_to_fd(struct drm_file_priv *p, struct drm_prime_handle_arg *a)
-{
-	struct pan_bo *bo;
-
-	if (a->flags & ~(DRM_CLOEXEC | DRM_RDWR))
-		return -SHIM_EINVAL;
-	bo = drm_bo_lookup(p, a->handle);
-	if (!bo)
-		return -SHIM_ENOENT;
-	if (!bo->export_token)
-		bo->export_token = p->file->dev->drm->next_token++;
-	a->fd = (int32_t)bo->export_token;
-	return 0;
-}
-
-static long prime_to_handle(struct drm_file_priv *p,
-			    struct drm_prime_handle_arg *a)
-{
-	struct shim_list *pos, *tmp;
-
-	shim_list_for_each_safe(pos, tmp, &p->file->dev->drm->bos) {
-		struct pan_bo *bo = shim_container_of(pos, struct pan_bo, link);
-
-		uint64_t va;
-		int ret;
-
-		if (!bo->export_token || bo->export_token != (uint32_t)a->fd)
-			continue;
-		/* One handle per object and file, as GEM guarantees. */
-		for (unsigned i = 0; i < p->nbos; i++) {
-			if (p->bos[i] == bo) {
-				a->handle = i + 1;
-				return 0;
-			}
-		}
-		/* Another file's buffer: map its pages (in the exporter's
-		 * backing) into this file's address space too. */
-		if (ralloc_alloc(&p->va, bo->size, SHIM_PAGE_SIZE, &va))
-			return -SHIM_ENOMEM;
-		ret = shim_ctx_map_pa(p->file->ctx, va, bo->owner->pa_base + bo->phys_off,
-				      bo->size / SHIM_PAGE_SIZE, bo->prot, NULL);
-		if (!ret)
-			ret = drm_bo_handle_new(p, bo, va, &a->handle);
-		if (ret) {
-			shim_ctx_unmap(p->file->ctx, va, bo->size / SHIM_PAGE_SIZE, NULL);
-			ralloc_free(&p->va, va, bo->size);
-		}
-		return ret;
-	}
-	return -SHIM_EBADF;
-}
-
 /* Core ioctls that exist but are not for render nodes (EACCES there). */
 static bool core_not_render(unsigned nr)
 {
@@ -321,9 +262,9 @@ long drm_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 	case DRM_NR_GEM_CLOSE:
 		return drm_gem_close(p, arg);
 	case DRM_NR_PRIME_HANDLE_TO_FD:
-		return prime_to_fd(p, arg);
+		return drm_prime_to_fd(p, c, arg);
 	case DRM_NR_PRIME_FD_TO_HANDLE:
-		return prime_to_handle(p, arg);
+		return drm_prime_to_handle(p, c, arg);
 	case DRM_NR_SYNCOBJ_CREATE:
 	case DRM_NR_SYNCOBJ_DESTROY:
 	case DRM_NR_SYNCOBJ_HANDLE_TO_FD:

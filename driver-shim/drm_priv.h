@@ -33,7 +33,7 @@ struct pan_bo {
 	unsigned busy;          /* jobs in flight that list it */
 	struct shim_fence *last; /* fence of the last job that listed it */
 	bool dontneed;
-	uint32_t export_token;  /* PRIME "fd", 0 if never exported */
+	struct shim_fobj *dmabuf; /* its PRIME export while one lives */
 	struct shim_list link;  /* drm_dev_priv.bos */
 };
 
@@ -47,7 +47,6 @@ struct drm_syncobj {
 	int refs;
 	unsigned npoints, cap;
 	struct sync_point *points;
-	uint32_t export_token;
 };
 
 struct drm_file_priv {
@@ -67,7 +66,6 @@ struct drm_dev_priv {
 	struct shim_list bos;          /* every live BO */
 	struct shim_list jobs;         /* panfrost jobs not yet finished */
 	uint64_t next_mmap_offset;
-	uint32_t next_token;
 	struct drm_file_priv *perfcnt_owner;
 };
 
@@ -91,6 +89,19 @@ int drm_syncobj_fence(struct drm_file_priv *p, uint32_t handle,
 		      struct shim_fence **out);
 void drm_syncobj_replace(struct drm_syncobj *s, struct shim_fence *f);
 void drm_syncobj_file_release(struct drm_file_priv *p);
+void syncobj_put(struct drm_syncobj *s);
+int syncobj_handle_new(struct drm_file_priv *p, struct drm_syncobj *s,
+		       uint32_t *handle);
+
+/* prime.c: PRIME dma-bufs; syncobj_fd.c: syncobj files and sync_files */
+long drm_prime_to_fd(struct drm_file_priv *p, struct shim_caller *c,
+		     struct drm_prime_handle_arg *a);
+long drm_prime_to_handle(struct drm_file_priv *p, struct shim_caller *c,
+			 struct drm_prime_handle_arg *a);
+long drm_syncobj_to_fd(struct drm_file_priv *p, struct shim_caller *c,
+		       struct drm_syncobj_handle_arg *a);
+long drm_syncobj_from_fd(struct drm_file_priv *p, struct shim_caller *c,
+			 struct drm_syncobj_handle_arg *a);
 
 /* panfrost_ioctl.c */
 long pan_ioctl(struct shim_file *f, struct shim_caller *c, unsigned nr,

@@ -21,6 +21,7 @@
 
 struct shim_dev;
 struct shim_file;
+struct shim_fobj;
 
 /* The caller of one file operation, as a kernel driver sees "current". */
 struct shim_caller {
@@ -35,6 +36,18 @@ struct shim_caller {
 	bool (*interrupted)(struct shim_caller *c);
 	/* Bytes moved through the two copy functions (statistics). */
 	uint64_t copied_in, copied_out;
+	/*
+	 * The caller's descriptor table, for ioctls that hand out or take
+	 * file descriptors (see "File objects" below). fd_install gives the
+	 * caller a new descriptor for @o (the transport takes its own
+	 * reference) and returns its number or -errno; fd_get finds the
+	 * object behind the caller's descriptor @fd and returns it with a
+	 * reference: -SHIM_EBADF when @fd is not open, -SHIM_EINVAL when it
+	 * is not one of this device's objects. NULL when the transport
+	 * cannot (FUSE): those ioctls then fail with EOPNOTSUPP.
+	 */
+	int (*fd_install)(struct shim_caller *c, struct shim_fobj *o, bool cloexec);
+	int (*fd_get)(struct shim_caller *c, int fd, struct shim_fobj **out);
 };
 
 /* One context's backing store, made by the transport. */
@@ -57,6 +70,9 @@ struct shim_host {
 	bool local_user_memory;
 	/* A file became readable/pollable: wake poll() waiters. */
 	void (*file_notify)(void *priv, struct shim_file *f);
+	/* The same for a file object: its poll mask is now @mask. Called
+	 * with the driver's lock held: it must not call back into the shim. */
+	void (*fobj_notify)(void *priv, struct shim_fobj *o, unsigned mask);
 };
 
 enum shim_gpu_model {
@@ -136,6 +152,40 @@ int shim_mmap_prepare(struct shim_file *f, uint64_t pgoff, uint64_t length,
 int shim_mmap_commit(struct shim_file *f, uint64_t pgoff, uint64_t length,
 		     uint64_t cpu_va);
 int shim_munmap(struct shim_file *f, uint64_t cpu_va, uint64_t length);
+
+/*
+ * File objects: the files a driver creates besides its device nodes, which
+ * a kernel hands to user space as new descriptors (anon_inode_getfd,
+ * dma_buf_fd, sync_file_create): a PRIME dma-buf of a BO, a sync_file
+ * (one fence), a syncobj file, a kbase counter reader. The shim knows no
+ * host descriptor: it makes an object, and the transport materialises it
+ * through the caller's fd_install (a real descriptor of the caller whose
+ * ioctl/read/mmap/poll/close come back to the calls below), and turns a
+ * descriptor back into its object with fd_get. An object lives while the
+ * transport holds a reference (its descriptors, mappings and calls).
+ */
+enum shim_fobj_kind {
+	SHIM_FOBJ_DMABUF = 1,   /* PRIME export of a GEM object */
+	SHIM_FOBJ_SYNC_FILE,    /* one fence (EXPORT_SYNC_FILE) */
+	SHIM_FOBJ_SYNCOBJ,      /* a DRM syncobj as a file */
+	SHIM_FOBJ_PRFCNT,       /* a kbase kinstr_prfcnt reader */
+};
+enum shim_fobj_kind shim_fobj_kind(struct shim_fobj *o);
+/* Its readiness keeps changing (a reader): a level-triggered poll source;
+ * else poll readiness, once there, stays (a signalled fence). */
+bool shim_fobj_level(struct shim_fobj *o);
+struct shim_fobj *shim_fobj_get(struct shim_fobj *o);
+void shim_fobj_put(struct shim_fobj *o); /* the last one releases it */
+void shim_fobj_set_host_data(struct shim_fobj *o, void *data);
+void *shim_fobj_host_data(struct shim_fobj *o);
+long shim_fobj_ioctl(struct shim_fobj *o, struct shim_caller *c, unsigned cmd,
+		     void *arg);
+long shim_fobj_read(struct shim_fobj *o, struct shim_caller *c, void *buf,
+		    size_t len, bool nonblock);
+unsigned shim_fobj_poll(struct shim_fobj *o);
+/* As shim_mmap_prepare (a dma-buf maps its BO's pages, offset 0 first). */
+int shim_fobj_mmap_prepare(struct shim_fobj *o, uint64_t pgoff, uint64_t length,
+			   uint32_t prot, struct shim_mmap_info *out);
 
 /* A Chrome/Perfetto trace of ioctls and jobs: start recording, then hand
  * the JSON to @emit piece by piece (which also stops recording). */

@@ -121,6 +121,30 @@ struct shim_file {
 	struct shim_list link;
 };
 
+/* A file object (shim.h): what kind, and its file_operations. */
+struct shim_fobj_ops {
+	enum shim_fobj_kind kind;
+	bool level;                       /* see shim_fobj_level() */
+	void (*release)(struct shim_fobj *o);
+	long (*ioctl)(struct shim_fobj *o, struct shim_caller *c, unsigned cmd,
+		      void *arg);
+	long (*read)(struct shim_fobj *o, struct shim_caller *c, void *buf,
+		     size_t len, bool nonblock);
+	unsigned (*poll)(struct shim_fobj *o);
+	int (*mmap_prepare)(struct shim_fobj *o, uint64_t pgoff, uint64_t length,
+			    uint32_t prot, struct shim_mmap_info *out);
+};
+
+struct shim_fobj {
+	struct shim_dev *dev;
+	const struct shim_fobj_ops *ops;
+	int refs;               /* atomic: transports take them under the lock */
+	void *priv;             /* the object: a BO, a fence, a reader... */
+	void *host_data;
+	unsigned last_poll;     /* what the transport was last told */
+	struct shim_list link;  /* dev->fobjs */
+};
+
 /* Statistics rows: one per (node, ioctl nr), plus a few named extras. */
 #define SHIM_STAT_ROWS (2 * 256 + 8)
 #define SHIM_STAT_ROW_READ (512 + 0)
@@ -146,6 +170,7 @@ struct shim_dev {
 	struct os_mutex *lock;
 	struct os_cond *wake;   /* broadcast on any completion */
 	struct shim_list files;
+	struct shim_list fobjs;  /* live file objects (fileobj.c) */
 	struct shim_list ctxs;
 	uint64_t window_used;   /* bitmap of backing windows */
 	int next_ctx_id;
@@ -190,6 +215,21 @@ int shim_copy_out(struct shim_caller *c, uint64_t uaddr, const void *src,
  * -SHIM_ETIMEDOUT past the deadline, else 0. */
 int shim_wait(struct shim_dev *dev, struct shim_caller *c, uint64_t deadline_ns);
 void shim_wake_all(struct shim_dev *dev);
+
+/* fileobj.c: file objects. New ones have one reference (the caller's);
+ * shim_fobj_install hands it to the caller's descriptor table and drops
+ * it; the _locked put is for callers holding dev->lock. */
+struct shim_fobj *shim_fobj_new(struct shim_dev *dev,
+				const struct shim_fobj_ops *ops, void *priv);
+void shim_fobj_put_locked(struct shim_fobj *o);
+/* The descriptor number, or -errno (EOPNOTSUPP without fd support). */
+int shim_fobj_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec);
+/* The object of kind @kind behind descriptor @fd (referenced): -EBADF for
+ * a descriptor that is not open, -EINVAL for one of another kind. */
+int shim_fobj_lookup(struct shim_caller *c, int fd, enum shim_fobj_kind kind,
+		     struct shim_fobj **out);
+/* Tells the transport about objects whose poll readiness changed. */
+void shim_fobj_notify_all(struct shim_dev *dev);
 
 /* ctx.c: contexts, their backing, and their GPU page tables */
 struct shim_ctx *shim_ctx_create(struct shim_dev *dev, bool kbase);

@@ -4,9 +4,7 @@
  * syncobj holds a list of (point, fence); binary operations use a single
  * point 0, timeline ones add points. Waits take absolute CLOCK_MONOTONIC
  * deadlines and time out with ETIME, as drm_syncobj does.
- *
- * Sync-file export/import (HANDLE_TO_FD/FD_TO_HANDLE) hands out the same
- * kind of export token PRIME does (see drm.c).
+ * Their files and sync_files (HANDLE_TO_FD/FD_TO_HANDLE): syncobj_fd.c.
  */
 #include "driver-shim/drm_priv.h"
 
@@ -43,7 +41,7 @@ static void syncobj_clear(struct drm_syncobj *s)
 	s->npoints = 0;
 }
 
-static void syncobj_put(struct drm_syncobj *s)
+void syncobj_put(struct drm_syncobj *s)
 {
 	if (--s->refs)
 		return;
@@ -84,8 +82,8 @@ struct drm_syncobj *drm_syncobj_lookup(struct drm_file_priv *p, uint32_t h)
 	return p->syncobjs[h - 1];
 }
 
-static int handle_new(struct drm_file_priv *p, struct drm_syncobj *s,
-		      uint32_t *handle)
+int syncobj_handle_new(struct drm_file_priv *p, struct drm_syncobj *s,
+		       uint32_t *handle)
 {
 	unsigned i;
 	int ret = drm_handle_slot((void ***)&p->syncobjs, &p->nsyncobjs, &i);
@@ -170,7 +168,7 @@ static long syncobj_create(struct drm_file_priv *p,
 		}
 		fence_put(f);
 	}
-	ret = handle_new(p, s, &a->handle);
+	ret = syncobj_handle_new(p, s, &a->handle);
 	if (ret) {
 		s->refs = 1;
 		syncobj_put(s);
@@ -378,37 +376,6 @@ static long syncobj_transfer(struct drm_file_priv *p,
 	return ret;
 }
 
-static long syncobj_export(struct drm_file_priv *p,
-			   struct drm_syncobj_handle_arg *a)
-{
-	struct drm_syncobj *s;
-
-	if (a->pad || (a->flags & ~DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE))
-		return -SHIM_EINVAL;
-	s = drm_syncobj_lookup(p, a->handle);
-	if (!s)
-		return -SHIM_ENOENT;
-	if (!s->export_token)
-		s->export_token = p->file->dev->drm->next_token++;
-	a->fd = (int32_t)s->export_token;
-	return 0;
-}
-
-static long syncobj_import(struct drm_file_priv *p,
-			   struct drm_syncobj_handle_arg *a)
-{
-	if (a->pad || (a->flags & ~DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE))
-		return -SHIM_EINVAL;
-	/* Tokens are per file until the in-process front end exists. */
-	for (unsigned i = 0; i < p->nsyncobjs; i++) {
-		struct drm_syncobj *s = p->syncobjs[i];
-
-		if (s && s->export_token && s->export_token == (uint32_t)a->fd)
-			return handle_new(p, s, &a->handle);
-	}
-	return -SHIM_EINVAL;
-}
-
 long drm_syncobj_ioctl(struct shim_file *f, struct shim_caller *c,
 		       unsigned nr, void *arg)
 {
@@ -431,9 +398,9 @@ long drm_syncobj_ioctl(struct shim_file *f, struct shim_caller *c,
 		return 0;
 	}
 	case DRM_NR_SYNCOBJ_HANDLE_TO_FD:
-		return syncobj_export(p, arg);
+		return drm_syncobj_to_fd(p, c, arg);
 	case DRM_NR_SYNCOBJ_FD_TO_HANDLE:
-		return syncobj_import(p, arg);
+		return drm_syncobj_from_fd(p, c, arg);
 	case DRM_NR_SYNCOBJ_WAIT: {
 		struct drm_syncobj_wait_arg *a = arg;
 

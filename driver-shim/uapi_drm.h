@@ -118,6 +118,10 @@ struct drm_syncobj_transfer_arg {
 	SHIM_IOWR(DRM_IOC_TYPE, 0xbf, struct drm_syncobj_create_arg)
 #define DRM_IOCTL_SYNCOBJ_DESTROY \
 	SHIM_IOWR(DRM_IOC_TYPE, 0xc0, struct drm_syncobj_destroy_arg)
+#define DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD \
+	SHIM_IOWR(DRM_IOC_TYPE, 0xc1, struct drm_syncobj_handle_arg)
+#define DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE \
+	SHIM_IOWR(DRM_IOC_TYPE, 0xc2, struct drm_syncobj_handle_arg)
 /* The classic 32-byte form most user space still sends. */
 #define DRM_SYNCOBJ_WAIT_V1_SIZE 32
 #define DRM_SYNCOBJ_TIMELINE_WAIT_V1_SIZE 40

@@ -3,6 +3,7 @@
 #include "fuse-dev/inproc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,21 +11,38 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <pthread.h>
+#include <sys/stat.h>
+
 #include "driver-shim/uapi_ioc.h"
 #include "fuse-dev/client.h"
+#include "fuse-dev/fobj_fd.h"
 #include "fuse-dev/transport.h"
 
 struct vgpu_inproc {
 	struct shim_dev *dev;
+	pthread_mutex_t lock;          /* @objs */
+	struct vgpu_inproc_file *objs; /* file objects with a descriptor */
 };
 
+/* An open node (@sf) or a file object the driver created (@obj). */
 struct vgpu_inproc_file {
 	struct vgpu_inproc *ip;
 	struct shim_file *sf;
-	int efd;
+	struct shim_fobj *obj;
+	int efd;                       /* a node's eventfd, an object's h.rfd */
+	struct fobj_fd h;
+	struct vgpu_inproc_file *next; /* ip->objs */
 };
 
 static bool (*signal_pending)(void);
+static int (*install_hook)(struct vgpu_inproc_file *f, bool cloexec);
+
+void vgpu_inproc_set_install_hook(int (*install)(struct vgpu_inproc_file *f,
+						 bool cloexec))
+{
+	install_hook = install;
+}
 
 void vgpu_inproc_set_interrupt_check(bool (*pending)(void))
 {
@@ -37,12 +55,93 @@ static bool local_interrupted(struct shim_caller *c)
 	return signal_pending && signal_pending();
 }
 
+/* fd_install: the object's descriptor (a pipe or an eventfd, fobj_fd.h),
+ * handed to the DBT's descriptor table when it set the hook, else a plain
+ * descriptor of this process (vgpu_inproc_fd_file() finds its file). */
+static int fd_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec)
+{
+	struct vgpu_inproc *ip = ((struct fuse_caller *)c)->base.priv;
+	struct vgpu_inproc_file *f = calloc(1, sizeof(*f));
+	int fd, ret;
+
+	if (!f)
+		return -ENOMEM;
+	ret = fobj_fd_make(&f->h, shim_fobj_level(o));
+	if (ret) {
+		free(f);
+		return ret;
+	}
+	f->h.rfd = transport_fd_aside(f->h.rfd);
+	f->h.wfd = transport_fd_aside(f->h.wfd);
+	f->ip = ip;
+	f->efd = f->h.rfd;
+	f->obj = o;
+	if (install_hook)
+		fd = install_hook(f, cloexec);
+	else if ((fd = fcntl(f->efd, cloexec ? F_DUPFD_CLOEXEC : F_DUPFD, 0)) < 0)
+		fd = -errno;
+	if (fd < 0) {
+		/* Nothing holds it yet; and the driver's lock is held here,
+		 * so no object reference may be dropped. */
+		fobj_fd_close(&f->h);
+		free(f);
+		return fd;
+	}
+	shim_fobj_get(o);
+	shim_fobj_set_host_data(o, &f->h);
+	pthread_mutex_lock(&ip->lock);
+	f->next = ip->objs;
+	ip->objs = f;
+	pthread_mutex_unlock(&ip->lock);
+	return fd;
+}
+
+/* fd_get: a descriptor of this process back to its object, by identity. */
+static int fd_get(struct shim_caller *c, int fd, struct shim_fobj **out)
+{
+	struct vgpu_inproc *ip = ((struct fuse_caller *)c)->base.priv;
+	struct vgpu_inproc_file *f;
+	struct stat st;
+	int ret = -EINVAL;
+
+	if (fd < 0 || fstat(fd, &st))
+		return -EBADF;
+	pthread_mutex_lock(&ip->lock);
+	for (f = ip->objs; f; f = f->next) {
+		if (fobj_fd_is(&f->h, &st)) {
+			*out = shim_fobj_get(f->obj);
+			ret = 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&ip->lock);
+	return ret;
+}
+
+struct vgpu_inproc_file *vgpu_inproc_fd_file(struct vgpu_inproc *ip, int fd)
+{
+	struct vgpu_inproc_file *f;
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return NULL;
+	pthread_mutex_lock(&ip->lock);
+	for (f = ip->objs; f && !fobj_fd_is(&f->h, &st); f = f->next)
+		;
+	pthread_mutex_unlock(&ip->lock);
+	return f;
+}
+
 /* "current" for a call from this process: user copies that turn a bad
- * pointer into EFAULT, and interruption by the caller's signals. */
-static void caller_init(struct fuse_caller *c)
+ * pointer into EFAULT, interruption by the caller's signals, and this
+ * process's descriptor table for file objects. */
+static void caller_init(struct fuse_caller *c, struct vgpu_inproc *ip)
 {
 	transport_caller_init_local(c);
 	c->base.interrupted = local_interrupted;
+	c->base.priv = ip;
+	c->base.fd_install = fd_install;
+	c->base.fd_get = fd_get;
 }
 
 /* Level-triggered: the eventfd counter is 1 while the file is readable. */
@@ -85,6 +184,15 @@ static int backing_create(void *priv, uint64_t size, struct shim_backing *b)
 	return ret;
 }
 
+/* After a call that may have consumed what made the file readable. */
+static void sync_readiness(struct vgpu_inproc_file *f)
+{
+	if (f->obj)
+		fobj_fd_ready(&f->h, shim_fobj_poll(f->obj));
+	else
+		sync_eventfd(f, shim_poll(f->sf));
+}
+
 struct vgpu_inproc *vgpu_inproc_create(const struct shim_config *cfg)
 {
 	struct vgpu_inproc *ip = calloc(1, sizeof(*ip));
@@ -97,9 +205,12 @@ struct vgpu_inproc *vgpu_inproc_create(const struct shim_config *cfg)
 	transport_backing_create = host.backing_create;
 	host.backing_create = backing_create;
 	host.file_notify = notify;
+	host.fobj_notify = fobj_fd_notify;
 	host.local_user_memory = true;
+	pthread_mutex_init(&ip->lock, NULL);
 	ip->dev = shim_dev_create(cfg, &host);
 	if (!ip->dev) {
+		pthread_mutex_destroy(&ip->lock);
 		free(ip);
 		return NULL;
 	}
@@ -112,7 +223,11 @@ void vgpu_inproc_destroy(struct vgpu_inproc *ip)
 {
 	if (!ip)
 		return;
+	/* Objects whose descriptors are still open die with the device. */
+	while (ip->objs)
+		vgpu_inproc_close(ip->objs);
 	shim_dev_destroy(ip->dev);
+	pthread_mutex_destroy(&ip->lock);
 	free(ip);
 }
 
@@ -146,7 +261,7 @@ int vgpu_inproc_open(struct vgpu_inproc *ip, const char *node,
 		return ret;
 	}
 	f->efd = transport_fd_aside(f->efd);
-	caller_init(&c);
+	caller_init(&c, ip);
 	ret = shim_open(ip->dev, n, &c.base, &f->sf);
 	if (ret) {
 		close(f->efd);
@@ -162,6 +277,22 @@ void vgpu_inproc_close(struct vgpu_inproc_file *f)
 {
 	if (!f)
 		return;
+	if (f->obj) {
+		struct vgpu_inproc_file **pp;
+
+		pthread_mutex_lock(&f->ip->lock);
+		for (pp = &f->ip->objs; *pp; pp = &(*pp)->next)
+			if (*pp == f) {
+				*pp = f->next;
+				break;
+			}
+		pthread_mutex_unlock(&f->ip->lock);
+		shim_fobj_set_host_data(f->obj, NULL);
+		shim_fobj_put(f->obj);
+		fobj_fd_close(&f->h);
+		free(f);
+		return;
+	}
 	shim_release(f->sf);
 	close(f->efd);
 	free(f);
@@ -183,19 +314,20 @@ long vgpu_inproc_ioctl(struct vgpu_inproc_file *f, unsigned cmd, void *arg)
 	buf = calloc(1, size > SHIM_IOC_MAX_ARG ? size : SHIM_IOC_MAX_ARG);
 	if (!buf)
 		return -ENOMEM;
-	caller_init(&c);
+	caller_init(&c, f->ip);
 	/* What a restricted FUSE ioctl would carry, copied the same way. */
 	if ((dir & SHIM_IOC_WRITE) && size &&
 	    c.base.copy_from_user(&c.base, buf, (uintptr_t)arg, size)) {
 		free(buf);
 		return -EFAULT;
 	}
-	ret = shim_ioctl(f->sf, &c.base, cmd, buf);
+	ret = f->obj ? shim_fobj_ioctl(f->obj, &c.base, cmd, buf)
+		     : shim_ioctl(f->sf, &c.base, cmd, buf);
 	if (ret >= 0 && (dir & SHIM_IOC_READ) && size &&
 	    c.base.copy_to_user(&c.base, (uintptr_t)arg, buf, size))
 		ret = -EFAULT;
 	free(buf);
-	sync_eventfd(f, shim_poll(f->sf));
+	sync_readiness(f);
 	return ret;
 }
 
@@ -208,18 +340,19 @@ long vgpu_inproc_read(struct vgpu_inproc_file *f, void *buf, size_t len,
 
 	if (!tmp)
 		return -ENOMEM;
-	caller_init(&c);
-	n = shim_read(f->sf, &c.base, tmp, len, nonblock);
+	caller_init(&c, f->ip);
+	n = f->obj ? shim_fobj_read(f->obj, &c.base, tmp, len, nonblock)
+		   : shim_read(f->sf, &c.base, tmp, len, nonblock);
 	if (n > 0 && c.base.copy_to_user(&c.base, (uintptr_t)buf, tmp, (size_t)n))
 		n = -EFAULT;
 	free(tmp);
-	sync_eventfd(f, shim_poll(f->sf));
+	sync_readiness(f);
 	return n;
 }
 
 unsigned vgpu_inproc_poll(struct vgpu_inproc_file *f)
 {
-	return shim_poll(f->sf);
+	return f->obj ? shim_fobj_poll(f->obj) : shim_poll(f->sf);
 }
 
 void *vgpu_inproc_mmap(struct vgpu_inproc_file *f, void *addr, size_t len,
@@ -230,7 +363,10 @@ void *vgpu_inproc_mmap(struct vgpu_inproc_file *f, void *addr, size_t len,
 	void *p;
 	int ret;
 
-	ret = shim_mmap_prepare(f->sf, (uint64_t)offset >> 12, len, (uint32_t)prot, &mi);
+	ret = f->obj ? shim_fobj_mmap_prepare(f->obj, (uint64_t)offset >> 12, len,
+					      (uint32_t)prot, &mi)
+		     : shim_mmap_prepare(f->sf, (uint64_t)offset >> 12, len,
+					 (uint32_t)prot, &mi);
 	if (ret) {
 		*err = -ret;
 		return MAP_FAILED;
@@ -252,7 +388,7 @@ void *vgpu_inproc_mmap(struct vgpu_inproc_file *f, void *addr, size_t len,
 		*err = errno;
 		return MAP_FAILED;
 	}
-	ret = shim_mmap_commit(f->sf, (uint64_t)offset >> 12, len, (uintptr_t)p);
+	ret = f->obj ? 0 : shim_mmap_commit(f->sf, (uint64_t)offset >> 12, len, (uintptr_t)p);
 	if (ret) {
 		munmap(p, len);
 		*err = -ret;
@@ -263,6 +399,7 @@ void *vgpu_inproc_mmap(struct vgpu_inproc_file *f, void *addr, size_t len,
 
 int vgpu_inproc_munmap(struct vgpu_inproc_file *f, void *addr, size_t len)
 {
-	shim_munmap(f->sf, (uintptr_t)addr, len);
+	if (f->sf)
+		shim_munmap(f->sf, (uintptr_t)addr, len);
 	return munmap(addr, len) ? -errno : 0;
 }

@@ -56,4 +56,21 @@ void *vgpu_inproc_mmap(struct vgpu_inproc_file *f, void *addr, size_t len,
 		       int prot, int flags, off_t offset, int *err);
 int vgpu_inproc_munmap(struct vgpu_inproc_file *f, void *addr, size_t len);
 
+/*
+ * Files the driver creates (PRIME dma-bufs, syncobj files, sync_files,
+ * counter readers: driver-shim's file objects) are vgpu_inproc_files too,
+ * reached with the same calls. Their descriptor is a pipe's read end (or
+ * an eventfd, fuse-dev/fobj_fd.h); an import finds the object by fstat()
+ * of the descriptor it is given. With an install hook set (the DBT), the
+ * hook takes the new file, gives the caller a descriptor for it (a
+ * duplicate of vgpu_inproc_pollfd()) and returns its number or -errno;
+ * the file is then the hook's to close (on failure, it stays the
+ * caller's: the hook must not close it). Without one, the caller gets a
+ * duplicate directly, vgpu_inproc_fd_file() finds its file, and
+ * vgpu_inproc_close() of that file ends the object.
+ */
+void vgpu_inproc_set_install_hook(int (*install)(struct vgpu_inproc_file *f,
+						 bool cloexec));
+struct vgpu_inproc_file *vgpu_inproc_fd_file(struct vgpu_inproc *ip, int fd);
+
 #endif

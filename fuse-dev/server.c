@@ -18,6 +18,7 @@
 
 #include "driver-shim/uapi_ioc.h"
 #include "fuse-dev/dev_ioctl.h"
+#include "fuse-dev/fobj_fd.h"
 
 enum { INO_ROOT = 1, INO_MALI, INO_RENDER, INO_STATS, INO_COUNT };
 
@@ -446,6 +447,7 @@ int server_init(struct server *srv, const struct shim_config *cfg)
 	srv->open_files = NULL;
 	transport_host_init(&host, srv);
 	host.file_notify = host_notify;
+	host.fobj_notify = fobj_fd_notify; /* objects of the socket clients */
 	srv->dev = shim_dev_create(cfg, &host);
 	return srv->dev ? 0 : -1;
 }

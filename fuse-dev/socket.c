@@ -25,6 +25,7 @@
 #include "driver-shim/uapi_ioc.h"
 #include "fuse-dev/capture.h"
 #include "fuse-dev/dev_ioctl.h"
+#include "fuse-dev/fobj_fd.h"
 #include "fuse-dev/socket_io.h"
 
 struct sock_conn;
@@ -44,15 +45,21 @@ struct sock_server {
 };
 
 /*
- * An open file. The connection that opened it and those that ATTACHed to
- * it with its token share it: a client gives each of its threads its own
- * connection, so that a blocking request (a wait, a read) holds up no
- * other. The last connection to go releases it.
+ * An open file: a node (@sf) or a file object the driver created (@obj,
+ * a dma-buf, sync_file...). The connection that opened it and those that
+ * ATTACHed to it with its token share it: a client gives each of its
+ * threads its own connection, so that a blocking request (a wait, a read)
+ * holds up no other. The last connection to go releases it; an object
+ * whose descriptor is a pipe also lives while any read end of that pipe
+ * is open in any process (@desc_ref), since clients pass them around.
  */
 struct sock_file {
 	struct server_file hook; /* first: the shim's host data */
 	struct shim_file *sf;
-	int efd; /* readable while the file is (given to the client) */
+	struct shim_fobj *obj;
+	struct fobj_fd h;  /* @obj's descriptor */
+	bool desc_ref;     /* @refs counts the client's descriptors too */
+	int efd; /* readable while the file is (given to the client), or -1 */
 	int refs; /* connections; under sock_server.lock */
 	uint64_t token;
 	bool panfrost;
@@ -86,9 +93,13 @@ static void sync_efd(int efd, bool readable)
 		return;
 }
 
-static void sync_eventfd(struct sock_conn *c, bool readable)
+/* After a call that may have changed whether the file is readable. */
+static void sync_readiness(struct sock_conn *c)
 {
-	sync_efd(c->file->efd, readable);
+	if (c->file->obj)
+		fobj_fd_ready(&c->file->h, shim_fobj_poll(c->file->obj));
+	else
+		sync_efd(c->file->efd, shim_poll(c->sf) & SHIM_POLLIN);
 }
 
 static void file_notify(struct server_file *hf)
@@ -151,6 +162,123 @@ static bool interrupted(struct shim_caller *c)
 	return poll(&p, 1, 0) > 0;
 }
 
+static void file_put(struct sock_server *ss, struct sock_file *f);
+
+/* fd_install (driver lock held): the object's descriptor goes to the
+ * client, which answers with its number in the program. */
+static int fd_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec)
+{
+	struct sock_caller *sc = (struct sock_caller *)c;
+	struct sock_server *ss = sc->conn->ss;
+	struct sock_file *f = calloc(1, sizeof(*f));
+	struct vgpu_sock_msg m = { .op = VGPU_SOCK_FD_INSTALL,
+				   .b = cloexec ? VGPU_SOCK_FD_CLOEXEC : 0 };
+	int ret, got = -1;
+
+	if (!f)
+		return -ENOMEM;
+	f->efd = -1;
+	ret = fobj_fd_make(&f->h, shim_fobj_level(o));
+	if (!ret && getentropy(&f->token, sizeof(f->token)))
+		ret = -errno;
+	if (ret) {
+		free(f);
+		return ret;
+	}
+	m.a = f->token;
+	ret = sock_send(sc->conn->fd, &m, NULL, f->h.rfd);
+	if (!ret)
+		ret = sock_recv_hdr(sc->conn->fd, &m, &got);
+	if (!ret && got >= 0)
+		close(got);
+	if (!ret && (m.op != VGPU_SOCK_REPLY || m.len))
+		ret = -EPROTO;
+	if (ret)
+		sc->broken = true;
+	else
+		ret = (int)m.ret;
+	if (ret < 0) {
+		/* No reference was taken: nothing to drop under the lock. */
+		fobj_fd_close(&f->h);
+		free(f);
+		return ret;
+	}
+	/* A pipe's read ends are all the client's now: when they are all
+	 * closed, the write end reports it (reap()). */
+	if (f->h.wfd >= 0) {
+		close(f->h.rfd);
+		f->h.rfd = -1;
+	}
+	f->obj = shim_fobj_get(o);
+	shim_fobj_set_host_data(o, &f->h);
+	f->refs = 1;
+	f->desc_ref = true;
+	pthread_mutex_lock(&ss->lock);
+	f->next = ss->files;
+	ss->files = f;
+	pthread_mutex_unlock(&ss->lock);
+	return ret;
+}
+
+/* fd_get: the client sends the program's descriptor; its identity names
+ * the object. */
+static int fd_get(struct shim_caller *c, int fd, struct shim_fobj **out)
+{
+	struct sock_caller *sc = (struct sock_caller *)c;
+	struct sock_server *ss = sc->conn->ss;
+	struct vgpu_sock_msg m = { .op = VGPU_SOCK_FD_GET, .a = (uint64_t)fd };
+	struct sock_file *f;
+	struct stat st;
+	int ret, got = -1;
+
+	ret = sock_send(sc->conn->fd, &m, NULL, -1);
+	if (!ret)
+		ret = sock_recv_hdr(sc->conn->fd, &m, &got);
+	if (!ret && (m.op != VGPU_SOCK_REPLY || m.len))
+		ret = -EPROTO;
+	if (ret) {
+		sc->broken = true;
+		if (got >= 0)
+			close(got);
+		return -EBADF;
+	}
+	if (m.ret < 0 || got < 0)
+		return m.ret < 0 ? (int)m.ret : -EBADF;
+	ret = fstat(got, &st) ? -EBADF : -EINVAL;
+	close(got);
+	pthread_mutex_lock(&ss->lock);
+	for (f = ss->files; f && ret; f = f->next) {
+		if (f->obj && fobj_fd_is(&f->h, &st)) {
+			*out = shim_fobj_get(f->obj);
+			ret = 0;
+		}
+	}
+	pthread_mutex_unlock(&ss->lock);
+	return ret;
+}
+
+/* Drops the descriptor reference of objects no process holds any more
+ * (outside driver calls: the release may take the driver's lock). */
+static void reap(struct sock_server *ss)
+{
+	struct sock_file *f, *dead = NULL;
+
+	pthread_mutex_lock(&ss->lock);
+	for (f = ss->files; f; f = f->next) {
+		if (f->desc_ref && fobj_fd_orphaned(&f->h)) {
+			/* Its reference is dropped below, outside the lock. */
+			f->desc_ref = false;
+			dead = f;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&ss->lock);
+	if (dead) {
+		file_put(ss, dead);
+		reap(ss);
+	}
+}
+
 static void caller_init(struct sock_caller *sc, struct sock_conn *conn)
 {
 	struct ucred cred;
@@ -164,6 +292,8 @@ static void caller_init(struct sock_caller *sc, struct sock_conn *conn)
 	sc->base.copy_from_user = copy_from;
 	sc->base.copy_to_user = copy_to;
 	sc->base.interrupted = interrupted;
+	sc->base.fd_install = fd_install;
+	sc->base.fd_get = fd_get;
 }
 
 static int reply(struct sock_conn *c, int64_t ret, uint64_t a, uint64_t b,
@@ -218,11 +348,13 @@ static int do_ioctl(struct sock_conn *c, struct vgpu_sock_msg *m)
 		return err;
 	}
 	caller_init(&sc, c);
-	if (c->ss->cap && c->file->panfrost)
+	if (c->file->obj)
+		ret = shim_fobj_ioctl(c->file->obj, &sc.base, cmd, buf);
+	else if (c->ss->cap && c->file->panfrost)
 		ret = captured_ioctl(c, &sc, cmd, buf);
 	else
 		ret = shim_ioctl(c->sf, &sc.base, cmd, buf);
-	sync_eventfd(c, shim_poll(c->sf) & SHIM_POLLIN);
+	sync_readiness(c);
 	if (sc.broken) {
 		free(buf);
 		return -EPIPE;
@@ -244,8 +376,9 @@ static int do_read(struct sock_conn *c, struct vgpu_sock_msg *m)
 	if (!buf)
 		return reply(c, -ENOMEM, 0, 0, NULL, 0, -1);
 	caller_init(&sc, c);
-	n = shim_read(c->sf, &sc.base, buf, len, m->b != 0);
-	sync_eventfd(c, shim_poll(c->sf) & SHIM_POLLIN);
+	n = c->file->obj ? shim_fobj_read(c->file->obj, &sc.base, buf, len, m->b != 0)
+			 : shim_read(c->sf, &sc.base, buf, len, m->b != 0);
+	sync_readiness(c);
 	err = sc.broken ? -EPIPE :
 		reply(c, n, 0, 0, buf, n > 0 ? (uint32_t)n : 0, -1);
 	free(buf);
@@ -255,7 +388,9 @@ static int do_read(struct sock_conn *c, struct vgpu_sock_msg *m)
 static int do_mmap_prepare(struct sock_conn *c, struct vgpu_sock_msg *m)
 {
 	struct shim_mmap_info mi;
-	int ret = shim_mmap_prepare(c->sf, m->a, m->b, (uint32_t)m->c, &mi);
+	int ret = c->file->obj ?
+		shim_fobj_mmap_prepare(c->file->obj, m->a, m->b, (uint32_t)m->c, &mi) :
+		shim_mmap_prepare(c->sf, m->a, m->b, (uint32_t)m->c, &mi);
 
 	if (ret)
 		return reply(c, ret, 0, 0, NULL, 0, -1);
@@ -289,10 +424,11 @@ static int serve_one(struct sock_conn *c, struct vgpu_sock_msg *m)
 		return do_read(c, m);
 	case VGPU_SOCK_MMAP_PREPARE:
 		return do_mmap_prepare(c, m);
-	case VGPU_SOCK_MMAP_COMMIT:
-		return reply(c, shim_mmap_commit(c->sf, m->a, m->b, m->c), 0, 0, NULL, 0, -1);
+	case VGPU_SOCK_MMAP_COMMIT: /* file objects do not care where */
+		return reply(c, c->sf ? shim_mmap_commit(c->sf, m->a, m->b, m->c) : 0,
+			     0, 0, NULL, 0, -1);
 	case VGPU_SOCK_MUNMAP:
-		return reply(c, shim_munmap(c->sf, m->a, m->b), 0, 0, NULL, 0, -1);
+		return reply(c, c->sf ? shim_munmap(c->sf, m->a, m->b) : 0, 0, 0, NULL, 0, -1);
 	case VGPU_SOCK_STATS:
 		return do_stats(c);
 	}
@@ -318,7 +454,13 @@ static void file_put(struct sock_server *ss, struct sock_file *f)
 	/* Its last connection closed: the file's release. */
 	if (f->sf)
 		shim_release(f->sf);
-	close(f->efd);
+	if (f->obj) {
+		shim_fobj_set_host_data(f->obj, NULL);
+		shim_fobj_put(f->obj);
+		fobj_fd_close(&f->h);
+	}
+	if (f->efd >= 0)
+		close(f->efd);
 	free(f);
 }
 
@@ -371,7 +513,11 @@ static int attach_file(struct sock_conn *c, struct vgpu_sock_msg *m)
 	pthread_mutex_lock(&ss->lock);
 	for (f = ss->files; f && f->token != m->a; f = f->next)
 		;
-	if (f)
+	/* An eventfd object has no descriptor count: its client's
+	 * connections keep it (the first one takes over the initial ref). */
+	if (f && f->obj && f->h.wfd < 0 && f->desc_ref)
+		f->desc_ref = false;
+	else if (f)
 		f->refs++;
 	pthread_mutex_unlock(&ss->lock);
 	if (!f)
@@ -415,6 +561,7 @@ static void *conn_thread(void *arg)
 			while (!sock_recv_hdr(c->fd, &m, &got)) {
 				if (got >= 0)
 					close(got);
+				reap(ss);
 				if (serve_one(c, &m))
 					break;
 			}
@@ -422,6 +569,7 @@ static void *conn_thread(void *arg)
 	}
 	if (c->file)
 		file_put(ss, c->file);
+	reap(ss);
 	pthread_mutex_lock(&ss->lock);
 	if (c->prev)
 		c->prev->next = c->next;

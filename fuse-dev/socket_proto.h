@@ -24,6 +24,11 @@
  * the client hands that to its program as the device's descriptor, so
  * poll/epoll work natively; an MMAP_PREPARE reply carries the context's
  * memfd, which the client maps itself: CPU and GPU share those pages.
+ * Ioctls that create descriptors (PRIME, syncobj and sync_file exports,
+ * counter readers) send the new file's descriptor in an FD_INSTALL; the
+ * client gives it to its program and uses the token as for a node; an
+ * import asks for the program's descriptor with FD_GET, and the server
+ * names the object by the descriptor's identity (fobj_fd.h).
  */
 #ifndef VGPU_FUSE_DEV_SOCKET_PROTO_H
 #define VGPU_FUSE_DEV_SOCKET_PROTO_H
@@ -49,7 +54,16 @@ enum vgpu_sock_op {
 	VGPU_SOCK_COPY_OUT,      /* a: user address; payload: the bytes */
 	/* either way */
 	VGPU_SOCK_REPLY,         /* ret: >= 0 or -errno */
+	/* server -> client, inside a request: the driver's descriptor table
+	 * calls (file objects, fuse-dev/README.md) */
+	VGPU_SOCK_FD_INSTALL,    /* a: the new file's token (for ATTACH), b:
+				  * VGPU_SOCK_FD_*; + its descriptor; reply ret:
+				  * the program's descriptor number, or -errno */
+	VGPU_SOCK_FD_GET,        /* a: a descriptor number of the program;
+				  * reply ret 0 + that descriptor, or -EBADF */
 };
+
+#define VGPU_SOCK_FD_CLOEXEC 1u
 
 enum {
 	VGPU_SOCK_NODE_KBASE = 0,    /* /dev/mali0 */

@@ -68,6 +68,9 @@ void transport_caller_init(struct fuse_caller *c, fuse_req_t req,
 	c->base.copy_to_user = copy_to;
 	c->base.interrupted = interrupted;
 	c->base.copied_in = c->base.copied_out = 0;
+	/* No descriptors can be given to a FUSE caller (README.md). */
+	c->base.fd_install = NULL;
+	c->base.fd_get = NULL;
 	c->req = req;
 	c->fh = fh;
 }

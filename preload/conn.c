@@ -8,6 +8,13 @@
  * driver's user-copy callbacks from this process's memory. Mappings of
  * device memory are kept in a list so munmap() can tell the driver (its
  * vm_close).
+ *
+ * Files the driver creates in an ioctl (a PRIME dma-buf, a sync_file...)
+ * arrive as FD_INSTALL inside that ioctl: the descriptor the server sends
+ * becomes the program's, with a vconn of its own (the server's token), so
+ * ioctl/mmap/read on it work as on a node. An import (FD_GET) sends the
+ * program's descriptor back: the server names the object by its
+ * identity, so a descriptor received from another process works too.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -105,6 +112,8 @@ static int serve_copy(int sock, const struct vgpu_sock_msg *m)
 	return ret;
 }
 
+static int serve_fd(int sock, const struct vgpu_sock_msg *m, int *fd);
+
 /*
  * Sends @req (+ @in) on @sock, serves callbacks, and receives the reply:
  * its header into *@rep, up to @cap payload bytes into @out, a descriptor
@@ -128,10 +137,14 @@ static int exchange(int sock, struct vgpu_sock_msg *req, const void *in,
 				ret = sock_recv_payload(sock, NULL, rep->len - n);
 			break;
 		}
+		if (rep->op == VGPU_SOCK_FD_INSTALL || rep->op == VGPU_SOCK_FD_GET)
+			ret = serve_fd(sock, rep, &fd);
 		if (fd >= 0) {
 			close(fd);
 			fd = -1;
 		}
+		if (rep->op == VGPU_SOCK_FD_INSTALL || rep->op == VGPU_SOCK_FD_GET)
+			continue;
 		if (rep->op != VGPU_SOCK_COPY_IN && rep->op != VGPU_SOCK_COPY_OUT)
 			ret = -EPROTO;
 		else
@@ -145,6 +158,55 @@ static int exchange(int sock, struct vgpu_sock_msg *req, const void *in,
 }
 
 static int connect_server(void);
+
+/* FD_INSTALL: the new file's descriptor @fd becomes the program's. */
+static int adopt(const struct vgpu_sock_msg *m, int fd)
+{
+	struct vconn *c;
+
+	if (fd < 0)
+		return -EPROTO;
+	/* The table only covers low numbers (fdtab.c). */
+	if (fd >= 65536) {
+		int low = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+		close(fd);
+		if (low < 0)
+			return -errno;
+		fd = low;
+	}
+	if (!(m->b & VGPU_SOCK_FD_CLOEXEC))
+		fcntl(fd, F_SETFD, 0);
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		close(fd);
+		return -ENOMEM;
+	}
+	c->node = PRELOAD_OBJECT;
+	c->refs = 1;
+	c->token = m->a;
+	pthread_mutex_init(&c->lock, NULL);
+	fdtab_set(fd, c);
+	vconn_put(c);
+	return fd;
+}
+
+/* The driver's descriptor-table callbacks inside a request. */
+static int serve_fd(int sock, const struct vgpu_sock_msg *m, int *fd)
+{
+	struct vgpu_sock_msg r = { .op = VGPU_SOCK_REPLY };
+	int pass = -1;
+
+	if (m->op == VGPU_SOCK_FD_INSTALL) {
+		r.ret = adopt(m, *fd);
+		*fd = -1;
+	} else if (m->a > INT32_MAX || fcntl((int)m->a, F_GETFD) < 0) {
+		r.ret = -EBADF;
+	} else {
+		pass = (int)m->a;
+	}
+	return sock_send(sock, &r, NULL, pass);
+}
 
 /* An idle connection of @c, or a new one attached to its file. */
 static int take_sock(struct vconn *c)

@@ -37,6 +37,7 @@ void *preload_real(const char *name);
 
 /* ---- paths.c: which paths are ours ---- */
 enum preload_node {
+	PRELOAD_OBJECT = -2,  /* a file the driver created (dma-buf, sync_file...) */
 	PRELOAD_NOT_NODE = -1,
 	PRELOAD_KBASE = VGPU_SOCK_NODE_KBASE,
 	PRELOAD_PANFROST = VGPU_SOCK_NODE_PANFROST,

@@ -4,7 +4,9 @@
  * when FUSE is not available: same driver, same semantics, no mount. These
  * run everywhere, FUSE or not.
  */
+#include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <sys/mman.h>
 
 #include "harness.h"
@@ -242,6 +244,213 @@ TEST_F(ip, compute_job_statistics_in_the_stats_json)
 				    "\"atomics\": 0, \"bytes\": 256}"));
 	free(json);
 	munmap(tj.mem, TJ_SIZE);
+}
+
+/* ---- file objects: descriptors the driver creates (fuse-dev/inproc.h) ---- */
+
+static long ioctl_prime(struct vgpu_inproc_file *f, unsigned cmd, uint32_t *handle,
+			int *fd, uint32_t flags)
+{
+	struct drm_prime_handle_arg p = { .handle = *handle, .flags = flags, .fd = *fd };
+	long r = vgpu_inproc_ioctl(f, cmd, &p);
+
+	*handle = p.handle;
+	*fd = p.fd;
+	return r;
+}
+
+static uint32_t bo_handle_of(struct vgpu_inproc_file *f, uint64_t va)
+{
+	/* CREATE_BO handed out handles from 1: find the one at @va. */
+	for (uint32_t h = 1; h < 16; h++) {
+		struct pan_get_bo_offset_arg o = { .handle = h };
+
+		if (!vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &o) &&
+		    o.offset == va)
+			return h;
+	}
+	return 0;
+}
+
+TEST_F(ip, prime_fd_maps_the_bo_and_imports_into_another_file)
+{
+	struct vgpu_inproc_file *f2 = NULL, *buf;
+	struct pan_get_bo_offset_arg o = { 0 };
+	uint64_t va, jva;
+	uint32_t h, h2, hsame;
+	uint8_t *cpu, *view, *jobs;
+	int fd = -1, fd2 = -1, err = 0, null, pfd[2];
+	struct stat st1;
+
+	ASSERT_EQ(vgpu_inproc_open(self->ip, "renderD128", &self->f), 0);
+	ASSERT_EQ(vgpu_inproc_open(self->ip, "renderD128", &f2), 0);
+	cpu = pan_bo(self->f, 8192, &va);
+	ASSERT_TRUE(cpu != MAP_FAILED);
+	cpu[0] = 0x11;
+	h = bo_handle_of(self->f, va);
+	ASSERT_NE(h, 0u);
+	/* A real descriptor, close-on-exec as asked; a second export is the
+	 * same dma-buf (one handle), though another pipe (fobj_fd.h). */
+	ASSERT_EQ(ioctl_prime(self->f, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h, &fd,
+			      DRM_CLOEXEC | DRM_RDWR), 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_TRUE(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	ASSERT_EQ(ioctl_prime(self->f, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h, &fd2, 0), 0);
+	EXPECT_FALSE(fcntl(fd2, F_GETFD) & FD_CLOEXEC);
+	ASSERT_EQ(fstat(fd, &st1), 0);
+	EXPECT_TRUE(S_ISFIFO(st1.st_mode));
+	h2 = hsame = 0;
+	ASSERT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &fd2, 0), 0);
+	ASSERT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &hsame, &fd, 0), 0);
+	EXPECT_EQ(hsame, h2);
+	vgpu_inproc_close(vgpu_inproc_fd_file(self->ip, fd2));
+	close(fd2);
+	/* Its mmap is the BO's pages. */
+	buf = vgpu_inproc_fd_file(self->ip, fd);
+	ASSERT_NONNULL(buf);
+	view = vgpu_inproc_mmap(buf, NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, 0, &err);
+	ASSERT_TRUE(view != MAP_FAILED);
+	EXPECT_EQ(view[0], 0x11);
+	view[4096] = 0x22;
+	EXPECT_EQ(cpu[4096], 0x22);
+	EXPECT_EQ(vgpu_inproc_munmap(buf, view, 8192), 0);
+	view = vgpu_inproc_mmap(buf, NULL, 4096, PROT_READ, MAP_SHARED, 2 * 4096, &err);
+	EXPECT_TRUE(view == MAP_FAILED);
+	EXPECT_EQ(err, EINVAL);
+	/* Back into its own file: the same handle. */
+	h2 = 0;
+	ASSERT_EQ(ioctl_prime(self->f, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &fd, 0), 0);
+	EXPECT_EQ(h2, h);
+	/* Into another file: a handle there, usable by its jobs, and the
+	 * buffer outlives its exporter. */
+	h2 = 0;
+	ASSERT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &fd, 0), 0);
+	EXPECT_NE(h2, 0u);
+	o.handle = h2;
+	ASSERT_EQ(vgpu_inproc_ioctl(f2, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &o), 0);
+	munmap(cpu, 8192);
+	vgpu_inproc_close(self->f);
+	self->f = NULL;
+	jobs = pan_bo(f2, 4096, &jva);
+	ASSERT_TRUE(jobs != MAP_FAILED);
+	job_write_value(jobs, 1, 0, 0, o.offset + 8, WRITE_VALUE_IMM32, 0x5ca1ab1e);
+	ASSERT_EQ(pan_run(f2, jva), 0);
+	view = vgpu_inproc_mmap(buf, NULL, 4096, PROT_READ, MAP_SHARED, 0, &err);
+	ASSERT_TRUE(view != MAP_FAILED);
+	EXPECT_EQ(view[0], 0x11);
+	EXPECT_EQ(*(volatile uint32_t *)(view + 8), 0x5ca1ab1eu);
+	vgpu_inproc_munmap(buf, view, 4096);
+	/* Bad descriptors get dma_buf_get()'s errnos. */
+	null = open("/dev/null", O_RDONLY);
+	ASSERT_GE(null, 0);
+	ASSERT_EQ(pipe(pfd), 0);
+	h2 = 0;
+	EXPECT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &null, 0), -EINVAL);
+	EXPECT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &pfd[0], 0), -EINVAL);
+	close(null);
+	EXPECT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &null, 0), -EBADF);
+	fd2 = -1;
+	EXPECT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &fd2, 0), -EBADF);
+	EXPECT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h2, &fd2, 0x100), -EINVAL);
+	h2 = 99;
+	EXPECT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h2, &fd2, 0), -ENOENT);
+	close(pfd[0]);
+	close(pfd[1]);
+	munmap(jobs, 4096);
+	vgpu_inproc_close(buf);
+	close(fd);
+	vgpu_inproc_close(f2);
+}
+
+static long syncobj_fd(struct vgpu_inproc_file *f, unsigned cmd, uint32_t *handle,
+		       int *fd, uint32_t flags)
+{
+	struct drm_syncobj_handle_arg a = { .handle = *handle, .flags = flags, .fd = *fd };
+	long r = vgpu_inproc_ioctl(f, cmd, &a);
+
+	*handle = a.handle;
+	*fd = a.fd;
+	return r;
+}
+
+static uint32_t syncobj_make(struct vgpu_inproc_file *f, uint32_t flags)
+{
+	struct drm_syncobj_create_arg c = { .flags = flags };
+
+	return vgpu_inproc_ioctl(f, DRM_IOCTL_SYNCOBJ_CREATE, &c) ? 0 : c.handle;
+}
+
+static long syncobj_wait1(struct vgpu_inproc_file *f, uint32_t h)
+{
+	struct drm_syncobj_wait_arg w = { .handles = (uintptr_t)&h, .count_handles = 1 };
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	w.timeout_nsec = (ts.tv_sec + 20) * 1000000000ll;
+	return vgpu_inproc_ioctl(f, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+}
+
+TEST_F(ip, syncobj_fds_and_sync_files)
+{
+	struct vgpu_inproc_file *f2 = NULL;
+	struct pan_submit_arg sub = { 0 };
+	struct pollfd p = { .events = POLLIN };
+	uint32_t s1, s2, s3, empty, h;
+	int fd = -1, sf = -1, bad = -1;
+	uint64_t jva;
+	uint8_t *jobs;
+
+	ASSERT_EQ(vgpu_inproc_open(self->ip, "renderD128", &self->f), 0);
+	ASSERT_EQ(vgpu_inproc_open(self->ip, "renderD128", &f2), 0);
+	s1 = syncobj_make(self->f, 0);
+	ASSERT_NE(s1, 0u);
+	/* A syncobj file shares the syncobj: file 2 waits on file 1's job. */
+	ASSERT_EQ(syncobj_fd(self->f, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &s1, &fd, 0), 0);
+	ASSERT_GE(fd, 0);
+	s2 = 0;
+	ASSERT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &s2, &fd, 0), 0);
+	ASSERT_NE(s2, 0u);
+	jobs = pan_bo(self->f, 4096, &jva);
+	ASSERT_TRUE(jobs != MAP_FAILED);
+	job_write_value(jobs, 1, 0, 0, jva + 256, WRITE_VALUE_IMM32, 7);
+	sub.jc = jva;
+	sub.out_sync = s1;
+	ASSERT_EQ(vgpu_inproc_ioctl(self->f, DRM_IOCTL_PANFROST_SUBMIT, &sub), 0);
+	EXPECT_EQ(syncobj_wait1(f2, s2), 0);
+	EXPECT_EQ(*(volatile uint32_t *)(jobs + 256), 7u);
+	/* Its fence as a sync_file: readable once signalled, and imported
+	 * into another syncobj of the other file. */
+	h = s1;
+	ASSERT_EQ(syncobj_fd(self->f, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h, &sf,
+			     DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE), 0);
+	p.fd = sf;
+	EXPECT_EQ(poll(&p, 1, 0), 1);
+	s3 = syncobj_make(f2, 0);
+	ASSERT_NE(s3, 0u);
+	h = s3;
+	ASSERT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, &sf,
+			     DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE), 0);
+	EXPECT_EQ(syncobj_wait1(f2, s3), 0);
+	/* Bad input: drm_syncobj.c's errnos. */
+	h = s3;
+	EXPECT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, &fd,
+			     DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE), -EINVAL);
+	EXPECT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, &sf, 0), -EINVAL);
+	EXPECT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, &bad, 0), -EINVAL);
+	h = 999;
+	EXPECT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, &sf,
+			     DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE), -ENOENT);
+	EXPECT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h, &bad, 0), -ENOENT);
+	empty = syncobj_make(f2, 0);
+	EXPECT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &empty, &bad,
+			     DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE), -EINVAL);
+	EXPECT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &empty, &bad, 0x8), -EINVAL);
+	vgpu_inproc_close(vgpu_inproc_fd_file(self->ip, sf));
+	vgpu_inproc_close(vgpu_inproc_fd_file(self->ip, fd));
+	close(sf);
+	close(fd);
+	munmap(jobs, 4096);
+	vgpu_inproc_close(f2);
 }
 
 TEST_HARNESS_MAIN
