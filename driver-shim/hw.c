@@ -11,11 +11,16 @@
  *           contexts on demand (LRU among idle ones) and programmed with
  *           TRANSTAB/MEMATTR/TRANSCFG + UPDATE; page-table edits are
  *           followed by LOCK + FLUSH_MEM;
- *  jobs     one chain per slot in flight, queued through the _NEXT
- *           registers and COMMAND_NEXT=START;
+ *  jobs     two chains per slot in flight, as kbase keeps them: the
+ *           running one and one queued in the _NEXT registers
+ *           (COMMAND_NEXT=START while the slot is busy); each carries the
+ *           other JOB_CHAIN_FLAG so stops hit only the chain meant; a
+ *           job's priority orders it among its context's queued jobs;
  *  IRQs     the model's IRQ callback only wakes a handler thread (the
  *           callback may run inside our own register writes), which takes
- *           the device lock and reads JOB/MMU/GPU IRQ_STATUS;
+ *           the device lock and reads JOB/MMU/GPU IRQ_STATUS; how many of
+ *           a slot's chains ended is what it had minus what JS_STATE still
+ *           shows; after a failure the queued chain is taken back;
  *  faults   an MMU fault disables the address space so the stalled access
  *           is abandoned and the job fails with the fault's code;
  *  timeouts a job running too long is soft-stopped, then hard-stopped,
@@ -33,9 +38,15 @@
 #define HW_JOB_TIMEOUT_NS (5ull * 1000 * 1000 * 1000)
 #define HW_STOP_GRACE_NS (500ull * 1000 * 1000)
 
+#define HW_RB 2 /* chains a slot holds: the running one and the _NEXT one */
+
 struct hw_slot {
 	struct shim_list queue;   /* jobs waiting for this slot */
-	struct shim_job *running; /* handed to the GPU */
+	struct shim_job *rb[HW_RB]; /* handed to the GPU: [0] runs first */
+	bool flag[HW_RB];         /* their JOB_CHAIN_FLAG */
+	unsigned nrb;
+	bool next_flag;           /* the flag the next submission gets */
+	/* of rb[0], from when it became the running chain: */
 	uint64_t started_ns;
 	uint64_t touched0;        /* the space's distinct pages at start */
 	int stop_stage;           /* 0 none, 1 soft-stopped, 2 hard-stopped */
@@ -57,6 +68,8 @@ struct shim_hw {
 	bool stopping;
 	struct os_thread *thread;
 	uint64_t job_timeout_ns;
+	unsigned hold;            /* shim_hw_hold() depth: submit without kicking */
+	uint64_t st_queued_next;  /* chains queued in _NEXT behind a running one */
 };
 
 static uint32_t rd(struct shim_hw *hw, struct shim_acct *a, uint32_t off)
@@ -214,12 +227,70 @@ static void as_program(struct shim_hw *hw, struct shim_acct *a, int as,
 	as_cmd(hw, a, as, MALI_AS_CMD_UPDATE);
 }
 
+/* Distinct GPU pages the model has seen touched through space @as. */
+static uint64_t as_pages_touched(struct shim_hw *hw, int as)
+{
+	struct vgpu_stats st;
+
+	if (as < 0 || as >= VGPU_STATS_AS)
+		return 0;
+	vgpu_stats_get(hw->gpu, &st);
+	return st.as[as].pages_touched;
+}
+
 static bool as_busy(struct shim_hw *hw, int as)
 {
 	for (int s = 0; s < HW_SLOTS; s++)
-		if (hw->slot[s].running && hw->slot[s].running->ctx->as_nr == as)
+		for (unsigned i = 0; i < hw->slot[s].nrb; i++)
+			if (hw->slot[s].rb[i]->ctx->as_nr == as)
+				return true;
+	return false;
+}
+
+/* Whether a job of @ctx is on slot @s (running or in _NEXT). */
+static bool slot_has_ctx(const struct hw_slot *sl, const struct shim_ctx *ctx)
+{
+	for (unsigned i = 0; i < sl->nrb; i++)
+		if (sl->rb[i]->ctx == ctx)
 			return true;
 	return false;
+}
+
+/* The stop command for the chain with JOB_CHAIN_FLAG @flag. */
+static uint32_t stop_cmd(bool hard, bool flag)
+{
+	if (hard)
+		return flag ? MALI_JS_CMD_HARD_STOP_1 : MALI_JS_CMD_HARD_STOP_0;
+	return flag ? MALI_JS_CMD_SOFT_STOP_1 : MALI_JS_CMD_SOFT_STOP_0;
+}
+
+static void queue_front(struct hw_slot *sl, struct shim_job *job)
+{
+	shim_list_add_tail(&job->link, sl->queue.next);
+}
+
+/* The job at rb[0] becomes the running one: its clock starts. */
+static void rb_head_started(struct shim_hw *hw, struct hw_slot *sl)
+{
+	if (!sl->nrb)
+		return;
+	sl->started_ns = sl->stop_ns = os_time_ns();
+	sl->touched0 = as_pages_touched(hw, sl->rb[0]->ctx->as_nr);
+	sl->stop_stage = sl->rb[0]->soft_stopped ? 1 : 0;
+}
+
+/* Takes rb[0] off the slot; the _NEXT one, if any, is now running. */
+static struct shim_job *rb_pop(struct shim_hw *hw, struct hw_slot *sl)
+{
+	struct shim_job *job = sl->rb[0];
+
+	sl->rb[0] = sl->rb[1];
+	sl->flag[0] = sl->flag[1];
+	sl->rb[1] = NULL;
+	sl->nrb--;
+	job->on_hw = false;
+	rb_head_started(hw, sl);
+	return job;
 }
 
 /* Gives @ctx an address space; false when all are busy. */
@@ -276,44 +347,44 @@ void shim_hw_flush_as(struct shim_dev *dev, struct shim_ctx *ctx,
 	as_cmd(hw, a, ctx->as_nr, MALI_AS_CMD_FLUSH_MEM);
 }
 
-/* Distinct GPU pages the model has seen touched through space @as. */
-static uint64_t as_pages_touched(struct shim_hw *hw, int as)
-{
-	struct vgpu_stats st;
-
-	if (as < 0 || as >= VGPU_STATS_AS)
-		return 0;
-	vgpu_stats_get(hw->gpu, &st);
-	return st.as[as].pages_touched;
-}
-
+/*
+ * Hands the slot's first queued jobs to the GPU until it holds two chains:
+ * one into an idle slot starts at once, one behind a running chain waits
+ * in _NEXT and starts, without the driver, when that one ends well.
+ */
 static void slot_kick(struct shim_hw *hw, unsigned s, struct shim_acct *a)
 {
 	struct hw_slot *sl = &hw->slot[s];
-	struct shim_job *job;
 	uint64_t affinity = hw->dev->regs.shader_present;
 	uint32_t base = MALI_JS(s);
 
-	if (sl->running || shim_list_empty(&sl->queue))
-		return;
-	job = shim_container_of(sl->queue.next, struct shim_job, link);
-	if (!as_get(hw, job->ctx, a))
-		return; /* retried when a job completes */
-	shim_list_del(&job->link);
-	sl->running = job;
-	sl->started_ns = os_time_ns();
-	sl->touched0 = as_pages_touched(hw, job->ctx->as_nr);
-	sl->stop_stage = job->soft_stopped ? 1 : 0;
-	sl->stop_ns = sl->started_ns;
-	job->on_hw = true;
-	wr64(hw, a, base + MALI_JS_HEAD_NEXT_LO, job->jc);
-	wr64(hw, a, base + MALI_JS_AFFINITY_NEXT_LO, affinity);
-	wr(hw, a, base + MALI_JS_CONFIG_NEXT,
-	   (uint32_t)job->ctx->as_nr | MALI_JS_CONFIG_START_FLUSH_CLEAN |
-		   MALI_JS_CONFIG_START_FLUSH_INV | MALI_JS_CONFIG_END_FLUSH_CLEAN |
-		   MALI_JS_CONFIG_END_FLUSH_INV | MALI_JS_CONFIG_START_MMU |
-		   job->config_flags);
-	wr(hw, a, base + MALI_JS_COMMAND_NEXT, MALI_JS_CMD_START);
+	while (sl->nrb < HW_RB && !shim_list_empty(&sl->queue)) {
+		struct shim_job *job = shim_container_of(sl->queue.next,
+							 struct shim_job, link);
+		bool flag = sl->next_flag;
+
+		if (!as_get(hw, job->ctx, a))
+			return; /* retried when a job completes */
+		shim_list_del(&job->link);
+		sl->rb[sl->nrb] = job;
+		sl->flag[sl->nrb] = flag;
+		sl->next_flag = !flag;
+		job->on_hw = true;
+		if (sl->nrb++)
+			hw->st_queued_next++;
+		else
+			rb_head_started(hw, sl);
+		wr64(hw, a, base + MALI_JS_HEAD_NEXT_LO, job->jc);
+		wr64(hw, a, base + MALI_JS_AFFINITY_NEXT_LO, affinity);
+		wr(hw, a, base + MALI_JS_CONFIG_NEXT,
+		   (uint32_t)job->ctx->as_nr | MALI_JS_CONFIG_START_FLUSH_CLEAN |
+			   MALI_JS_CONFIG_START_FLUSH_INV |
+			   MALI_JS_CONFIG_END_FLUSH_CLEAN |
+			   MALI_JS_CONFIG_END_FLUSH_INV | MALI_JS_CONFIG_START_MMU |
+			   (flag ? MALI_JS_CONFIG_JOB_CHAIN_FLAG : 0) |
+			   job->config_flags);
+		wr(hw, a, base + MALI_JS_COMMAND_NEXT, MALI_JS_CMD_START);
+	}
 }
 
 static void kick_all(struct shim_hw *hw, struct shim_acct *a)
@@ -322,25 +393,26 @@ static void kick_all(struct shim_hw *hw, struct shim_acct *a)
 		slot_kick(hw, s, a);
 }
 
+/* The slot's oldest chain ended with @status. */
 static void job_finish(struct shim_hw *hw, unsigned s, uint32_t status,
 		       struct shim_acct *a)
 {
 	struct hw_slot *sl = &hw->slot[s];
-	struct shim_job *job = sl->running;
+	uint64_t started = sl->started_ns, touched0 = sl->touched0;
+	struct shim_job *job;
 
-	if (!job)
+	if (!sl->nrb)
 		return;
-	sl->running = NULL;
-	job->on_hw = false;
-	shim_trace_job(hw->dev, s, job->ctx->id, sl->started_ns,
-		       os_time_ns() - sl->started_ns, status);
+	job = rb_pop(hw, sl);
+	shim_trace_job(hw->dev, s, job->ctx->id, started,
+		       os_time_ns() - started, status);
 	{
 		/* The job's own work goes to the row of the ioctl that
 		 * submitted it: one job, the pages it touched first, faults. */
 		uint64_t now = as_pages_touched(hw, job->ctx->as_nr);
 		struct shim_acct ja = {
 			.jobs = 1,
-			.pages = now > sl->touched0 ? now - sl->touched0 : 0,
+			.pages = now > touched0 ? now - touched0 : 0,
 			.faults = status >= 0xc0 && status <= 0xef,
 		};
 
@@ -356,6 +428,28 @@ static void job_finish(struct shim_hw *hw, unsigned s, uint32_t status,
 }
 
 /*
+ * After a failure the GPU holds the _NEXT chain until the IRQ is cleared:
+ * cancel it (NOP) and, if HEAD_NEXT still names it, it never started and
+ * goes back to the front of the queue, as kbase and panfrost do.
+ */
+static void evict_next(struct shim_hw *hw, unsigned s, struct shim_acct *a)
+{
+	struct hw_slot *sl = &hw->slot[s];
+	struct shim_job *job = sl->rb[1];
+
+	if (sl->nrb < 2)
+		return;
+	wr(hw, a, MALI_JS(s) + MALI_JS_COMMAND_NEXT, MALI_JS_CMD_NOP);
+	if (!rd64(hw, a, MALI_JS(s) + MALI_JS_HEAD_NEXT_LO))
+		return; /* it had started: it ends by its own IRQ */
+	sl->rb[1] = NULL;
+	sl->nrb = 1;
+	sl->next_flag = sl->flag[1];
+	job->on_hw = false;
+	queue_front(sl, job);
+}
+
+/*
  * A chain we soft-stopped for running too long goes back to the front of
  * its slot's queue and resumes where JS_TAIL says, as kbase does; if it
  * runs too long again it is hard-stopped (stop_stage stays 1 for it).
@@ -363,7 +457,7 @@ static void job_finish(struct shim_hw *hw, unsigned s, uint32_t status,
 static bool soft_stop_requeue(struct shim_hw *hw, unsigned s, struct shim_acct *a)
 {
 	struct hw_slot *sl = &hw->slot[s];
-	struct shim_job *job = sl->running;
+	struct shim_job *job = sl->nrb ? sl->rb[0] : NULL;
 	uint64_t tail;
 
 	if (!job || sl->stop_stage != 1 || job->ctx->dead)
@@ -371,16 +465,43 @@ static bool soft_stop_requeue(struct shim_hw *hw, unsigned s, struct shim_acct *
 	tail = rd64(hw, a, MALI_JS(s) + MALI_JS_TAIL_LO);
 	if (!tail)
 		return false;
-	sl->running = NULL;
-	job->on_hw = false;
+	rb_pop(hw, sl);
 	job->jc = tail;
 	job->soft_stopped = true;
-	/* Front of the queue: it keeps its turn. */
-	job->link.next = sl->queue.next;
-	job->link.prev = &sl->queue;
-	sl->queue.next->prev = &job->link;
-	sl->queue.next = &job->link;
+	queue_front(sl, job); /* it keeps its turn */
 	return true;
+}
+
+/* Queues @job behind its context's jobs of equal or higher priority;
+ * other contexts' jobs keep their places (kbase's process-local priority
+ * mode: no context can starve another by asking for REALTIME). */
+static void queue_by_prio(struct hw_slot *sl, struct shim_job *job)
+{
+	struct shim_list *pos, *tmp;
+
+	shim_list_for_each_safe(pos, tmp, &sl->queue) {
+		struct shim_job *q = shim_container_of(pos, struct shim_job, link);
+
+		if (q->ctx == job->ctx && q->prio < job->prio) {
+			shim_list_add_tail(&job->link, pos);
+			return;
+		}
+	}
+	shim_list_add_tail(&job->link, &sl->queue);
+}
+
+void shim_hw_hold(struct shim_dev *dev)
+{
+	if (dev->hw)
+		dev->hw->hold++;
+}
+
+void shim_hw_release(struct shim_dev *dev, struct shim_acct *a)
+{
+	struct shim_hw *hw = dev->hw;
+
+	if (hw && hw->hold && !--hw->hold)
+		kick_all(hw, a);
 }
 
 void shim_hw_submit(struct shim_dev *dev, struct shim_job *job)
@@ -393,7 +514,9 @@ void shim_hw_submit(struct shim_dev *dev, struct shim_job *job)
 		job->done(job, MALI_EXC_JOB_CONFIG_FAULT);
 		return;
 	}
-	shim_list_add_tail(&job->link, &hw->slot[job->slot].queue);
+	queue_by_prio(&hw->slot[job->slot], job);
+	if (hw->hold)
+		return; /* kicked at shim_hw_release(), best first */
 	{
 		/* Programming the slot (and maybe an address space) is the
 		 * submitting ioctl's register traffic. */
@@ -404,27 +527,55 @@ void shim_hw_submit(struct shim_dev *dev, struct shim_job *job)
 	}
 }
 
+/*
+ * Ends the chains slot @s finished: it had nrb, JS_STATE still shows some
+ * (running, queued); the others ended, the last one with JS_STATUS when
+ * the slot failed, the earlier ones well (the GPU starts _NEXT only after
+ * a success).
+ */
+static void slot_done(struct shim_hw *hw, unsigned s, bool failed,
+		      uint32_t js_state, struct shim_acct *a)
+{
+	struct hw_slot *sl = &hw->slot[s];
+	unsigned left = !!(js_state & (1u << s)) + !!(js_state & (1u << (s + 16)));
+	unsigned ended = sl->nrb > left ? sl->nrb - left : 0;
+	uint32_t status;
+
+	for (; ended > 1; ended--)
+		job_finish(hw, s, MALI_EXC_DONE, a);
+	if (!ended)
+		return; /* nothing of ours ended (a stale interrupt) */
+	status = failed ? rd(hw, a, MALI_JS(s) + MALI_JS_STATUS) & 0xff
+			: MALI_EXC_DONE;
+	if (status == MALI_EXC_STOPPED && soft_stop_requeue(hw, s, a))
+		return;
+	job_finish(hw, s, status, a);
+}
+
 static void handle_job_irq(struct shim_hw *hw, struct shim_acct *a)
 {
-	uint32_t st = rd(hw, a, MALI_JOB_IRQ_STATUS);
+	uint32_t st;
 
-	if (!st)
-		return;
-	a->irqs++;
-	wr(hw, a, MALI_JOB_IRQ_CLEAR, st);
-	for (unsigned s = 0; s < HW_SLOTS; s++) {
-		uint32_t status;
+	/* Until no slot reports anything: a chain may end while we look. */
+	while ((st = rd(hw, a, MALI_JOB_IRQ_STATUS))) {
+		uint32_t js_state, raw;
 
-		if (st & MALI_JOB_IRQ_DONE(s) && !(st & MALI_JOB_IRQ_FAIL(s))) {
-			job_finish(hw, s, MALI_EXC_DONE, a);
-			continue;
+		a->irqs++;
+		for (unsigned s = 0; s < HW_SLOTS; s++)
+			if (st & MALI_JOB_IRQ_FAIL(s))
+				evict_next(hw, s, a);
+		wr(hw, a, MALI_JOB_IRQ_CLEAR, st);
+		js_state = rd(hw, a, MALI_JOB_IRQ_JS_STATE);
+		raw = rd(hw, a, MALI_JOB_IRQ_RAWSTAT);
+		for (unsigned s = 0; s < HW_SLOTS; s++) {
+			uint32_t bits = MALI_JOB_IRQ_DONE(s) | MALI_JOB_IRQ_FAIL(s);
+
+			/* A slot that reported again after the clear is
+			 * counted on the next round, with its new status. */
+			if (!(st & bits) || (raw & bits))
+				continue;
+			slot_done(hw, s, st & MALI_JOB_IRQ_FAIL(s), js_state, a);
 		}
-		if (!(st & MALI_JOB_IRQ_FAIL(s)))
-			continue;
-		status = rd(hw, a, MALI_JS(s) + MALI_JS_STATUS) & 0xff;
-		if (status == MALI_EXC_STOPPED && soft_stop_requeue(hw, s, a))
-			continue;
-		job_finish(hw, s, status, a);
 	}
 }
 
@@ -494,13 +645,17 @@ static void handle_gpu_irq(struct shim_hw *hw, struct shim_acct *a)
 /* Reset after a job that would not stop: only that job fails. */
 static void gpu_recover(struct shim_hw *hw, unsigned guilty, struct shim_acct *a)
 {
-	struct shim_job *requeue[HW_SLOTS] = { 0 };
+	struct shim_job *requeue[HW_SLOTS][HW_RB] = { { 0 } };
 
 	hw->dev->st_gpu_resets++;
 	hw->dev->disjoint++;
 	for (unsigned s = 0; s < HW_SLOTS; s++) {
-		requeue[s] = hw->slot[s].running;
-		hw->slot[s].running = NULL;
+		struct hw_slot *sl = &hw->slot[s];
+
+		for (unsigned i = 0; i < sl->nrb; i++)
+			requeue[s][i] = sl->rb[i];
+		sl->rb[0] = sl->rb[1] = NULL;
+		sl->nrb = 0;
 	}
 	for (int as = 0; as < HW_AS; as++)
 		if (hw->as_owner[as]) {
@@ -510,17 +665,19 @@ static void gpu_recover(struct shim_hw *hw, unsigned guilty, struct shim_acct *a
 	if (gpu_bring_up(hw, a))
 		os_err("hw", "GPU reset failed");
 	for (unsigned s = 0; s < HW_SLOTS; s++) {
-		struct shim_job *j = requeue[s];
+		/* Innocent ones run again from the start, in their order. */
+		for (unsigned i = HW_RB; i-- > 0;) {
+			struct shim_job *j = requeue[s][i];
 
-		if (!j)
-			continue;
-		j->on_hw = false;
-		if (s == guilty) {
-			hw->dev->st_jobs_failed++;
-			j->done(j, MALI_EXC_TERMINATED);
-		} else {
-			/* Innocent: run again from the start. */
-			shim_list_add_tail(&j->link, &hw->slot[s].queue);
+			if (!j)
+				continue;
+			j->on_hw = false;
+			if (s == guilty && !i) {
+				hw->dev->st_jobs_failed++;
+				j->done(j, MALI_EXC_TERMINATED);
+			} else {
+				queue_front(&hw->slot[s], j);
+			}
 		}
 	}
 }
@@ -533,16 +690,18 @@ static void watchdog(struct shim_hw *hw, struct shim_acct *a)
 		struct hw_slot *sl = &hw->slot[s];
 		uint32_t base = MALI_JS(s);
 
-		if (!sl->running)
+		if (!sl->nrb)
 			continue;
+		/* The stops name the chain by its flag: if it ended meanwhile
+		 * and the _NEXT one runs, that one is not hit. */
 		if (sl->stop_stage == 0 && now - sl->started_ns > hw->job_timeout_ns) {
 			os_warn("hw", "slot %u: job timed out, soft-stopping", s);
-			wr(hw, a, base + MALI_JS_COMMAND, MALI_JS_CMD_SOFT_STOP);
+			wr(hw, a, base + MALI_JS_COMMAND, stop_cmd(false, sl->flag[0]));
 			sl->stop_stage = 1;
 			sl->stop_ns = now;
 		} else if (sl->stop_stage == 1 && now - sl->stop_ns > HW_STOP_GRACE_NS) {
 			os_warn("hw", "slot %u: job still running after a soft-stop, hard-stopping", s);
-			wr(hw, a, base + MALI_JS_COMMAND, MALI_JS_CMD_HARD_STOP);
+			wr(hw, a, base + MALI_JS_COMMAND, stop_cmd(true, sl->flag[0]));
 			sl->stop_stage = 2;
 			sl->stop_ns = now;
 		} else if (sl->stop_stage == 2 && now - sl->stop_ns > HW_STOP_GRACE_NS) {
@@ -572,11 +731,14 @@ static void irq_thread(void *arg)
 		os_mutex_lock(dev->lock);
 		/* Lines are level-triggered: look at all three each time. */
 		(void)pending;
+		/* Jobs that completions make ready start together, by
+		 * priority, at the release. */
+		shim_hw_hold(dev);
 		handle_mmu_irq(hw, &a);
 		handle_job_irq(hw, &a);
 		handle_gpu_irq(hw, &a);
 		watchdog(hw, &a);
-		kick_all(hw, &a);
+		shim_hw_release(dev, &a);
 		os_mutex_unlock(dev->lock);
 		if (a.irqs || a.reg_writes) {
 			shim_stat_add(dev, SHIM_STAT_ROW_IRQ, &a);
@@ -698,7 +860,12 @@ void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx)
 	for (unsigned s = 0; s < HW_SLOTS; s++) {
 		struct shim_list *pos, *tmp;
 
-		shim_list_for_each_safe(pos, tmp, &hw->slot[s].queue) {
+		struct hw_slot *sl = &hw->slot[s];
+
+		/* Its chain waiting in _NEXT is taken back unstarted. */
+		if (sl->nrb == 2 && sl->rb[1]->ctx == ctx)
+			evict_next(hw, s, NULL);
+		shim_list_for_each_safe(pos, tmp, &sl->queue) {
 			struct shim_job *j = shim_container_of(pos, struct shim_job, link);
 
 			if (j->ctx != ctx)
@@ -706,8 +873,10 @@ void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx)
 			shim_list_del(&j->link);
 			j->done(j, SHIM_JOB_STATUS_CANCELLED);
 		}
-		if (hw->slot[s].running && hw->slot[s].running->ctx == ctx)
-			wr(hw, NULL, MALI_JS(s) + MALI_JS_COMMAND, MALI_JS_CMD_HARD_STOP);
+		for (unsigned i = 0; i < sl->nrb; i++)
+			if (sl->rb[i]->ctx == ctx)
+				wr(hw, NULL, MALI_JS(s) + MALI_JS_COMMAND,
+				   stop_cmd(true, sl->flag[i]));
 	}
 	/* Running ones are hard-stopped; wait for their IRQ (the handler
 	 * needs dev->lock, which os_cond_wait releases), reset if stuck. */
@@ -715,13 +884,13 @@ void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx)
 	do {
 		busy = false;
 		for (unsigned s = 0; s < HW_SLOTS; s++)
-			if (hw->slot[s].running && hw->slot[s].running->ctx == ctx)
+			if (slot_has_ctx(&hw->slot[s], ctx))
 				busy = true;
 		if (!busy)
 			break;
 		if (os_time_ns() > deadline) {
 			for (unsigned s = 0; s < HW_SLOTS; s++)
-				if (hw->slot[s].running && hw->slot[s].running->ctx == ctx)
+				if (slot_has_ctx(&hw->slot[s], ctx))
 					gpu_recover(hw, s, NULL);
 			break;
 		}
@@ -846,4 +1015,9 @@ void shim_hw_stats(struct shim_dev *dev, uint64_t *reg_reads,
 	for (int l = 0; l < VGPU_IRQ_COUNT; l++)
 		*irqs += st.irqs[l];
 	*pages = st.pages_touched;
+}
+
+uint64_t shim_hw_queued_next(struct shim_dev *dev)
+{
+	return dev->hw ? dev->hw->st_queued_next : 0;
 }

@@ -19,6 +19,10 @@
 #define KB_SOFT_EVENT_RESET 0
 #define KB_NR_SLOTS 3
 
+/* base_jd_prio (MEDIUM 0, HIGH 1, LOW 2, REALTIME 3) as a rank for the
+ * hardware queue, where higher runs first. */
+static const int prio_rank[4] = { 1, 2, 0, 3 };
+
 static void atom_start(struct kb_atom *k, struct shim_acct *a);
 
 static void event_queue(struct kb_file *kb, struct shim_list *list,
@@ -256,6 +260,7 @@ static void atom_start(struct kb_atom *k, struct shim_acct *a)
 	k->job.done = hw_done;
 	k->job.owner = k;
 	k->job.stat_index = 2; /* JOB_SUBMIT's row gets the job's work */
+	k->job.prio = prio_rank[k->prio & 3]; /* atom_check refused > 3 */
 	f->ctx->st_jobs++;
 	shim_hw_submit(f->dev, &k->job);
 }
@@ -318,9 +323,15 @@ static long submit_one(struct shim_file *f, struct shim_caller *c,
 	struct kb_atom *k = &kb->atoms[u->atom_number];
 	uint32_t code;
 
-	/* An atom number still in use blocks until its event is read. */
+	/* An atom number still in use blocks until its event is read; the
+	 * atoms held for this batch start meanwhile. */
 	while (k->state != KB_ATOM_UNUSED) {
-		if (shim_wait(f->dev, c, 0) == -SHIM_EINTR)
+		int w;
+
+		shim_hw_release(f->dev, a);
+		w = shim_wait(f->dev, c, 0);
+		shim_hw_hold(f->dev);
+		if (w == -SHIM_EINTR)
 			return -SHIM_EINTR;
 		if (!f->kb)
 			return -SHIM_EINVAL;
@@ -394,20 +405,25 @@ long kb_job_submit(struct shim_file *f, struct shim_caller *c,
 		return -SHIM_EINVAL;
 	if (kb->create_flags & KB_CTX_SYSTEM_MONITOR_SUBMIT_DISABLED)
 		return -SHIM_EINVAL;
+	/* Like kbase, schedule once the whole batch is in: the ready atoms
+	 * then start by priority, not in array order. */
+	shim_hw_hold(f->dev);
 	for (uint32_t i = 0; i < s->nr_atoms && !ret; i++) {
 		struct kb_atom_v3 u;
 		uint64_t uaddr = s->addr + (uint64_t)i * s->stride;
 
 		if (s->stride == sizeof(struct kb_atom_v3)) {
 			if (shim_copy_in(c, &u, uaddr, sizeof(u)))
-				return -SHIM_EFAULT;
+				ret = -SHIM_EFAULT;
 		} else {
 			u.seq_nr = 0;
 			if (shim_copy_in(c, &u.v2, uaddr, sizeof(u.v2)))
-				return -SHIM_EFAULT;
+				ret = -SHIM_EFAULT;
 		}
-		ret = submit_one(f, c, &u.v2, u.seq_nr, a);
+		if (!ret)
+			ret = submit_one(f, c, &u.v2, u.seq_nr, a);
 	}
+	shim_hw_release(f->dev, a);
 	return ret;
 }
 
@@ -421,8 +437,12 @@ long kb_soft_event_update(struct shim_file *f,
 		return -SHIM_EINVAL;
 	if (shim_ctx_gpu_rw(f->ctx, u->event, &v, 1, true))
 		return -SHIM_EINVAL;
-	if (v == KB_SOFT_EVENT_SET)
+	if (v == KB_SOFT_EVENT_SET) {
+		/* The atoms the event releases start by priority. */
+		shim_hw_hold(f->dev);
 		soft_event_recheck(kb_of(f), NULL);
+		shim_hw_release(f->dev, NULL);
+	}
 	return 0;
 }
 

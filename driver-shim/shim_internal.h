@@ -96,6 +96,7 @@ struct shim_job {
 	void *owner;
 	unsigned stat_index;    /* statistics row the job's work is added to */
 	uint64_t submit_ns;
+	int prio;               /* higher runs first among its context's jobs */
 	struct shim_list link;
 	bool on_hw;
 	bool soft_stopped;      /* resumed after a timeout soft-stop */
@@ -266,6 +267,12 @@ int shim_ctx_gpu_rw(struct shim_ctx *ctx, uint64_t va, void *buf, size_t len,
 int shim_hw_init(struct shim_dev *dev);
 void shim_hw_fini(struct shim_dev *dev);
 void shim_hw_submit(struct shim_dev *dev, struct shim_job *job);
+/* Jobs submitted between these two start together at the release, best
+ * priority first (kbase schedules once per JOB_SUBMIT). They nest. */
+void shim_hw_hold(struct shim_dev *dev);
+void shim_hw_release(struct shim_dev *dev, struct shim_acct *a);
+/* Chains the GPU got in a slot's _NEXT registers behind a running one. */
+uint64_t shim_hw_queued_next(struct shim_dev *dev);
 /* Adds/removes a bus range outside the context windows. */
 int shim_hw_bus_add(struct shim_dev *dev, uint64_t pa, uint64_t size, void *host);
 void shim_hw_bus_remove(struct shim_dev *dev, uint64_t pa);

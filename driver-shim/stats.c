@@ -220,7 +220,8 @@ size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size)
 	    "\"jobs_done\": %llu, \"jobs_failed\": %llu, \"mmu_faults\": %llu, "
 	    "\"gpu_resets\": %llu, \"gpu_pages_mapped\": %llu, "
 	    "\"reg_reads\": %llu, \"reg_writes\": %llu, \"irqs\": %llu, "
-	    "\"gpu_pages_touched\": %llu},\n  \"contexts\": [",
+	    "\"gpu_pages_touched\": %llu, \"chains_queued_next\": %llu},\n"
+	    "  \"contexts\": [",
 	    dev->gpu_name, (unsigned long long)dev->st_opens,
 	    (unsigned long long)dev->st_releases,
 	    (unsigned long long)dev->st_ctx_live,
@@ -231,7 +232,8 @@ size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size)
 	    (unsigned long long)dev->st_gpu_resets,
 	    (unsigned long long)dev->st_pages_live, (unsigned long long)rr,
 	    (unsigned long long)rw, (unsigned long long)irqs,
-	    (unsigned long long)pages);
+	    (unsigned long long)pages,
+	    (unsigned long long)shim_hw_queued_next(dev));
 	shim_list_for_each_safe(pos, tmp, &dev->ctxs) {
 		struct shim_ctx *c = shim_container_of(pos, struct shim_ctx, link);
 

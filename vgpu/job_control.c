@@ -3,7 +3,11 @@
  * JOB_CONTROL: the job IRQ and the job slots' registers. A driver queues
  * a chain in the _NEXT registers and writes START to COMMAND_NEXT; the
  * slot takes it when idle (the _NEXT registers then read as empty) and the
- * slot's job-manager thread walks it (job_manager.c).
+ * slot's job-manager thread walks it (job_manager.c). A chain queued
+ * behind a running one starts as soon as that one ends well; after a
+ * failure it waits until the driver clears the slot's FAIL interrupt, so
+ * the driver can still cancel it (COMMAND_NEXT=NOP; HEAD_NEXT then still
+ * names it).
  */
 #include "vgpu/internal.h"
 
@@ -131,6 +135,12 @@ static void slot_command(struct vgpu_slot *s, uint32_t cmd)
 	os_cond_broadcast(s->gpu->stall_wake);
 }
 
+/* A failure not yet acknowledged holds the slot's queued chain. */
+static bool slot_held(const struct vgpu_slot *s)
+{
+	return s->gpu->job_irq_raw & MALI_JOB_IRQ_FAIL(s->nr);
+}
+
 static void slot_command_next(struct vgpu_slot *s, uint32_t cmd)
 {
 	if (cmd == MALI_JS_CMD_NOP) {
@@ -144,8 +154,21 @@ static void slot_command_next(struct vgpu_slot *s, uint32_t cmd)
 		return;
 	}
 	s->command_next = MALI_JS_CMD_START;
-	if (!s->active)
+	if (!s->active && !slot_held(s))
 		vgpu_slot_start_next_locked(s);
+}
+
+/* Clearing a slot's FAIL bit releases the chain it held. */
+static void job_irq_clear(struct vgpu *gpu, uint32_t val)
+{
+	gpu->job_irq_raw &= ~val;
+	for (unsigned n = 0; n < gpu->nslots; n++) {
+		struct vgpu_slot *s = &gpu->slot[n];
+
+		if ((val & MALI_JOB_IRQ_FAIL(n)) && !s->active &&
+		    s->command_next == MALI_JS_CMD_START)
+			vgpu_slot_start_next_locked(s);
+	}
 }
 
 void vgpu_job_control_write(struct vgpu *gpu, uint32_t off, uint32_t val)
@@ -155,7 +178,7 @@ void vgpu_job_control_write(struct vgpu *gpu, uint32_t off, uint32_t val)
 
 	switch (off) {
 	case MALI_JOB_IRQ_CLEAR:
-		gpu->job_irq_raw &= ~val;
+		job_irq_clear(gpu, val);
 		return;
 	case MALI_JOB_IRQ_MASK:
 		gpu->job_irq_mask = val;

@@ -6,7 +6,8 @@
  * compute back end), writes the exception status back into the job header
  * and goes on to the next one. At the end of the chain, on a fault or a
  * stop, the slot's registers get the exception code and JOB_IRQ its DONE
- * or FAIL bit; a chain queued in the _NEXT registers then starts.
+ * or FAIL bit; a chain queued in the _NEXT registers then starts (after
+ * a failure, once the driver clears the FAIL bit: job_control.c).
  */
 #include "vgpu/internal.h"
 
@@ -365,7 +366,8 @@ static void finish_locked(struct vgpu *gpu, struct vgpu_slot *s,
 		gpu->job_irq_raw |= MALI_JOB_IRQ_DONE(s->nr);
 	else
 		gpu->job_irq_raw |= MALI_JOB_IRQ_FAIL(s->nr);
-	if (s->command_next == MALI_JS_CMD_START)
+	/* After a failure the queued chain waits for the IRQ's clear. */
+	if (s->command_next == MALI_JS_CMD_START && c->exc == MALI_EXC_DONE)
 		vgpu_slot_start_next_locked(s);
 }
 

@@ -236,16 +236,90 @@ TEST_F(chain, next_registers_queue_and_cancel)
 	EXPECT_EQ(rd(b, MALI_JOB_IRQ_JS_STATE), (1u << 1) | (1u << 17));
 	wr(b, MALI_JS(1) + MALI_JS_COMMAND_NEXT, MALI_JS_CMD_NOP);
 	EXPECT_EQ(rd(b, MALI_JOB_IRQ_JS_STATE), 1u << 1);
-	/* Queue a third; it starts as soon as the loop is stopped. */
+	/* Queue a third: the loop's failure holds it until the driver
+	 * acknowledges the FAIL interrupt, then it starts by itself. */
 	submit(b, 1, 0, J(4), 0);
 	wr(b, MALI_JS(1) + MALI_JS_COMMAND, MALI_JS_CMD_HARD_STOP);
 	ASSERT_TRUE(wait_irq(b, VGPU_IRQ_JOB, 10));
-	ASSERT_TRUE(poll_reg(b, MALI_JOB_IRQ_RAWSTAT, MALI_JOB_IRQ_DONE(1) |
-				MALI_JOB_IRQ_FAIL(1), MALI_JOB_IRQ_DONE(1) |
-				MALI_JOB_IRQ_FAIL(1)));
+	EXPECT_EQ(rd(b, MALI_JOB_IRQ_RAWSTAT), MALI_JOB_IRQ_FAIL(1));
+	EXPECT_EQ(rd(b, MALI_JS(1) + MALI_JS_STATUS), MALI_EXC_TERMINATED);
+	EXPECT_EQ(rd(b, MALI_JOB_IRQ_JS_STATE), 1u << 17);
+	EXPECT_EQ(rd64(b, MALI_JS(1) + MALI_JS_HEAD_NEXT_LO), J(4));
+	EXPECT_EQ(data64(self, 0), 0u);
+	wr(b, MALI_JOB_IRQ_CLEAR, MALI_JOB_IRQ_FAIL(1));
+	ASSERT_EQ(wait_slot(b, 1, 10), MALI_JOB_IRQ_DONE(1));
 	EXPECT_EQ(rd(b, MALI_JS(1) + MALI_JS_STATUS), MALI_EXC_DONE);
 	EXPECT_EQ(data64(self, 0) & 0xffffffff, 0x1234u);
 	EXPECT_EQ(data64(self, 8), 0u);	/* the cancelled chain never ran */
+}
+
+/* kbase's and panfrost's order of events when a slot holds two chains:
+ * the second is written to _NEXT while the first runs and starts without
+ * the driver when the first ends; one DONE bit then stands for both, and
+ * JS_STATE (nothing running, nothing queued) tells the driver so. */
+TEST_F(chain, queued_chain_runs_when_the_running_one_ends)
+{
+	struct board *b = &self->b;
+	struct vgpu_stats st;
+
+	vgpu_stats_reset(b->gpu);
+	put_ring(b, &self->jobs, 0);
+	put_write_value(b, &self->jobs, J(3), 1, 0, 0, D(0),
+			MALI_WRITE_VALUE_IMM32, 0xaaaa);
+	put_write_value(b, &self->jobs, J(4), 1, 0, 0, D(8),
+			MALI_WRITE_VALUE_IMM32, 0xbbbb);
+	submit(b, 2, 0, J(0), 0);
+	submit(b, 2, 0, J(4), MALI_JS_CONFIG_JOB_CHAIN_FLAG);
+	EXPECT_EQ(rd(b, MALI_JOB_IRQ_JS_STATE), (1u << 2) | (1u << 18));
+	EXPECT_EQ(rd64(b, MALI_JS(2) + MALI_JS_HEAD_NEXT_LO), J(4));
+	EXPECT_EQ(data64(self, 8), 0u);
+	/* The loop ends through J(3); the queued chain follows. */
+	__atomic_store_n(&job_at(b, &self->jobs, J(2))->next, J(3),
+			 __ATOMIC_SEQ_CST);
+	ASSERT_TRUE(wait_irq(b, VGPU_IRQ_JOB, 10));
+	ASSERT_TRUE(poll_reg(b, MALI_JOB_IRQ_JS_STATE, ~0u, 0));
+	EXPECT_EQ(rd(b, MALI_JOB_IRQ_RAWSTAT), MALI_JOB_IRQ_DONE(2));
+	EXPECT_EQ(rd(b, MALI_JS(2) + MALI_JS_STATUS), MALI_EXC_DONE);
+	EXPECT_EQ(rd(b, MALI_JS(2) + MALI_JS_CONFIG) &
+		  MALI_JS_CONFIG_JOB_CHAIN_FLAG, MALI_JS_CONFIG_JOB_CHAIN_FLAG);
+	EXPECT_EQ(data64(self, 0) & 0xffffffff, 0xaaaau);
+	EXPECT_EQ(data64(self, 8) & 0xffffffff, 0xbbbbu);
+	wr(b, MALI_JOB_IRQ_CLEAR, MALI_JOB_IRQ_DONE(2));
+	EXPECT_FALSE(vgpu_irq_level(b->gpu, VGPU_IRQ_JOB));
+	vgpu_stats_get(b->gpu, &st);
+	EXPECT_EQ(st.chains, 2u);
+	EXPECT_EQ(st.jobs_failed, 0u);
+}
+
+/* After a failure the driver takes the queued chain back: NOP to
+ * COMMAND_NEXT before the clear, and HEAD_NEXT shows it never started. */
+TEST_F(chain, failed_chain_lets_the_driver_evict_the_queued_one)
+{
+	struct board *b = &self->b;
+
+	put_ring(b, &self->jobs, 0);
+	put_write_value(b, &self->jobs, J(4), 1, 0, 0, D(0),
+			MALI_WRITE_VALUE_IMM32, 0x4444);
+	submit(b, 0, 0, J(0), 0);
+	submit(b, 0, 0, J(4), MALI_JS_CONFIG_JOB_CHAIN_FLAG);
+	/* Stops name the chain by its flag: _1 would miss the loop. */
+	wr(b, MALI_JS(0) + MALI_JS_COMMAND, MALI_JS_CMD_SOFT_STOP_1);
+	EXPECT_EQ(rd(b, MALI_JOB_IRQ_JS_STATE), 1u | (1u << 16));
+	wr(b, MALI_JS(0) + MALI_JS_COMMAND, MALI_JS_CMD_SOFT_STOP_0);
+	ASSERT_TRUE(wait_irq(b, VGPU_IRQ_JOB, 10));
+	EXPECT_EQ(rd(b, MALI_JOB_IRQ_RAWSTAT), MALI_JOB_IRQ_FAIL(0));
+	EXPECT_EQ(rd(b, MALI_JS(0) + MALI_JS_STATUS), MALI_EXC_STOPPED);
+	EXPECT_TRUE(in_ring(rd64(b, MALI_JS(0) + MALI_JS_TAIL_LO), 0));
+	wr(b, MALI_JS(0) + MALI_JS_COMMAND_NEXT, MALI_JS_CMD_NOP);
+	EXPECT_EQ(rd64(b, MALI_JS(0) + MALI_JS_HEAD_NEXT_LO), J(4));
+	wr(b, MALI_JOB_IRQ_CLEAR, MALI_JOB_IRQ_FAIL(0));
+	EXPECT_EQ(rd(b, MALI_JOB_IRQ_JS_STATE), 0u);
+	EXPECT_EQ(rd(b, MALI_JOB_IRQ_RAWSTAT), 0u);
+	EXPECT_EQ(data64(self, 0), 0u);
+	/* Resubmitted, it runs. */
+	submit(b, 0, 0, J(4), 0);
+	ASSERT_EQ(wait_slot(b, 0, 10), MALI_JOB_IRQ_DONE(0));
+	EXPECT_EQ(data64(self, 0) & 0xffffffff, 0x4444u);
 }
 
 TEST_F(chain, malformed_jobs_fault_with_config_fault)
