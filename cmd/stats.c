@@ -13,6 +13,7 @@
 
 #include "cmd/commands.h"
 #include "cmd/json.h"
+#include "cmd/stats_svg.h"
 
 /* Nanoseconds as a short human string. */
 static const char *dur(long long ns, char *buf, size_t size)
@@ -212,7 +213,7 @@ static char *slurp(const char *path)
 
 static int stats_main(int argc, char **argv)
 {
-	const char *arg = NULL, *rt = getenv("XDG_RUNTIME_DIR");
+	const char *arg = NULL, *svg = NULL, *rt = getenv("XDG_RUNTIME_DIR");
 	char path[4096];
 	bool json = false;
 	struct stat st;
@@ -222,6 +223,8 @@ static int stats_main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
 			json = true;
+		else if (!strcmp(argv[i], "--svg") && i + 1 < argc)
+			svg = argv[++i];
 		else if (argv[i][0] == '-') {
 			fprintf(stderr, "vgpu stats: unknown option '%s'\n", argv[i]);
 			return 1;
@@ -259,6 +262,16 @@ static int stats_main(int argc, char **argv)
 		free(text);
 		return 1;
 	}
+	if (svg) {
+		int err = stats_svg(root, svg, class_keys, (int)NCLASS);
+
+		if (!err)
+			printf("SVG plots: %s/instruction-mix.svg, %s/clause-sizes.svg, "
+			       "%s/ioctl-latency.svg\n", svg, svg, svg);
+		jv_free(root);
+		free(text);
+		return err ? 1 : 0;
+	}
 	render(root);
 	jv_free(root);
 	free(text);
@@ -269,7 +282,7 @@ const struct vgpu_cmd vgpu_cmd_stats = {
 	.name = "stats",
 	.summary = "show the per-ioctl, per-context and system statistics of 'vgpu dev'",
 	.help =
-	"usage: vgpu stats [--json] [FILE|DIR]\n"
+	"usage: vgpu stats [--json | --svg OUTDIR] [FILE|DIR]\n"
 	"\n"
 	"Renders the statistics of a running 'vgpu dev' (the stats file beside its\n"
 	"nodes; DIR is its mount point; default: its default mount point) as\n"
@@ -283,6 +296,9 @@ const struct vgpu_cmd vgpu_cmd_stats = {
 	"(exception code, shader address, workgroups, threads, instruction mix,\n"
 	"mean tuples per clause).\n"
 	"\n"
-	"  --json   print the raw JSON instead of tables\n",
+	"  --json        print the raw JSON instead of tables\n"
+	"  --svg OUTDIR  instead, write three SVG bar charts into OUTDIR (made if\n"
+	"                missing): instruction-mix.svg, clause-sizes.svg and\n"
+	"                ioctl-latency.svg (p50 and p99, log scale)\n",
 	.main = stats_main,
 };
