@@ -194,7 +194,7 @@ static void branch(const struct op *o, bool take, uint32_t target)
 {
 	if (!take)
 		return;
-	o->x->taken[o->lane] = true;
+	o->x->taken |= (uint8_t)(1u << o->lane);
 	o->x->target[o->lane] = target ? (o->x->pc & ~0xffffffffull) | target
 				       : BI_TARGET_END;
 }

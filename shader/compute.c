@@ -18,6 +18,7 @@ struct bi_compute {
 	enum bi_arch arch;
 	unsigned tls_slots; /* thread-local storage instances the GPU has */
 	unsigned workers;   /* host threads per job ("virtual cores") */
+	bool stats;         /* count struct bi_stats */
 	struct os_mutex *lock;
 	struct bi_stats total;
 	uint64_t jobs;                         /* run so far */
@@ -145,7 +146,8 @@ static void preload(struct bi_warp *w, const struct job_state *s,
 /* Runs one workgroup; 0 or a bi_fault (w_fault_va for memory faults). */
 static int run_group(struct bi_compute *bc, const struct job_state *s,
 		     struct bi_env *env, struct vgpu_job *job, const uint32_t wg[3],
-		     unsigned slot, struct bi_stats *st, uint64_t *tuples)
+		     unsigned slot, struct bi_stats *st, struct bi_tally *tally,
+		     uint64_t *tuples, uint64_t *instrs)
 {
 	unsigned threads = s->inv.local[0] * s->inv.local[1] * s->inv.local[2];
 	unsigned nl = bi_arch_lanes(bc->arch);
@@ -179,6 +181,7 @@ static int run_group(struct bi_compute *bc, const struct job_state *s,
 		}
 		w[i].tls_size = s->tls_stride;
 		w[i].stats = st;
+		w[i].tally = tally;
 	}
 	for (;;) {
 		unsigned running = 0, waiting = 0;
@@ -216,8 +219,10 @@ static int run_group(struct bi_compute *bc, const struct job_state *s,
 		}
 	}
 out:
-	for (unsigned i = 0; w && i < nwarps; i++)
+	for (unsigned i = 0; w && i < nwarps; i++) {
 		*tuples += w[i].tuples;
+		*instrs += w[i].instrs;
+	}
 	os_free(w);
 	os_free(state);
 	return err;
@@ -251,7 +256,9 @@ struct worker {
 	uint64_t total;
 	int *err;          /* shared: first error */
 	struct bi_stats st;
-	uint64_t tuples, groups;
+	struct bi_stats *stats; /* &st with statistics on, else NULL */
+	struct bi_tally *tally; /* with statistics on (if allocated) */
+	uint64_t tuples, instrs, groups;
 };
 
 static void worker_main(void *arg)
@@ -269,8 +276,9 @@ static void worker_main(void *arg)
 
 		if (i >= wk->total || __atomic_load_n(wk->err, __ATOMIC_RELAXED))
 			return;
-		err = run_group(wk->bc, s, &env, wk->job, wg, wk->id, &wk->st,
-				&wk->tuples);
+		err = run_group(wk->bc, s, &env, wk->job, wg, wk->id,
+				wk->stats, wk->tally,
+				&wk->tuples, &wk->instrs);
 		wk->groups++;
 		if (err) {
 			int zero = 0;
@@ -290,7 +298,7 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	struct job_state *s;
 	struct bi_job_record *rec;
 	struct worker *wk;
-	uint64_t next = 0, total, tuples = 0, groups = 0;
+	uint64_t next = 0, total, tuples = 0, instrs = 0, groups = 0;
 	unsigned n;
 	int err = 0;
 
@@ -326,6 +334,10 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	for (unsigned i = 0; i < n; i++) {
 		wk[i] = (struct worker){ .bc = bc, .s = s, .job = job, .id = i,
 					 .next = &next, .total = total, .err = &err };
+		if (bc->stats) {
+			wk[i].stats = &wk[i].st;
+			wk[i].tally = bi_tally_new();
+		}
 		if (i)
 			wk[i].thread = os_thread_start(worker_main, &wk[i], "bi-core");
 	}
@@ -340,9 +352,14 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	rec = &bc->log[bc->jobs++ % BI_JOB_LOG];
 	os_memset(rec, 0, sizeof(*rec));
 	for (unsigned i = 0; i < n; i++) {
+		if (wk[i].tally) {
+			bi_tally_flush(wk[i].tally, &wk[i].st);
+			bi_tally_free(wk[i].tally);
+		}
 		bi_stats_merge(&bc->total, &wk[i].st);
 		bi_stats_merge(&rec->st, &wk[i].st);
 		tuples += wk[i].tuples;
+		instrs += wk[i].instrs;
 		groups += wk[i].groups;
 		vgpu_job_event(job, VGPU_EV_TASKS, i, wk[i].groups);
 	}
@@ -354,6 +371,8 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	rec->inv = s->inv;
 	rec->workgroups = groups;
 	rec->tuples = tuples;
+	rec->instrs = instrs;
+	rec->stats = wk[0].stats != NULL;
 	os_mutex_unlock(bc->lock);
 	vgpu_job_event(job, VGPU_EV_THREADS, 0, groups * s->inv.local[0] *
 		       s->inv.local[1] * s->inv.local[2]);
@@ -366,6 +385,11 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 void bi_compute_set_workers(struct bi_compute *bc, unsigned n)
 {
 	bc->workers = OS_MAX(1u, n);
+}
+
+void bi_compute_set_stats(struct bi_compute *bc, bool on)
+{
+	bc->stats = on;
 }
 
 struct bi_compute *bi_compute_attach(struct vgpu *gpu)
@@ -388,6 +412,7 @@ struct bi_compute *bi_compute_attach(struct vgpu *gpu)
 		cores++;
 	bc->tls_slots = OS_MAX(1u, cfg->thread_max_threads) * OS_MAX(1u, cores);
 	bc->workers = 1;
+	bc->stats = true;
 	vgpu_set_compute_backend(gpu, &be);
 	return bc;
 }

@@ -24,6 +24,12 @@ void bi_compute_detach(struct vgpu *gpu, struct bi_compute *bc);
  * independent of the modelled core count); default 1. */
 void bi_compute_set_workers(struct bi_compute *bc, unsigned n);
 
+/* Shader statistics (struct bi_stats: instruction mix, operand traffic,
+ * branch sites, memory accesses) on or off for the jobs that start from
+ * now on; default on. Off, job records and totals keep only the counts
+ * the Job Manager needs (workgroups, tuples, thread-instructions). */
+void bi_compute_set_stats(struct bi_compute *bc, bool on);
+
 /* Runs one job: what vgpu_compute_backend.run does. */
 uint32_t bi_compute_run(void *priv, struct vgpu_job *job);
 
@@ -50,6 +56,8 @@ struct bi_job_record {
 	struct bi_invocation inv;
 	uint64_t workgroups;  /* run (fewer than inv's if it faulted) */
 	uint64_t tuples;      /* issued (per warp) */
+	uint64_t instrs;      /* thread-instructions (FMA and ADD slots) */
+	bool stats;           /* whether @st was counted */
 	struct bi_stats st;   /* its warps' statistics */
 };
 

@@ -137,53 +137,132 @@ static int run_clause(struct bi_tctx *x)
 			x->t0[l] = x->fma[l];
 			x->t1[l] = x->add[l];
 		}
-		w->instrs += 2 * os_popcount32(x->mask);
 	}
 	write_back(x, &c->t[c->ntuples - 1].wregs);
 	return 0;
 }
 
-/* Adds one clause execution by the threads in x->mask. */
-static void count(struct bi_stats *st, const struct bi_tctx *x)
+/*
+ * Statistics are gathered per clause: each execution adds to the
+ * clause's tally (executions, threads, branch outcomes) in the worker's
+ * bi_tally (no sharing, no locks), and the clause's static counts are
+ * multiplied out into the bi_stats block only when the tally is evicted
+ * or flushed, not once per execution.
+ */
+struct tally_entry {
+	const struct bi_clause *c;
+	uint64_t va;
+	uint64_t execs, threads;
+	uint64_t taken, divergent; /* threads taking its branch; executions
+				    * with threads going both ways */
+	uint64_t target;           /* the last taken target */
+};
+
+/* Direct-mapped by clause address: a program's clauses are consecutive
+ * quadwords, so up to TALLY_SLOTS of them never collide. */
+#define TALLY_SLOTS 256
+
+struct bi_tally {
+	uint64_t valid[TALLY_SLOTS / 64]; /* bit i: t[i] holds a clause */
+	struct tally_entry t[TALLY_SLOTS];
+};
+
+/* Whether @c ends in a branch (or jump), i.e. is a branch site. */
+static bool branch_site(const struct bi_clause *c)
 {
-	const struct bi_clause *c = x->c;
-	unsigned n = os_popcount32(x->mask), taken = 0;
-	uint64_t target = 0;
+	const struct bi_instr *a = &c->t[c->ntuples - 1].add;
 
-	st->clauses++;
-	st->threads_in_clauses += n;
-	st->clause_tuples[c->ntuples]++;
+	return a->cls == BI_CLASS_CONTROL && a->desc->op != BI_OP_BARRIER;
+}
+
+/* Adds tally @y's executions to @st. */
+static void expand(struct bi_stats *st, const struct tally_entry *y)
+{
+	const struct bi_clause *c = y->c;
+
+	st->clauses += y->execs;
+	st->threads_in_clauses += y->threads;
+	st->clause_tuples[c->ntuples] += y->execs;
 	for (unsigned i = 0; i < BI_CLASS_COUNT; i++)
-		st->instrs[i] += (uint64_t)c->counts.cls[i] * n;
-	st->reg_reads += (uint64_t)c->counts.reg_reads * n;
-	st->reg_writes += (uint64_t)c->counts.reg_writes * n;
-	st->temp_reads += (uint64_t)c->counts.temp_reads * n;
-	st->fau_reads += (uint64_t)c->counts.fau_reads * n;
-	st->const_reads += (uint64_t)c->counts.const_reads * n;
-	if (c->t[c->ntuples - 1].add.cls == BI_CLASS_CONTROL &&
-	    c->t[c->ntuples - 1].add.desc->op != BI_OP_BARRIER) {
-		struct bi_branch_site *bs;
+		st->instrs[i] += (uint64_t)c->counts.cls[i] * y->threads;
+	st->reg_reads += (uint64_t)c->counts.reg_reads * y->threads;
+	st->reg_writes += (uint64_t)c->counts.reg_writes * y->threads;
+	st->temp_reads += (uint64_t)c->counts.temp_reads * y->threads;
+	st->fau_reads += (uint64_t)c->counts.fau_reads * y->threads;
+	st->const_reads += (uint64_t)c->counts.const_reads * y->threads;
+	if (branch_site(c)) {
+		struct bi_branch_site *bs = bi_stats_site(st, y->va);
 
-		for (unsigned l = 0; l < x->w->nlanes; l++) {
-			if (x->taken[l] && (x->mask & (1u << l))) {
-				taken++;
-				target = x->target[l];
-			}
-		}
-		st->branches++;
-		if (taken && taken != n)
-			st->branches_divergent++;
-		bs = bi_stats_site(st, x->pc);
+		st->branches += y->execs;
+		st->branches_divergent += y->divergent;
 		if (bs) {
-			bs->next_va = x->pc + 16u * c->nquads;
-			bs->execs++;
-			bs->taken += taken;
-			bs->not_taken += n - taken;
-			bs->divergent += taken && taken != n;
-			if (taken)
-				bs->target = target;
+			bs->next_va = y->va + 16u * c->nquads;
+			bs->execs += y->execs;
+			bs->taken += y->taken;
+			bs->not_taken += y->threads - y->taken;
+			bs->divergent += y->divergent;
+			if (y->taken)
+				bs->target = y->target;
 		}
 	}
+}
+
+void bi_tally_flush(struct bi_tally *ts, struct bi_stats *st)
+{
+	for (unsigned k = 0; k < TALLY_SLOTS / 64; k++) {
+		for (uint64_t v = ts->valid[k]; v; v &= v - 1)
+			expand(st, &ts->t[64 * k + __builtin_ctzll(v)]);
+		ts->valid[k] = 0;
+	}
+}
+
+struct bi_tally *bi_tally_new(void)
+{
+	return os_zalloc(sizeof(struct bi_tally));
+}
+
+void bi_tally_free(struct bi_tally *t)
+{
+	os_free(t);
+}
+
+/* Adds one clause execution by the @n threads in x->mask to @y. */
+static void tally_add(struct tally_entry *y, const struct bi_tctx *x, unsigned n)
+{
+	y->execs++;
+	y->threads += n;
+	if (x->taken) {
+		unsigned taken = os_popcount32(x->taken);
+
+		y->target = x->target[31 - __builtin_clz(x->taken)];
+		y->taken += taken;
+		y->divergent += taken != n;
+	}
+}
+
+/* Counts one clause execution: into its tally, or (no tally) at once. */
+static void count(struct bi_stats *st, struct bi_tally *ts, const struct bi_tctx *x,
+		  unsigned n)
+{
+	unsigned h = (unsigned)(x->pc >> 4) % TALLY_SLOTS;
+	uint64_t bit = 1ull << (h % 64), *valid;
+	struct tally_entry one, *y;
+
+	if (!ts) {
+		one = (struct tally_entry){ .c = x->c, .va = x->pc };
+		tally_add(&one, x, n);
+		expand(st, &one);
+		return;
+	}
+	valid = &ts->valid[h / 64];
+	y = &ts->t[h];
+	if (!(*valid & bit) || y->c != x->c || y->va != x->pc) {
+		if (*valid & bit)
+			expand(st, y);
+		*valid |= bit;
+		*y = (struct tally_entry){ .c = x->c, .va = x->pc };
+	}
+	tally_add(y, x, n);
 }
 
 /* Lowest PC among live threads, and the threads that are there. */
@@ -208,6 +287,7 @@ enum bi_run bi_warp_run(const struct bi_env *env, struct bi_warp *w,
 			uint64_t max_clauses)
 {
 	struct bi_tctx x;
+	enum bi_run ret = BI_RUN_DONE;
 	uint64_t n = 0;
 
 	os_memset(&x, 0, sizeof(x));
@@ -217,38 +297,45 @@ enum bi_run bi_warp_run(const struct bi_env *env, struct bi_warp *w,
 		w->nlanes = 4;
 	w->live &= (uint8_t)((1u << w->nlanes) - 1);
 	while (w->live) {
+		unsigned nthreads;
 		int err = 0;
 
-		if (max_clauses && n >= max_clauses)
-			return BI_RUN_LIMIT;
+		if (max_clauses && n >= max_clauses) {
+			ret = BI_RUN_LIMIT;
+			break;
+		}
 		x.mask = pick(w, &x.pc);
 		x.c = bi_cache_get(env->cache, env, x.pc, &err);
 		if (!x.c || x.c->invalid) {
 			w->fault = x.c ? BI_FAULT_INSTR_INVALID_ENC : err;
 			w->fault_va = x.pc;
-			return BI_RUN_FAULT;
+			ret = BI_RUN_FAULT;
+			break;
 		}
 		x.ftz = x.c->hdr.ftz != 0;
 		x.barrier = false;
-		os_memset(x.taken, 0, sizeof(x.taken));
+		x.taken = 0;
 		err = run_clause(&x);
 		n++;
 		w->clauses++;
 		w->tuples += x.c->ntuples;
+		nthreads = os_popcount32(x.mask);
+		w->instrs += 2u * x.c->ntuples * nthreads;
 		if (err) {
 			w->fault = err;
 			if (err != BI_FAULT_MEMORY)
 				w->fault_va = x.pc;
-			return BI_RUN_FAULT;
+			ret = BI_RUN_FAULT;
+			break;
 		}
 		for (unsigned l = 0; l < w->nlanes; l++) {
 			if (!(x.mask & (1u << l)))
 				continue;
 			if (w->discarded & (1u << l)) {
 				w->live &= ~(1u << l);
-			} else if (x.taken[l] && x.target[l] == BI_TARGET_END) {
+			} else if ((x.taken >> l & 1) && x.target[l] == BI_TARGET_END) {
 				w->live &= ~(1u << l);
-			} else if (x.taken[l]) {
+			} else if (x.taken >> l & 1) {
 				w->pc[l] = x.target[l];
 			} else if (x.c->hdr.flow == BI_FLOW_END) {
 				w->live &= ~(1u << l);
@@ -257,9 +344,11 @@ enum bi_run bi_warp_run(const struct bi_env *env, struct bi_warp *w,
 			}
 		}
 		if (w->stats)
-			count(w->stats, &x);
-		if (x.barrier)
-			return BI_RUN_BARRIER;
+			count(w->stats, w->tally, &x, nthreads);
+		if (x.barrier) {
+			ret = BI_RUN_BARRIER;
+			break;
+		}
 	}
-	return BI_RUN_DONE;
+	return ret;
 }

@@ -136,6 +136,21 @@ struct bi_stats {
 /* Adds @src into @dst (merging branch sites by address). */
 void bi_stats_merge(struct bi_stats *dst, const struct bi_stats *src);
 
+/*
+ * Per-clause counts not yet multiplied out into a bi_stats block: a warp
+ * adds each clause execution to its clause's tally and expands tallies
+ * into @stats only when a tally is evicted or flushed, which keeps
+ * statistics off the per-instruction path. Without a bi_warp.tally,
+ * each execution is expanded at once (slower, same numbers). A backend
+ * gives each worker one, shared by the warps it runs; it flushes it
+ * (into the same bi_stats) before the decode cache may drop clauses,
+ * e.g. when its share of a job ends.
+ */
+struct bi_tally;
+struct bi_tally *bi_tally_new(void);
+void bi_tally_free(struct bi_tally *t);
+void bi_tally_flush(struct bi_tally *t, struct bi_stats *st);
+
 struct bi_warp {
 	uint32_t r[BI_LANES][BI_NREGS];
 	uint64_t pc[BI_LANES];
@@ -151,6 +166,7 @@ struct bi_warp {
 	uint64_t instrs;   /* thread-instructions executed */
 	uint64_t tuples;   /* tuples issued (per warp, not per thread) */
 	struct bi_stats *stats; /* optional */
+	struct bi_tally *tally; /* optional, with stats (see above) */
 };
 
 enum bi_run {

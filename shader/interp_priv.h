@@ -21,7 +21,7 @@ struct bi_tctx {
 	uint32_t t0[BI_LANES];   /* previous tuple's results */
 	uint32_t t1[BI_LANES];
 	/* Control flow decided by the clause, per thread. */
-	bool taken[BI_LANES];
+	uint8_t taken;             /* threads whose branch is taken */
 	uint64_t target[BI_LANES]; /* or BI_TARGET_END */
 	bool barrier;
 };

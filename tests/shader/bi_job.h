@@ -79,6 +79,64 @@ static inline void tjob_emit(struct tjob *j, const struct asm_header *h,
 #define TJ_NOP_F bi_enc(true, "*NOP", NULL, NULL)
 #define TJ_NOP_A bi_enc(false, "+NOP", NULL, NULL)
 
+/* Uniforms the whole-program jobs share: u2 = &out, u3.w0 = 2 (the shift
+ * for gid * 4). */
+#define TJ_U_OUT 0x82
+#define TJ_U_K 0x83
+
+/* GPU VA of the next clause emitted. */
+static inline uint64_t tjob_here(const struct tjob *j)
+{
+	return j->va + TJ_CODE + 16ull * j->code_q;
+}
+
+/* One clause: r7 = &out[gid] (low word; u2.w1 is the high one). */
+static inline bool tjob_emit_out_address(struct tjob *j)
+{
+	struct asm_header h = { .flow = 3 };
+	struct asm_tuple t[2] = {
+		{ bi_enc(true, "*LSHIFT_OR.i32", SRCS(0, 3, 4), NULL), TJ_NOP_A,
+		  asm_block(true, 60, -1, -1, -1, 7, TJ_U_K) },
+		{ TJ_NOP_F, bi_enc(false, "+IADD.s32", SRCS(6, 4), NULL),
+		  asm_block(false, -1, -1, -1, -1, -1, TJ_U_OUT) },
+	};
+
+	if (t[0].reg == ~0ull || t[1].reg == ~0ull)
+		return false;
+	tjob_emit(j, &h, t, 2);
+	return true;
+}
+
+/* The last clause: out[gid] = r@sr (r7 from tjob_emit_out_address). */
+static inline bool tjob_emit_store_out(struct tjob *j, unsigned sr)
+{
+	struct asm_header h = { .flow = 0, .staging_reg = sr };
+	struct asm_tuple t = { TJ_NOP_F, bi_enc(false, "+STORE.i32", SRCS(0, 5), NULL),
+			       asm_block(true, 7, -1, -1, -1, -1, TJ_U_OUT) };
+
+	if (t.add == ~0u)
+		return false;
+	tjob_emit(j, &h, &t, 1);
+	return true;
+}
+
+/* One clause: branch to @target while r@reg != 0. The target travels in
+ * embedded constant 0's high word, relative to this clause (PC_HI). */
+static inline bool tjob_emit_branch_nz(struct tjob *j, unsigned reg, uint64_t target)
+{
+	struct asm_header h = { .flow = 3 };
+	struct asm_tuple t = { TJ_NOP_F,
+			       bi_enc(false, "+BRANCHZ.i32", SRCS(0, 5), "cmpf=ne"),
+			       asm_block(true, (int)reg, -1, -1, -1, -1, 0x40) };
+	uint32_t off = (uint32_t)(int32_t)(target - tjob_here(j));
+	uint64_t k[2] = { (uint64_t)(off & 0x0fffffff) << 32 | 4ull << 60, 0 };
+
+	if (t.add == ~0u)
+		return false;
+	j->code_q += asm_clause(tj32(j, TJ_CODE + 16 * j->code_q), &h, &t, 1, k, 2);
+	return true;
+}
+
 /*
  * out[gid] = a[gid] + b[gid] (floats) for 8 x @groups threads; a and out
  * through push uniforms u0 and u2, b through UBO 0 (seg=ubo), u3.w0 = 2

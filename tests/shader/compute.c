@@ -7,7 +7,7 @@
  * IDs, dispatch and barriers, not the MMU (tests/vgpu does that).
  */
 #include "harness.h"
-#include "bi_job.h"
+#include "bi_progs.h"
 #include "shader/compute.h"
 #include "vgpu/regs.h"
 
@@ -200,6 +200,82 @@ TEST(faulting_shader_fails_the_job)
 	put64(RSD, 0x1000);
 	EXPECT_NE(bi_compute_run(bc, NULL), (uint32_t)MALI_EXC_DONE);
 	bi_compute_detach(NULL, bc);
+}
+
+/* Runs @p's job of @groups workgroups; its record in *@rec. */
+static uint32_t run_prog(const struct tprog *p, unsigned groups, unsigned workers,
+			 uint32_t gpu_id, bool stats, struct bi_job_record *rec)
+{
+	struct bi_compute *bc;
+	uint32_t exc;
+
+	if (!p->build(&tj, groups))
+		return ~0u;
+	job_stub_start(BASE + TJ_JOB);
+	job_cfg.gpu_id = gpu_id;
+	job_cfg.shader_present = 0xff;
+	job_cfg.thread_max_threads = 256;
+	bc = bi_compute_attach(NULL);
+	if (!bc)
+		return ~0u;
+	bi_compute_set_workers(bc, workers);
+	bi_compute_set_stats(bc, stats);
+	exc = bi_compute_run(bc, NULL);
+	if (bi_compute_jobs(bc, rec, 1, NULL) != 1)
+		exc = ~0u;
+	bi_compute_detach(NULL, bc);
+	return exc;
+}
+
+/* Every whole-program job (bi_progs.h) matches its C reference on both
+ * GPUs, on one and on three host threads. */
+TEST(whole_programs_match_their_references)
+{
+	static const uint32_t gpus[2] = { 0x60000000, 0x72120000 };
+
+	for (size_t i = 0; i < sizeof(tprogs) / sizeof(tprogs[0]); i++) {
+		const struct tprog *p = &tprogs[i];
+
+		for (unsigned g = 0; g < 2; g++) {
+			for (unsigned workers = 1; workers <= 3; workers += 2) {
+				struct bi_job_record rec;
+
+				TH_LOG("%s on %08x, %u workers", p->name, gpus[g], workers);
+				ASSERT_EQ(run_prog(p, 32, workers, gpus[g], true, &rec),
+					  (uint32_t)MALI_EXC_DONE);
+				EXPECT_EQ(p->check(&tj, 32), -1);
+				EXPECT_EQ(rec.workgroups, 32u);
+				EXPECT_GT(rec.instrs, 0u);
+			}
+		}
+	}
+}
+
+/*
+ * Statistics off: the same results and thread-instruction counts, and no
+ * statistics block. On, the class counts add up to the thread-instructions
+ * (a NOP counts in its own class).
+ */
+TEST(statistics_switch_off_per_device)
+{
+	for (size_t i = 0; i < sizeof(tprogs) / sizeof(tprogs[0]); i++) {
+		const struct tprog *p = &tprogs[i];
+		struct bi_job_record on, off;
+		uint64_t sum = 0;
+
+		ASSERT_EQ(run_prog(p, 8, 2, 0x60000000, true, &on), (uint32_t)MALI_EXC_DONE);
+		ASSERT_EQ(run_prog(p, 8, 2, 0x60000000, false, &off), (uint32_t)MALI_EXC_DONE);
+		EXPECT_EQ(p->check(&tj, 8), -1);
+		EXPECT_TRUE(on.stats);
+		EXPECT_FALSE(off.stats);
+		EXPECT_EQ(off.instrs, on.instrs);
+		EXPECT_EQ(off.tuples, on.tuples);
+		EXPECT_EQ(off.st.clauses, 0u);
+		EXPECT_GT(on.st.clauses, 0u);
+		for (unsigned c = 0; c < BI_CLASS_COUNT; c++)
+			sum += on.st.instrs[c];
+		EXPECT_EQ(sum, on.instrs);
+	}
 }
 
 TEST_HARNESS_MAIN

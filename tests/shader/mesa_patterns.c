@@ -36,8 +36,8 @@
 static struct tjob tj = { stub_mem, BASE, 0 };
 
 /* Push uniforms the programs share: u2 = &out, u3 = { 2, 5 }, u4.w0 = 3. */
-#define U_OUT 0x82
-#define U_K 0x83
+#define U_OUT TJ_U_OUT
+#define U_K TJ_U_K
 #define U_MASK 0x84
 #define NUNI 5
 
@@ -62,36 +62,6 @@ static uint32_t out(unsigned i)
 
 	memcpy(&v, tj.mem + TJ_O + 4 * i, 4);
 	return v;
-}
-
-/* One clause: r7 = &out[gid] (low word; u2.w1 is the high one). */
-static bool emit_out_address(void)
-{
-	struct asm_header h = { .flow = 3 };
-	struct asm_tuple t[2] = {
-		{ bi_enc(true, "*LSHIFT_OR.i32", SRCS(0, 3, 4), NULL), NOP_A,
-		  asm_block(true, 60, -1, -1, -1, 7, U_K) },
-		{ NOP_F, bi_enc(false, "+IADD.s32", SRCS(6, 4), NULL),
-		  asm_block(false, -1, -1, -1, -1, -1, U_OUT) },
-	};
-
-	if (t[0].reg == ~0ull || t[1].reg == ~0ull)
-		return false;
-	emit(&h, t, 2);
-	return true;
-}
-
-/* The last clause: out[gid] = r@sr (r7 from emit_out_address). */
-static bool emit_store_out(unsigned sr)
-{
-	struct asm_header h = { .flow = 0, .staging_reg = sr };
-	struct asm_tuple t = { NOP_F, bi_enc(false, "+STORE.i32", SRCS(0, 5), NULL),
-			       asm_block(true, 7, -1, -1, -1, -1, U_OUT) };
-
-	if (t.add == ~0u)
-		return false;
-	emit(&h, &t, 1);
-	return true;
 }
 
 /* Runs the job on a fresh back end; its record to @rec if not NULL. */
@@ -142,8 +112,8 @@ TEST(branch_to_zero_ends_the_thread)
 	job(3, 8, 4, 0);
 	tj64(&tj, TJ_PUSH, 1); /* u0.w0: the bit tested */
 	emit(&h, t, 2);
-	ASSERT_TRUE(emit_out_address());
-	ASSERT_TRUE(emit_store_out(60));
+	ASSERT_TRUE(tjob_emit_out_address(&tj));
+	ASSERT_TRUE(tjob_emit_store_out(&tj, 60));
 	ASSERT_EQ(run_job_rec(&rec), (uint32_t)MALI_EXC_DONE);
 	for (unsigned g = 0; g < 32; g++)
 		EXPECT_EQ(out(g), g & 1 ? 0xffffffffu : g);
@@ -179,7 +149,7 @@ TEST(store_sees_value_written_by_previous_tuple)
 	ASSERT_NE(t[1].reg, ~0ull);
 	ASSERT_NE(t[1].add, ~0u);
 	job(3, 8, 4, 0);
-	ASSERT_TRUE(emit_out_address());
+	ASSERT_TRUE(tjob_emit_out_address(&tj));
 	emit(&h, t, 2);
 	ASSERT_EQ(run_job(), (uint32_t)MALI_EXC_DONE);
 	for (unsigned g = 0; g < 32; g++)
@@ -245,8 +215,8 @@ TEST(local_memory_atomic_histogram)
 	emit(&ha, a, 4);
 	emit(&hb, &b, 1);
 	emit(&hl, l, 2);
-	ASSERT_TRUE(emit_out_address());
-	ASSERT_TRUE(emit_store_out(12));
+	ASSERT_TRUE(tjob_emit_out_address(&tj));
+	ASSERT_TRUE(tjob_emit_store_out(&tj, 12));
 	ASSERT_EQ(run_job_rec(&rec), (uint32_t)MALI_EXC_DONE);
 	for (unsigned g = 0; g < 48; g++)
 		EXPECT_EQ(out(g), g % 16 < 4 ? 4u : 0u);
