@@ -3,7 +3,9 @@
 # `make demo`: unmodified Debian arm64 Mesa 22.3.6, running on vgpu's own
 # AArch64 translator, compiles GLES 3.1 compute shaders and runs them on the
 # virtual Mali-G71; every result is checked against a C reference, then the
-# statistics of the exact binaries Mesa produced are shown.
+# statistics of the exact binaries Mesa produced are shown, plotted (SVG)
+# and traced (Perfetto/Chrome JSON). Everything it writes goes to
+# $VGPU_DEMO_OUT (default BUILD/demo).
 set -u
 BUILD=${1:-build}
 VGPU=$(cd "$BUILD" && pwd)/vgpu
@@ -14,45 +16,79 @@ fail=0
 
 say() { printf '\n== %s\n' "$*"; }
 
-say "1. The device as Mesa's OpenCL sees it: clinfo -l on vgpu run"
-RUSTICL_ENABLE=panfrost "$VGPU" run -L "$SYSROOT" "$SYSROOT/usr/bin/clinfo" -l 2>/dev/null || fail=1
-
-say "2. GLES 3.1 compute on the virtual Mali-G71, Mesa running on vgpu run"
-echo "   (each program asserts the renderer, then checks every word against a C reference;"
-echo "    Mesa compiles each shader, then the GPU runs it; both are emulated)"
-for p in gles_vadd gles_reduce gles_histogram gles_sgemm; do
-	[ -x "$PROGS/$p" ] || { echo "   $p: not built"; fail=1; continue; }
-	printf -- '-- %s\n' "$p"
-	if ! "$VGPU" run -L "$SYSROOT" -stats "$OUT/$p.json" "$PROGS/$p" 2>"$OUT/$p.err"; then
+# run_gles NAME [vgpu run options]: runs one GLES program under vgpu run,
+# streaming its lines as they come (Mesa's compiler runs inside the
+# translator between "renderer" and the verdict), with the elapsed time.
+run_gles() {
+	local p=$1 t0 t1 st
+	shift
+	if [ ! -x "$PROGS/$p" ]; then
+		echo "   $p: not built"
+		fail=1
+		return 1
+	fi
+	printf -- '-- %s: starting Mesa under vgpu run (EGL, GLSL compile, dispatch)...\n' "$p"
+	t0=$(date +%s%N)
+	"$VGPU" run -L "$SYSROOT" "$@" "$PROGS/$p" 2>"$OUT/$p.err" | sed -u 's/^/   /'
+	st=${PIPESTATUS[0]}
+	t1=$(date +%s%N)
+	printf '   (%s ms in all, exit status %s)\n' $(((t1 - t0) / 1000000)) "$st"
+	if [ "$st" != 0 ]; then
 		echo "   FAILED (stderr in $OUT/$p.err)"
 		tail -5 "$OUT/$p.err" | sed 's/^/   /'
 		fail=1
+		return 1
 	fi
-done
-printf -- '-- %s (on a Mali-G52)\n' gles_vadd
-VGPU_EXPECT_RENDERER="Mali-G52 (Panfrost)" \
-	"$VGPU" run -L "$SYSROOT" -gpu g52 "$PROGS/gles_vadd" 2>"$OUT/g52.err" || fail=1
+}
 
-say "3. What the GPU did for the SGEMM: per ioctl, per job, shader instruction mix"
-"$VGPU" stats "$OUT/gles_sgemm.json" 2>&1 || fail=1
+say "1. The device as Mesa's OpenCL sees it: clinfo -l on vgpu run"
+RUSTICL_ENABLE=panfrost "$VGPU" run -L "$SYSROOT" "$SYSROOT/usr/bin/clinfo" -l 2>/dev/null || fail=1
 
-say "4. The same SGEMM through a vgpu dev server (Mesa on qemu-aarch64 + libvgpu-preload.so), traced"
+say "2. A Sobel edge filter (GLES 3.1 compute on SSBOs) on the virtual Mali-G71"
+echo "   The program asserts the renderer, then checks all 96x64 gradient words"
+echo "   against a C reference (preload/tests/gles_sobel.c)."
+if run_gles gles_sobel -stats "$OUT/gles_sobel.json"; then
+	echo "   RESULT: the GPU's Sobel output is correct (every word matches)"
+else
+	echo "   RESULT: the Sobel output is WRONG or the run failed"
+fi
+
+say "3. OpenCL SGEMM through rusticl"
+# >>> OpenCL SGEMM step: to be added here by the lead (rusticl on vgpu run,
+# >>> RUSTICL_ENABLE=panfrost, a C reference check, -stats "$OUT/cl_sgemm.json").
+echo "   (not part of the demo yet)"
+
+say "4. What the GPU did for the Sobel filter: vgpu stats"
+echo "   per ioctl (count, latency, bytes, register reads/writes, IRQs, jobs, pages),"
+echo "   system totals (pages touched, control-register reads/writes, IRQs, jobs),"
+echo "   per job: instruction mix, clause sizes, data-access breakdown"
+"$VGPU" stats "$OUT/gles_sobel.json" 2>&1 | sed 's/^/   /' || fail=1
+
+say "5. Plots (SVG) of the same statistics"
+"$VGPU" stats --svg "$OUT/plots" "$OUT/gles_sobel.json" | sed 's/^/   /' || fail=1
+
+say "6. A Perfetto/Chrome trace of the Sobel run's ioctls and GPU jobs"
+# The same program through a vgpu dev server (Mesa on qemu-aarch64 with
+# libvgpu-preload.so), whose --trace records the timeline.
 SOCK=$(mktemp -d)/vgpu.sock
 "$VGPU" dev --socket "$SOCK" --no-fuse --trace "$OUT/trace.json" >/dev/null &
 server=$!
 for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.1; done
-"$VGPU" preload --qemu --socket "$SOCK" -- "$PROGS/gles_sgemm" 2>"$OUT/preload.err" || fail=1
+"$VGPU" preload --qemu --socket "$SOCK" -- "$PROGS/gles_sobel" 2>"$OUT/preload.err" |
+	sed 's/^/   /' || fail=1
 kill -TERM "$server"
 wait "$server"
-echo "   Perfetto/Chrome trace of its ioctls and GPU jobs: $OUT/trace.json (ui.perfetto.dev)"
-echo "   statistics JSON of each run above: $OUT/<program>.json ('vgpu stats FILE')"
+echo "   trace: $OUT/trace.json (open it in ui.perfetto.dev or chrome://tracing)"
 
-say "5. OpenCL kernels"
-echo "   rusticl lists the device (part 1), but Mesa 22.3.6's Bifrost compiler stops on"
-echo "   rusticl kernels ('Unhandled intrinsic load_kernel_input') before anything reaches"
-echo "   the GPU; see the README's status section."
+say "7. The rest of the GLES suite on the Mali-G71, then three programs on a Mali-G52"
+for p in gles_vadd gles_reduce gles_histogram gles_sgemm gles_scan gles_transpose gles_bfs; do
+	run_gles "$p" -stats "$OUT/$p.json"
+done
+for p in gles_sobel gles_sgemm gles_bfs; do
+	VGPU_EXPECT_RENDERER="Mali-G52 (Panfrost)" run_gles "$p" -gpu g52
+done
 
-say "6. The translator: vgpu run vs qemu-aarch64 on Debian arm64 programs"
+say "8. The translator: vgpu run vs qemu-aarch64 on Debian arm64 programs"
 printf '   %-44s %s\n' "program" "same output as qemu-aarch64?"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -69,6 +105,10 @@ coreutils sha256sum|'$SYSROOT/usr/bin/sha256sum' in.txt
 python3 json + hashlib|'$SYSROOT/usr/bin/python3.11' -c 'import json,hashlib; print(json.dumps({"h": hashlib.sha256(b"vgpu").hexdigest()[:16]}))'
 EOT
 
+say "Where things are"
+echo "   statistics JSON of each run:  $OUT/<program>.json  ('vgpu stats FILE')"
+echo "   SVG plots:                    $OUT/plots/{instruction-mix,clause-sizes,ioctl-latency}.svg"
+echo "   Perfetto/Chrome trace:        $OUT/trace.json"
 echo
 if [ "$fail" = 0 ]; then
 	echo "demo: every GPU result correct, translator output identical to qemu-aarch64"
