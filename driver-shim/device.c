@@ -144,6 +144,18 @@ void shim_wake_all(struct shim_dev *dev)
 	struct shim_list *pos, *tmp;
 
 	os_cond_broadcast(dev->wake);
+	/* A fence may have signalled: kbase FENCE_WAIT atoms waiting on it
+	 * complete, which may signal more (their dependents' triggers). */
+	if (dev->fence_recheck) {
+		dev->fence_recheck_again = true;
+	} else {
+		dev->fence_recheck = true;
+		do {
+			dev->fence_recheck_again = false;
+			kb_fence_recheck_all(dev);
+		} while (dev->fence_recheck_again);
+		dev->fence_recheck = false;
+	}
 	shim_fobj_notify_all(dev);
 	if (!dev->host.file_notify)
 		return;

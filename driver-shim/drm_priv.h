@@ -9,16 +9,6 @@
 #include "driver-shim/shim_internal.h"
 #include "driver-shim/uapi_drm.h"
 
-/* A completion, shared by jobs, syncobjs and BO reservations. */
-struct shim_fence {
-	int refs;
-	bool signaled;
-	int error;
-};
-struct shim_fence *fence_new(bool signaled);
-struct shim_fence *fence_get(struct shim_fence *f);
-void fence_put(struct shim_fence *f);
-
 /* A GEM object. Its pages are in the owner context's backing. */
 struct pan_bo {
 	int refs;

@@ -208,13 +208,18 @@ long kb_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 		((struct kb_get_context_id *)arg)->id = (uint32_t)f->ctx->id;
 		return 0;
 	case KB_IOCTL_TLSTREAM_ACQUIRE:
+		/*
+		 * kbase always builds the timeline, but gives it only to a
+		 * caller with CAP_PERFMON (or with its module parameter
+		 * kbase_unprivileged_global_profiling set), before looking at
+		 * the flags. An application gets EPERM and runs without a
+		 * timeline; that is the device modelled here (no timeline
+		 * packets to produce).
+		 */
+		return -SHIM_EPERM;
 	case KB_IOCTL_KINSTR_JM_FD:
 	case KB_IOCTL_KINSTR_PRFCNT_SETUP:
-		/*
-		 * These return a new file descriptor, which a FUSE server
-		 * cannot install in its client; the in-process front end
-		 * will. Until then, say the facility is absent.
-		 */
+		/* Not modelled (these would be file objects, shim.h). */
 		return -SHIM_ENODEV;
 	case KB_IOCTL_TLSTREAM_FLUSH:
 		return 0;
@@ -233,9 +238,9 @@ long kb_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 	case KB_IOCTL_SOFT_EVENT_UPDATE:
 		return kb_soft_event_update(f, arg);
 	case KB_IOCTL_STREAM_CREATE:
+		return kb_stream_create(f, c, arg);
 	case KB_IOCTL_FENCE_VALIDATE:
-		/* A kernel built without sync_file support answers so. */
-		return -SHIM_ENOENT;
+		return kb_fence_validate(c, arg);
 	case KB_IOCTL_GET_CPU_GPU_TIMEINFO:
 		return kb_timeinfo(dev, arg);
 	case KB_IOCTL_CONTEXT_PRIORITY_CHECK: {

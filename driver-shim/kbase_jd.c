@@ -76,6 +76,7 @@ static void atom_complete(struct kb_atom *k, uint32_t code, struct shim_acct *a)
 		      (ok && (k->core_req & KB_JD_REQ_EVENT_ONLY_ON_FAILURE));
 
 	k->event_code = code;
+	kb_fence_done(k, code);
 	os_free(k->soft_data);
 	k->soft_data = NULL;
 	k->soft_pending = false;
@@ -194,16 +195,35 @@ static void soft_run(struct kb_atom *k, struct shim_acct *a)
 		for (unsigned i = 0; i < k->soft_count; i++)
 			kb_jit_free(kb, ((uint8_t *)k->soft_data)[i], a);
 		break;
+	case KB_JD_REQ_SOFT_FENCE_TRIGGER:
+	case KB_JD_REQ_SOFT_FENCE_WAIT:
+		if (!kb_fence_run(k, &code)) {
+			k->soft_pending = true; /* completes when it signals */
+			return;
+		}
+		break;
 	case KB_JD_REQ_SOFT_DEBUG_COPY:
 	case KB_JD_REQ_SOFT_EXT_RES_MAP:
 	case KB_JD_REQ_SOFT_EXT_RES_UNMAP:
 		break;
 	default:
-		/* Fences need sync_file support this transport lacks. */
 		code = KB_EVENT_JOB_INVALID;
 		break;
 	}
 	atom_complete(k, code, a);
+}
+
+void kb_fence_waits_recheck(struct kb_file *kb)
+{
+	for (int i = 0; i < KB_JD_ATOM_COUNT; i++) {
+		struct kb_atom *k = &kb->atoms[i];
+		uint32_t code;
+
+		if (k->soft_pending &&
+		    (k->core_req & KB_JD_REQ_SOFT_JOB_TYPE) == KB_JD_REQ_SOFT_FENCE_WAIT &&
+		    kb_fence_run(k, &code))
+			atom_complete(k, code, NULL);
+	}
 }
 
 static void hw_done(struct shim_job *job, uint32_t status)
@@ -291,13 +311,16 @@ static uint32_t atom_check(struct shim_file *f, const struct kb_atom *k)
 	return KB_EVENT_DONE;
 }
 
-/* Reads what JIT soft jobs name by user pointer, while the caller is here. */
+/* Reads what JIT and fence soft jobs name by user pointer, while the
+ * caller is here (a fence trigger also writes its new descriptor). */
 static uint32_t soft_prepare(struct kb_atom *k, struct shim_caller *c)
 {
 	uint32_t type = k->core_req & KB_JD_REQ_SOFT_JOB_TYPE;
 	unsigned n = k->nr_extres ? k->nr_extres : 1;
 	size_t sz;
 
+	if (type == KB_JD_REQ_SOFT_FENCE_TRIGGER || type == KB_JD_REQ_SOFT_FENCE_WAIT)
+		return kb_fence_prepare(k, c);
 	if (type == KB_JD_REQ_SOFT_JIT_ALLOC)
 		sz = (size_t)n * KB_JIT_INFO_SIZE;
 	else if (type == KB_JD_REQ_SOFT_JIT_FREE)
@@ -455,6 +478,7 @@ void kb_jd_release(struct kb_file *kb)
 	if (f->ctx)
 		shim_hw_ctx_teardown(f->dev, f->ctx);
 	for (int i = 0; i < KB_JD_ATOM_COUNT; i++) {
+		kb_fence_done(&kb->atoms[i], KB_EVENT_JOB_CANCELLED);
 		os_free(kb->atoms[i].soft_data);
 		kb->atoms[i].soft_data = NULL;
 		kb->atoms[i].state = KB_ATOM_UNUSED;

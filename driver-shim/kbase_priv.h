@@ -65,6 +65,9 @@ struct kb_atom {
 	/* JIT allocations requested by this soft job, read at submit */
 	void *soft_data;
 	unsigned soft_count;
+	/* FENCE_TRIGGER: the fence it signals; FENCE_WAIT: the one it
+	 * waits for (kbase_fence.c) */
+	struct shim_fence *fence;
 };
 
 struct kb_event_node {
@@ -123,5 +126,17 @@ long kb_soft_event_update(struct shim_file *f,
 void kb_jd_release(struct kb_file *kb);
 void kb_event_post(struct kb_file *kb, uint32_t code, uint8_t atom,
 		   const struct kb_udata *udata);
+/* Completes FENCE_WAIT atoms of @kb whose fence has signalled. */
+void kb_fence_waits_recheck(struct kb_file *kb);
+
+/* kbase_fence.c: fence soft jobs and the sync_file ioctls. prepare runs
+ * at submit (reads and writes struct base_fence at jc), run when the atom
+ * starts (false: it waits), done when it completes for any reason. */
+uint32_t kb_fence_prepare(struct kb_atom *k, struct shim_caller *c);
+bool kb_fence_run(struct kb_atom *k, uint32_t *code);
+void kb_fence_done(struct kb_atom *k, uint32_t code);
+long kb_stream_create(struct shim_file *f, struct shim_caller *c,
+		      const struct kb_stream_create *a);
+long kb_fence_validate(struct shim_caller *c, const struct kb_fence_validate *a);
 
 #endif

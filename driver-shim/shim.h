@@ -169,6 +169,7 @@ enum shim_fobj_kind {
 	SHIM_FOBJ_SYNC_FILE,    /* one fence (EXPORT_SYNC_FILE) */
 	SHIM_FOBJ_SYNCOBJ,      /* a DRM syncobj as a file */
 	SHIM_FOBJ_PRFCNT,       /* a kbase kinstr_prfcnt reader */
+	SHIM_FOBJ_FENCE_STREAM, /* kbase STREAM_CREATE (no operations) */
 };
 enum shim_fobj_kind shim_fobj_kind(struct shim_fobj *o);
 /* Its readiness keeps changing (a reader): a level-triggered poll source;
@@ -195,5 +196,8 @@ void shim_trace_write(struct shim_dev *dev,
 
 /* The statistics as JSON into @buf; returns the length it needs. */
 size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size);
+/* The same, whole, in a buffer of its own (os_free it); NULL without
+ * memory. Jobs running meanwhile cannot truncate it. */
+char *shim_stats_json_dup(struct shim_dev *dev, size_t *len);
 
 #endif

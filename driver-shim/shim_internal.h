@@ -172,6 +172,7 @@ struct shim_dev {
 	struct os_cond *wake;   /* broadcast on any completion */
 	struct shim_list files;
 	struct shim_list fobjs;  /* live file objects (fileobj.c) */
+	bool fence_recheck, fence_recheck_again; /* shim_wake_all */
 	struct shim_list ctxs;
 	uint64_t window_used;   /* bitmap of backing windows */
 	int next_ctx_id;
@@ -217,6 +218,17 @@ int shim_copy_out(struct shim_caller *c, uint64_t uaddr, const void *src,
 int shim_wait(struct shim_dev *dev, struct shim_caller *c, uint64_t deadline_ns);
 void shim_wake_all(struct shim_dev *dev);
 
+/* A completion, shared by jobs, syncobjs, BO reservations and kbase fence
+ * soft jobs; defined in syncobj.c. */
+struct shim_fence {
+	int refs;
+	bool signaled;
+	int error;
+};
+struct shim_fence *fence_new(bool signaled);
+struct shim_fence *fence_get(struct shim_fence *f);
+void fence_put(struct shim_fence *f);
+
 /* fileobj.c: file objects. New ones have one reference (the caller's);
  * shim_fobj_install hands it to the caller's descriptor table and drops
  * it; the _locked put is for callers holding dev->lock. */
@@ -231,6 +243,11 @@ int shim_fobj_lookup(struct shim_caller *c, int fd, enum shim_fobj_kind kind,
 		     struct shim_fobj **out);
 /* Tells the transport about objects whose poll readiness changed. */
 void shim_fobj_notify_all(struct shim_dev *dev);
+/* sync_file.c: a sync_file holding @f for the caller (fd or -errno), and
+ * the fence of the caller's sync_file @fd, referenced (-EBADF, -EINVAL). */
+int shim_sync_file_install(struct shim_dev *dev, struct shim_caller *c,
+			   struct shim_fence *f);
+int shim_sync_file_fence(struct shim_caller *c, int fd, struct shim_fence **out);
 
 /* ctx.c: contexts, their backing, and their GPU page tables */
 struct shim_ctx *shim_ctx_create(struct shim_dev *dev, bool kbase);
@@ -311,6 +328,7 @@ int kb_file_open(struct shim_file *f);
 void kb_file_release(struct shim_file *f);
 long kb_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 	      void *arg, struct shim_acct *a);
+void kb_fence_recheck_all(struct shim_dev *dev);
 long kb_read(struct shim_file *f, struct shim_caller *c, void *buf,
 	     size_t len, bool nonblock);
 unsigned kb_poll(struct shim_file *f);

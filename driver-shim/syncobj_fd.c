@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Syncobjs as files (DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD / FD_TO_HANDLE), and
- * sync_files, the one-fence files of EXPORT_SYNC_FILE / IMPORT_SYNC_FILE
- * (shim.h's file objects). A syncobj file shares the syncobj itself: a
- * new file each export, as drm_syncobj_get_fd does; a sync_file holds the
- * fence the syncobj had then, and polls readable once it is signalled.
+ * their fences as sync_files (EXPORT_SYNC_FILE / IMPORT_SYNC_FILE; see
+ * sync_file.c). A syncobj file shares the syncobj itself: a new file each
+ * export, as drm_syncobj_get_fd does; a sync_file holds the fence the
+ * syncobj had then.
  * Errnos are drm_syncobj.c's: a descriptor that is not open or not a
  * syncobj file is EINVAL, a missing handle ENOENT.
  */
@@ -18,24 +18,6 @@ static void syncobj_file_release(struct shim_fobj *o)
 static const struct shim_fobj_ops syncobj_file_ops = {
 	.kind = SHIM_FOBJ_SYNCOBJ,
 	.release = syncobj_file_release,
-};
-
-static void sync_file_release(struct shim_fobj *o)
-{
-	fence_put(o->priv);
-}
-
-static unsigned sync_file_poll(struct shim_fobj *o)
-{
-	struct shim_fence *f = o->priv;
-
-	return f->signaled ? SHIM_POLLIN : 0;
-}
-
-static const struct shim_fobj_ops sync_file_ops = {
-	.kind = SHIM_FOBJ_SYNC_FILE,
-	.release = sync_file_release,
-	.poll = sync_file_poll,
 };
 
 long drm_syncobj_to_fd(struct drm_file_priv *p, struct shim_caller *c,
@@ -53,11 +35,11 @@ long drm_syncobj_to_fd(struct drm_file_priv *p, struct shim_caller *c,
 
 		if (ret)
 			return ret;
-		o = shim_fobj_new(dev, &sync_file_ops, fence_get(f));
-		if (!o) {
-			fence_put(f);
-			return -SHIM_ENOMEM;
-		}
+		fd = shim_sync_file_install(dev, c, f);
+		if (fd < 0)
+			return fd;
+		a->fd = fd;
+		return 0;
 	} else {
 		struct drm_syncobj *s = drm_syncobj_lookup(p, a->handle);
 
@@ -81,6 +63,7 @@ long drm_syncobj_from_fd(struct drm_file_priv *p, struct shim_caller *c,
 {
 	bool sync_file = a->flags & DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE;
 	struct drm_syncobj *s = NULL;
+	struct shim_fence *f;
 	struct shim_fobj *o;
 	long ret;
 
@@ -91,18 +74,19 @@ long drm_syncobj_from_fd(struct drm_file_priv *p, struct shim_caller *c,
 		if (!s)
 			return -SHIM_ENOENT;
 	}
-	ret = shim_fobj_lookup(c, a->fd, sync_file ? SHIM_FOBJ_SYNC_FILE :
-			       SHIM_FOBJ_SYNCOBJ, &o);
-	if (ret == -SHIM_EBADF)
-		ret = -SHIM_EINVAL;
-	if (ret)
-		return ret;
-	if (sync_file)
-		drm_syncobj_replace(s, o->priv);
-	else
-		ret = syncobj_handle_new(p, o->priv, &a->handle);
-	shim_fobj_put_locked(o);
-	if (sync_file)
+	if (sync_file) {
+		ret = shim_sync_file_fence(c, a->fd, &f);
+		if (ret)
+			return -SHIM_EINVAL;
+		drm_syncobj_replace(s, f);
+		fence_put(f);
 		shim_wake_all(p->file->dev);
+		return 0;
+	}
+	ret = shim_fobj_lookup(c, a->fd, SHIM_FOBJ_SYNCOBJ, &o);
+	if (ret)
+		return -SHIM_EINVAL;
+	ret = syncobj_handle_new(p, o->priv, &a->handle);
+	shim_fobj_put_locked(o);
 	return ret;
 }

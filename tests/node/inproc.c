@@ -453,4 +453,118 @@ TEST_F(ip, syncobj_fds_and_sync_files)
 	vgpu_inproc_close(f2);
 }
 
+/* kbase fence soft jobs (struct base_fence at the atom's jc). */
+struct kfence {
+	int32_t fd, stream_fd;
+};
+
+static void katom(struct kb_atom_v2 *a, uint8_t nr, uint32_t req, uint64_t jc,
+		  uint8_t dep)
+{
+	memset(a, 0, sizeof(*a));
+	a->atom_number = nr;
+	a->core_req = req;
+	a->jc = jc;
+	if (dep) {
+		a->pre_dep[0].atom_id = dep;
+		a->pre_dep[0].dependency_type = KB_JD_DEP_TYPE_DATA;
+	}
+}
+
+static long ksubmit(struct vgpu_inproc_file *f, struct kb_atom_v2 *atoms, uint32_t n)
+{
+	struct kb_job_submit s = { .addr = (uintptr_t)atoms, .nr_atoms = n,
+				   .stride = sizeof(*atoms) };
+
+	return vgpu_inproc_ioctl(f, KB_IOCTL_JOB_SUBMIT, &s);
+}
+
+/* The next event's code for atom @nr (polling the eventfd), or 0. */
+static uint32_t kevent(struct vgpu_inproc_file *f, uint8_t *nr)
+{
+	struct pollfd p = { .fd = vgpu_inproc_pollfd(f), .events = POLLIN };
+	struct kb_event ev;
+
+	if (poll(&p, 1, 20000) != 1 || vgpu_inproc_read(f, &ev, sizeof(ev), true) != sizeof(ev))
+		return 0;
+	*nr = ev.atom_number;
+	return ev.event_code;
+}
+
+TEST_F(ip, kbase_fence_trigger_and_wait_soft_jobs)
+{
+	union kb_mem_alloc a = { .in = { .va_pages = 2, .commit_pages = 2,
+		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
+			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR } };
+	struct kb_soft_event_update up = { .new_status = 1 };
+	struct kb_stream_create sc = { .name = "vgpu-test" };
+	struct kb_fence_validate fv;
+	struct kfence trig = { -1, -1 }, wait, bad = { 12345, -1 };
+	struct kb_atom_v2 at[4];
+	struct pollfd p = { .events = POLLIN };
+	struct kb_event ev;
+	uint32_t seen = 0, code;
+	uint8_t *mem, nr;
+	int err = 0, stream, null;
+
+	ASSERT_TRUE(kb_ready(self->ip, &self->f));
+	/* The stream is a descriptor; its name must be terminated. */
+	stream = (int)vgpu_inproc_ioctl(self->f, KB_IOCTL_STREAM_CREATE, &sc);
+	ASSERT_GE(stream, 0);
+	memset(sc.name, 'x', sizeof(sc.name));
+	EXPECT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_STREAM_CREATE, &sc), -EINVAL);
+	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_MEM_ALLOC, &a), 0);
+	mem = vgpu_inproc_mmap(self->f, NULL, 2 * 4096, PROT_READ | PROT_WRITE,
+			       MAP_SHARED, (off_t)a.out.gpu_va, &err);
+	ASSERT_TRUE(mem != MAP_FAILED);
+	mem[2048] = 0; /* the soft event, not set */
+	job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 4096), WRITE_VALUE_IMM32, 0xf00d);
+	/* 1 waits for the event; 2 triggers a fence after it; 3 waits on
+	 * that fence (created by 2 at submit, so submitted after it); 4 is
+	 * a GPU job after 3. */
+	trig.stream_fd = stream;
+	katom(&at[0], 1, KB_JD_REQ_SOFT_EVENT_WAIT, (uintptr_t)(mem + 2048), 0);
+	katom(&at[1], 2, KB_JD_REQ_SOFT_FENCE_TRIGGER, (uintptr_t)&trig, 1);
+	ASSERT_EQ(ksubmit(self->f, at, 2), 0);
+	ASSERT_GE(trig.fd, 0);
+	EXPECT_TRUE(fcntl(trig.fd, F_GETFD) & FD_CLOEXEC);
+	p.fd = trig.fd;
+	EXPECT_EQ(poll(&p, 1, 0), 0);
+	fv.fd = trig.fd;
+	EXPECT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_FENCE_VALIDATE, &fv), 0);
+	null = open("/dev/null", O_RDONLY);
+	fv.fd = null;
+	EXPECT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_FENCE_VALIDATE, &fv), -EINVAL);
+	fv.fd = stream;
+	EXPECT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_FENCE_VALIDATE, &fv), -EINVAL);
+	close(null);
+	wait = trig;
+	katom(&at[2], 3, KB_JD_REQ_SOFT_FENCE_WAIT, (uintptr_t)&wait, 0);
+	katom(&at[3], 4, KB_JD_REQ_CS, (uintptr_t)mem, 3);
+	ASSERT_EQ(ksubmit(self->f, &at[2], 2), 0);
+	/* Everything waits for the event: no completion yet. */
+	EXPECT_EQ(vgpu_inproc_read(self->f, &ev, sizeof(ev), true), -EAGAIN);
+	EXPECT_EQ(*(volatile uint32_t *)(mem + 4096), 0u);
+	up.event = (uintptr_t)(mem + 2048);
+	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_SOFT_EVENT_UPDATE, &up), 0);
+	for (int i = 0; i < 4; i++) {
+		code = kevent(self->f, &nr);
+		EXPECT_EQ(code, (uint32_t)KB_EVENT_DONE);
+		seen |= 1u << nr;
+	}
+	EXPECT_EQ(seen, 0x1eu);
+	EXPECT_EQ(*(volatile uint32_t *)(mem + 4096), 0xf00du);
+	EXPECT_EQ(poll(&p, 1, 0), 1); /* the sync_file signalled */
+	/* A wait on something that is not a sync_file is an invalid job. */
+	katom(&at[0], 5, KB_JD_REQ_SOFT_FENCE_WAIT, (uintptr_t)&bad, 0);
+	ASSERT_EQ(ksubmit(self->f, at, 1), 0);
+	EXPECT_EQ(kevent(self->f, &nr), (uint32_t)KB_EVENT_JOB_INVALID);
+	EXPECT_EQ(nr, 5);
+	vgpu_inproc_close(vgpu_inproc_fd_file(self->ip, trig.fd));
+	vgpu_inproc_close(vgpu_inproc_fd_file(self->ip, stream));
+	close(trig.fd);
+	close(stream);
+	vgpu_inproc_munmap(self->f, mem, 2 * 4096);
+}
+
 TEST_HARNESS_MAIN

@@ -453,6 +453,7 @@ TEST_F(kb, misc_queries)
 	struct kb_set_limited_core_count lc = { .max_core_count = 2 };
 	struct kb_disjoint_query dq;
 	struct kb_stream_create sc = { .name = "x" };
+	struct kb_tlstream_acquire tl = { 0 };
 	struct kb_mem_profile_add pa;
 	const char prof[] = "profile";
 	union kb_mem_import im = { .in = { .flags = KB_MEM_PROT_GPU_RD, .type = 9 } };
@@ -474,8 +475,12 @@ TEST_F(kb, misc_queries)
 	EXPECT_EQ(errno, EINVAL);
 	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_DISJOINT_QUERY, &dq), 0);
 	EXPECT_EQ(dq.counter, 0u);
+	/* Descriptor-making ioctls: not over FUSE (fuse-dev/README.md). */
 	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_STREAM_CREATE, &sc), -1);
-	EXPECT_EQ(errno, ENOENT);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	/* The timeline needs CAP_PERFMON (kbase's timeline_is_permitted). */
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_TLSTREAM_ACQUIRE, &tl), -1);
+	EXPECT_EQ(errno, EPERM);
 	pa.buffer = (uintptr_t)prof;
 	pa.len = sizeof(prof);
 	pa.padding = 0;
