@@ -138,13 +138,11 @@ void devview_exit(void)
 		if (!ip)
 			return;
 	}
-	len = vgpu_inproc_stats_json(ip, NULL, 0);
-	buf = malloc(len + 1);
+	buf = vgpu_inproc_stats_dup(ip, &len);
 	if (!buf)
 		return;
-	vgpu_inproc_stats_json(ip, buf, len + 1);
 	f = fopen(stats_path, "w");
-	if (!f || fputs(buf, f) == EOF || fclose(f))
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f))
 		fprintf(stderr, "vgpu run: -stats %s: %s\n", stats_path, strerror(errno));
 	free(buf);
 }

@@ -291,3 +291,31 @@ size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size)
 	put(&o, "\n}\n");
 	return o.len;
 }
+
+/*
+ * Sizing and filling are two passes over live counters: a job that ends
+ * between them can make the text longer than the size measured. So the
+ * buffer gets headroom, and a pass that still does not fit is redone with
+ * the length it reported, until one fits whole.
+ */
+char *shim_stats_json_dup(struct shim_dev *dev, size_t *len)
+{
+	size_t size = shim_stats_json(dev, NULL, 0);
+
+	for (;;) {
+		char *buf;
+		size_t n;
+
+		size += size / 8 + 4096;
+		buf = os_alloc(size);
+		if (!buf)
+			return NULL;
+		n = shim_stats_json(dev, buf, size);
+		if (n < size) {
+			*len = n;
+			return buf;
+		}
+		os_free(buf);
+		size = n;
+	}
+}

@@ -236,6 +236,11 @@ size_t vgpu_inproc_stats_json(struct vgpu_inproc *ip, char *buf, size_t size)
 	return shim_stats_json(ip->dev, buf, size);
 }
 
+char *vgpu_inproc_stats_dup(struct vgpu_inproc *ip, size_t *len)
+{
+	return shim_stats_json_dup(ip->dev, len);
+}
+
 int vgpu_inproc_open(struct vgpu_inproc *ip, const char *node,
 		     struct vgpu_inproc_file **out)
 {

@@ -261,12 +261,12 @@ static int replay_main(int argc, char **argv)
 	}
 	fclose(ev);
 	if (stats) {
-		size_t need = vgpu_inproc_stats_json(r.ip, NULL, 0) + 1;
-		char *text = malloc(need);
+		size_t len = 0;
+		char *text = vgpu_inproc_stats_dup(r.ip, &len);
 		FILE *f = fopen(stats, "w");
 
 		if (text && f)
-			fwrite(text, 1, vgpu_inproc_stats_json(r.ip, text, need), f);
+			fwrite(text, 1, len, f);
 		if (f)
 			fclose(f);
 		free(text);

@@ -232,15 +232,10 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	pthread_mutex_init(&fh->lock, NULL);
 	pthread_cond_init(&fh->idle, NULL);
 	if (ino == INO_STATS) {
-		size_t need = shim_stats_json(srv->dev, NULL, 0) + 1;
-
-		fh->text = malloc(need);
+		/* One whole snapshot per open: reads page through it. */
+		fh->text = shim_stats_json_dup(srv->dev, &fh->text_len);
 		if (!fh->text)
 			ret = -ENOMEM;
-		else
-			fh->text_len = shim_stats_json(srv->dev, fh->text, need);
-		if (fh->text_len >= need)
-			fh->text_len = need - 1;
 	} else {
 		transport_caller_init(&c, req, NULL);
 		ret = shim_open(srv->dev, ino == INO_MALI ? SHIM_NODE_KBASE : SHIM_NODE_PANFROST,

@@ -402,13 +402,12 @@ static int do_mmap_prepare(struct sock_conn *c, struct vgpu_sock_msg *m)
 static int do_stats(struct sock_conn *c)
 {
 	struct server *srv = c->ss->srv;
-	size_t need = shim_stats_json(srv->dev, NULL, 0) + 1, len;
-	char *text = malloc(need);
+	size_t len;
+	char *text = shim_stats_json_dup(srv->dev, &len);
 	int err;
 
 	if (!text)
 		return reply(c, -ENOMEM, 0, 0, NULL, 0, -1);
-	len = OS_MIN(shim_stats_json(srv->dev, text, need), need - 1);
 	err = reply(c, 0, 0, 0, text, (uint32_t)len, -1);
 	free(text);
 	return err;

@@ -9,10 +9,12 @@
  * SYSTEM_TIMESTAMP), and the stats count the chains queued in _NEXT.
  */
 #include <poll.h>
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include "harness.h"
 #include "node/devnode.h"
+#include "cmd/json.h"
 #include "driver-shim/uapi_drm.h"
 #include "driver-shim/uapi_kbase.h"
 #include "fuse-dev/inproc.h"
@@ -293,6 +295,73 @@ TEST_F(sched, panfrost_submits_stay_in_order)
 		EXPECT_LT(stamp(mem, i), stamp(mem, i + 1));
 	EXPECT_NE(stamp(mem, 3), 0u);
 	munmap(mem, 2 * PAGE);
+}
+
+struct churn {
+	struct vgpu_inproc_file *f;
+	uint8_t *mem;
+	unsigned rounds, failed;
+};
+
+/* Batches of eight WRITE_VALUE atoms, each batch's events read back. */
+static void *churn_jobs(void *arg)
+{
+	struct churn *c = arg;
+	struct kb_atom_v2 a[8];
+
+	for (unsigned i = 0; i < 8; i++) {
+		stamp_job(c->mem, i);
+		a[i] = atom((uint8_t)(i + 1), c->mem, i, PRIO_MEDIUM);
+	}
+	for (unsigned r = 0; r < c->rounds && !c->failed; r++) {
+		if (kb_submit(c->f, a, 8))
+			c->failed++;
+		for (unsigned i = 0; i < 8; i++)
+			if (kb_next_done(c->f) < 0)
+				c->failed++;
+	}
+	return NULL;
+}
+
+/* The stats file is read whole while jobs keep changing its counters
+ * (and so its length): every snapshot parses, and counts only grow. */
+TEST_F(sched, stats_json_stays_whole_while_jobs_run)
+{
+	struct churn c = { .rounds = 150 };
+	long long last = 0, seen = 0;
+	pthread_t t;
+	unsigned reads = 0;
+
+	c.mem = self->mem[0] = kb_ctx(self->ip, &self->f[0]);
+	ASSERT_NONNULL(c.mem);
+	c.f = self->f[0];
+	ASSERT_EQ(pthread_create(&t, NULL, churn_jobs, &c), 0);
+	while (seen < 8ll * c.rounds && !__atomic_load_n(&c.failed, __ATOMIC_RELAXED)) {
+		size_t len = 0;
+		char *text = vgpu_inproc_stats_dup(self->ip, &len);
+		struct jv *v;
+
+		ASSERT_NONNULL(text);
+		EXPECT_EQ(strlen(text), len);
+		v = jv_parse(text);
+		EXPECT_NONNULL(v);
+		if (!v) {
+			fprintf(stderr, "# not JSON (%zu bytes): ...%s\n", len,
+				len > 80 ? text + len - 80 : text);
+			free(text);
+			break;
+		}
+		seen = jv_num(jv_get(v, "system"), "jobs_done");
+		EXPECT_GE(seen, last);
+		last = seen;
+		reads++;
+		jv_free(v);
+		free(text);
+	}
+	pthread_join(t, NULL);
+	EXPECT_EQ(c.failed, 0u);
+	EXPECT_EQ(last, 8ll * c.rounds);
+	EXPECT_GT(reads, 1u);
 }
 
 TEST_HARNESS_MAIN
