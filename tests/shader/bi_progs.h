@@ -103,6 +103,7 @@ static inline bool tp_reduce(struct tjob *j, unsigned groups)
 	};
 
 	tp_job(j, groups, 6, 6);
+	tj32(j, TJ_LSD + 4)[0] |= 2; /* 4 WLS instances: 4 groups at once */
 	/* the partner offsets: u4 = { 32, 16 }, u5 = { 8, 4 } */
 	tj64(j, TJ_PUSH + 32, (uint64_t)16 << 32 | 32);
 	tj64(j, TJ_PUSH + 40, (uint64_t)4 << 32 | 8);
