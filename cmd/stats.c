@@ -124,6 +124,32 @@ static void render_shader_jobs(const struct jv *sh)
 	}
 }
 
+/* One line for scripts (scripts/bench.d/40-e2e.sh): where the driver's
+ * time went. Waits (WAIT_BO, SYNCOBJ_WAIT...) are the client blocked on
+ * GPU jobs; the other ioctls are the driver path itself. */
+static void render_summary(const struct jv *root)
+{
+	const struct jv *ctxs = jv_get(root, "contexts"), *sh = jv_get(root, "shader");
+	long long n = 0, ns = 0, wait_ns = 0;
+
+	for (int i = 0; ctxs && ctxs->t == J_ARR && i < ctxs->n; i++) {
+		const struct jv *req = jv_get(ctxs->items[i], "requests");
+
+		for (int j = 0; req && req->t == J_ARR && j < req->n; j++) {
+			const struct jv *r = req->items[j];
+
+			n += jv_num(r, "count");
+			if (strstr(jv_str(r, "name"), "WAIT"))
+				wait_ns += jv_num(r, "ns");
+			else
+				ns += jv_num(r, "ns");
+		}
+	}
+	printf("ioctls=%lld ioctl_ns=%lld wait_ns=%lld jobs=%lld thread_instrs=%lld\n", n, ns,
+	       wait_ns, jv_num(jv_get(root, "system"), "jobs_done"),
+	       instr_total(jv_get(sh, "total")));
+}
+
 static void render(const struct jv *root)
 {
 	const struct jv *sys = jv_get(root, "system"), *ctxs = jv_get(root, "contexts");
@@ -215,7 +241,7 @@ static int stats_main(int argc, char **argv)
 {
 	const char *arg = NULL, *svg = NULL, *rt = getenv("XDG_RUNTIME_DIR");
 	char path[4096];
-	bool json = false;
+	bool json = false, summary = false;
 	struct stat st;
 	struct jv *root;
 	char *text;
@@ -223,6 +249,8 @@ static int stats_main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
 			json = true;
+		else if (!strcmp(argv[i], "--summary"))
+			summary = true;
 		else if (!strcmp(argv[i], "--svg") && i + 1 < argc)
 			svg = argv[++i];
 		else if (argv[i][0] == '-') {
@@ -272,7 +300,10 @@ static int stats_main(int argc, char **argv)
 		free(text);
 		return err ? 1 : 0;
 	}
-	render(root);
+	if (summary)
+		render_summary(root);
+	else
+		render(root);
 	jv_free(root);
 	free(text);
 	return 0;
@@ -282,7 +313,7 @@ const struct vgpu_cmd vgpu_cmd_stats = {
 	.name = "stats",
 	.summary = "show the per-ioctl, per-context and system statistics of 'vgpu dev'",
 	.help =
-	"usage: vgpu stats [--json | --svg OUTDIR] [FILE|DIR]\n"
+	"usage: vgpu stats [--json | --summary | --svg OUTDIR] [FILE|DIR]\n"
 	"\n"
 	"Renders the statistics of a running 'vgpu dev' (the stats file beside its\n"
 	"nodes; DIR is its mount point; default: its default mount point) as\n"
@@ -297,6 +328,9 @@ const struct vgpu_cmd vgpu_cmd_stats = {
 	"mean tuples per clause).\n"
 	"\n"
 	"  --json        print the raw JSON instead of tables\n"
+	"  --summary     one line for scripts: ioctls=N ioctl_ns=NS (time in the\n"
+	"                driver, waits excluded) wait_ns=NS (blocked in WAIT_BO,\n"
+	"                SYNCOBJ_WAIT... on GPU jobs) jobs=N thread_instrs=N\n"
 	"  --svg OUTDIR  instead, write three SVG bar charts into OUTDIR (made if\n"
 	"                missing): instruction-mix.svg, clause-sizes.svg and\n"
 	"                ioctl-latency.svg (p50 and p99, log scale)\n",
