@@ -301,6 +301,10 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 	case BI_OP_ATOM_C_RETURN_I32:
 	case BI_OP_ATOM_C1_I32:
 	case BI_OP_ATOM_C1_RETURN_I32:
+	case BI_OP_ATOM_C_I64:
+	case BI_OP_ATOM_C_RETURN_I64:
+	case BI_OP_ATOM_C1_I64:
+	case BI_OP_ATOM_C1_RETURN_I64:
 		break;
 	case BI_OP_ATOM_POST_I32:
 		r = raw(&o, 0);

@@ -169,102 +169,95 @@ static int store(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	return 0;
 }
 
-static int atomic(struct bi_tctx *x, unsigned lane, uint64_t va,
-		  enum bi_atom_op op, uint32_t operand, uint32_t compare,
-		  uint32_t *old)
-{
-	uint64_t o = 0;
-	int err = x->env->mem->atomic(x->env->as, va, 4, op, operand, compare, &o);
-
-	if (err)
-		return mem_fault(x, err, va);
-	account(x, space_of(x, lane, va), BI_ACC_ATOMIC, 4);
-	*old = (uint32_t)o;
-	return 0;
-}
-
 static uint64_t staging64(struct bi_tctx *x, unsigned lane, unsigned i)
 {
 	return sr_read(x, lane, i) | (uint64_t)sr_read(x, lane, i + 1) << 32;
 }
 
-/* The +ATOM_CX message, driven by the *ATOM_C* op in the same tuple. */
+/* The operation of an atom_opc option, and the operand it takes when that
+ * is fixed (the C1 forms: 1, or -1 for adec; 0: from staging). */
+static int atom_op(uint16_t opc, enum bi_atom_op *op, int *fixed)
+{
+	static const struct { uint16_t opc; uint8_t op; int8_t fixed; } map[] = {
+		{ BI_O_AADD, BI_ATOM_ADD, 0 },    { BI_O_AADDU, BI_ATOM_ADD, 0 },
+		{ BI_O_AADDS, BI_ATOM_ADD, 0 },   { BI_O_AINC, BI_ATOM_ADD, 1 },
+		{ BI_O_ADEC, BI_ATOM_ADD, -1 },   { BI_O_ASMIN, BI_ATOM_SMIN, 0 },
+		{ BI_O_ASMAX, BI_ATOM_SMAX, 0 },  { BI_O_ASMAX1, BI_ATOM_SMAX, 1 },
+		{ BI_O_AUMIN, BI_ATOM_UMIN, 0 },  { BI_O_AUMAX, BI_ATOM_UMAX, 0 },
+		{ BI_O_AUMAX1, BI_ATOM_UMAX, 1 }, { BI_O_AAND, BI_ATOM_AND, 0 },
+		{ BI_O_AOR, BI_ATOM_OR, 0 },      { BI_O_AOR1, BI_ATOM_OR, 1 },
+		{ BI_O_AXOR, BI_ATOM_XOR, 0 },
+	};
+
+	for (unsigned i = 0; i < OS_ARRAY_SIZE(map); i++) {
+		if (map[i].opc == opc) {
+			*op = (enum bi_atom_op)map[i].op;
+			*fixed = map[i].fixed;
+			return 0;
+		}
+	}
+	return BI_FAULT_INSTR_INVALID_ENC;
+}
+
+/*
+ * The +ATOM_CX message, driven by the *ATOM_C* op in the same tuple:
+ * 32 or 64 bits, with or without return, the operand from the staging
+ * registers (one or two) or fixed (C1). 64-bit aaddu/aadds add the
+ * first staging register zero-/sign-extended; returns come back in the
+ * first staging registers (32-bit: the old value, then 0).
+ */
 static int atom_cx(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 {
 	const struct bi_instr *c = &x->t->fma;
 	uint16_t opc;
-	bool ret, c1;
-	uint32_t arg, old;
+	bool ret, c1, wide;
+	uint64_t arg, old = 0;
 	enum bi_atom_op op;
+	int fixed, err;
 	uint64_t va;
-	int err;
 
 	if (!c->desc)
 		return BI_FAULT_INSTR_INVALID_ENC;
 	switch (c->desc->op) {
-	case BI_OP_ATOM_C_I32:
-	case BI_OP_ATOM_C_RETURN_I32:
-		c1 = false;
-		ret = c->desc->op == BI_OP_ATOM_C_RETURN_I32;
-		break;
-	case BI_OP_ATOM_C1_I32:
-	case BI_OP_ATOM_C1_RETURN_I32:
-		c1 = true;
-		ret = c->desc->op == BI_OP_ATOM_C1_RETURN_I32;
+	case BI_OP_ATOM_C_I32: case BI_OP_ATOM_C_RETURN_I32:
+	case BI_OP_ATOM_C1_I32: case BI_OP_ATOM_C1_RETURN_I32:
+	case BI_OP_ATOM_C_I64: case BI_OP_ATOM_C_RETURN_I64:
+	case BI_OP_ATOM_C1_I64: case BI_OP_ATOM_C1_RETURN_I64:
 		break;
 	default:
-		return BI_FAULT_UNIMPLEMENTED; /* 64-bit forms, or unpaired */
+		return BI_FAULT_UNIMPLEMENTED; /* unpaired */
 	}
+	c1 = c->desc->op == BI_OP_ATOM_C1_I32 || c->desc->op == BI_OP_ATOM_C1_RETURN_I32 ||
+	     c->desc->op == BI_OP_ATOM_C1_I64 || c->desc->op == BI_OP_ATOM_C1_RETURN_I64;
+	ret = c->desc->op == BI_OP_ATOM_C_RETURN_I32 || c->desc->op == BI_OP_ATOM_C1_RETURN_I32 ||
+	      c->desc->op == BI_OP_ATOM_C_RETURN_I64 || c->desc->op == BI_OP_ATOM_C1_RETURN_I64;
+	wide = c->desc->op == BI_OP_ATOM_C_I64 || c->desc->op == BI_OP_ATOM_C_RETURN_I64 ||
+	       c->desc->op == BI_OP_ATOM_C1_I64 || c->desc->op == BI_OP_ATOM_C1_RETURN_I64;
 	opc = bi_mod(c, BI_MOD_ATOM_OPC, BI_O_RESERVED);
-	arg = c1 ? 1 : sr_read(x, lane, 0);
-	switch (opc) {
-	case BI_O_AADD:
-		op = BI_ATOM_ADD;
-		break;
-	case BI_O_AINC:
-		op = BI_ATOM_ADD;
-		break;
-	case BI_O_ADEC:
-		op = BI_ATOM_ADD;
-		arg = ~0u;
-		break;
-	case BI_O_ASMIN:
-		op = BI_ATOM_SMIN;
-		break;
-	case BI_O_ASMAX:
-	case BI_O_ASMAX1:
-		op = BI_ATOM_SMAX;
-		break;
-	case BI_O_AUMIN:
-		op = BI_ATOM_UMIN;
-		break;
-	case BI_O_AUMAX:
-	case BI_O_AUMAX1:
-		op = BI_ATOM_UMAX;
-		break;
-	case BI_O_AAND:
-		op = BI_ATOM_AND;
-		break;
-	case BI_O_AOR:
-	case BI_O_AOR1:
-		op = BI_ATOM_OR;
-		break;
-	case BI_O_AXOR:
-		op = BI_ATOM_XOR;
-		break;
-	default:
+	err = atom_op(opc, &op, &fixed);
+	if (err || (c1 != (fixed != 0)))
 		return BI_FAULT_INSTR_INVALID_ENC;
-	}
+	if (c1)
+		arg = (uint64_t)(int64_t)fixed;
+	else if (opc == BI_O_AADDU)
+		arg = sr_read(x, lane, 0);
+	else if (opc == BI_O_AADDS)
+		arg = (uint64_t)(int64_t)(int32_t)sr_read(x, lane, 0);
+	else
+		arg = wide ? staging64(x, lane, 0) : sr_read(x, lane, 0);
+	if (!wide)
+		arg = (uint32_t)arg;
 	/* Encoded sources: address low and high words, then the staging
 	 * base (the data travels in the staging registers). */
 	va = (uint64_t)bi_src(x, ins, 1, lane, false) << 32 |
 	     bi_src(x, ins, 0, lane, false);
-	err = atomic(x, lane, va, op, arg, 0, &old);
+	err = x->env->mem->atomic(x->env->as, va, wide ? 8 : 4, op, arg, 0, &old);
 	if (err)
-		return err;
+		return mem_fault(x, err, va);
+	account(x, space_of(x, lane, va), BI_ACC_ATOMIC, wide ? 8 : 4);
 	if (ret) {
-		*staging(x, lane, 0) = old;
-		*staging(x, lane, 1) = 0;
+		*staging(x, lane, 0) = (uint32_t)old;
+		*staging(x, lane, 1) = wide ? (uint32_t)(old >> 32) : 0;
 	}
 	return 0;
 }

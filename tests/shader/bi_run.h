@@ -53,40 +53,44 @@ static int tmem_write(void *as, uint64_t va, const void *src, unsigned size)
 	return 0;
 }
 
+/* The reference semantics of an atomic on a @bits-bit value. */
+static uint64_t tmem_rmw(enum bi_atom_op op, unsigned bits, uint64_t o, uint64_t v,
+			 uint64_t cmp)
+{
+	uint64_t m = bits == 64 ? ~0ull : (1ull << bits) - 1;
+	int64_t so = bits == 64 ? (int64_t)o : (int32_t)o;
+	int64_t sv = bits == 64 ? (int64_t)v : (int32_t)v;
+	uint64_t n;
+
+	o &= m;
+	v &= m;
+	switch (op) {
+	case BI_ATOM_ADD: n = o + v; break;
+	case BI_ATOM_SMIN: n = sv < so ? v : o; break;
+	case BI_ATOM_SMAX: n = sv > so ? v : o; break;
+	case BI_ATOM_UMIN: n = v < o ? v : o; break;
+	case BI_ATOM_UMAX: n = v > o ? v : o; break;
+	case BI_ATOM_AND: n = o & v; break;
+	case BI_ATOM_OR: n = o | v; break;
+	case BI_ATOM_XOR: n = o ^ v; break;
+	case BI_ATOM_XCHG: n = v; break;
+	default: n = o == (cmp & m) ? v : o; break;
+	}
+	return n & m;
+}
+
 static int tmem_atomic(void *as, uint64_t va, unsigned size, enum bi_atom_op op,
 		       uint64_t v, uint64_t cmp, uint64_t *old)
 {
 	struct tmem *m = as;
 	uint8_t *p = tmem_ptr(m, va, size);
-	uint32_t o, n;
+	uint64_t o = 0, n;
 
 	if (!p || (size != 4 && size != 8))
 		return BI_FAULT_MEMORY;
-	if (size == 8) {
-		/* 64-bit: the exchanges are enough for the tests */
-		uint64_t o64, n64;
-
-		memcpy(&o64, p, 8);
-		n64 = op == BI_ATOM_XCHG || o64 == cmp ? v : o64;
-		memcpy(p, &n64, 8);
-		*old = o64;
-		m->atomics++;
-		return 0;
-	}
-	memcpy(&o, p, 4);
-	switch (op) {
-	case BI_ATOM_ADD: n = o + (uint32_t)v; break;
-	case BI_ATOM_SMIN: n = (int32_t)o < (int32_t)v ? o : (uint32_t)v; break;
-	case BI_ATOM_SMAX: n = (int32_t)o > (int32_t)v ? o : (uint32_t)v; break;
-	case BI_ATOM_UMIN: n = o < (uint32_t)v ? o : (uint32_t)v; break;
-	case BI_ATOM_UMAX: n = o > (uint32_t)v ? o : (uint32_t)v; break;
-	case BI_ATOM_AND: n = o & (uint32_t)v; break;
-	case BI_ATOM_OR: n = o | (uint32_t)v; break;
-	case BI_ATOM_XOR: n = o ^ (uint32_t)v; break;
-	case BI_ATOM_XCHG: n = (uint32_t)v; break;
-	default: n = o == (uint32_t)cmp ? (uint32_t)v : o; break;
-	}
-	memcpy(p, &n, 4);
+	memcpy(&o, p, size);
+	n = tmem_rmw(op, size * 8, o, v, cmp);
+	memcpy(p, &n, size);
 	*old = o;
 	m->atomics++;
 	return 0;
