@@ -116,6 +116,8 @@ int devview_set_gpu(const char *name);
 const char *devview_gpu(void);
 /* -stats FILE: the in-process driver's statistics JSON, written at exit. */
 int devview_set_stats(const char *path);
+/* -trace FILE: a Chrome/Perfetto trace of its ioctls and jobs, at exit. */
+int devview_set_trace(const char *path);
 const char *devview_stats(void);
 void devview_exit(void);
 /* Where the guest's absolute path @p is on the host when it is one of the

@@ -85,17 +85,19 @@ const char *devview_gpu(void)
 	return gpu_model == SHIM_GPU_G52 ? "g52" : "g71";
 }
 
-/* Where -stats writes the driver's statistics at exit (absolute), or "". */
-static char stats_path[PATH_MAX];
+/* Where -stats writes the driver's statistics at exit and -trace its
+ * Chrome/Perfetto trace (absolute), or "". */
+static char stats_path[PATH_MAX], trace_path[PATH_MAX];
 
-int devview_set_stats(const char *path)
+/* @path made absolute into @out (PATH_MAX bytes), its directory checked
+ * writable: the guest may chdir before it exits, and a report that
+ * cannot be written should fail before the run. */
+static int out_path(const char *path, char *out)
 {
 	char dir[PATH_MAX / 2], real[PATH_MAX / 2];
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
 
-	/* Absolute and checked now: the guest may chdir before it exits, and
-	 * a report that cannot be written should fail before the run. */
 	if (!*base)
 		return -1;
 	if (!slash)
@@ -106,11 +108,35 @@ int devview_set_stats(const char *path)
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
 	if (!realpath(dir, real) || access(real, W_OK))
 		return -1;
-	if ((size_t)snprintf(stats_path, sizeof(stats_path), "%s/%.*s",
-			     strcmp(real, "/") ? real : "", PATH_MAX / 4, base) >=
-	    sizeof(stats_path))
+	if ((size_t)snprintf(out, PATH_MAX, "%s/%.*s", strcmp(real, "/") ? real : "",
+			     PATH_MAX / 4, base) >= PATH_MAX)
 		return -1;
 	return 0;
+}
+
+int devview_set_stats(const char *path)
+{
+	return out_path(path, stats_path);
+}
+
+int devview_set_trace(const char *path)
+{
+	return out_path(path, trace_path);
+}
+
+static void emit_file(void *priv, const char *s, size_t n)
+{
+	fwrite(s, 1, n, priv);
+}
+
+static void write_trace(struct vgpu_inproc *ip)
+{
+	FILE *f = fopen(trace_path, "w");
+
+	if (f)
+		shim_trace_write(vgpu_inproc_shim(ip), emit_file, f);
+	if (!f || fclose(f))
+		fprintf(stderr, "vgpu run: -trace %s: %s\n", trace_path, strerror(errno));
 }
 
 const char *devview_stats(void)
@@ -125,7 +151,7 @@ void devview_exit(void)
 	char *buf;
 	FILE *f;
 
-	if (!stats_path[0])
+	if (!stats_path[0] && !trace_path[0])
 		return;
 	pthread_mutex_lock(&lock);
 	ip = dev;
@@ -137,7 +163,13 @@ void devview_exit(void)
 		ip = dev = vgpu_inproc_create(&cfg);
 		if (!ip)
 			return;
+		if (trace_path[0])
+			shim_trace_start(vgpu_inproc_shim(ip));
 	}
+	if (trace_path[0])
+		write_trace(ip);
+	if (!stats_path[0])
+		return;
 	buf = vgpu_inproc_stats_dup(ip, &len);
 	if (!buf)
 		return;
@@ -334,6 +366,8 @@ static struct vgpu_inproc *device(void)
 		dev = vgpu_inproc_create(&cfg);
 		vgpu_inproc_set_interrupt_check(guest_signal_pending);
 		vgpu_inproc_set_install_hook(install_object);
+		if (dev && trace_path[0])
+			shim_trace_start(vgpu_inproc_shim(dev));
 		/* Which mode serves the nodes (issue 5): only when asked for,
 		 * so that the program's own output stays clean. */
 		if (dev && abi_opts.strace)

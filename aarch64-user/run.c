@@ -69,7 +69,8 @@ static int usage_error(const char *msg, const char *arg)
 {
 	fprintf(stderr, "vgpu run: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
 	fprintf(stderr, "usage: vgpu run [-L SYSROOT] [-E VAR=VAL] [-U VAR] "
-			"[-strace] [-0 ARGV0] [-gpu g71|g52] [-stats FILE] [--] PROGRAM [ARGS]\n");
+			"[-strace] [-0 ARGV0] [-gpu g71|g52] [-stats FILE] [-trace FILE] "
+			"[--] PROGRAM [ARGS]\n");
 	return 2;
 }
 
@@ -95,7 +96,8 @@ static int parse(int argc, char **argv, struct env *env, const char **argv0)
 			continue;
 		}
 		if (strcmp(o, "-L") && strcmp(o, "-E") && strcmp(o, "-U") &&
-		    strcmp(o, "-0") && strcmp(o, "-gpu") && strcmp(o, "-stats"))
+		    strcmp(o, "-0") && strcmp(o, "-gpu") && strcmp(o, "-stats") &&
+		    strcmp(o, "-trace"))
 			return usage_error("unknown option", o), -1;
 		if (i + 1 >= argc)
 			return usage_error("missing argument to", o), -1;
@@ -106,6 +108,9 @@ static int parse(int argc, char **argv, struct env *env, const char **argv0)
 		} else if (!strcmp(o, "-stats")) {
 			if (devview_set_stats(v))
 				return usage_error("-stats: cannot write a file at", v), -1;
+		} else if (!strcmp(o, "-trace")) {
+			if (devview_set_trace(v))
+				return usage_error("-trace: cannot write a file at", v), -1;
 		} else if (o[1] == 'L')
 			path_set_sysroot(v);
 		else if (o[1] == 'E' && env_set(env, v))
@@ -163,7 +168,7 @@ const struct vgpu_cmd vgpu_cmd_run = {
 	.summary = "run an aarch64 Linux program (the translator)",
 	.help =
 	"usage: vgpu run [-L SYSROOT] [-E VAR=VAL] [-U VAR] [-strace] [-0 ARGV0]\n"
-	"                [-gpu g71|g52] [-stats FILE] [--] PROGRAM [ARGS]\n"
+	"                [-gpu g71|g52] [-stats FILE] [-trace FILE] [--] PROGRAM [ARGS]\n"
 	"\n"
 	"Runs an AArch64 Linux user-space program on this host, translating its\n"
 	"instructions and system calls. Options mean what they mean to qemu-aarch64.\n"
@@ -181,6 +186,8 @@ const struct vgpu_cmd vgpu_cmd_run = {
 	"  -stats FILE  when the program exits, write the GPU's statistics (per\n"
 	"               ioctl, per job with the shader instruction mix, system)\n"
 	"               to FILE as JSON; 'vgpu stats FILE' renders them\n"
+	"  -trace FILE  when the program exits, write a Chrome/Perfetto trace of\n"
+	"               every ioctl and GPU job to FILE (ui.perfetto.dev)\n"
 	"\n"
 	"The program sees a board with a Mali: /dev/dri lists renderD128 (a\n"
 	"character device, 226:128), /sys/dev/char/226:128/device describes a\n"

@@ -241,6 +241,11 @@ char *vgpu_inproc_stats_dup(struct vgpu_inproc *ip, size_t *len)
 	return shim_stats_json_dup(ip->dev, len);
 }
 
+struct shim_dev *vgpu_inproc_shim(struct vgpu_inproc *ip)
+{
+	return ip->dev;
+}
+
 int vgpu_inproc_open(struct vgpu_inproc *ip, const char *node,
 		     struct vgpu_inproc_file **out)
 {

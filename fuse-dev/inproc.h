@@ -40,6 +40,8 @@ void vgpu_inproc_set_interrupt_check(bool (*pending)(void));
 size_t vgpu_inproc_stats_json(struct vgpu_inproc *ip, char *buf, size_t size);
 /* All of it in a buffer of its own (free it), even while jobs run. */
 char *vgpu_inproc_stats_dup(struct vgpu_inproc *ip, size_t *len);
+/* The driver behind the nodes (its trace: shim_trace_start/_write). */
+struct shim_dev *vgpu_inproc_shim(struct vgpu_inproc *ip);
 
 /* @node: "mali0" or "renderD128". 0 or -errno. */
 int vgpu_inproc_open(struct vgpu_inproc *ip, const char *node,

@@ -211,6 +211,33 @@ static void disasm_agree(struct __test_metadata *_metadata, const char *gpu,
 
 GLES_PROGRAMS(DISASM_TESTS)
 
+/* -trace FILE: a Chrome/Perfetto trace of the run, with the GLES
+ * program's submission as an ioctl and its compute job on a job slot. */
+TEST_TIMEOUT(gles_trace, MESA_TIMEOUT)
+{
+	char dir[] = "/tmp/vgpu-trace-XXXXXX", path[64], *t;
+	const char *argv[] = { abi_vgpu(), "run", "-L", sysroot_path(), "-trace", path,
+			       abi_guest("aarch64/preload-tests/gles_vadd"), NULL };
+	struct proc_result r;
+
+	if (!sysroot_path())
+		SKIP(return, "no arm64 sysroot (make sysroot)");
+	ASSERT_NONNULL(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/trace.json", dir);
+	ASSERT_EQ(proc_run((char *const *)argv, NULL, NULL, NULL, 0, MESA_TIMEOUT, &r), 0);
+	EXPECT_EQ(r.status, 0);
+	t = read_file(path, NULL);
+	ASSERT_NONNULL(t);
+	EXPECT_EQ(strncmp(t, "{\"displayTimeUnit\"", 18), 0);
+	EXPECT_NONNULL(strstr(t, "{\"name\": \"PANFROST_SUBMIT\", \"cat\": \"ioctl\""));
+	EXPECT_NONNULL(strstr(t, "\"cat\": \"job\""));
+	EXPECT_NONNULL(strstr(t, "\n]}\n"));
+	free(t);
+	proc_result_free(&r);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* rusticl probes renderD128..191 itself and lists the virtual Mali. */
 TEST_TIMEOUT(clinfo_lists_the_mali, MESA_TIMEOUT)
 {
