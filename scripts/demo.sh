@@ -47,7 +47,7 @@ RUSTICL_ENABLE=panfrost "$VGPU" run -L "$SYSROOT" "$SYSROOT/usr/bin/clinfo" -l 2
 say "2. A Sobel edge filter (GLES 3.1 compute on SSBOs) on the virtual Mali-G71"
 echo "   The program asserts the renderer, then checks all 96x64 gradient words"
 echo "   against a C reference (preload/tests/gles_sobel.c)."
-if run_gles gles_sobel -stats "$OUT/gles_sobel.json"; then
+if run_gles gles_sobel -stats "$OUT/gles_sobel.json" -trace "$OUT/trace.json"; then
 	echo "   RESULT: the GPU's Sobel output is correct (every word matches)"
 else
 	echo "   RESULT: the Sobel output is WRONG or the run failed"
@@ -67,18 +67,11 @@ echo "   per job: instruction mix, clause sizes, data-access breakdown"
 say "5. Plots (SVG) of the same statistics"
 "$VGPU" stats --svg "$OUT/plots" "$OUT/gles_sobel.json" | sed 's/^/   /' || fail=1
 
-say "6. A Perfetto/Chrome trace of the Sobel run's ioctls and GPU jobs"
-# The same program through a vgpu dev server (Mesa on qemu-aarch64 with
-# libvgpu-preload.so), whose --trace records the timeline.
-SOCK=$(mktemp -d)/vgpu.sock
-"$VGPU" dev --socket "$SOCK" --no-fuse --trace "$OUT/trace.json" >/dev/null &
-server=$!
-for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.1; done
-"$VGPU" preload --qemu --socket "$SOCK" -- "$PROGS/gles_sobel" 2>"$OUT/preload.err" |
-	sed 's/^/   /' || fail=1
-kill -TERM "$server"
-wait "$server"
-echo "   trace: $OUT/trace.json (open it in ui.perfetto.dev or chrome://tracing)"
+say "6. A Perfetto/Chrome trace of the Sobel run's ioctls and GPU jobs (vgpu run -trace)"
+echo "   trace: $OUT/trace.json (open it in ui.perfetto.dev or chrome://tracing):"
+printf '   %s ioctls and %s GPU job(s) on the timeline\n' \
+	"$(grep -c '"cat": "ioctl"' "$OUT/trace.json" 2>/dev/null)" \
+	"$(grep -c '"cat": "job"' "$OUT/trace.json" 2>/dev/null)"
 
 say "7. The rest of the GLES suite on the Mali-G71, then three programs on a Mali-G52"
 for p in gles_vadd gles_reduce gles_histogram gles_sgemm gles_scan gles_transpose gles_bfs; do
