@@ -5,7 +5,10 @@
  * view alone and computes on it. Each GLES program first insists on the
  * virtual GPU's renderer (Mesa falls back to llvmpipe silently), then
  * checks its result against a C reference (preload/tests/gles*.c exit 2
- * on a wrong GPU, 1 on a wrong result); clinfo lists the rusticl device.
+ * on a wrong GPU, 1 on a wrong result, printing the first differing
+ * words); clinfo lists the rusticl device. The disasm_* tests compare
+ * Mesa's disassembly of each program's shaders with `vgpu dis`
+ * (mesa_disasm.h), gles_trace checks `vgpu run -trace`.
  * Skips without the arm64 sysroot (make sysroot).
  */
 #include <stdio.h>
