@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The OpenCL programs' shared part: ocl-icd + rusticl on the first GPU
+ * device (under libvgpu-preload.so or `vgpu run` it must be the virtual
+ * Mali), a context and an in-order queue, building one kernel, and where
+ * a crash inside the driver happened.
+ *
+ * The arm64 sysroot has no OpenCL headers: the entry points and enum
+ * values used are declared here (values from the Khronos specification)
+ * and libOpenCL is dlopen()ed.
+ */
+#ifndef VGPU_PRELOAD_TESTS_CL_H
+#define VGPU_PRELOAD_TESTS_CL_H
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+typedef int32_t cl_int;
+typedef uint32_t cl_uint;
+typedef uint64_t cl_ulong, cl_bitfield, cl_device_type, cl_mem_flags;
+typedef intptr_t cl_context_properties;
+typedef struct opaque *cl_platform_id, *cl_device_id, *cl_context,
+	*cl_command_queue, *cl_program, *cl_kernel, *cl_mem, *cl_event;
+
+#define CL_DEVICE_TYPE_GPU (1u << 2)
+#define CL_DEVICE_NAME 0x102B
+#define CL_PROGRAM_BUILD_LOG 0x1183
+#define CL_MEM_WRITE_ONLY (1u << 1)
+#define CL_MEM_READ_ONLY (1u << 2)
+#define CL_MEM_COPY_HOST_PTR (1u << 5)
+
+/* Exit statuses the suites tell apart (as gles.h's). */
+#define CL_EXIT_MISMATCH 1
+#define CL_EXIT_WRONG_GPU 2
+#define CL_EXIT_SETUP 3
+
+/* Entry-point types (the names get a _t to declare pointers from). */
+cl_int clGetPlatformIDs_t(cl_uint, cl_platform_id *, cl_uint *);
+cl_int clGetDeviceIDs_t(cl_platform_id, cl_device_type, cl_uint, cl_device_id *, cl_uint *);
+cl_int clGetDeviceInfo_t(cl_device_id, cl_uint, size_t, void *, size_t *);
+cl_context clCreateContext_t(const cl_context_properties *, cl_uint, const cl_device_id *,
+			     void (*)(const char *, const void *, size_t, void *), void *,
+			     cl_int *);
+cl_command_queue clCreateCommandQueue_t(cl_context, cl_device_id, cl_bitfield, cl_int *);
+cl_program clCreateProgramWithSource_t(cl_context, cl_uint, const char **, const size_t *,
+				       cl_int *);
+cl_int clBuildProgram_t(cl_program, cl_uint, const cl_device_id *, const char *,
+			void (*)(cl_program, void *), void *);
+cl_int clGetProgramBuildInfo_t(cl_program, cl_device_id, cl_uint, size_t, void *, size_t *);
+cl_kernel clCreateKernel_t(cl_program, const char *, cl_int *);
+cl_mem clCreateBuffer_t(cl_context, cl_mem_flags, size_t, void *, cl_int *);
+cl_int clSetKernelArg_t(cl_kernel, cl_uint, size_t, const void *);
+cl_int clEnqueueNDRangeKernel_t(cl_command_queue, cl_kernel, cl_uint, const size_t *,
+				const size_t *, const size_t *, cl_uint, const cl_event *,
+				cl_event *);
+cl_int clEnqueueReadBuffer_t(cl_command_queue, cl_mem, cl_uint, size_t, size_t, void *,
+			     cl_uint, const cl_event *, cl_event *);
+cl_int clFinish_t(cl_command_queue);
+
+static void *cl_lib;
+
+static void *cl_sym(const char *name)
+{
+	void *p = dlsym(cl_lib, name);
+
+	if (!p) {
+		printf("FAIL: no %s\n", name);
+		exit(CL_EXIT_SETUP);
+	}
+	return p;
+}
+
+#define CL(name) ((__typeof__(name##_t) *)cl_sym(#name))
+
+#define CL_OK(call)                                                   \
+	do {                                                          \
+		cl_int e_ = (call);                                   \
+		if (e_) {                                             \
+			printf("FAIL: %s = %d\n", #call, e_);         \
+			exit(CL_EXIT_SETUP);                          \
+		}                                                     \
+	} while (0)
+
+/* A crash inside the driver says where (library + offset, the nearest
+ * exported symbol): there is no debugger for the guest here. */
+static void cl_on_crash(int sig, siginfo_t *si, void *uc_)
+{
+	ucontext_t *uc = uc_;
+	uintptr_t pc = (uintptr_t)uc->uc_mcontext.pc;
+	Dl_info di = { 0 };
+
+	dladdr((void *)pc, &di);
+	printf("CRASH: signal %d at pc %#lx (%s+%#lx, near %s), fault address %p\n", sig,
+	       (unsigned long)pc, di.dli_fname ? di.dli_fname : "?",
+	       (unsigned long)(pc - (uintptr_t)di.dli_fbase),
+	       di.dli_sname ? di.dli_sname : "?", si->si_addr);
+	fflush(stdout);
+	_exit(128 + sig);
+}
+
+struct cl_env {
+	cl_device_id dev;
+	cl_context ctx;
+	cl_command_queue q;
+};
+
+/* The first GPU device, a context and a queue. Prints the device name
+ * first and exits unless it is the virtual Mali: "Mali-G71 (Panfrost)",
+ * or $VGPU_EXPECT_DEVICE. */
+static void cl_init(struct cl_env *e)
+{
+	struct sigaction sa = { .sa_sigaction = cl_on_crash, .sa_flags = SA_SIGINFO };
+	cl_platform_id plats[8];
+	cl_uint nplat = 0, ndev = 0;
+	char name[256] = "";
+	const char *want = getenv("VGPU_EXPECT_DEVICE");
+	cl_int err = 0;
+
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	cl_lib = dlopen("libOpenCL.so.1", RTLD_NOW);
+	if (!cl_lib) {
+		printf("FAIL: dlopen: %s\n", dlerror());
+		exit(CL_EXIT_SETUP);
+	}
+	e->dev = NULL;
+	CL_OK(CL(clGetPlatformIDs)(8, plats, &nplat));
+	for (cl_uint i = 0; i < nplat && i < 8 && !e->dev; i++)
+		if (CL(clGetDeviceIDs)(plats[i], CL_DEVICE_TYPE_GPU, 1, &e->dev, &ndev) || !ndev)
+			e->dev = NULL;
+	if (e->dev)
+		CL(clGetDeviceInfo)(e->dev, CL_DEVICE_NAME, sizeof(name) - 1, name, NULL);
+	printf("device: %s\n", e->dev ? name : "(no GPU device)");
+	fflush(stdout);
+	if (!want || !*want)
+		want = "Mali-G71 (Panfrost)";
+	if (!e->dev || strcmp(name, want))
+		exit(CL_EXIT_WRONG_GPU);
+	e->ctx = CL(clCreateContext)(NULL, 1, &e->dev, NULL, NULL, &err);
+	CL_OK(err);
+	e->q = CL(clCreateCommandQueue)(e->ctx, e->dev, 0, &err);
+	CL_OK(err);
+}
+
+/* Kernel @name of OpenCL C @src, built for the device (the build log on
+ * failure). */
+static cl_kernel cl_build(struct cl_env *e, const char *src, const char *name)
+{
+	static char log[8192];
+	const char *srcs[] = { src };
+	cl_int err = 0;
+	cl_program prog = CL(clCreateProgramWithSource)(e->ctx, 1, srcs, NULL, &err);
+	cl_kernel k;
+
+	CL_OK(err);
+	if (CL(clBuildProgram)(prog, 1, &e->dev, "", NULL, NULL)) {
+		CL(clGetProgramBuildInfo)(prog, e->dev, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log,
+					  NULL);
+		printf("FAIL: build: %s\n", log);
+		exit(CL_EXIT_SETUP);
+	}
+	k = CL(clCreateKernel)(prog, name, &err);
+	CL_OK(err);
+	return k;
+}
+
+#endif

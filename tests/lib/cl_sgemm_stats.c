@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+
+#include "cmd/json.h"
+#include "lib/cl_sgemm_stats.h"
+
+static char why[256];
+
+/* 32x32 work-items, each storing one element of A and one of B per
+ * 8-wide tile, over four tiles. */
+#define SGEMM_LOCAL_STORES (32 * 32 * 2 * 4)
+
+/* @v's system counters, or a problem when @json is not statistics. */
+static const struct jv *system_of(const struct jv *v)
+{
+	const struct jv *sys = v ? jv_get(v, "system") : NULL;
+
+	if (!sys)
+		snprintf(why, sizeof(why), "no statistics JSON");
+	return sys;
+}
+
+const char *cl_sgemm_stats_problem(const char *json)
+{
+	struct jv *v = json ? jv_parse(json) : NULL;
+	const struct jv *sys = system_of(v), *jobs, *mem;
+	const char *ret = why;
+	long long stores, loads, groups;
+
+	if (!sys)
+		goto out;
+	if (jv_num(sys, "jobs_done") != 1 || jv_num(sys, "jobs_failed") ||
+	    jv_num(sys, "mmu_faults")) {
+		snprintf(why, sizeof(why),
+			 "jobs done %lld, failed %lld, MMU faults %lld (want 1, 0, 0; a fault "
+			 "at 0x100000 + 4 * i is element i differing from the C reference)",
+			 jv_num(sys, "jobs_done"), jv_num(sys, "jobs_failed"),
+			 jv_num(sys, "mmu_faults"));
+		goto out;
+	}
+	mem = jv_get(jv_get(jv_get(jv_get(v, "shader"), "total"), "memory"), "local");
+	jobs = jv_get(jv_get(v, "shader"), "recent_jobs");
+	stores = jv_num(mem, "stores");
+	loads = jv_num(mem, "loads");
+	groups = jobs && jobs->t == J_ARR && jobs->n == 1 ? jv_num(jobs->items[0], "workgroups")
+							   : -1;
+	if (stores != SGEMM_LOCAL_STORES || loads <= 0 || groups != 16) {
+		snprintf(why, sizeof(why),
+			 "local stores %lld (want %d), local loads %lld, work-groups %lld "
+			 "(want 16)", stores, SGEMM_LOCAL_STORES, loads, groups);
+		goto out;
+	}
+	ret = NULL;
+out:
+	jv_free(v);
+	return ret;
+}
+
+const char *cl_sgemm_fault_problem(const char *json)
+{
+	struct jv *v = json ? jv_parse(json) : NULL;
+	const struct jv *sys = system_of(v);
+	const char *ret = why;
+
+	if (sys && (jv_num(sys, "jobs_failed") != 1 || jv_num(sys, "jobs_done") ||
+		    jv_num(sys, "mmu_faults") < 1))
+		snprintf(why, sizeof(why),
+			 "jobs done %lld, failed %lld, MMU faults %lld (want 0, 1, at least 1)",
+			 jv_num(sys, "jobs_done"), jv_num(sys, "jobs_failed"),
+			 jv_num(sys, "mmu_faults"));
+	else if (sys)
+		ret = NULL;
+	jv_free(v);
+	return ret;
+}
