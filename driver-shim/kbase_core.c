@@ -170,6 +170,12 @@ long kb_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 		return kb_handshake(kb, arg);
 	case KB_IOCTL_SET_FLAGS:
 		return kb_set_flags(f, arg);
+	/* Counters are the device's, not a context's: kbase answers these
+	 * before the handshake too. */
+	case KB_IOCTL_KINSTR_PRFCNT_ENUM_INFO:
+		return kb_prfcnt_enum_info(f, c, arg);
+	case KB_IOCTL_KINSTR_PRFCNT_SETUP:
+		return kb_prfcnt_setup(f, c, arg);
 	}
 	/* Everything else needs a finished handshake. */
 	if (kb->state != SHIM_KB_COMPLETE)
@@ -218,21 +224,10 @@ long kb_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 		 */
 		return -SHIM_EPERM;
 	case KB_IOCTL_KINSTR_JM_FD:
-	case KB_IOCTL_KINSTR_PRFCNT_SETUP:
-		/* Not modelled (these would be file objects, shim.h). */
+		/* Not modelled (it would be a file object, shim.h). */
 		return -SHIM_ENODEV;
 	case KB_IOCTL_TLSTREAM_FLUSH:
 		return 0;
-	case KB_IOCTL_KINSTR_PRFCNT_ENUM_INFO: {
-		struct kb_kinstr_prfcnt_enum_info *e = arg;
-
-		/* No counter blocks are enumerable through this node yet. */
-		if (e->info_list_ptr)
-			return -SHIM_EINVAL;
-		e->info_item_size = 24;
-		e->info_item_count = 0;
-		return 0;
-	}
 	case KB_IOCTL_MEM_PROFILE_ADD:
 		return kb_profile_add(kb, c, arg);
 	case KB_IOCTL_SOFT_EVENT_UPDATE:

@@ -139,4 +139,10 @@ long kb_stream_create(struct shim_file *f, struct shim_caller *c,
 		      const struct kb_stream_create *a);
 long kb_fence_validate(struct shim_caller *c, const struct kb_fence_validate *a);
 
+/* kbase_prfcnt.c: KINSTR_PRFCNT_ENUM_INFO and _SETUP (a reader file). */
+long kb_prfcnt_enum_info(struct shim_file *f, struct shim_caller *c,
+			 struct kb_kinstr_prfcnt_enum_info *e);
+long kb_prfcnt_setup(struct shim_file *f, struct shim_caller *c,
+		     union kb_kinstr_prfcnt_setup *s);
+
 #endif

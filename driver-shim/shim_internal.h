@@ -173,6 +173,7 @@ struct shim_dev {
 	struct shim_list files;
 	struct shim_list fobjs;  /* live file objects (fileobj.c) */
 	bool fence_recheck, fence_recheck_again; /* shim_wake_all */
+	void *prfcnt_reader;     /* the kbase counter reader running, or NULL */
 	struct shim_list ctxs;
 	uint64_t window_used;   /* bitmap of backing windows */
 	int next_ctx_id;

@@ -167,6 +167,98 @@ union kb_kinstr_prfcnt_setup {
 		uint32_t prfcnt_metadata_item_size, prfcnt_mmap_size_bytes;
 	} out;
 };
+/* The kinstr_prfcnt flexible lists (mali_kbase_hwcnt_reader.h): every
+ * item starts with a type (list type << 12 | subtype) and a version. */
+#define KB_PRFCNT_API_VERSION 0
+#define KB_PRFCNT_ITEM(list, sub) ((uint16_t)(((list) << 12) | (sub)))
+#define KB_PRFCNT_ITEM_NONE 0
+#define KB_PRFCNT_ENUM_BLOCK KB_PRFCNT_ITEM(0, 0)
+#define KB_PRFCNT_ENUM_REQUEST KB_PRFCNT_ITEM(0, 1)
+#define KB_PRFCNT_ENUM_SAMPLE_INFO KB_PRFCNT_ITEM(0, 2)
+#define KB_PRFCNT_REQUEST_MODE KB_PRFCNT_ITEM(1, 0)
+#define KB_PRFCNT_REQUEST_ENABLE KB_PRFCNT_ITEM(1, 1)
+#define KB_PRFCNT_REQUEST_SCOPE KB_PRFCNT_ITEM(1, 2)
+#define KB_PRFCNT_META_SAMPLE KB_PRFCNT_ITEM(2, 0)
+#define KB_PRFCNT_META_CLOCK KB_PRFCNT_ITEM(2, 1)
+#define KB_PRFCNT_META_BLOCK KB_PRFCNT_ITEM(2, 2)
+enum { KB_PRFCNT_BLOCK_FE, KB_PRFCNT_BLOCK_TILER, KB_PRFCNT_BLOCK_MEMORY,
+       KB_PRFCNT_BLOCK_SHADER, KB_PRFCNT_BLOCK_TYPES };
+enum { KB_PRFCNT_MODE_MANUAL, KB_PRFCNT_MODE_PERIODIC };
+#define KB_PRFCNT_SCOPE_RESERVED 255
+struct kb_prfcnt_hdr {
+	uint16_t item_type, item_version;
+};
+struct kb_prfcnt_enum_item {           /* 32 bytes */
+	struct kb_prfcnt_hdr hdr;
+	uint8_t padding[4];
+	union {
+		struct {
+			uint8_t block_type, set, pad[2];
+			uint16_t num_instances, num_values;
+			uint64_t counter_mask[2];
+		} block;
+		struct {
+			uint16_t request_item_type, pad;
+			uint32_t versions_mask;
+		} request;
+		struct {
+			uint32_t num_clock_domains, pad;
+		} sample_info;
+	} u;
+};
+struct kb_prfcnt_request_item {        /* 32 bytes */
+	struct kb_prfcnt_hdr hdr;
+	uint8_t padding[4];
+	union {
+		struct {
+			uint8_t mode, pad[7];
+			uint64_t period_ns;
+		} mode;
+		struct {
+			uint8_t block_type, set, pad[6];
+			uint64_t enable_mask[2];
+		} enable;
+		struct {
+			uint8_t scope, pad[7];
+		} scope;
+	} u;
+};
+struct kb_prfcnt_metadata {            /* 48 bytes */
+	struct kb_prfcnt_hdr hdr;
+	uint8_t padding[4];
+	union {
+		struct {
+			uint64_t timestamp_start, timestamp_end, seq, user_data;
+			uint32_t flags, pad;
+		} sample;
+		struct {
+			uint32_t num_domains, pad;
+			uint64_t cycles[4];
+		} clock;
+		struct {
+			uint8_t block_type, block_idx, set, pad_u8;
+			uint32_t block_state, values_offset, pad_u32;
+		} block;
+	} u;
+};
+enum { KB_PRFCNT_CMD_START = 1, KB_PRFCNT_CMD_STOP, KB_PRFCNT_CMD_SAMPLE_SYNC,
+       KB_PRFCNT_CMD_SAMPLE_ASYNC, KB_PRFCNT_CMD_DISCARD };
+struct kb_prfcnt_control_cmd {
+	uint16_t cmd, pad[3];
+	uint64_t user_data;
+};
+struct kb_prfcnt_sample_access {
+	uint64_t sequence, sample_offset_bytes;
+};
+/* On the reader's descriptor (dispatched by number alone, as kbase does). */
+#define KB_PRFCNT_READER_TYPE 0xbf
+#define KB_IOCTL_PRFCNT_CMD \
+	SHIM_IOW(KB_PRFCNT_READER_TYPE, 0x00, struct kb_prfcnt_control_cmd)
+#define KB_IOCTL_PRFCNT_GET_SAMPLE \
+	SHIM_IOR(KB_PRFCNT_READER_TYPE, 0x01, struct kb_prfcnt_sample_access)
+#define KB_IOCTL_PRFCNT_PUT_SAMPLE \
+	SHIM_IOW(KB_PRFCNT_READER_TYPE, 0x10, struct kb_prfcnt_sample_access)
+
 union kb_kinstr_jm_fd {
 	struct {
 		uint16_t count;

@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
-#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,13 +17,7 @@ int fobj_fd_make(struct fobj_fd *h, bool level)
 	struct stat st;
 
 	h->ready = false;
-	if (level) {
-		h->wfd = -1;
-		h->rfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-		h->dev = 0;
-		h->ino = 0;
-		return h->rfd < 0 ? -errno : 0;
-	}
+	h->level = level;
 	if (pipe2(p, O_CLOEXEC | O_NONBLOCK))
 		return -errno;
 	if (fstat(p[0], &st)) {
@@ -43,16 +36,13 @@ int fobj_fd_make(struct fobj_fd *h, bool level)
 
 void fobj_fd_ready(struct fobj_fd *h, unsigned mask)
 {
-	uint64_t v = 1;
+	char buf[64];
 
-	if (h->wfd < 0) {
-		/* Level-triggered: one token while readable. */
-		while (read(h->rfd, &v, sizeof(v)) == sizeof(v))
+	if (h->level && h->rfd >= 0) {
+		/* One byte while readable: drain, then put one back. */
+		while (read(h->rfd, buf, sizeof(buf)) > 0)
 			;
-		v = 1;
-		if (mask && write(h->rfd, &v, sizeof(v)) != sizeof(v))
-			return;
-		return;
+		h->ready = false;
 	}
 	if (mask && !h->ready)
 		h->ready = write(h->wfd, "", 1) == 1;
@@ -68,7 +58,7 @@ bool fobj_fd_orphaned(const struct fobj_fd *h)
 {
 	struct pollfd p = { .fd = h->wfd, .events = 0 };
 
-	return h->wfd >= 0 && h->rfd < 0 && poll(&p, 1, 0) == 1 &&
+	return !h->level && h->wfd >= 0 && h->rfd < 0 && poll(&p, 1, 0) == 1 &&
 	       (p.revents & POLLERR);
 }
 

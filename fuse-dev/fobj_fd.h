@@ -4,15 +4,16 @@
  * transports that can give their clients descriptors (in-process and the
  * socket; see fuse-dev/README.md, "File objects").
  *
- * Objects that can be passed to other clients and imported back (dma-bufs,
- * sync_files, syncobj files) are the read end of a pipe: a pipe has an
- * inode of its own, so a descriptor coming back in an import is named by
- * fstat() whatever process it went through; the writer end, kept here,
- * makes the read end poll readable once the object is (a signalled fence;
- * that never goes back) and reports POLLERR once no read end is left
- * anywhere (the object's last descriptor is gone). Objects whose
- * readiness comes and goes (a counter reader) are an eventfd holding one
- * token while readable; they are never imported.
+ * An object's descriptor is the read end of a pipe: a pipe has an inode
+ * of its own, so a descriptor coming back in an import is named by
+ * fstat() whatever process it went through; the write end, kept here,
+ * makes the read end poll readable once the object is. For objects whose
+ * readiness never goes back (a signalled fence; dma-bufs, syncobj files)
+ * the transport may give away every read end, and the write end then
+ * reports POLLERR once none is left anywhere (the object's last
+ * descriptor is gone). Objects whose readiness comes and goes (@level, a
+ * counter reader) keep a read end here to drain the pipe: one byte while
+ * readable.
  */
 #ifndef VGPU_FUSE_DEV_FOBJ_FD_H
 #define VGPU_FUSE_DEV_FOBJ_FD_H
@@ -22,14 +23,15 @@
 #include <sys/types.h>
 
 struct fobj_fd {
-	int rfd;    /* what the client gets (pipe read end or eventfd) */
-	int wfd;    /* pipe write end, -1 for an eventfd */
+	int rfd;    /* the read end: what the client gets a copy of */
+	int wfd;    /* the write end */
 	dev_t dev;  /* the pipe's identity */
 	ino_t ino;
-	bool ready; /* a pipe's byte is written */
+	bool level; /* readiness comes and goes */
+	bool ready; /* the byte is in the pipe */
 };
 
-/* 0 or -errno. @level: an eventfd, else a pipe. */
+/* 0 or -errno. */
 int fobj_fd_make(struct fobj_fd *h, bool level);
 /* The object's poll mask is now @mask. */
 void fobj_fd_ready(struct fobj_fd *h, unsigned mask);

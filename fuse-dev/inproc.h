@@ -63,8 +63,8 @@ int vgpu_inproc_munmap(struct vgpu_inproc_file *f, void *addr, size_t len);
 /*
  * Files the driver creates (PRIME dma-bufs, syncobj files, sync_files,
  * counter readers: driver-shim's file objects) are vgpu_inproc_files too,
- * reached with the same calls. Their descriptor is a pipe's read end (or
- * an eventfd, fuse-dev/fobj_fd.h); an import finds the object by fstat()
+ * reached with the same calls. Their descriptor is a pipe's read end
+ * (fuse-dev/fobj_fd.h); an import finds the object by fstat()
  * of the descriptor it is given. With an install hook set (the DBT), the
  * hook takes the new file, gives the caller a descriptor for it (a
  * duplicate of vgpu_inproc_pollfd()) and returns its number or -errno;

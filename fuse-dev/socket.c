@@ -205,7 +205,7 @@ static int fd_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec)
 	}
 	/* A pipe's read ends are all the client's now: when they are all
 	 * closed, the write end reports it (reap()). */
-	if (f->h.wfd >= 0) {
+	if (!f->h.level) {
 		close(f->h.rfd);
 		f->h.rfd = -1;
 	}
@@ -512,9 +512,10 @@ static int attach_file(struct sock_conn *c, struct vgpu_sock_msg *m)
 	pthread_mutex_lock(&ss->lock);
 	for (f = ss->files; f && f->token != m->a; f = f->next)
 		;
-	/* An eventfd object has no descriptor count: its client's
-	 * connections keep it (the first one takes over the initial ref). */
-	if (f && f->obj && f->h.wfd < 0 && f->desc_ref)
+	/* A level object's pipe has a reader here, so its descriptors
+	 * cannot be counted: its client's connections keep it (the first
+	 * one takes over the initial reference). */
+	if (f && f->obj && f->h.level && f->desc_ref)
 		f->desc_ref = false;
 	else if (f)
 		f->refs++;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Descriptors the driver creates (PRIME dma-bufs, syncobj files,
- * sync_files) over `vgpu dev --socket` with libvgpu-preload.so: native
+ * sync_files, kbase fence soft jobs and counter readers) over
+ * `vgpu dev --socket` with libvgpu-preload.so: native
  * x86-64 clients (this very binary, re-run under LD_PRELOAD in a client
  * role) export, map, pass a dma-buf to another process over a unix
  * socket, and import it there after the exporter is gone. The in-process
@@ -18,12 +19,15 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
+#include "fuse-dev/socket_io.h"
 #include "node/devnode.h"
 #include "driver-shim/uapi_drm.h"
+#include "driver-shim/uapi_kbase.h"
 
 #define ROLE_ENV "VGPU_FDOBJ_ROLE"
 #define CHAN_ENV "VGPU_FDOBJ_CHAN"
@@ -274,6 +278,107 @@ static void role_sync(void)
 	_exit(0);
 }
 
+/* kbase handshake on a fresh mali0. */
+static int kb_open_ready(void)
+{
+	struct kb_version_check v = { 11, 20 };
+	struct kb_set_flags fl = { 0 };
+	int fd = open("/dev/mali0", O_RDWR | O_CLOEXEC);
+
+	CHECK(fd >= 0);
+	CHECK(!ioctl(fd, KB_IOCTL_VERSION_CHECK, &v));
+	CHECK(!ioctl(fd, KB_IOCTL_SET_FLAGS, &fl));
+	return fd;
+}
+
+/* A kbase fence: a trigger's sync_file, waited on by another atom and
+ * imported into a DRM syncobj of the render node. */
+static void role_kfence(void)
+{
+	struct { int32_t fd, stream_fd; } trig = { -1, -1 }, wait;
+	struct kb_atom_v2 at;
+	struct kb_job_submit js = { .addr = (uintptr_t)&at, .nr_atoms = 1,
+				    .stride = sizeof(at) };
+	struct drm_syncobj_handle_arg im = { 0 };
+	struct pollfd p = { .events = POLLIN };
+	struct kb_event ev;
+	int kb = kb_open_ready(), dri = open(RENDER, O_RDWR);
+
+	CHECK(dri >= 0);
+	memset(&at, 0, sizeof(at));
+	at.atom_number = 1;
+	at.core_req = KB_JD_REQ_SOFT_FENCE_TRIGGER;
+	at.jc = (uintptr_t)&trig;
+	CHECK(!ioctl(kb, KB_IOCTL_JOB_SUBMIT, &js));
+	CHECK(trig.fd >= 0);
+	p.fd = kb;
+	CHECK(poll(&p, 1, 20000) == 1 && read(kb, &ev, sizeof(ev)) == sizeof(ev));
+	CHECK(ev.event_code == KB_EVENT_DONE && ev.atom_number == 1);
+	p.fd = trig.fd;
+	CHECK(poll(&p, 1, 20000) == 1);
+	wait = trig;
+	at.atom_number = 2;
+	at.core_req = KB_JD_REQ_SOFT_FENCE_WAIT;
+	at.jc = (uintptr_t)&wait;
+	CHECK(!ioctl(kb, KB_IOCTL_JOB_SUBMIT, &js));
+	p.fd = kb;
+	CHECK(poll(&p, 1, 20000) == 1 && read(kb, &ev, sizeof(ev)) == sizeof(ev));
+	CHECK(ev.event_code == KB_EVENT_DONE && ev.atom_number == 2);
+	im.handle = csyncobj(dri, 0);
+	im.fd = trig.fd;
+	im.flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE;
+	CHECK(!ioctl(dri, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &im));
+	CHECK(!cwait(dri, im.handle));
+	_exit(0);
+}
+
+/* A counter reader: mapped, started, sampled around a job, polled. */
+static void role_prfcnt(void)
+{
+	struct kb_kinstr_prfcnt_enum_info e = { 0 };
+	struct kb_prfcnt_request_item req[3];
+	union kb_kinstr_prfcnt_setup su = { 0 };
+	struct kb_prfcnt_control_cmd cmd = { .cmd = KB_PRFCNT_CMD_START };
+	struct kb_prfcnt_sample_access sa;
+	const struct kb_prfcnt_metadata *md;
+	struct pollfd p = { .events = POLLIN };
+	int kb = kb_open_ready(), rd;
+	uint8_t *buf;
+
+	CHECK(!ioctl(kb, KB_IOCTL_KINSTR_PRFCNT_ENUM_INFO, &e) && e.info_item_count == 8);
+	memset(req, 0, sizeof(req));
+	req[0].hdr.item_type = KB_PRFCNT_REQUEST_MODE;
+	req[1].hdr.item_type = KB_PRFCNT_REQUEST_ENABLE;
+	req[1].u.enable.block_type = KB_PRFCNT_BLOCK_FE;
+	req[1].u.enable.enable_mask[0] = ~0ull;
+	su.in.request_item_count = 3;
+	su.in.request_item_size = sizeof(req[0]);
+	su.in.requests_ptr = (uintptr_t)req;
+	rd = ioctl(kb, KB_IOCTL_KINSTR_PRFCNT_SETUP, &su);
+	CHECK(rd >= 0 && (fcntl(rd, F_GETFD) & FD_CLOEXEC));
+	buf = mmap(NULL, su.out.prfcnt_mmap_size_bytes, PROT_READ, MAP_SHARED, rd, 0);
+	CHECK(buf != MAP_FAILED);
+	CHECK(!ioctl(rd, KB_IOCTL_PRFCNT_CMD, &cmd));
+	cmd.cmd = KB_PRFCNT_CMD_SAMPLE_SYNC;
+	cmd.user_data = 99;
+	CHECK(!ioctl(rd, KB_IOCTL_PRFCNT_CMD, &cmd));
+	p.fd = rd;
+	CHECK(poll(&p, 1, 20000) == 1);
+	CHECK(!ioctl(rd, KB_IOCTL_PRFCNT_GET_SAMPLE, &sa) && sa.sequence == 0);
+	md = (const void *)(buf + sa.sample_offset_bytes);
+	CHECK(md[0].hdr.item_type == KB_PRFCNT_META_SAMPLE && md[0].u.sample.user_data == 99);
+	CHECK(md[2].hdr.item_type == KB_PRFCNT_META_BLOCK &&
+	      md[2].u.block.block_type == KB_PRFCNT_BLOCK_FE && md[3].hdr.item_type == 0);
+	CHECK(poll(&p, 1, 0) == 0); /* fetched: nothing more to read */
+	CHECK(!ioctl(rd, KB_IOCTL_PRFCNT_PUT_SAMPLE, &sa));
+	CHECK(ioctl(rd, KB_IOCTL_PRFCNT_PUT_SAMPLE, &sa) == -1 && errno == EINVAL);
+	cmd.cmd = KB_PRFCNT_CMD_STOP;
+	CHECK(!ioctl(rd, KB_IOCTL_PRFCNT_CMD, &cmd));
+	CHECK(!munmap(buf, su.out.prfcnt_mmap_size_bytes));
+	close(rd);
+	_exit(0);
+}
+
 /* The role this process was re-run for, before the harness starts. */
 __attribute__((constructor)) static void client_role(void)
 {
@@ -285,6 +390,10 @@ __attribute__((constructor)) static void client_role(void)
 		role_prime();
 	else if (!strcmp(role, "sync"))
 		role_sync();
+	else if (!strcmp(role, "kfence"))
+		role_kfence();
+	else if (!strcmp(role, "prfcnt"))
+		role_prfcnt();
 	else if (!strcmp(role, "export") && chan)
 		role_export(atoi(chan));
 	else if (!strcmp(role, "import") && chan)
@@ -367,6 +476,41 @@ static pid_t client_start(struct __test_metadata *_metadata, struct __fixture_so
 	return pid;
 }
 
+/* "contexts_live" in the server's statistics (a STATS connection). */
+static long long server_live(const char *sock_path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct vgpu_sock_msg m = { .op = VGPU_SOCK_STATS };
+	long long live = -1;
+	char *json;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), got;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock_path);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    sock_send(fd, &m, NULL, -1) || sock_recv_hdr(fd, &m, &got)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	json = calloc(1, m.len + 1);
+	if (json && !sock_recv_payload(fd, json, m.len))
+		live = json_num(json, "contexts_live");
+	free(json);
+	close(fd);
+	return live;
+}
+
+/* The server releases a client's files and objects when it notices
+ * they are gone: wait (up to 10 s) for no context to be left. */
+static long long server_wait_idle(const char *sock_path)
+{
+	long long live = -1;
+
+	for (int i = 0; i < 1000 && (live = server_live(sock_path)) != 0; i++)
+		usleep(10000);
+	return live;
+}
+
 static int client_wait(pid_t pid)
 {
 	int status;
@@ -386,6 +530,18 @@ TEST_F(sock, syncobj_fds_and_sync_files)
 	EXPECT_EQ(client_wait(client_start(_metadata, self, "sync", -1, -1)), 0);
 }
 
+TEST_F(sock, kbase_fence_soft_jobs_and_a_drm_import_of_their_sync_file)
+{
+	EXPECT_EQ(client_wait(client_start(_metadata, self, "kfence", -1, -1)), 0);
+}
+
+TEST_F(sock, kinstr_prfcnt_reader_mapped_sampled_and_polled)
+{
+	EXPECT_EQ(client_wait(client_start(_metadata, self, "prfcnt", -1, -1)), 0);
+	/* The reader's own context goes with its last connection. */
+	EXPECT_EQ(server_wait_idle(self->sock), 0);
+}
+
 TEST_F(sock, dma_buf_passed_to_another_client_outlives_its_exporter)
 {
 	int sp[2];
@@ -401,6 +557,9 @@ TEST_F(sock, dma_buf_passed_to_another_client_outlives_its_exporter)
 	close(sp[1]);
 	EXPECT_EQ(client_wait(exp), 0);
 	EXPECT_EQ(client_wait(imp), 0);
+	/* Both gone, with every descriptor of the dma-buf: so is the
+	 * exporter's context its pages kept alive. */
+	EXPECT_EQ(server_wait_idle(self->sock), 0);
 }
 
 TEST_HARNESS_MAIN

@@ -567,4 +567,166 @@ TEST_F(ip, kbase_fence_trigger_and_wait_soft_jobs)
 	vgpu_inproc_munmap(self->f, mem, 2 * 4096);
 }
 
+/* ---- kbase hardware counters: KINSTR_PRFCNT (kbase_prfcnt.c) ---- */
+
+static void prf_req(struct kb_prfcnt_request_item *r, uint16_t type, uint8_t a,
+		    uint64_t mask)
+{
+	memset(r, 0, sizeof(*r));
+	r->hdr.item_type = type;
+	if (type == KB_PRFCNT_REQUEST_MODE) {
+		r->u.mode.mode = a;
+		r->u.mode.period_ns = 1000000;
+	} else if (type == KB_PRFCNT_REQUEST_ENABLE) {
+		r->u.enable.block_type = a;
+		r->u.enable.enable_mask[0] = mask;
+	}
+}
+
+static long prf_setup(struct vgpu_inproc_file *f, struct kb_prfcnt_request_item *r,
+		      uint32_t n, union kb_kinstr_prfcnt_setup *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->in.request_item_count = n;
+	s->in.request_item_size = sizeof(*r);
+	s->in.requests_ptr = (uintptr_t)r;
+	return vgpu_inproc_ioctl(f, KB_IOCTL_KINSTR_PRFCNT_SETUP, s);
+}
+
+static long prf_cmd(struct vgpu_inproc_file *r, uint16_t cmd, uint64_t user_data)
+{
+	struct kb_prfcnt_control_cmd c = { .cmd = cmd, .user_data = user_data };
+
+	return vgpu_inproc_ioctl(r, KB_IOCTL_PRFCNT_CMD, &c);
+}
+
+/* The sum of the counters (not the 4 header values) of the first block of
+ * type @type in the sample at @off, or -1 when it has none. */
+static long long prf_block_sum(const uint8_t *buf, uint64_t off, uint8_t type)
+{
+	const struct kb_prfcnt_metadata *md = (const void *)(buf + off);
+
+	for (; md->hdr.item_type; md++) {
+		const uint64_t *v;
+		long long sum = 0;
+
+		if (md->hdr.item_type != KB_PRFCNT_META_BLOCK || md->u.block.block_type != type)
+			continue;
+		v = (const uint64_t *)(buf + md->u.block.values_offset);
+		for (int i = 4; i < 64; i++)
+			sum += (long long)v[i];
+		return sum;
+	}
+	return -1;
+}
+
+TEST_F(ip, kinstr_prfcnt_enum_setup_and_samples_from_the_gpu_counters)
+{
+	struct kb_kinstr_prfcnt_enum_info e = { 0 };
+	struct kb_prfcnt_enum_item items[8];
+	struct kb_prfcnt_request_item req[6];
+	union kb_kinstr_prfcnt_setup s;
+	struct kb_prfcnt_sample_access sa;
+	const struct kb_prfcnt_metadata *md;
+	struct vgpu_inproc_file *early = NULL, *rd;
+	union kb_mem_alloc a = { .in = { .va_pages = 2, .commit_pages = 2,
+		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
+			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR } };
+	struct pollfd p = { .events = POLLIN };
+	struct kb_event ev;
+	uint8_t *buf, *mem;
+	int fd, err = 0, nblocks = 0;
+
+	/* What can be counted; kbase answers before the handshake. */
+	ASSERT_EQ(vgpu_inproc_open(self->ip, "mali0", &early), 0);
+	ASSERT_EQ(vgpu_inproc_ioctl(early, KB_IOCTL_KINSTR_PRFCNT_ENUM_INFO, &e), 0);
+	EXPECT_EQ(e.info_item_size, 32u);
+	ASSERT_EQ(e.info_item_count, 8u);
+	e.info_list_ptr = (uintptr_t)items;
+	e.info_item_count = 7;
+	EXPECT_EQ(vgpu_inproc_ioctl(early, KB_IOCTL_KINSTR_PRFCNT_ENUM_INFO, &e), -EINVAL);
+	e.info_item_count = 8;
+	ASSERT_EQ(vgpu_inproc_ioctl(early, KB_IOCTL_KINSTR_PRFCNT_ENUM_INFO, &e), 0);
+	EXPECT_EQ(items[0].hdr.item_type, KB_PRFCNT_ENUM_REQUEST);
+	EXPECT_EQ(items[2].hdr.item_type, KB_PRFCNT_ENUM_SAMPLE_INFO);
+	EXPECT_EQ(items[2].u.sample_info.num_clock_domains, 1u);
+	for (int i = 3; i < 7; i++) {
+		EXPECT_EQ(items[i].hdr.item_type, KB_PRFCNT_ENUM_BLOCK);
+		EXPECT_EQ(items[i].u.block.block_type, i - 3);
+		EXPECT_EQ(items[i].u.block.num_values, 64);
+		EXPECT_GT(items[i].u.block.num_instances, 0);
+	}
+	EXPECT_EQ(items[7].hdr.item_type, 0);
+	/* Bad setups: kbase's parse_setup errnos. */
+	prf_req(&req[0], KB_PRFCNT_REQUEST_MODE, KB_PRFCNT_MODE_MANUAL, 0);
+	prf_req(&req[1], KB_PRFCNT_REQUEST_ENABLE, KB_PRFCNT_BLOCK_FE, ~0ull);
+	prf_req(&req[2], KB_PRFCNT_REQUEST_ENABLE, KB_PRFCNT_BLOCK_SHADER, ~0ull);
+	prf_req(&req[3], KB_PRFCNT_ITEM_NONE, 0, 0);
+	EXPECT_EQ(prf_setup(early, req, 1, &s), -EINVAL);
+	EXPECT_EQ(prf_setup(early, req, 3, &s), -EINVAL);    /* no terminator */
+	EXPECT_EQ(prf_setup(early, &req[1], 3, &s), -EINVAL); /* no mode */
+	req[1].u.enable.set = 1;                               /* secondary */
+	EXPECT_EQ(prf_setup(early, req, 4, &s), -EINVAL);
+	req[1].u.enable.set = 0;
+	/* A reader: a descriptor, its buffers mapped read-only. */
+	fd = (int)prf_setup(early, req, 4, &s);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(s.out.prfcnt_metadata_item_size, 48u);
+	rd = vgpu_inproc_fd_file(self->ip, fd);
+	ASSERT_NONNULL(rd);
+	buf = vgpu_inproc_mmap(rd, NULL, s.out.prfcnt_mmap_size_bytes, PROT_READ,
+			       MAP_SHARED, 0, &err);
+	ASSERT_TRUE(buf != MAP_FAILED);
+	p.fd = fd;
+	EXPECT_EQ(poll(&p, 1, 0), 0);
+	EXPECT_EQ(vgpu_inproc_ioctl(rd, KB_IOCTL_PRFCNT_GET_SAMPLE, &sa), -EINVAL);
+	EXPECT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_SAMPLE_SYNC, 0), -EINVAL); /* not started */
+	EXPECT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_STOP, 0), -EINVAL);
+	EXPECT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_SAMPLE_ASYNC, 0), -EINVAL);
+	ASSERT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_START, 0), 0);
+	/* A job runs: the job manager's counters see it. */
+	ASSERT_TRUE(kb_ready(self->ip, &self->f));
+	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_MEM_ALLOC, &a), 0);
+	mem = vgpu_inproc_mmap(self->f, NULL, 2 * 4096, PROT_READ | PROT_WRITE,
+			       MAP_SHARED, (off_t)a.out.gpu_va, &err);
+	ASSERT_TRUE(mem != MAP_FAILED);
+	job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 4096), WRITE_VALUE_IMM32, 1);
+	ASSERT_EQ(kb_run(self->f, (uintptr_t)mem, &ev), 0);
+	ASSERT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_SAMPLE_SYNC, 77), 0);
+	EXPECT_EQ(poll(&p, 1, 0), 1);
+	ASSERT_EQ(vgpu_inproc_ioctl(rd, KB_IOCTL_PRFCNT_GET_SAMPLE, &sa), 0);
+	EXPECT_EQ(sa.sequence, 0u);
+	md = (const void *)(buf + sa.sample_offset_bytes);
+	EXPECT_EQ(md[0].hdr.item_type, KB_PRFCNT_META_SAMPLE);
+	EXPECT_EQ(md[0].u.sample.user_data, 77u);
+	EXPECT_GT(md[0].u.sample.timestamp_end, md[0].u.sample.timestamp_start);
+	EXPECT_EQ(md[1].hdr.item_type, KB_PRFCNT_META_CLOCK);
+	for (md += 2; md->hdr.item_type == KB_PRFCNT_META_BLOCK; md++) {
+		EXPECT_NE(md->u.block.block_type, KB_PRFCNT_BLOCK_TILER); /* not asked */
+		nblocks++;
+	}
+	EXPECT_EQ(md->hdr.item_type, 0);
+	EXPECT_EQ(nblocks, 1 + items[6].u.block.num_instances);
+	EXPECT_GT(prf_block_sum(buf, sa.sample_offset_bytes, KB_PRFCNT_BLOCK_FE), 0);
+	EXPECT_EQ(prf_block_sum(buf, sa.sample_offset_bytes, KB_PRFCNT_BLOCK_MEMORY), -1);
+	EXPECT_EQ(vgpu_inproc_ioctl(rd, KB_IOCTL_PRFCNT_GET_SAMPLE, &sa), -EBUSY);
+	sa.sequence = 5;
+	EXPECT_EQ(vgpu_inproc_ioctl(rd, KB_IOCTL_PRFCNT_PUT_SAMPLE, &sa), -EINVAL);
+	sa.sequence = 0;
+	ASSERT_EQ(vgpu_inproc_ioctl(rd, KB_IOCTL_PRFCNT_PUT_SAMPLE, &sa), 0);
+	EXPECT_EQ(poll(&p, 1, 0), 0);
+	/* Counters are deltas: nothing ran since, the STOP sample is zero. */
+	ASSERT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_STOP, 8), 0);
+	ASSERT_EQ(vgpu_inproc_ioctl(rd, KB_IOCTL_PRFCNT_GET_SAMPLE, &sa), 0);
+	EXPECT_EQ(sa.sequence, 1u);
+	EXPECT_EQ(prf_block_sum(buf, sa.sample_offset_bytes, KB_PRFCNT_BLOCK_FE), 0);
+	EXPECT_EQ(vgpu_inproc_ioctl(rd, KB_IOCTL_PRFCNT_PUT_SAMPLE, &sa), 0);
+	EXPECT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_STOP, 0), -EINVAL);
+	EXPECT_EQ(vgpu_inproc_munmap(rd, buf, s.out.prfcnt_mmap_size_bytes), 0);
+	vgpu_inproc_close(rd);
+	close(fd);
+	vgpu_inproc_munmap(self->f, mem, 2 * 4096);
+	vgpu_inproc_close(early);
+}
+
 TEST_HARNESS_MAIN
