@@ -5,7 +5,9 @@
  * file, or attaches a new one, so concurrent requests from several
  * threads (a wait in one, a submission in another) proceed as they would
  * on a kernel file; while a request waits for its reply it answers the
- * driver's user-copy callbacks from this process's memory. Mappings of
+ * driver's user-copy callbacks from this process's memory, through
+ * user_rw(): a pointer the program got wrong is EFAULT for the ioctl, as
+ * copy_from_user/copy_to_user make it, never a crash. Mappings of
  * device memory are kept in a list so munmap() can tell the driver (its
  * vm_close).
  *
@@ -24,6 +26,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -87,6 +91,58 @@ bool vconn_nonblock(struct vconn *c)
 	return c->nonblock;
 }
 
+/*
+ * Copies @len bytes between the program's memory at @user and @buf
+ * (@to_user: towards the program) without faulting: 0, or -EFAULT when
+ * any of it is not mapped so. The kernel checks the addresses for us:
+ * process_vm_readv/writev on our own pid, or, where those are missing
+ * (qemu-user), a pipe, whose read and write fail with EFAULT alike.
+ */
+static int user_rw_pipe(uintptr_t user, uint8_t *buf, size_t len, bool to_user)
+{
+	int p[2], ret = 0;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	while (len && !ret) {
+		size_t n = len < 65536 ? len : 65536; /* a pipe's default size */
+		const void *from = to_user ? (const void *)buf : (const void *)user;
+		void *to = to_user ? (void *)user : (void *)buf;
+
+		if (write(p[1], from, n) != (ssize_t)n ||
+		    read(p[0], to, n) != (ssize_t)n)
+			ret = -EFAULT;
+		user += n;
+		buf += n;
+		len -= n;
+	}
+	close(p[0]);
+	close(p[1]);
+	return ret;
+}
+
+static int user_rw(uintptr_t user, void *buf, size_t len, bool to_user)
+{
+	static int no_vm_rw;
+	struct iovec local = { buf, len }, remote = { (void *)user, len };
+	ssize_t n;
+
+	if (!len)
+		return 0;
+	if (!__atomic_load_n(&no_vm_rw, __ATOMIC_RELAXED)) {
+		n = to_user ? process_vm_writev(getpid(), &local, 1, &remote, 1, 0)
+			    : process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+		if (n == (ssize_t)len)
+			return 0;
+		if (n >= 0 || errno == EFAULT)
+			return -EFAULT;
+		if (errno != ENOSYS && errno != EPERM)
+			return -errno;
+		__atomic_store_n(&no_vm_rw, 1, __ATOMIC_RELAXED);
+	}
+	return user_rw_pipe(user, buf, len, to_user);
+}
+
 /* Answers one COPY_IN/COPY_OUT of the driver. 0 or -errno (stream). */
 static int serve_copy(int sock, const struct vgpu_sock_msg *m)
 {
@@ -97,14 +153,15 @@ static int serve_copy(int sock, const struct vgpu_sock_msg *m)
 	if (!tmp && (m->op == VGPU_SOCK_COPY_IN ? m->b : m->len))
 		return -ENOMEM;
 	if (m->op == VGPU_SOCK_COPY_IN) {
-		/* The driver reads user memory: our own, as a kernel would. */
-		memcpy(tmp, (const void *)(uintptr_t)m->a, m->b);
-		r.len = (uint32_t)m->b;
+		/* The driver reads user memory: our own, as a kernel would;
+		 * what we cannot read is an error reply (EFAULT there). */
+		r.ret = user_rw(m->a, tmp, m->b, false);
+		r.len = r.ret ? 0 : (uint32_t)m->b;
 		ret = sock_send(sock, &r, tmp, -1);
 	} else {
 		ret = sock_recv_payload(sock, tmp, m->len);
 		if (!ret) {
-			memcpy((void *)(uintptr_t)m->a, tmp, m->len);
+			r.ret = user_rw(m->a, tmp, m->len, true);
 			ret = sock_send(sock, &r, NULL, -1);
 		}
 	}
@@ -319,23 +376,42 @@ int vconn_open(enum preload_node node, bool nonblock, struct vconn **out)
 long vconn_ioctl(struct vconn *c, unsigned long cmd, void *arg)
 {
 	struct vgpu_sock_msg req = { .op = VGPU_SOCK_IOCTL, .a = (uint32_t)cmd }, rep;
-	size_t size = _IOC_SIZE(cmd);
+	size_t size = _IOC_SIZE(cmd); /* 14 bits: at most 16 KiB */
 	unsigned dir = _IOC_DIR(cmd);
+	uint8_t kbuf[1u << 14];
 	int ret;
 
-	if (dir & _IOC_WRITE)
+	/* The argument goes through a copy, as the kernel's ioctl entry
+	 * copies it: a bad pointer is EFAULT before the driver sees it. */
+	if (dir & _IOC_WRITE) {
 		req.len = (uint32_t)size;
-	ret = call(c, &req, arg, &rep, (dir & _IOC_READ) ? arg : NULL,
+		if (user_rw((uintptr_t)arg, kbuf, size, false))
+			return -EFAULT;
+	}
+	ret = call(c, &req, kbuf, &rep, (dir & _IOC_READ) ? kbuf : NULL,
 		   (dir & _IOC_READ) ? size : 0, NULL);
-	return ret ? ret : rep.ret;
+	if (ret)
+		return ret;
+	if ((dir & _IOC_READ) && rep.ret >= 0 &&
+	    user_rw((uintptr_t)arg, kbuf, size, true))
+		return -EFAULT;
+	return rep.ret;
 }
 
 long vconn_read(struct vconn *c, void *buf, size_t len)
 {
-	struct vgpu_sock_msg req = { .op = VGPU_SOCK_READ, .a = len,
-				     .b = c->nonblock }, rep;
-	int ret = call(c, &req, NULL, &rep, buf, len, NULL);
+	struct vgpu_sock_msg req = { .op = VGPU_SOCK_READ, .b = c->nonblock }, rep;
+	size_t cap = len < VGPU_SOCK_MAX_PAYLOAD ? len : VGPU_SOCK_MAX_PAYLOAD;
+	uint8_t *tmp = malloc(cap ? cap : 1);
+	int ret;
 
+	if (!tmp)
+		return -ENOMEM;
+	req.a = cap;
+	ret = call(c, &req, NULL, &rep, tmp, cap, NULL);
+	if (!ret && rep.ret > 0 && user_rw((uintptr_t)buf, tmp, (size_t)rep.ret, true))
+		ret = -EFAULT;
+	free(tmp);
 	return ret ? ret : rep.ret;
 }
 

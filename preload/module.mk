@@ -38,7 +38,7 @@ tests: $(PRELOAD_LIB) $(PRELOAD_LIB_A64)
 # GLES and OpenCL compute (aarch64, dynamically linked against the arm64
 # sysroot's libraries, which they dlopen: the sysroot has no -dev headers).
 PRELOAD_TEST_CFLAGS := -std=gnu11 $(WARN) -I. -Itests -D_GNU_SOURCE -O2 -g -MMD -MP
-PRELOAD_TEST_BINS := $(BUILD)/preload-tests/devview \
+PRELOAD_TEST_BINS := $(BUILD)/preload-tests/devview $(BUILD)/preload-tests/efault \
 	$(patsubst preload/tests/%.c,$(BUILD)/aarch64/preload-tests/%,$(wildcard preload/tests/*.c))
 
 $(BUILD)/preload-tests/%: preload/tests/%.c

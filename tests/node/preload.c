@@ -263,13 +263,13 @@ static void gles_case(struct __test_metadata *_metadata, struct __fixture_pre *s
 	free(st);
 }
 
-/* The x86-64 devview with the library, pointed at socket @sock. */
-static int run_devview_native(struct __fixture_pre *self, const char *sock,
-			      struct proc_result *r)
+/* The x86-64 program @prog with the library, pointed at socket @sock. */
+static int run_native(struct __fixture_pre *self, const char *prog,
+		      const char *sock, struct proc_result *r)
 {
 	char env_preload[4200], env_sock[200];
 	char *env[] = { env_preload, env_sock, NULL };
-	char *argv[] = { build_abs("preload-tests/devview"), NULL };
+	char *argv[] = { build_abs(prog), NULL };
 
 	snprintf(env_preload, sizeof(env_preload), "LD_PRELOAD=%s", self->lib);
 	snprintf(env_sock, sizeof(env_sock), "VGPU_SOCKET=%s", sock);
@@ -281,7 +281,7 @@ TEST_F_TIMEOUT(pre, device_view_and_job_native, 120)
 	struct proc_result r;
 	char *st;
 
-	ASSERT_EQ(run_devview_native(self, self->sock, &r), 0);
+	ASSERT_EQ(run_native(self, "preload-tests/devview", self->sock, &r), 0);
 	if (r.status)
 		show_run(self->log, &r);
 	EXPECT_EQ(r.status, 0);
@@ -308,9 +308,40 @@ TEST_F_TIMEOUT(pre, no_server_no_node, 60)
 	struct proc_result r;
 
 	snprintf(nobody, sizeof(nobody), "%s/nobody", self->dir);
-	ASSERT_EQ(run_devview_native(self, nobody, &r), 0);
+	ASSERT_EQ(run_native(self, "preload-tests/devview", nobody, &r), 0);
 	EXPECT_NE(r.status, 0);
 	EXPECT_NULL(strstr(r.out, "all checks passed"));
+	proc_result_free(&r);
+}
+
+/* Bad pointers in ioctls and read(), on both UAPIs: EFAULT, and the
+ * program and its files live on (x86-64, then aarch64 under qemu). */
+TEST_F_TIMEOUT(pre, bad_pointers_are_efault_not_crashes, MESA_TIMEOUT)
+{
+	char *cmd[] = { build_abs("aarch64/preload-tests/efault"), NULL };
+	const char *skip;
+	struct proc_result r;
+	char *st;
+
+	ASSERT_EQ(run_native(self, "preload-tests/efault", self->sock, &r), 0);
+	if (r.status)
+		show_run(self->log, &r);
+	EXPECT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.out, "efault: all checks passed"));
+	proc_result_free(&r);
+	st = server_stats(self->sock);
+	ASSERT_NONNULL(st);
+	EXPECT_EQ(stat_num(st, "jobs_done"), 1);
+	EXPECT_EQ(stat_num(st, "opens"), stat_num(st, "releases"));
+	free(st);
+	skip = mesa_unavailable();
+	if (skip)
+		SKIP(return, "aarch64 half: %s", skip);
+	ASSERT_EQ(run_preloaded(self, true, cmd, &r), 0);
+	if (r.status)
+		show_run(self->log, &r);
+	EXPECT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.out, "efault: all checks passed"));
 	proc_result_free(&r);
 }
 
