@@ -6,8 +6,9 @@
  * O_NONBLOCK shared by copies, statx, the node file living on through
  * dup2/dup3 copies and mappings and ending with the last of them, close
  * and close_range forgetting the descriptor, no write handler,
- * rusticl's direct probe of renderD129..191, and waits in the driver that
- * a signal interrupts. Prints one line per failed
+ * rusticl's direct probe of renderD129..191, descriptors the driver makes
+ * (PRIME dma-bufs, sync_files), and waits in the driver that a signal
+ * interrupts. Prints one line per failed
  * check, then the GPU's PROD_ID; with the argument "exec" it first runs
  * itself again through execve (the new program must see the same GPU).
  */
@@ -17,6 +18,7 @@
 #include <signal.h>
 #include <time.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +167,82 @@ static void check_lifetime(void)
 	close(nul);
 }
 
+/* Descriptors the driver makes (fuse-dev/README.md, "File objects"): a
+ * PRIME dma-buf maps its BO and imports into another file, also through
+ * a copy; a sync_file polls readable once signalled and imports back. */
+static void check_file_objects(void)
+{
+	struct pan_create_bo_arg c = { .size = 8192 };
+	struct pan_mmap_bo_arg m = { 0 };
+	struct drm_prime_handle_arg p = { 0 };
+	struct drm_syncobj_create_arg sc = { .flags = DRM_SYNCOBJ_CREATE_SIGNALED };
+	struct drm_syncobj_handle_arg sh = { 0 };
+	struct pollfd pf = { .events = POLLIN };
+	int fd = open(RENDER, O_RDWR | O_CLOEXEC), fd2 = open(RENDER, O_RDWR | O_CLOEXEC);
+	int buf, copy, nul;
+	uint8_t *cpu, *view;
+	uint32_t h2;
+	struct stat st;
+
+	CHECK(fd >= 0 && fd2 >= 0, "open");
+	CHECK(!ioctl(fd, DRM_IOCTL_PANFROST_CREATE_BO, &c), "CREATE_BO");
+	m.handle = c.handle;
+	CHECK(!ioctl(fd, DRM_IOCTL_PANFROST_MMAP_BO, &m), "MMAP_BO");
+	cpu = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)m.offset);
+	CHECK(cpu != MAP_FAILED, "mmap BO");
+	if (cpu == MAP_FAILED)
+		return;
+	cpu[0] = 0x42;
+	p.handle = c.handle;
+	p.flags = DRM_CLOEXEC | DRM_RDWR;
+	CHECK(!ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &p) && p.fd >= 0, "PRIME export");
+	buf = p.fd;
+	CHECK((fcntl(buf, F_GETFD) & FD_CLOEXEC) && !fstat(buf, &st) && S_ISFIFO(st.st_mode),
+	      "a close-on-exec descriptor of its own");
+	view = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, buf, 0);
+	CHECK(view != MAP_FAILED && view[0] == 0x42, "the dma-buf maps the BO");
+	if (view != MAP_FAILED) {
+		view[4096] = 0x43;
+		CHECK(cpu[4096] == 0x43, "coherently");
+		munmap(view, 8192);
+	}
+	copy = dup(buf);
+	close(buf);
+	p.fd = copy;
+	p.handle = 0;
+	CHECK(!ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p) && bo_known(fd2, p.handle),
+	      "a copy imports into another file");
+	h2 = p.handle;
+	p.handle = 0;
+	CHECK(!ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p) && p.handle == h2,
+	      "twice: the same handle");
+	close(copy);
+	errno = 0;
+	CHECK(ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p) < 0 && errno == EBADF,
+	      "a closed descriptor is EBADF");
+	nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	p.fd = nul;
+	errno = 0;
+	CHECK(ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p) < 0 && errno == EINVAL,
+	      "another file is EINVAL");
+	close(nul);
+	CHECK(!ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc), "SYNCOBJ_CREATE");
+	sh.handle = sc.handle;
+	sh.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE;
+	CHECK(!ioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &sh) && sh.fd >= 0, "sync_file export");
+	pf.fd = sh.fd;
+	CHECK(poll(&pf, 1, 0) == 1, "a signalled sync_file polls readable");
+	sc.flags = 0;
+	CHECK(!ioctl(fd2, DRM_IOCTL_SYNCOBJ_CREATE, &sc), "SYNCOBJ_CREATE");
+	sh.handle = sc.handle;
+	sh.flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE;
+	CHECK(!ioctl(fd2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &sh), "sync_file import");
+	close(sh.fd);
+	munmap(cpu, 8192);
+	close(fd);
+	close(fd2);
+}
+
 static volatile int alarms;
 
 static void on_alarm(int sig)
@@ -255,6 +333,7 @@ int main(int argc, char **argv)
 	check_flags(fd);
 	close(fd);
 	check_lifetime();
+	check_file_objects();
 	check_interruptible_wait();
 	printf("prod_id 0x%llx\n", prod_id());
 	if (!failures)
