@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unmodified Debian arm64 rusticl (Mesa 22.3.6) under our own translator
+ * (`vgpu run`, no preload, no qemu): OpenCL C compiled by clang/LLVM 15
+ * inside the translated process, run on the in-process virtual Mali.
+ * cl_sgemm (preload/tests/cl_sgemm.c) checks its own result on the GPU
+ * and faults the job on a wrong element, so `vgpu run -stats` judges it;
+ * cl_vadd passes buffers as kernel arguments, which Mesa 22.3's Bifrost
+ * compiler cannot load (see tests/node/preload.c). clinfo's listing is
+ * tests/e2e/mesa_run.c's. Skips without the arm64 sysroot.
+ */
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dbt/abi_util.h"
+#include "lib/cl_sgemm_stats.h"
+
+#define MESA_TIMEOUT 300
+
+struct cl_run {
+	char dir[64], stats[96];
+	struct proc_result r;
+	char *json; /* the -stats file */
+};
+
+/* `vgpu run [-gpu GPU] -stats FILE -L SYSROOT PROG` in a scratch
+ * directory (Mesa's trace files land there), with @env. */
+static int cl_run(struct cl_run *c, const char *gpu, const char *prog, char *const *env)
+{
+	const char *argv[12];
+	size_t len;
+	int n = 0;
+
+	snprintf(c->dir, sizeof(c->dir), "/tmp/vgpu-cl-XXXXXX");
+	if (!mkdtemp(c->dir))
+		return -1;
+	snprintf(c->stats, sizeof(c->stats), "%s/stats.json", c->dir);
+	argv[n++] = abi_vgpu();
+	argv[n++] = "run";
+	if (gpu) {
+		argv[n++] = "-gpu";
+		argv[n++] = gpu;
+	}
+	argv[n++] = "-stats";
+	argv[n++] = c->stats;
+	argv[n++] = "-L";
+	argv[n++] = sysroot_path();
+	argv[n++] = abi_guest(prog);
+	argv[n] = NULL;
+	if (proc_run((char *const *)argv, env, c->dir, NULL, 0, MESA_TIMEOUT, &c->r))
+		return -1;
+	c->json = read_file(c->stats, &len);
+	return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st, (void)f;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static void cl_run_free(struct cl_run *c)
+{
+	proc_result_free(&c->r);
+	free(c->json);
+	nftw(c->dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/*
+ * A failed GPU program again with Mesa's command-stream trace: the
+ * decoded jobs and the disassembled clauses of every submission, and the
+ * statistics' record of each job (its address, shader, exception).
+ */
+static void show_failed_jobs(const char *gpu, const char *prog, const char *device)
+{
+	char env_dev[96];
+	char *env[] = { "RUSTICL_ENABLE=panfrost", "PAN_MESA_DEBUG=trace,sync", env_dev, NULL };
+	struct cl_run c = { 0 };
+	char dump[128];
+	size_t len;
+	char *text;
+
+	snprintf(env_dev, sizeof(env_dev), "VGPU_EXPECT_DEVICE=%s", device);
+	if (cl_run(&c, gpu, prog, env))
+		return;
+	snprintf(dump, sizeof(dump), "%s/pandecode.dump.0000", c.dir);
+	text = read_file(dump, &len);
+	TH_LOG("rerun with PAN_MESA_DEBUG=trace,sync: status %d, stdout:\n%s\nstderr:\n%s",
+	       c.r.status, c.r.out, c.r.err);
+	TH_LOG("statistics (recent_jobs: each job, its shader, its exception):\n%s",
+	       c.json ? c.json : "(none)");
+	TH_LOG("Mesa's trace of the submissions (jobs, shader clauses):\n%s",
+	       text ? text : "(none)");
+	free(text);
+	cl_run_free(&c);
+}
+
+/* cl_sgemm on @gpu (NULL: the G71) named @device, with $VGPU_CL_WRONG =
+ * @wrong (NULL: none): the device first, then what the statistics say. */
+static void sgemm(struct __test_metadata *_metadata, const char *gpu, const char *device,
+		  const char *wrong)
+{
+	char env_dev[96], env_wrong[64], want[128];
+	char *env[] = { "RUSTICL_ENABLE=panfrost", env_dev, env_wrong, NULL };
+	const char *prog = "aarch64/preload-tests/cl_sgemm", *why;
+	struct cl_run c = { 0 };
+
+	if (!sysroot_path())
+		SKIP(return, "no arm64 sysroot (make sysroot)");
+	snprintf(env_dev, sizeof(env_dev), "VGPU_EXPECT_DEVICE=%s", device);
+	snprintf(env_wrong, sizeof(env_wrong), "VGPU_CL_WRONG=%s", wrong ? wrong : "");
+	snprintf(want, sizeof(want), "device: %s\n", device);
+	ASSERT_EQ(cl_run(&c, gpu, prog, env), 0);
+	if (c.r.status)
+		TH_LOG("status %d, stdout:\n%s\nstderr:\n%s", c.r.status, c.r.out, c.r.err);
+	/* The virtual Mali, and a kernel that built and ran. */
+	ASSERT_EQ(strncmp(c.r.out, want, strlen(want)), 0);
+	EXPECT_EQ(c.r.status, 0);
+	EXPECT_NONNULL(strstr(c.r.out, "ran: sgemm 32x32x32"));
+	why = wrong ? cl_sgemm_fault_problem(c.json) : cl_sgemm_stats_problem(c.json);
+	if (why) {
+		TH_LOG("%s", why);
+		if (!wrong)
+			show_failed_jobs(gpu, prog, device);
+	}
+	EXPECT_NULL(why);
+	cl_run_free(&c);
+}
+
+TEST_TIMEOUT(sgemm_local_tiles, MESA_TIMEOUT)
+{
+	sgemm(_metadata, NULL, "Mali-G71 (Panfrost)", NULL);
+}
+
+TEST_TIMEOUT(sgemm_local_tiles_g52, MESA_TIMEOUT)
+{
+	sgemm(_metadata, "g52", "Mali-G52 (Panfrost)", NULL);
+}
+
+/* One wrong element in the reference: the job must fault. */
+TEST_TIMEOUT(sgemm_wrong_reference_faults, MESA_TIMEOUT)
+{
+	sgemm(_metadata, NULL, "Mali-G71 (Panfrost)", CL_SGEMM_WRONG);
+}
+
+/*
+ * Buffers as kernel arguments: Mesa 22.3.6 stops at load_kernel_input
+ * and rusticl crashes before submitting (a skip, as in
+ * tests/node/preload.c); anything else is judged. Getting there means
+ * clang and LLVM compiled the kernel under the translator, and the
+ * crash's SIGSEGV reached the program's handler.
+ */
+TEST_TIMEOUT(vector_add, MESA_TIMEOUT)
+{
+	char *env[] = { "RUSTICL_ENABLE=panfrost", NULL };
+	struct cl_run c = { 0 };
+	char *done;
+
+	if (!sysroot_path())
+		SKIP(return, "no arm64 sysroot (make sysroot)");
+	ASSERT_EQ(cl_run(&c, NULL, "aarch64/preload-tests/cl_vadd", env), 0);
+	ASSERT_EQ(strncmp(c.r.out, "device: Mali-G71 (Panfrost)\n", 28), 0);
+	ASSERT_NONNULL(c.json);
+	done = strstr(c.json, "\"jobs_done\": 0,");
+	if (c.r.status && strstr(c.r.err, "Unhandled intrinsic load_kernel_input") &&
+	    strstr(c.r.out, "CRASH: signal 11 at pc") && done &&
+	    strstr(c.json, "\"jobs_failed\": 0,")) {
+		cl_run_free(&c);
+		SKIP(return, "Mesa 22.3's Bifrost compiler cannot compile kernels that "
+			     "take arguments (unhandled load_kernel_input; no job submitted)");
+	}
+	if (c.r.status)
+		TH_LOG("status %d, stdout:\n%s\nstderr:\n%s", c.r.status, c.r.out, c.r.err);
+	EXPECT_EQ(c.r.status, 0);
+	EXPECT_NONNULL(strstr(c.r.out, "PASS: vector add"));
+	cl_run_free(&c);
+}
+
+TEST_HARNESS_MAIN
