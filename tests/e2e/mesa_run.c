@@ -241,6 +241,54 @@ TEST_TIMEOUT(gles_trace, MESA_TIMEOUT)
 	rmdir(dir);
 }
 
+/* The statistics of a GLES run as `vgpu stats --summary` and --svg see
+ * them: one job, its ioctls, and three charts with a bar per class,
+ * clause size and ioctl. */
+TEST_TIMEOUT(gles_stats_summary_and_plots, MESA_TIMEOUT)
+{
+	char dir[] = "/tmp/vgpu-plots-XXXXXX", json[64], svg[64], file[96], *t;
+	const char *run[] = { abi_vgpu(), "run", "-L", sysroot_path(), "-stats", json,
+			      abi_guest("aarch64/preload-tests/gles_sobel"), NULL };
+	const char *sum[] = { abi_vgpu(), "stats", "--summary", json, NULL };
+	const char *plot[] = { abi_vgpu(), "stats", "--svg", svg, json, NULL };
+	static const char *const charts[] = { "instruction-mix.svg", "clause-sizes.svg",
+					      "ioctl-latency.svg" };
+	struct proc_result r;
+
+	if (!sysroot_path())
+		SKIP(return, "no arm64 sysroot (make sysroot)");
+	ASSERT_NONNULL(mkdtemp(dir));
+	snprintf(json, sizeof(json), "%s/stats.json", dir);
+	snprintf(svg, sizeof(svg), "%s/plots", dir);
+	ASSERT_EQ(proc_run((char *const *)run, NULL, NULL, NULL, 0, MESA_TIMEOUT, &r), 0);
+	ASSERT_EQ(r.status, 0);
+	proc_result_free(&r);
+	ASSERT_EQ(proc_run((char *const *)sum, NULL, NULL, NULL, 0, 60, &r), 0);
+	EXPECT_EQ(r.status, 0);
+	EXPECT_EQ(strncmp(r.out, "ioctls=", 7), 0);
+	/* 96x64 threads, each some dozens of instructions. */
+	EXPECT_NONNULL(strstr(r.out, " jobs=1 thread_instrs="));
+	EXPECT_GT(strtoll(strstr(r.out, "thread_instrs=") + 14, NULL, 10), 96 * 64 * 10);
+	proc_result_free(&r);
+	ASSERT_EQ(proc_run((char *const *)plot, NULL, NULL, NULL, 0, 60, &r), 0);
+	EXPECT_EQ(r.status, 0);
+	proc_result_free(&r);
+	for (unsigned i = 0; i < 3; i++) {
+		snprintf(file, sizeof(file), "%s/%s", svg, charts[i]);
+		t = read_file(file, NULL);
+		ASSERT_NONNULL(t);
+		EXPECT_EQ(strncmp(t, "<svg xmlns=", 11), 0);
+		EXPECT_NONNULL(strstr(t, "</svg>\n"));
+		EXPECT_NONNULL(strstr(t, i == 0 ? ">fma_arith<" : i == 1 ? ">8 tuples<"
+								: ">PANFROST_SUBMIT x1<"));
+		free(t);
+		unlink(file);
+	}
+	rmdir(svg);
+	unlink(json);
+	rmdir(dir);
+}
+
 /* rusticl probes renderD128..191 itself and lists the virtual Mali. */
 TEST_TIMEOUT(clinfo_lists_the_mali, MESA_TIMEOUT)
 {
