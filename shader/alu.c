@@ -312,6 +312,21 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 	case BI_OP_MOV_I32:
 		r = raw(&o, 0);
 		break;
+	case BI_OP_DTSEL_IMM:
+		/* passes its source on and picks the descriptor table of the
+		 * ADD message in the same tuple */
+		r = raw(&o, 0);
+		switch (mod(&o, BI_MOD_TABLE, BI_O_NONE)) {
+		case BI_O_ATTRIBUTE_1:
+			x->table = 1;
+			break;
+		case BI_O_ATTRIBUTE_2:
+			x->table = 2;
+			break;
+		default:
+			return BI_FAULT_UNIMPLEMENTED;
+		}
+		break;
 	/* Floating point */
 	case BI_OP_FMA_F32:
 		r = bi_f32_fma(alu_fsrc(&o, 0), alu_fsrc(&o, 1), alu_fsrc(&o, 2), rm, ftz);

@@ -27,6 +27,10 @@ struct bi_compute {
 
 /* Draw descriptor word offsets (32-bit words from its start). */
 #define DCD_UBOS 6
+#define DCD_TEXTURES 8
+#define DCD_SAMPLERS 10
+#define DCD_ATTR_BUFS 16 /* then the attributes; varyings at + 4 */
+#define DCD_ATTRS 18
 #define DCD_PUSH 12
 #define DCD_STATE 14
 #define DCD_TLS 28
@@ -104,6 +108,12 @@ static int read_state(struct vgpu_as *as, uint64_t job, struct job_state *s)
 			return -1;
 		s->ubo_size[i] = (uint32_t)((d & 0xfff) + 1) * 16;
 		s->ubo_base[i] = (d >> 12) << 4;
+	}
+	s->env.textures = rd64(dcd, DCD_TEXTURES);
+	s->env.samplers = rd64(dcd, DCD_SAMPLERS);
+	for (unsigned t = 0; t < 2; t++) {
+		s->env.attr_bufs[t] = rd64(dcd, DCD_ATTR_BUFS + 4 * t);
+		s->env.attrs[t] = rd64(dcd, DCD_ATTRS + 4 * t);
 	}
 	s->env.ubo_base = s->ubo_base;
 	s->env.ubo_size = s->ubo_size;

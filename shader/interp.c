@@ -100,6 +100,22 @@ static void write_back(struct bi_tctx *x, const struct bi_regs *r)
 }
 
 /*
+ * A clause's message result lands in its staging registers after the
+ * clause's register writes (messages complete asynchronously; a later
+ * clause waits for them): a tuple's write of a register the message
+ * also writes loses.
+ */
+static void land_staging(struct bi_tctx *x)
+{
+	for (unsigned l = 0; l < x->w->nlanes; l++)
+		for (unsigned m = x->sr_pend[l]; m; m &= m - 1) {
+			unsigned i = (unsigned)__builtin_ctz(m);
+
+			x->w->r[l][bi_sr_index(x, i)] = x->sr_val[l][i];
+		}
+}
+
+/*
  * Tuple i's results are written by tuple i+1's register block, i.e. in
  * the same cycle as tuple i+1 reads its operand ports: those reads still
  * see the old values, and the value is only available to tuple i+1
@@ -115,11 +131,13 @@ static int run_clause(struct bi_tctx *x)
 
 	os_memset(x->t0, 0, sizeof(x->t0));
 	os_memset(x->t1, 0, sizeof(x->t1));
+	os_memset(x->sr_pend, 0, sizeof(x->sr_pend));
 	for (unsigned i = 0; i < c->ntuples; i++) {
 		const struct bi_tuple *t = &c->t[i];
 		int err;
 
 		x->t = t;
+		x->table = 0;
 		/* All threads' FMA results first: ADD may read them. */
 		for (unsigned u = 0; u < 2; u++) {
 			for (unsigned l = 0; l < w->nlanes; l++) {
@@ -139,6 +157,7 @@ static int run_clause(struct bi_tctx *x)
 		}
 	}
 	write_back(x, &c->t[c->ntuples - 1].wregs);
+	land_staging(x);
 	return 0;
 }
 

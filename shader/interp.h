@@ -84,6 +84,11 @@ struct bi_env {
 	unsigned nubo;
 	uint64_t wls_base; /* this workgroup's local storage */
 	uint32_t wls_size;
+	/* Resource tables: attribute buffer and attribute descriptor arrays
+	 * of table 1 (attributes) and table 2 (varyings), texture and
+	 * sampler descriptor arrays (GPU VAs, 0: none). */
+	uint64_t attr_bufs[2], attrs[2];
+	uint64_t textures, samplers;
 };
 
 /*

@@ -24,6 +24,12 @@ struct bi_tctx {
 	uint8_t taken;             /* threads whose branch is taken */
 	uint64_t target[BI_LANES]; /* or BI_TARGET_END */
 	bool barrier;
+	uint8_t table; /* DTSEL_IMM's descriptor table for this tuple's
+			* message: 1 attribute_1, 2 attribute_2; 0 default */
+	/* The message's staging writes, landed at the end of the clause
+	 * (bi_staging): which registers (bit i: staging + i) and values. */
+	uint8_t sr_pend[BI_LANES];
+	uint32_t sr_val[BI_LANES][8];
 };
 
 /* A taken branch's target when the thread ends there (a branch to #0). */
@@ -94,6 +100,58 @@ static inline uint32_t bi_staging_read(const struct bi_tctx *x, unsigned lane,
 	return v;
 }
 
+/* Message helpers shared by msg.c and tex.c. */
+
+/* The memory a global address of @lane reaches (see bi_stats.mem). */
+static inline enum bi_space bi_space_of(const struct bi_tctx *x, unsigned lane, uint64_t va)
+{
+	if (va - x->env->wls_base < x->env->wls_size)
+		return BI_SPACE_LOCAL;
+	if (va - x->w->tls_base[lane] < x->w->tls_size)
+		return BI_SPACE_STACK;
+	return BI_SPACE_GLOBAL;
+}
+
+/* Counts one thread's access of @bytes at @va in @space. */
+static inline void bi_account(struct bi_tctx *x, enum bi_space space, enum bi_access acc,
+		    unsigned bytes)
+{
+	struct bi_stats *st = x->w->stats;
+
+	if (!st)
+		return;
+	st->mem[space][acc]++;
+	st->mem_bytes[space] += bytes;
+}
+
+static inline int bi_mem_fault(struct bi_tctx *x, int err, uint64_t va)
+{
+	x->w->fault_va = va;
+	return err;
+}
+
+static inline unsigned bi_sr_index(const struct bi_tctx *x, unsigned i)
+{
+	return (x->c->hdr.staging_reg + i) & (BI_NREGS - 1);
+}
+
+/* The @i-th staging register (i < 8), for writing: the value lands at
+ * the end of the clause; until then it starts as the register's. */
+static inline uint32_t *bi_staging(struct bi_tctx *x, unsigned lane, unsigned i)
+{
+	if (!(x->sr_pend[lane] >> i & 1)) {
+		x->sr_pend[lane] |= (uint8_t)(1u << i);
+		x->sr_val[lane][i] = x->w->r[lane][bi_sr_index(x, i)];
+	}
+	return &x->sr_val[lane][i];
+}
+
+/* Its value as the message reads it (sees the previous tuple's writes). */
+static inline uint32_t bi_sr_read(const struct bi_tctx *x, unsigned lane, unsigned i)
+{
+	return bi_staging_read(x, lane, bi_sr_index(x, i));
+}
+
 /* Executes an arithmetic (non-message) op; 0 or a bi_fault. */
 int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 		unsigned lane, uint32_t *out);
@@ -102,6 +160,10 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
  * returns -1 if @ins is not one. */
 int bi_exec_msg(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		uint32_t *out);
+
+/* Executes an attribute/texture-unit message (tex.c); -1 if @ins is
+ * not one. */
+int bi_exec_tex(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane);
 
 /* The statistics record of the branch at @va (found or added), or NULL
  * when the table is full. */

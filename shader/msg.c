@@ -15,28 +15,6 @@
  */
 #include "shader/interp_priv.h"
 
-/* The memory a global address of @lane reaches (see bi_stats.mem). */
-static enum bi_space space_of(const struct bi_tctx *x, unsigned lane, uint64_t va)
-{
-	if (va - x->env->wls_base < x->env->wls_size)
-		return BI_SPACE_LOCAL;
-	if (va - x->w->tls_base[lane] < x->w->tls_size)
-		return BI_SPACE_STACK;
-	return BI_SPACE_GLOBAL;
-}
-
-/* Counts one thread's access of @bytes at @va in @space. */
-static void account(struct bi_tctx *x, enum bi_space space, enum bi_access acc,
-		    unsigned bytes)
-{
-	struct bi_stats *st = x->w->stats;
-
-	if (!st)
-		return;
-	st->mem[space][acc]++;
-	st->mem_bytes[space] += bytes;
-}
-
 /* Effective address of a load/store/atomic for @lane, and its space. */
 static int address(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		   unsigned s_lo, uint64_t *va, enum bi_space *space)
@@ -62,32 +40,9 @@ static int address(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		return 0;
 	default:
 		*va = (uint64_t)hi << 32 | lo;
-		*space = space_of(x, lane, *va);
+		*space = bi_space_of(x, lane, *va);
 		return 0;
 	}
-}
-
-static int mem_fault(struct bi_tctx *x, int err, uint64_t va)
-{
-	x->w->fault_va = va;
-	return err;
-}
-
-static unsigned sr_index(const struct bi_tctx *x, unsigned i)
-{
-	return (x->c->hdr.staging_reg + i) & (BI_NREGS - 1);
-}
-
-/* The @i-th staging register, for writing. */
-static uint32_t *staging(struct bi_tctx *x, unsigned lane, unsigned i)
-{
-	return &x->w->r[lane][sr_index(x, i)];
-}
-
-/* Its value as the message reads it (sees the previous tuple's writes). */
-static uint32_t sr_read(const struct bi_tctx *x, unsigned lane, unsigned i)
-{
-	return bi_staging_read(x, lane, sr_index(x, i));
 }
 
 /* Places a small load result according to lane_dest and extend. */
@@ -97,7 +52,7 @@ static void place_small(struct bi_tctx *x, const struct bi_instr *ins,
 	uint16_t ext = bi_mod(ins, BI_MOD_EXTEND, BI_O_NONE);
 	uint16_t dst = bi_mod(ins, BI_MOD_LANE_DEST,
 			      bits == 8 ? BI_O_B0 : bits == 16 ? BI_O_H0 : BI_O_NONE);
-	uint32_t *r0 = staging(x, lane, 0);
+	uint32_t *r0 = bi_staging(x, lane, 0);
 	bool neg = ext == BI_O_SEXT && bits < 32 && (v >> (bits - 1)) & 1;
 	uint32_t sx = bits < 32 ? (neg ? v | ~0u << bits : v) : v;
 
@@ -119,7 +74,7 @@ static void place_small(struct bi_tctx *x, const struct bi_instr *ins,
 		break;
 	case BI_O_D0:
 		*r0 = sx;
-		*staging(x, lane, 1) = ext == BI_O_SEXT && (sx >> 31) ? ~0u : 0;
+		*bi_staging(x, lane, 1) = ext == BI_O_SEXT && (sx >> 31) ? ~0u : 0;
 		break;
 	default: /* w0, or a full word */
 		*r0 = sx;
@@ -139,14 +94,14 @@ static int load(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		return err;
 	err = x->env->mem->read(x->env->as, va, buf, bytes);
 	if (err)
-		return mem_fault(x, err, va);
-	account(x, sp, BI_ACC_LOAD, bytes);
+		return bi_mem_fault(x, err, va);
+	bi_account(x, sp, BI_ACC_LOAD, bytes);
 	if (bytes <= 4 && (bytes < 4 || ins->desc->op == BI_OP_LOAD_I32)) {
 		place_small(x, ins, lane, buf[0], bytes * 8);
 		return 0;
 	}
 	for (unsigned i = 0; i < (bytes + 3) / 4; i++)
-		*staging(x, lane, i) = buf[i];
+		*bi_staging(x, lane, i) = buf[i];
 	return 0;
 }
 
@@ -161,17 +116,17 @@ static int store(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	if (err)
 		return err;
 	for (unsigned i = 0; i < (bytes + 3) / 4; i++)
-		buf[i] = sr_read(x, lane, i);
+		buf[i] = bi_sr_read(x, lane, i);
 	err = x->env->mem->write(x->env->as, va, buf, bytes);
 	if (err)
-		return mem_fault(x, err, va);
-	account(x, sp, BI_ACC_STORE, bytes);
+		return bi_mem_fault(x, err, va);
+	bi_account(x, sp, BI_ACC_STORE, bytes);
 	return 0;
 }
 
 static uint64_t staging64(struct bi_tctx *x, unsigned lane, unsigned i)
 {
-	return sr_read(x, lane, i) | (uint64_t)sr_read(x, lane, i + 1) << 32;
+	return bi_sr_read(x, lane, i) | (uint64_t)bi_sr_read(x, lane, i + 1) << 32;
 }
 
 /* The operation of an atom_opc option, and the operand it takes when that
@@ -240,11 +195,11 @@ static int atom_cx(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	if (c1)
 		arg = (uint64_t)(int64_t)fixed;
 	else if (opc == BI_O_AADDU)
-		arg = sr_read(x, lane, 0);
+		arg = bi_sr_read(x, lane, 0);
 	else if (opc == BI_O_AADDS)
-		arg = (uint64_t)(int64_t)(int32_t)sr_read(x, lane, 0);
+		arg = (uint64_t)(int64_t)(int32_t)bi_sr_read(x, lane, 0);
 	else
-		arg = wide ? staging64(x, lane, 0) : sr_read(x, lane, 0);
+		arg = wide ? staging64(x, lane, 0) : bi_sr_read(x, lane, 0);
 	if (!wide)
 		arg = (uint32_t)arg;
 	/* Encoded sources: address low and high words, then the staging
@@ -253,11 +208,11 @@ static int atom_cx(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	     bi_src(x, ins, 0, lane, false);
 	err = x->env->mem->atomic(x->env->as, va, wide ? 8 : 4, op, arg, 0, &old);
 	if (err)
-		return mem_fault(x, err, va);
-	account(x, space_of(x, lane, va), BI_ACC_ATOMIC, wide ? 8 : 4);
+		return bi_mem_fault(x, err, va);
+	bi_account(x, bi_space_of(x, lane, va), BI_ACC_ATOMIC, wide ? 8 : 4);
 	if (ret) {
-		*staging(x, lane, 0) = (uint32_t)old;
-		*staging(x, lane, 1) = wide ? (uint32_t)(old >> 32) : 0;
+		*bi_staging(x, lane, 0) = (uint32_t)old;
+		*bi_staging(x, lane, 1) = wide ? (uint32_t)(old >> 32) : 0;
 	}
 	return 0;
 }
@@ -279,16 +234,16 @@ static int exchange(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane
 		return err;
 	err = x->env->mem->atomic(x->env->as, va, size,
 				  cmp ? BI_ATOM_CMPXCHG : BI_ATOM_XCHG,
-				  w == 2 ? staging64(x, lane, 0) : sr_read(x, lane, 0),
+				  w == 2 ? staging64(x, lane, 0) : bi_sr_read(x, lane, 0),
 				  !cmp ? 0 : w == 2 ? staging64(x, lane, 2)
-						    : sr_read(x, lane, 1), &old);
+						    : bi_sr_read(x, lane, 1), &old);
 	if (err)
-		return mem_fault(x, err, va);
-	account(x, sp, BI_ACC_ATOMIC, size);
+		return bi_mem_fault(x, err, va);
+	bi_account(x, sp, BI_ACC_ATOMIC, size);
 	if (ret) {
-		*staging(x, lane, 0) = (uint32_t)old;
+		*bi_staging(x, lane, 0) = (uint32_t)old;
 		if (w == 2)
-			*staging(x, lane, 1) = (uint32_t)(old >> 32);
+			*bi_staging(x, lane, 1) = (uint32_t)(old >> 32);
 	}
 	return 0;
 }
@@ -335,10 +290,10 @@ int bi_exec_msg(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		return 0;
 	case BI_OP_LD_GCLK_U64:
 		/* A deterministic clock: this warp's executed instructions. */
-		*staging(x, lane, 0) = (uint32_t)x->w->instrs;
-		*staging(x, lane, 1) = (uint32_t)(x->w->instrs >> 32);
+		*bi_staging(x, lane, 0) = (uint32_t)x->w->instrs;
+		*bi_staging(x, lane, 1) = (uint32_t)(x->w->instrs >> 32);
 		return 0;
 	default:
-		return -1;
+		return bi_exec_tex(x, ins, lane);
 	}
 }

@@ -85,7 +85,8 @@ static void gles(struct __test_metadata *_metadata, const char *gpu,
 	X(sobel, "gles_sobel", "PASS: sobel")                              \
 	X(prefix_scan, "gles_scan", "PASS: prefix sum")                    \
 	X(transpose, "gles_transpose", "PASS: transpose")                  \
-	X(bfs_multi_dispatch, "gles_bfs", "PASS: bfs levels")
+	X(bfs_multi_dispatch, "gles_bfs", "PASS: bfs levels")             \
+	X(image_texture, "gles_image", "PASS: stored image")
 
 #define GLES_TESTS(name, prog, pass)                                          \
 	TEST_TIMEOUT(gles_##name, MESA_TIMEOUT)                               \

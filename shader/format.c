@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Pixel formats and the attribute/texture unit's conversions (format.h).
+ * Unorm/snorm to float is the correctly rounded quotient c / (2^n - 1);
+ * float to unorm/snorm rounds x * (2^n - 1) to nearest even, exactly
+ * (integer arithmetic on the float's bits), after clamping (NaN -> 0).
+ */
+#include "shader/format.h"
+#include "shader/fp.h"
+
+/* v7 component orders as swizzles (R G B A 0 1 = 0 1 2 3 4 5). */
+static const struct {
+	uint8_t order;
+	uint8_t swz[4];
+} orders[] = {
+	{ 0, { 0, 1, 2, 3 } },   { 2, { 1, 0, 2, 3 } },   { 4, { 2, 1, 0, 3 } },
+	{ 8, { 3, 0, 1, 2 } },   { 10, { 3, 1, 0, 2 } },  { 12, { 3, 2, 1, 0 } },
+	{ 16, { 0, 1, 2, 5 } },  { 18, { 1, 0, 2, 5 } },  { 20, { 2, 1, 0, 5 } },
+	{ 24, { 5, 0, 1, 2 } },  { 26, { 5, 1, 0, 2 } },  { 28, { 5, 2, 1, 0 } },
+	{ 226, { 0, 0, 0, 0 } }, { 227, { 0, 0, 0, 5 } }, { 228, { 0, 0, 0, 3 } },
+	{ 229, { 4, 4, 4, 3 } }, { 230, { 4, 4, 4, 5 } }, { 231, { 4, 4, 4, 4 } },
+	{ 240, { 0, 4, 4, 4 } }, { 242, { 0, 2, 1, 3 } },
+};
+
+bool bi_pixfmt_swizzle(struct bi_pixfmt *f, uint32_t swz)
+{
+	uint8_t s[4];
+
+	for (unsigned i = 0; i < 4; i++) {
+		unsigned c = (swz >> (3 * i)) & 7;
+
+		if (c > 5)
+			return false;
+		s[i] = c < 4 ? f->swizzle[c] : (uint8_t)c;
+	}
+	os_memcpy(f->swizzle, s, sizeof(s));
+	return true;
+}
+
+bool bi_pixfmt_decode(uint32_t w, bool v7, struct bi_pixfmt *f)
+{
+	/* Format numbers 96-223 in groups of 32: snorm, uint, unorm, sint;
+	 * in a group, 8 per channel count; in those, channel sizes 1, 2, 4,
+	 * 8, 16, 32, 64 bits, then one float format (none, 64F, 32F, 16F). */
+	static const uint8_t kinds[4] = { BI_FK_SNORM, BI_FK_UINT, BI_FK_UNORM, BI_FK_SINT };
+	static const uint8_t float_bits[4] = { 0, 0, 32, 16 };
+	unsigned num = (w >> 12) & 0xff, g, sz;
+
+	if (num < 96 || num >= 224 || (w >> 20) & 3)
+		return false; /* compressed/packed/YUV, sRGB, big-endian */
+	g = (num - 96) / 32;
+	sz = (num - 96) % 8;
+	f->channels = (uint8_t)((num - 96) % 32 / 8 + 1);
+	f->srgb = false;
+	if (sz == 7) {
+		if (!float_bits[g])
+			return false;
+		f->kind = BI_FK_FLOAT;
+		f->bits = float_bits[g];
+	} else {
+		if (sz < 3 || sz > 5)
+			return false; /* 1, 2, 4 and 64-bit channels */
+		f->kind = kinds[g];
+		f->bits = (uint8_t)(1u << sz);
+	}
+	if (v7) {
+		for (unsigned i = 0; i < OS_ARRAY_SIZE(orders); i++) {
+			if (orders[i].order == (w & 0xfff)) {
+				os_memcpy(f->swizzle, orders[i].swz, 4);
+				return true;
+			}
+		}
+		return false;
+	}
+	f->swizzle[0] = 0;
+	f->swizzle[1] = 1;
+	f->swizzle[2] = 2;
+	f->swizzle[3] = 3;
+	return bi_pixfmt_swizzle(f, w & 0xfff);
+}
+
+enum bi_regfmt bi_pixfmt_auto(const struct bi_pixfmt *f)
+{
+	return f->kind == BI_FK_UINT ? BI_RF_U32 : f->kind == BI_FK_SINT ? BI_RF_S32 : BI_RF_F32;
+}
+
+static bool rf_is_float(enum bi_regfmt rf)
+{
+	return rf == BI_RF_F16 || rf == BI_RF_F32;
+}
+
+static const struct bi_fmt *rf_fmt(enum bi_regfmt rf)
+{
+	return rf == BI_RF_F16 ? &bi_f16 : &bi_f32;
+}
+
+/* c / d in @rf's float format, correctly rounded (d > 0). */
+static uint32_t quotient(const struct bi_fmt *fmt, bool neg, uint64_t c, uint64_t d)
+{
+	unsigned __int128 q, r;
+
+	if (!c)
+		return neg ? (fmt == &bi_f16 ? 0x8000u : 0x80000000u) : 0;
+	q = os_udiv128((unsigned __int128)c << 64, d, &r);
+	/* bit 0 is the sticky bit bi_fp_pack wants */
+	return bi_fp_pack(fmt, neg, q << 1 | (r != 0), -65, BI_RM_RTE, false);
+}
+
+/* One memory channel (raw bits, @n wide) in register format @rf. */
+static uint32_t load_channel(const struct bi_pixfmt *f, uint32_t c, enum bi_regfmt rf)
+{
+	unsigned n = f->bits;
+	uint64_t max = (1ull << n) - 1;
+	int64_t s = n == 32 ? (int32_t)c : (int64_t)(c ^ (1u << (n - 1))) - (1ll << (n - 1));
+
+	if (f->kind == BI_FK_SINT || f->kind == BI_FK_SNORM)
+		c = (uint32_t)s;
+	switch (f->kind) {
+	case BI_FK_UNORM:
+		return rf_is_float(rf) ? quotient(rf_fmt(rf), false, c, max) : c;
+	case BI_FK_SNORM:
+		if (!rf_is_float(rf))
+			return c;
+		if (s <= -(int64_t)(max >> 1))
+			return rf == BI_RF_F16 ? 0xbc00u : 0xbf800000u; /* -1 */
+		return quotient(rf_fmt(rf), s < 0, (uint64_t)(s < 0 ? -s : s), max >> 1);
+	case BI_FK_UINT:
+		return rf_is_float(rf) ? bi_fp_from_int(rf_fmt(rf), c, BI_RM_RTE) : c;
+	case BI_FK_SINT:
+		return rf_is_float(rf) ? bi_fp_from_int(rf_fmt(rf), s, BI_RM_RTE) : c;
+	default: /* float */
+		if (n == 16 && rf == BI_RF_F32)
+			return bi_fp_convert(&bi_f32, &bi_f16, c, BI_RM_RTE, false);
+		if (n == 32 && rf == BI_RF_F16)
+			return bi_fp_convert(&bi_f16, &bi_f32, c, BI_RM_RTE, false);
+		if (!rf_is_float(rf))
+			return (uint32_t)bi_fp_to_int(n == 16 ? &bi_f16 : &bi_f32, c, BI_RM_RTZ,
+						      rf == BI_RF_U32 || rf == BI_RF_U16 ? 0 : INT32_MIN,
+						      rf == BI_RF_U32 || rf == BI_RF_U16 ? UINT32_MAX : INT32_MAX);
+		return c;
+	}
+}
+
+void bi_pixfmt_load(const struct bi_pixfmt *f, const uint8_t *src,
+		    enum bi_regfmt rf, unsigned ncomp, uint32_t *regs)
+{
+	bool fl = rf_is_float(rf), half = rf == BI_RF_F16 || rf == BI_RF_S16 || rf == BI_RF_U16;
+	uint32_t ch[6] = { 0, 0, 0, 0, 0, 0 };
+
+	ch[5] = fl ? (rf == BI_RF_F16 ? 0x3c00u : 0x3f800000u) : 1;
+	ch[3] = ch[5]; /* a missing alpha reads as one */
+	for (unsigned c = 0; c < f->channels; c++) {
+		uint32_t raw = 0;
+
+		for (unsigned b = 0; b < f->bits / 8u; b++)
+			raw |= (uint32_t)src[c * f->bits / 8u + b] << (8 * b);
+		ch[c] = load_channel(f, raw, rf);
+	}
+	for (unsigned i = 0; i < ncomp && i < 4; i++) {
+		uint32_t v = ch[f->swizzle[i]];
+
+		if (half) {
+			if (!(i & 1))
+				regs[i / 2] = 0;
+			regs[i / 2] |= (v & 0xffff) << (16 * (i & 1));
+		} else {
+			regs[i] = v;
+		}
+	}
+}
+
+/* round(|x| * d) for an f32 |x| <= 1, to nearest even, exactly. */
+static uint64_t scale_round(uint32_t x, uint64_t d)
+{
+	unsigned e = (x >> 23) & 0xff, s;
+	uint64_t m = x & 0x7fffff, p, q, rem, halfway;
+
+	if (e >= 127)
+		return d; /* 1.0 (clamped before) */
+	if (e)
+		m |= 0x800000;
+	else
+		e = 1;
+	p = m * d;
+	s = 23 + 127 - e; /* x = m * 2^-s, s >= 24 */
+	if (s >= 64)
+		return 0;
+	q = p >> s;
+	rem = p & ((1ull << s) - 1);
+	halfway = 1ull << (s - 1);
+	return q + (rem > halfway || (rem == halfway && (q & 1)));
+}
+
+/* Register component @v (format @rf) to a memory channel's raw bits. */
+static uint32_t store_channel(const struct bi_pixfmt *f, uint32_t v, enum bi_regfmt rf)
+{
+	unsigned n = f->bits;
+	uint32_t mask = n == 32 ? ~0u : (1u << n) - 1;
+	uint64_t max = (1ull << n) - 1;
+
+	if (rf == BI_RF_F16 && f->kind != BI_FK_FLOAT)
+		v = bi_fp_convert(&bi_f32, &bi_f16, v, BI_RM_RTE, false);
+	switch (f->kind) {
+	case BI_FK_UNORM:
+		if (!rf_is_float(rf))
+			return v & mask;
+		if (bi_fp_is_nan(&bi_f32, v) || (v >> 31))
+			return 0;
+		return (uint32_t)scale_round(v, max);
+	case BI_FK_SNORM: {
+		uint64_t q;
+
+		if (!rf_is_float(rf))
+			return v & mask;
+		if (bi_fp_is_nan(&bi_f32, v))
+			return 0;
+		q = scale_round(v & 0x7fffffff, max >> 1);
+		return (uint32_t)((v >> 31) ? 0 - q : q) & mask;
+	}
+	case BI_FK_UINT:
+	case BI_FK_SINT:
+		if (rf_is_float(rf))
+			v = (uint32_t)bi_fp_to_int(&bi_f32, v, BI_RM_RTZ,
+						   f->kind == BI_FK_UINT ? 0 : INT32_MIN,
+						   f->kind == BI_FK_UINT ? UINT32_MAX : INT32_MAX);
+		return v & mask;
+	default: /* float */
+		if (!rf_is_float(rf))
+			v = bi_fp_from_int(&bi_f32, rf == BI_RF_U32 || rf == BI_RF_U16 ?
+						    (int64_t)v : (int64_t)(int32_t)v, BI_RM_RTE);
+		else if (rf == BI_RF_F16)
+			return n == 16 ? v & 0xffff :
+			       bi_fp_convert(&bi_f32, &bi_f16, v, BI_RM_RTE, false);
+		return n == 16 ? bi_fp_convert(&bi_f16, &bi_f32, v, BI_RM_RTE, false) : v;
+	}
+}
+
+void bi_pixfmt_store(const struct bi_pixfmt *f, const uint32_t *regs,
+		     enum bi_regfmt rf, unsigned ncomp, uint8_t *dst)
+{
+	bool half = rf == BI_RF_F16 || rf == BI_RF_S16 || rf == BI_RF_U16;
+
+	for (unsigned c = 0; c < f->channels; c++) {
+		uint32_t v = 0, raw;
+
+		if (c < ncomp) {
+			v = half ? regs[c / 2] >> (16 * (c & 1)) & 0xffff : regs[c];
+			/* 16-bit integers widen by their signedness */
+			if (rf == BI_RF_S16)
+				v = (uint32_t)(int32_t)(int16_t)v;
+		}
+		raw = store_channel(f, v, rf);
+		for (unsigned b = 0; b < f->bits / 8u; b++)
+			dst[c * f->bits / 8u + b] = (uint8_t)(raw >> (8 * b));
+	}
+}
