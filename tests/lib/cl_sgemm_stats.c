@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd/json.h"
 #include "lib/cl_sgemm_stats.h"
@@ -20,12 +21,28 @@ static const struct jv *system_of(const struct jv *v)
 	return sys;
 }
 
+/* The SYNCOBJ_WAIT calls and how many failed: clFinish waits on the
+ * job's fence that way (a syncobj exported to a sync_file and imported
+ * into another); when it fails, the program goes on before the GPU. */
+static void syncobj_waits(const struct jv *v, long long *count, long long *errors)
+{
+	const struct jv *io = jv_get(v, "ioctls");
+
+	*count = *errors = 0;
+	for (int i = 0; io && io->t == J_ARR && i < io->n; i++) {
+		if (strcmp(jv_str(io->items[i], "ioctl"), "SYNCOBJ_WAIT"))
+			continue;
+		*count += jv_num(io->items[i], "count");
+		*errors += jv_num(io->items[i], "errors");
+	}
+}
+
 const char *cl_sgemm_stats_problem(const char *json)
 {
 	struct jv *v = json ? jv_parse(json) : NULL;
 	const struct jv *sys = system_of(v), *jobs, *mem;
 	const char *ret = why;
-	long long stores, loads, groups;
+	long long stores, loads, groups, waits, wait_errors;
 
 	if (!sys)
 		goto out;
@@ -36,6 +53,12 @@ const char *cl_sgemm_stats_problem(const char *json)
 			 "at 0x100000 + 4 * i is element i differing from the C reference)",
 			 jv_num(sys, "jobs_done"), jv_num(sys, "jobs_failed"),
 			 jv_num(sys, "mmu_faults"));
+		goto out;
+	}
+	syncobj_waits(v, &waits, &wait_errors);
+	if (!waits || wait_errors) {
+		snprintf(why, sizeof(why), "%lld SYNCOBJ_WAIT calls, %lld failed: clFinish did "
+			 "not wait for the job", waits, wait_errors);
 		goto out;
 	}
 	mem = jv_get(jv_get(jv_get(jv_get(v, "shader"), "total"), "memory"), "local");

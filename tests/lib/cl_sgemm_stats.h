@@ -14,8 +14,9 @@
 #define CL_SGEMM_WRONG_FAULT "0x100294"
 
 /* What is wrong with @json for a correct run (one job done, no fault or
- * failed job, 16 work-groups whose tiles went through local memory), or
- * NULL when nothing is. The text lives until the next call. */
+ * failed job, clFinish's fence wait succeeded, 16 work-groups whose tiles
+ * went through local memory), or NULL when nothing is. The text lives
+ * until the next call. */
 const char *cl_sgemm_stats_problem(const char *json);
 
 /* The same for a run with a wrong reference: the job must have failed on
