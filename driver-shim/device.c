@@ -386,3 +386,14 @@ int shim_munmap(struct shim_file *f, uint64_t cpu_va, uint64_t length)
 	os_mutex_unlock(f->dev->lock);
 	return ret;
 }
+
+int shim_gpu_read(struct shim_file *f, uint64_t va, void *buf, size_t len)
+{
+	int ret = -SHIM_EINVAL;
+
+	os_mutex_lock(f->dev->lock);
+	if (f->ctx)
+		ret = shim_ctx_gpu_rw(f->ctx, va, buf, len, false);
+	os_mutex_unlock(f->dev->lock);
+	return ret;
+}

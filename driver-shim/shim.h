@@ -152,6 +152,10 @@ int shim_mmap_prepare(struct shim_file *f, uint64_t pgoff, uint64_t length,
 int shim_mmap_commit(struct shim_file *f, uint64_t pgoff, uint64_t length,
 		     uint64_t cpu_va);
 int shim_munmap(struct shim_file *f, uint64_t cpu_va, uint64_t length);
+/* Reads the file's GPU memory at GPU address @va as the GPU would (a
+ * capture's or debugger's view): 0, or -SHIM_EFAULT where a page is not
+ * mapped, -SHIM_EINVAL without a context yet. */
+int shim_gpu_read(struct shim_file *f, uint64_t va, void *buf, size_t len);
 
 /*
  * File objects: the files a driver creates besides its device nodes, which

@@ -6,7 +6,10 @@
  * The BO records are replayed in order, so every BO gets its captured GPU
  * address back; a submission's BOs get their captured contents, its job
  * chain is submitted as captured, and once the GPU is done each BO is
- * compared with its capture.
+ * compared with its capture. kbase regions are mapped at their captured
+ * addresses (SAME_VA: the GPU address is the CPU address), reserved
+ * before anything else is mapped; a JOB_SUBMIT is done once the events
+ * of its atoms are read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,16 +22,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <poll.h>
+
 #include "cmd/commands.h"
 #include "driver-shim/uapi_drm.h"
+#include "driver-shim/uapi_kbase.h"
 #include "fuse-dev/inproc.h"
 
 #define MAX_FILES 64
 
+/* A BO (by handle) or a kbase region (handle 0, by address). */
 struct handle_map {
 	unsigned file;
 	uint32_t captured, replayed;
-	uint64_t size;
+	uint64_t size, va;
+	uint8_t *cpu; /* kbase: where the replay maps it, or NULL */
 	struct handle_map *next;
 };
 
@@ -41,13 +49,34 @@ struct replay {
 	long last_ret; /* of the latest replayed submission */
 };
 
-static struct vgpu_inproc_file *file_of(struct replay *r, unsigned f)
+static struct vgpu_inproc_file *node_file(struct replay *r, unsigned f, const char *node)
 {
 	if (f >= MAX_FILES)
 		return NULL;
-	if (!r->files[f] && vgpu_inproc_open(r->ip, "renderD128", &r->files[f]))
+	if (!r->files[f] && vgpu_inproc_open(r->ip, node, &r->files[f]))
 		return NULL;
 	return r->files[f];
+}
+
+static struct vgpu_inproc_file *file_of(struct replay *r, unsigned f)
+{
+	return node_file(r, f, "renderD128");
+}
+
+/* A kbase file, opened as a client does: handshake first. */
+static struct vgpu_inproc_file *kb_file_of(struct replay *r, unsigned f)
+{
+	struct kb_version_check v = { .major = 11, .minor = 40 };
+	struct kb_set_flags fl = { 0 };
+	bool fresh = f < MAX_FILES && !r->files[f];
+	struct vgpu_inproc_file *file = node_file(r, f, "mali0");
+
+	if (file && fresh && (vgpu_inproc_ioctl(file, KB_IOCTL_VERSION_CHECK, &v) ||
+			      vgpu_inproc_ioctl(file, KB_IOCTL_SET_FLAGS, &fl))) {
+		fprintf(stderr, "vgpu replay: file %u: the kbase handshake failed\n", f);
+		r->errors++;
+	}
+	return file;
 }
 
 static struct handle_map *find(struct replay *r, unsigned file, uint32_t captured)
@@ -97,7 +126,8 @@ static void do_close(struct replay *r, unsigned file, uint32_t handle)
 	free(h);
 }
 
-/* The file DIR/N/VA.ext into @buf (@size bytes). 0 or -1. */
+/* The file DIR/N/VA.ext (DIR/N/ext for VA 0) into @buf (@size bytes).
+ * 0 or -1. */
 static int load(struct replay *r, unsigned n, uint64_t va, const char *ext, void *buf,
 		size_t size)
 {
@@ -105,7 +135,10 @@ static int load(struct replay *r, unsigned n, uint64_t va, const char *ext, void
 	FILE *f;
 	size_t got;
 
-	snprintf(path, sizeof(path), "%s/%u/%016" PRIx64 ".%s", r->dir, n, va, ext);
+	if (va)
+		snprintf(path, sizeof(path), "%s/%u/%016" PRIx64 ".%s", r->dir, n, va, ext);
+	else
+		snprintf(path, sizeof(path), "%s/%u/%s", r->dir, n, ext);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -129,7 +162,7 @@ static bool compare(struct replay *r, unsigned n, struct sub_bo *bos, unsigned n
 		uint8_t *want = malloc(bos[i].h->size);
 		size_t diff = 0, first = 0;
 
-		if (!want || load(r, n, bos[i].va, "out", want, bos[i].h->size)) {
+		if (!want || !bos[i].cpu || load(r, n, bos[i].va, "out", want, bos[i].h->size)) {
 			free(want);
 			continue; /* nothing captured after: nothing to compare */
 		}
@@ -201,6 +234,167 @@ static void do_submit(struct replay *r, unsigned file, unsigned n, uint64_t jc, 
 		vgpu_inproc_munmap(f, bos[i].cpu, bos[i].h->size);
 }
 
+/* ---- kbase ---- */
+
+static struct handle_map *find_region(struct replay *r, unsigned file, uint64_t va)
+{
+	for (struct handle_map *h = r->handles; h; h = h->next)
+		if (h->file == file && !h->captured && h->va == va)
+			return h;
+	return NULL;
+}
+
+/* Before anything else is mapped: the captured regions' addresses are
+ * held (PROT_NONE) so the replay's own mappings cannot take them. */
+static void reserve_regions(FILE *ev)
+{
+	char line[512];
+	unsigned file;
+	uint64_t va, pages;
+
+	while (fgets(line, sizeof(line), ev))
+		if (sscanf(line, "kalloc %u %" SCNx64 " %" SCNu64, &file, &va, &pages) == 3 &&
+		    pages && pages < (1ull << 36))
+			mmap((void *)(uintptr_t)va, pages << 12, PROT_NONE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE,
+			     -1, 0);
+	rewind(ev);
+}
+
+static void do_kalloc(struct replay *r, unsigned file, uint64_t va, uint64_t pages,
+		      uint64_t commit, uint64_t flags)
+{
+	union kb_mem_alloc a = { .in = { .va_pages = pages, .commit_pages = commit,
+					 .flags = flags } };
+	struct vgpu_inproc_file *f = kb_file_of(r, file);
+	struct handle_map *h = calloc(1, sizeof(*h));
+	void *cpu = MAP_FAILED;
+	int err = 0;
+
+	if (!f || !h || vgpu_inproc_ioctl(f, KB_IOCTL_MEM_ALLOC, &a)) {
+		fprintf(stderr, "vgpu replay: file %u: MEM_ALLOC of %" PRIu64 " pages failed\n",
+			file, pages);
+		free(h);
+		r->errors++;
+		return;
+	}
+	if (a.out.flags & KB_MEM_NEED_MMAP) {
+		/* SAME_VA: mapping the cookie at the address gives it. */
+		int prot = PROT_READ | (flags & KB_MEM_PROT_CPU_WR ? PROT_WRITE : 0);
+
+		cpu = vgpu_inproc_mmap(f, (void *)(uintptr_t)va, pages << 12, prot,
+				       MAP_SHARED | MAP_FIXED, (off_t)a.out.gpu_va, &err);
+	} else if (a.out.gpu_va == va) {
+		cpu = vgpu_inproc_mmap(f, NULL, pages << 12, PROT_READ | PROT_WRITE,
+				       MAP_SHARED, (off_t)va, &err);
+	}
+	if (cpu == MAP_FAILED && !(a.out.flags & KB_MEM_NEED_MMAP) && a.out.gpu_va != va) {
+		fprintf(stderr, "vgpu replay: file %u: region at 0x%" PRIx64 ", captured at 0x%"
+			PRIx64 "\n", file, (uint64_t)a.out.gpu_va, va);
+		r->va_mismatch++;
+	} else if (cpu == MAP_FAILED && (a.out.flags & KB_MEM_NEED_MMAP)) {
+		fprintf(stderr, "vgpu replay: file %u: cannot map the region at 0x%" PRIx64
+			": %s\n", file, va, strerror(err));
+		r->va_mismatch++;
+	}
+	*h = (struct handle_map){ .file = file, .size = pages << 12, .va = va,
+				  .cpu = cpu == MAP_FAILED ? NULL : cpu, .next = r->handles };
+	r->handles = h;
+}
+
+static void do_kfree(struct replay *r, unsigned file, uint64_t va)
+{
+	struct kb_mem_free a = { .gpu_addr = va };
+	struct handle_map **pp, *h;
+
+	for (pp = &r->handles; (h = *pp); pp = &h->next)
+		if (h->file == file && !h->captured && h->va == va)
+			break;
+	if (!h)
+		return;
+	if (h->cpu)
+		vgpu_inproc_munmap(r->files[file], h->cpu, h->size);
+	vgpu_inproc_ioctl(r->files[file], KB_IOCTL_MEM_FREE, &a);
+	*pp = h->next;
+	free(h);
+}
+
+/* Reads events until every atom in @waiting posted one; false on timeout. */
+static bool kb_wait(struct vgpu_inproc_file *f, uint64_t waiting[4])
+{
+	struct pollfd p = { .fd = vgpu_inproc_pollfd(f), .events = POLLIN };
+
+	while (waiting[0] | waiting[1] | waiting[2] | waiting[3]) {
+		struct kb_event ev;
+
+		if (vgpu_inproc_read(f, &ev, sizeof(ev), true) == sizeof(ev)) {
+			waiting[ev.atom_number / 64] &= ~(1ull << (ev.atom_number % 64));
+			continue;
+		}
+		if (poll(&p, 1, 60000) != 1)
+			return false;
+	}
+	return true;
+}
+
+static void do_ksubmit(struct replay *r, unsigned file, unsigned n, uint32_t natoms,
+		       uint32_t stride)
+{
+	struct vgpu_inproc_file *f = kb_file_of(r, file);
+	struct kb_job_submit s = { .nr_atoms = natoms, .stride = stride };
+	uint64_t waiting[4] = { 0 };
+	struct sub_bo bos[1024];
+	unsigned nbos = 0;
+	char path[4300], line[256];
+	uint8_t *atoms = NULL;
+	FILE *list;
+
+	r->subs++;
+	snprintf(path, sizeof(path), "%s/%u/bos", r->dir, n);
+	list = fopen(path, "r");
+	while (list && nbos < 1024 && fgets(line, sizeof(line), list)) {
+		uint32_t h, flags;
+		uint64_t va, size;
+
+		if (sscanf(line, "%" SCNu32 " %" SCNx64 " %" SCNu64 " %" SCNu32, &h, &va, &size,
+			   &flags) != 4 || !(bos[nbos].h = find_region(r, file, va)))
+			continue;
+		bos[nbos].va = va;
+		bos[nbos].cpu = bos[nbos].h->cpu;
+		if (bos[nbos].cpu)
+			load(r, n, va, "in", bos[nbos].cpu, bos[nbos].h->size);
+		nbos++;
+	}
+	if (list)
+		fclose(list);
+	if ((stride == sizeof(struct kb_atom_v2) || stride == sizeof(struct kb_atom_v3)) &&
+	    natoms && natoms <= 4096)
+		atoms = malloc((size_t)natoms * stride);
+	if (!f || !atoms || load(r, n, 0, "atoms", atoms, (size_t)natoms * stride)) {
+		fprintf(stderr, "vgpu replay: submission %u: its atoms are missing\n", n);
+		r->errors++;
+		r->last_ret = -EINVAL;
+		free(atoms);
+		return;
+	}
+	for (uint32_t i = 0; i < natoms; i++) {
+		struct kb_atom_v2 a;
+
+		memcpy(&a, atoms + (size_t)i * stride + (stride == sizeof(a) ? 0 : 8), sizeof(a));
+		if (!(a.core_req & (KB_JD_REQ_EVENT_NEVER | KB_JD_REQ_EVENT_ONLY_ON_FAILURE)))
+			waiting[a.atom_number / 64] |= 1ull << (a.atom_number % 64);
+	}
+	s.addr = (uintptr_t)atoms;
+	r->last_ret = vgpu_inproc_ioctl(f, KB_IOCTL_JOB_SUBMIT, &s);
+	if (r->last_ret >= 0 && !kb_wait(f, waiting)) {
+		printf("submission %u: its events never came\n", n);
+		r->differ++;
+	} else if (!compare(r, n, bos, nbos)) {
+		r->differ++;
+	}
+	free(atoms);
+}
+
 static int replay_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -236,6 +430,7 @@ static int replay_main(int argc, char **argv)
 		fprintf(stderr, "vgpu replay: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
+	reserve_regions(ev);
 	r.ip = vgpu_inproc_create(&cfg);
 	if (!r.ip) {
 		fclose(ev);
@@ -243,8 +438,8 @@ static int replay_main(int argc, char **argv)
 	}
 	while (fgets(line, sizeof(line), ev)) {
 		unsigned file, n;
-		uint32_t handle, size, flags, req;
-		uint64_t va, jc;
+		uint32_t handle, size, flags, req, natoms, stride;
+		uint64_t va, jc, pages, commit, kflags;
 		long ret;
 
 		if (sscanf(line, "create %u %" SCNu32 " %" SCNu32 " %" SCNu32 " %" SCNx64, &file,
@@ -254,7 +449,16 @@ static int replay_main(int argc, char **argv)
 			do_close(&r, file, handle);
 		else if (sscanf(line, "submit %u %u %" SCNx64 " %" SCNu32, &file, &n, &jc, &req) == 4)
 			do_submit(&r, file, n, jc, req);
-		else if (sscanf(line, "done %u %ld", &n, &ret) == 2 && ret != r.last_ret) {
+		else if (sscanf(line, "kalloc %u %" SCNx64 " %" SCNu64 " %" SCNu64 " %" SCNx64,
+				&file, &va, &pages, &commit, &kflags) == 5)
+			do_kalloc(&r, file, va, pages, commit, kflags);
+		else if (sscanf(line, "kfree %u %" SCNx64, &file, &va) == 2)
+			do_kfree(&r, file, va);
+		else if (sscanf(line, "ksubmit %u %u %" SCNu32 " %" SCNu32, &file, &n, &natoms,
+				&stride) == 4)
+			do_ksubmit(&r, file, n, natoms, stride);
+		else if ((sscanf(line, "done %u %ld", &n, &ret) == 2 ||
+			  sscanf(line, "kdone %u %ld", &n, &ret) == 2) && ret != r.last_ret) {
 			printf("submission %u: SUBMIT returned %ld, captured %ld\n", n, r.last_ret, ret);
 			r.differ++;
 		}
@@ -271,6 +475,9 @@ static int replay_main(int argc, char **argv)
 			fclose(f);
 		free(text);
 	}
+	for (struct handle_map *h = r.handles; h; h = h->next)
+		if (h->cpu)
+			vgpu_inproc_munmap(r.files[h->file], h->cpu, h->size);
 	for (unsigned i = 0; i < MAX_FILES; i++)
 		if (r.files[i])
 			vgpu_inproc_close(r.files[i]);
@@ -293,13 +500,14 @@ const struct vgpu_cmd vgpu_cmd_replay = {
 	.help =
 	"usage: vgpu replay [--gpu g71|g52] [--stats FILE] DIR\n"
 	"\n"
-	"Re-runs the panfrost submissions recorded by 'vgpu dev --socket PATH\n"
-	"--capture DIR' on a fresh GPU model in this process: BOs are created\n"
-	"again in the captured order (so they get their captured GPU addresses),\n"
-	"filled with their captured contents, the job chains are submitted, and\n"
-	"every BO is compared with what the captured run left in it. Prints each\n"
-	"difference (BO, byte count, first offset) and a summary; exits 1 if\n"
-	"anything differs. The format is described in fuse-dev/capture.h.\n"
+	"Re-runs the panfrost and kbase submissions recorded by 'vgpu dev\n"
+	"--socket PATH --capture DIR' on a fresh GPU model in this process: BOs\n"
+	"and kbase regions are created again in the captured order at their\n"
+	"captured GPU addresses, filled with their captured contents, the job\n"
+	"chains (kbase: the atoms) are submitted, and every BO or region is\n"
+	"compared with what the captured run left in it. Prints each difference\n"
+	"(address, byte count, first offset) and a summary; exits 1 if anything\n"
+	"differs. The format is described in fuse-dev/capture.h.\n"
 	"\n"
 	"  --gpu g71|g52   the modelled GPU (default g71; use the captured one)\n"
 	"  --stats FILE    write the replay's statistics (JSON, as 'vgpu dev'\n"

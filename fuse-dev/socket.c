@@ -305,28 +305,6 @@ static int reply(struct sock_conn *c, int64_t ret, uint64_t a, uint64_t b,
 	return sock_send(c->fd, &m, payload, pass_fd);
 }
 
-/* A panfrost ioctl under --capture: the BO life cycle and submissions
- * are recorded around the driver's own handling. */
-static long captured_ioctl(struct sock_conn *c, struct sock_caller *sc, unsigned cmd,
-			   void *buf)
-{
-	struct capture *cap = c->ss->cap;
-	unsigned file = c->file->cap_file;
-	struct capture_sub *sub = NULL;
-	long ret;
-
-	if (cmd == DRM_IOCTL_PANFROST_SUBMIT)
-		sub = capture_submit_begin(cap, file, c->sf, &sc->base, buf);
-	ret = shim_ioctl(c->sf, &sc->base, cmd, buf);
-	if (cmd == DRM_IOCTL_PANFROST_SUBMIT)
-		capture_submit_end(cap, sub, ret);
-	else if (cmd == DRM_IOCTL_PANFROST_CREATE_BO && !ret)
-		capture_bo_created(cap, file, buf);
-	else if (cmd == DRM_IOCTL_GEM_CLOSE && !ret)
-		capture_bo_closed(cap, file, ((struct drm_gem_close_arg *)buf)->handle);
-	return ret;
-}
-
 static int do_ioctl(struct sock_conn *c, struct vgpu_sock_msg *m)
 {
 	unsigned cmd = (unsigned)m->a, dir = SHIM_IOC_DIR(cmd);
@@ -350,8 +328,9 @@ static int do_ioctl(struct sock_conn *c, struct vgpu_sock_msg *m)
 	caller_init(&sc, c);
 	if (c->file->obj)
 		ret = shim_fobj_ioctl(c->file->obj, &sc.base, cmd, buf);
-	else if (c->ss->cap && c->file->panfrost)
-		ret = captured_ioctl(c, &sc, cmd, buf);
+	else if (c->ss->cap)
+		ret = capture_ioctl(c->ss->cap, c->file->cap_file, c->file->panfrost,
+				    c->sf, &sc.base, cmd, buf);
 	else
 		ret = shim_ioctl(c->sf, &sc.base, cmd, buf);
 	sync_readiness(c);
@@ -378,6 +357,8 @@ static int do_read(struct sock_conn *c, struct vgpu_sock_msg *m)
 	caller_init(&sc, c);
 	n = c->file->obj ? shim_fobj_read(c->file->obj, &sc.base, buf, len, m->b != 0)
 			 : shim_read(c->sf, &sc.base, buf, len, m->b != 0);
+	if (c->ss->cap && !c->file->obj && !c->file->panfrost)
+		capture_kb_events(c->ss->cap, c->file->cap_file, buf, n);
 	sync_readiness(c);
 	err = sc.broken ? -EPIPE :
 		reply(c, n, 0, 0, buf, n > 0 ? (uint32_t)n : 0, -1);
@@ -423,9 +404,13 @@ static int serve_one(struct sock_conn *c, struct vgpu_sock_msg *m)
 		return do_read(c, m);
 	case VGPU_SOCK_MMAP_PREPARE:
 		return do_mmap_prepare(c, m);
-	case VGPU_SOCK_MMAP_COMMIT: /* file objects do not care where */
-		return reply(c, c->sf ? shim_mmap_commit(c->sf, m->a, m->b, m->c) : 0,
-			     0, 0, NULL, 0, -1);
+	case VGPU_SOCK_MMAP_COMMIT: { /* file objects do not care where */
+		int ret = c->sf ? shim_mmap_commit(c->sf, m->a, m->b, m->c) : 0;
+
+		if (!ret && c->sf && c->ss->cap && !c->file->panfrost)
+			capture_kb_mapped(c->ss->cap, c->file->cap_file, m->a, m->c);
+		return reply(c, ret, 0, 0, NULL, 0, -1);
+	}
 	case VGPU_SOCK_MUNMAP:
 		return reply(c, c->sf ? shim_munmap(c->sf, m->a, m->b) : 0, 0, 0, NULL, 0, -1);
 	case VGPU_SOCK_STATS:
@@ -451,6 +436,8 @@ static void file_put(struct sock_server *ss, struct sock_file *f)
 	if (!last)
 		return;
 	/* Its last connection closed: the file's release. */
+	if (f->sf && ss->cap && !f->panfrost)
+		capture_kb_release(ss->cap, f->cap_file);
 	if (f->sf)
 		shim_release(f->sf);
 	if (f->obj) {
@@ -495,7 +482,7 @@ static int open_file(struct sock_conn *c, struct vgpu_sock_msg *m)
 	shim_file_set_host_data(f->sf, &f->hook);
 	c->sf = f->sf;
 	f->panfrost = m->a == VGPU_SOCK_NODE_PANFROST;
-	if (f->panfrost && ss->cap)
+	if (ss->cap)
 		f->cap_file = capture_new_file(ss->cap);
 	pthread_mutex_lock(&ss->lock);
 	f->next = ss->files;

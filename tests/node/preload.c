@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "driver-shim/uapi_kbase.h"
 #include "fuse-dev/socket_io.h"
 #include "lib/cl_sgemm_stats.h"
 #include "lib/proc.h"
@@ -475,6 +476,62 @@ TEST_F_TIMEOUT(pre, capture_of_vector_add_replays_exactly, MESA_TIMEOUT)
 	ASSERT_EQ(proc_run(replay, NULL, NULL, NULL, 0, MESA_TIMEOUT, &r), 0);
 	EXPECT_EQ(r.status, 1);
 	EXPECT_NONNULL(strstr(r.out, "bytes differ, first at +0x8"));
+	EXPECT_NONNULL(strstr(r.out, "1 differ"));
+	proc_result_free(&r);
+}
+
+/*
+ * A native kbase client's JOB_SUBMIT (devview's WRITE_VALUE on mali0,
+ * besides its panfrost jobs) is captured with its atoms and regions, and
+ * replays to the same bytes; a captured result changed by one byte is
+ * reported as a difference at that offset.
+ */
+TEST_F_TIMEOUT(pre, kbase_capture_replays_exactly, 120)
+{
+	char *replay[] = { self->vgpu, "replay", self->cap, NULL };
+	char path[256], *ev, *line;
+	unsigned file, n = ~0u;
+	unsigned long long va = 0, pages, commit, flags;
+	struct proc_result r;
+	size_t len;
+	int fd;
+
+	ASSERT_EQ(run_native(self, "preload-tests/devview", self->sock, &r), 0);
+	ASSERT_EQ(r.status, 0);
+	proc_result_free(&r);
+	snprintf(path, sizeof(path), "%s/events", self->cap);
+	ev = read_file(path, &len);
+	ASSERT_NONNULL(ev);
+	for (line = ev; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		sscanf(line, "kalloc %u %llx %llu %llu %llx", &file, &va, &pages, &commit, &flags);
+		sscanf(line, "ksubmit %u %u", &file, &n);
+	}
+	EXPECT_NONNULL(strstr(ev, "kdone "));
+	free(ev);
+	ASSERT_NE(n, ~0u);
+	ASSERT_NE(va, 0u);
+	snprintf(path, sizeof(path), "%s/%u/atoms", self->cap, n);
+	ev = read_file(path, &len);
+	ASSERT_NONNULL(ev);
+	EXPECT_EQ(len, sizeof(struct kb_atom_v2));
+	free(ev);
+	ASSERT_EQ(proc_run(replay, NULL, NULL, NULL, 0, 120, &r), 0);
+	if (r.status)
+		show_run(self->log, &r);
+	EXPECT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.out, "3 submissions, 3 identical, 0 differ; 0 BOs at other"));
+	proc_result_free(&r);
+	/* The job's word (0xcafef00d at +2048) altered in the capture. */
+	snprintf(path, sizeof(path), "%s/%u/%016llx.out", self->cap, n, va);
+	fd = open(path, O_WRONLY);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(pwrite(fd, "\x5a", 1, 2049), 1);
+	close(fd);
+	ASSERT_EQ(proc_run(replay, NULL, NULL, NULL, 0, 120, &r), 0);
+	EXPECT_EQ(r.status, 1);
+	snprintf(path, sizeof(path), "submission %u: BO 0x%llx: 1 bytes differ, first at +0x801",
+		 n, va);
+	EXPECT_NONNULL(strstr(r.out, path));
 	EXPECT_NONNULL(strstr(r.out, "1 differ"));
 	proc_result_free(&r);
 }
