@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The attribute/texture unit (shader/tex.c, shader/format.c) with
+ * hand-built descriptors in flat test memory: pixel-format conversions;
+ * LEA_ATTR_TEX + ST_CVT image stores and LD_ATTR_TEX image loads on
+ * linear and u-interleaved images, with DTSEL_IMM's table choice; TEXC
+ * texel fetches (formats, view swizzles, v7 component orders, out of
+ * range, AFBC refused); message results landing after register writes.
+ * Expected values are computed here independently of the unit (u-
+ * interleaved offsets from the bit pattern, unorm from double division).
+ */
+#include "harness.h"
+#include "bi_asm.h"
+#include "bi_enc.h"
+#include "bi_run.h"
+#include "shader/format.h"
+
+#define NOP_F bi_enc(true, "*NOP", NULL, NULL)
+#define NOP_A bi_enc(false, "+NOP", NULL, NULL)
+
+/* Data-region offsets (tdata) and their VAs. */
+#define ATTRS 0x000      /* table 1: attributes (8 bytes each) */
+#define BUFS 0x040       /* table 1: attribute buffers (16 bytes each) */
+#define ATTRS2 0x100     /* table 2 */
+#define BUFS2 0x140
+#define TEXS 0x200       /* texture descriptors (32 bytes each) */
+#define SURF 0x300       /* surface descriptors */
+#define IMG 0x1000       /* 16x16 texels of up to 4 bytes */
+#define IMG2 0x2000
+#define VA(off) (TMEM_DATA + (off))
+
+#define FMT_R32F 167u
+#define FMT_RGBA8 187u
+#define FMT_RGBA8UI 155u
+#define SWZ_RGBA (0u | 1u << 3 | 2u << 6 | 3u << 9)
+#define SWZ_R001 (0u | 4u << 3 | 4u << 6 | 5u << 9)
+
+static uint32_t fb(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static void put32(struct trun *t, unsigned off, uint32_t v)
+{
+	*tdata(t, off) = v;
+}
+
+static void put64(struct trun *t, unsigned off, uint64_t v)
+{
+	memcpy(tdata(t, off), &v, 8);
+}
+
+/* Byte offset of (x, y) in a u-interleaved surface, from the curve
+ * y3 x3^y3 y2 x2^y2 y1 x1^y1 y0 x0^y0, most significant first. */
+static unsigned uil(unsigned x, unsigned y, unsigned bpp, unsigned row_stride)
+{
+	unsigned in = 0;
+
+	for (int b = 3; b >= 0; b--)
+		in = in << 2 | ((y >> b) & 1) << 1 | (((x ^ y) >> b) & 1);
+	return (y / 16) * row_stride + ((x / 16) * 256 + in) * bpp;
+}
+
+/* Attribute @i of a table: buffer 2i (and its 3D continuation). */
+static void image_attr(struct trun *t, unsigned attrs, unsigned bufs, unsigned i,
+		       uint32_t fmtword, bool tiled, unsigned img, unsigned bpp)
+{
+	put32(t, attrs + 8 * i, (2 * i) | fmtword << 10);
+	put32(t, attrs + 8 * i + 4, 0);
+	put64(t, bufs + 32 * i, VA(img) | (tiled ? 6 : 5));
+	put32(t, bufs + 32 * i + 8, bpp);
+	put32(t, bufs + 32 * i + 12, 16 * 16 * bpp);
+	/* continuation: 16 x 16 x 1, row stride (a row of tiles if tiled) */
+	put32(t, bufs + 32 * i + 16, 32 | 15u << 16);
+	put32(t, bufs + 32 * i + 20, 15);
+	put32(t, bufs + 32 * i + 24, tiled ? 16 * 16 * bpp : 16 * bpp);
+	put32(t, bufs + 32 * i + 28, 0);
+}
+
+static void tables(struct trun *t)
+{
+	t->env.attrs[0] = VA(ATTRS);
+	t->env.attr_bufs[0] = VA(BUFS);
+	t->env.attrs[1] = VA(ATTRS2);
+	t->env.attr_bufs[1] = VA(BUFS2);
+	t->env.textures = VA(TEXS);
+}
+
+TEST(pixel_formats_decode_and_convert)
+{
+	struct bi_pixfmt f;
+	uint32_t r[4];
+	uint8_t b[4] = { 0, 128, 255, 7 }, o[4];
+
+	ASSERT_TRUE(bi_pixfmt_decode(FMT_RGBA8 << 12 | SWZ_RGBA, false, &f));
+	EXPECT_EQ(f.kind, BI_FK_UNORM);
+	EXPECT_EQ(f.channels, 4);
+	EXPECT_EQ(f.bits, 8);
+	ASSERT_TRUE(bi_pixfmt_decode(FMT_R32F << 12 | SWZ_R001, false, &f));
+	EXPECT_EQ(f.kind, BI_FK_FLOAT);
+	EXPECT_EQ(bi_pixfmt_bytes(&f), 4u);
+	ASSERT_TRUE(bi_pixfmt_decode(99u << 12 | SWZ_RGBA, false, &f)); /* R8 SNORM */
+	EXPECT_EQ(f.kind, BI_FK_SNORM);
+	ASSERT_TRUE(bi_pixfmt_decode(199u << 12 | SWZ_RGBA, false, &f)); /* R16F */
+	EXPECT_EQ(f.bits, 16);
+	/* compressed, packed, sRGB and 4-bit channels are refused */
+	EXPECT_FALSE(bi_pixfmt_decode(1u << 12, false, &f));
+	EXPECT_FALSE(bi_pixfmt_decode(64u << 12, false, &f));
+	EXPECT_FALSE(bi_pixfmt_decode(FMT_RGBA8 << 12 | 1u << 20, false, &f));
+	EXPECT_FALSE(bi_pixfmt_decode(186u << 12, false, &f));
+
+	/* unorm8 -> f32: k / 255 correctly rounded, for every k */
+	ASSERT_TRUE(bi_pixfmt_decode(163u << 12 | SWZ_R001, false, &f)); /* R8 UNORM */
+	for (unsigned k = 0; k < 256; k++) {
+		uint8_t v = (uint8_t)k;
+
+		bi_pixfmt_load(&f, &v, BI_RF_F32, 4, r);
+		ASSERT_EQ(r[0], fb((float)((double)k / 255.0)));
+		EXPECT_EQ(r[1], 0u);
+		EXPECT_EQ(r[3], fb(1.0f));
+	}
+	/* snorm8: -128 and -127 are -1 */
+	ASSERT_TRUE(bi_pixfmt_decode(99u << 12 | SWZ_R001, false, &f));
+	b[0] = 0x80;
+	bi_pixfmt_load(&f, b, BI_RF_F32, 1, r);
+	EXPECT_EQ(r[0], fb(-1.0f));
+	b[0] = 0x81;
+	bi_pixfmt_load(&f, b, BI_RF_F32, 1, r);
+	EXPECT_EQ(r[0], fb(-1.0f));
+	b[0] = 0x7f;
+	bi_pixfmt_load(&f, b, BI_RF_F32, 1, r);
+	EXPECT_EQ(r[0], fb(1.0f));
+	/* f32 -> snorm8: -0.5 * 127 = -63.5 rounds to even (-64) */
+	r[0] = fb(-0.5f);
+	bi_pixfmt_store(&f, r, BI_RF_F32, 1, o);
+	EXPECT_EQ(o[0], 0xc0);
+
+	/* f32 -> unorm8: clamped, NaN is 0, ties to even (0.5 -> 127.5 -> 128) */
+	ASSERT_TRUE(bi_pixfmt_decode(FMT_RGBA8 << 12 | SWZ_RGBA, false, &f));
+	r[0] = fb(0.5f);
+	r[1] = fb(-3.0f);
+	r[2] = 0x7fc00000;
+	r[3] = fb(2.0f);
+	bi_pixfmt_store(&f, r, BI_RF_F32, 4, o);
+	EXPECT_EQ(o[0], 128);
+	EXPECT_EQ(o[1], 0);
+	EXPECT_EQ(o[2], 0);
+	EXPECT_EQ(o[3], 255);
+	for (unsigned k = 0; k < 256; k++) {
+		r[0] = fb((float)k / 255.0f);
+		bi_pixfmt_store(&f, r, BI_RF_F32, 1, o);
+		ASSERT_EQ(o[0], k);
+	}
+	/* f16 registers pack two components per word */
+	ASSERT_TRUE(bi_pixfmt_decode(FMT_R32F << 12 | SWZ_R001, false, &f));
+	memcpy(b, &(float){ 1.5f }, 4);
+	bi_pixfmt_load(&f, b, BI_RF_F16, 4, r);
+	EXPECT_EQ(r[0], 0x00003e00u);
+	EXPECT_EQ(r[1], 0x3c000000u);
+	/* v7 component order BGRA (4) */
+	ASSERT_TRUE(bi_pixfmt_decode(FMT_RGBA8 << 12 | 4, true, &f));
+	b[0] = 10, b[1] = 20, b[2] = 30, b[3] = 40;
+	bi_pixfmt_load(&f, b, BI_RF_U32, 4, r);
+	EXPECT_EQ(r[0], 30u);
+	EXPECT_EQ(r[2], 10u);
+	EXPECT_FALSE(bi_pixfmt_decode(FMT_RGBA8 << 12 | 1, true, &f));
+}
+
+/*
+ * imageStore as Mesa emits it: DTSEL_IMM.attribute_1 + LEA_ATTR_TEX in
+ * one tuple (r1 = x | y << 16, r2 = 0, r3 = image index), the address
+ * and conversion word to r4..r6, then ST_CVT.v4 of r8..r11 through them.
+ * Without the DTSEL the secondary table (2) is used.
+ */
+static bool store_program(struct trun *t, bool dtsel)
+{
+	struct asm_header h1 = { .flow = 3, .staging_reg = 4 };
+	struct asm_header h2 = { .flow = 0, .staging_reg = 8 };
+	struct asm_tuple lea = {
+		dtsel ? bi_enc(true, "*DTSEL_IMM", SRCS(0), "table=attribute_1") : NOP_F,
+		bi_enc(false, "+LEA_ATTR_TEX", dtsel ? SRCS(3, 1, 2) : SRCS(0, 1, 2),
+		       "register_format=f32"),
+		asm_block(true, 1, 2, 3, -1, -1, 0),
+	};
+	struct asm_tuple st = {
+		NOP_F, bi_enc(false, "+ST_CVT", SRCS(0, 1, 2), "vecsize=v4"),
+		asm_block(true, 4, 5, 6, -1, -1, 0),
+	};
+
+	if (lea.fma == ~0u || lea.add == ~0u || st.add == ~0u)
+		return false;
+	trun_clause(t, &h1, &lea, 1, NULL, 0);
+	trun_clause(t, &h2, &st, 1, NULL, 0);
+	return true;
+}
+
+TEST(image_store_linear_and_tiled_with_table_select)
+{
+	for (int dtsel = 0; dtsel < 2; dtsel++) {
+		struct trun *t = trun_new();
+		unsigned img = dtsel ? IMG : IMG2;
+
+		ASSERT_TRUE(store_program(t, dtsel));
+		t->env.arch = BI_ARCH_V6; /* the formats' swizzles are v6 ones */
+		tables(t);
+		/* table 1: tiled rgba8 at IMG; table 2: linear rgba8 at IMG2 */
+		image_attr(t, ATTRS, BUFS, 0, FMT_RGBA8 << 12 | SWZ_RGBA, true, IMG, 4);
+		image_attr(t, ATTRS2, BUFS2, 0, FMT_RGBA8 << 12 | SWZ_RGBA, false, IMG2, 4);
+		for (unsigned l = 0; l < 4; l++) {
+			unsigned x = 3 + 5 * l, y = 2 + 4 * l;
+
+			t->w.r[l][1] = x | y << 16;
+			t->w.r[l][2] = 0;
+			t->w.r[l][3] = 0;
+			t->w.r[l][8] = fb(1.0f);
+			t->w.r[l][9] = fb(0.5f);
+			t->w.r[l][10] = fb((float)l / 255.0f);
+			t->w.r[l][11] = fb(0.25f);
+		}
+		ASSERT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_DONE);
+		for (unsigned l = 0; l < 4; l++) {
+			unsigned x = 3 + 5 * l, y = 2 + 4 * l;
+			unsigned off = dtsel ? uil(x, y, 4, 1024) : y * 64 + x * 4;
+			uint8_t *p = (uint8_t *)tdata(t, img + off);
+
+			TH_LOG("dtsel %d lane %u", dtsel, l);
+			EXPECT_EQ(p[0], 255);
+			EXPECT_EQ(p[1], 128);
+			EXPECT_EQ(p[2], l);
+			EXPECT_EQ(p[3], 64);
+			/* the conversion word: the format, register format f32 */
+			EXPECT_EQ(t->w.r[l][6], (FMT_RGBA8 << 12 | SWZ_RGBA) | 1u << 24);
+		}
+		EXPECT_EQ(t->mem.writes, 4u);
+		trun_free(t);
+	}
+}
+
+/* imageLoad: LD_ATTR_TEX.f32.v4 of an r32f u-interleaved image (R001). */
+TEST(image_load_tiled_r32f)
+{
+	struct trun *t = trun_new();
+	struct asm_header h = { .flow = 0, .staging_reg = 8 };
+	struct asm_tuple ld = {
+		NOP_F, bi_enc(false, "+LD_ATTR_TEX", SRCS(0, 1, 2),
+			      "register_format=f32 vecsize=v4"),
+		asm_block(true, 1, 2, 3, -1, -1, 0),
+	};
+
+	ASSERT_NE(ld.add, ~0u);
+	trun_clause(t, &h, &ld, 1, NULL, 0);
+	t->env.arch = BI_ARCH_V6;
+	tables(t);
+	image_attr(t, ATTRS, BUFS, 1, FMT_R32F << 12 | SWZ_R001, true, IMG, 4);
+	for (unsigned y = 0; y < 16; y++)
+		for (unsigned x = 0; x < 16; x++)
+			put32(t, IMG + uil(x, y, 4, 1024), fb((float)(x + 100 * y)));
+	for (unsigned l = 0; l < 4; l++) {
+		t->w.r[l][1] = (4 * l + 1) | (15 - 3 * l) << 16;
+		t->w.r[l][2] = 0;
+		t->w.r[l][3] = 1;
+	}
+	ASSERT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_DONE);
+	for (unsigned l = 0; l < 4; l++) {
+		EXPECT_EQ(t->w.r[l][8], fb((float)(4 * l + 1 + 100 * (15 - 3 * l))));
+		EXPECT_EQ(t->w.r[l][9], 0u);
+		EXPECT_EQ(t->w.r[l][10], 0u);
+		EXPECT_EQ(t->w.r[l][11], fb(1.0f));
+	}
+	trun_free(t);
+}
+
+/* A texture descriptor: 2D 16x16, one level, @order 1 tiled / 2 linear /
+ * 12 AFBC, view swizzle @swz; its surface at @img. */
+static void texture(struct trun *t, unsigned i, uint32_t fmtword, unsigned order,
+		    uint32_t swz, unsigned img, unsigned bpp)
+{
+	put32(t, TEXS + 32 * i, 2 | 2 << 4 | fmtword << 10);
+	put32(t, TEXS + 32 * i + 4, 15 | 15u << 16);
+	put32(t, TEXS + 32 * i + 8, swz | order << 12);
+	put32(t, TEXS + 32 * i + 12, 0);
+	put64(t, TEXS + 32 * i + 16, VA(SURF + 16 * i));
+	put32(t, TEXS + 32 * i + 24, 0);
+	put32(t, TEXS + 32 * i + 28, 0);
+	put64(t, SURF + 16 * i, VA(img));
+	put32(t, SURF + 16 * i + 8, order == 1 ? 16 * 16 * bpp : 16 * bpp);
+	put32(t, SURF + 16 * i + 12, 16 * 16 * bpp);
+}
+
+/* texelFetch: TEXC with an immediate texture index @tex, FETCH, 2D, f32
+ * or u32 results (@fmt), mask @mask; LOD 0 in staging r4; (r0, r1). */
+static uint64_t fetch_program(struct trun *t, unsigned tex, unsigned fmt, unsigned mask)
+{
+	struct asm_header h = { .flow = 0, .staging_reg = 4 };
+	struct asm_tuple tx = {
+		NOP_F, bi_enc(false, "+TEXC", SRCS(0, 1, 4), NULL),
+		asm_block(true, 0, 1, -1, -1, -1, 0x80),
+	};
+
+	if (tx.add == ~0u)
+		return 0;
+	t->uniforms[0] = (uint32_t)(tex << 4 | 1u << 11 | 6u << 12 | 2u << 18 | 1u << 20 |
+				    fmt << 24 | mask << 28);
+	return trun_clause(t, &h, &tx, 1, NULL, 0);
+}
+
+TEST(texel_fetch_linear_tiled_swizzled_and_out_of_range)
+{
+	static const struct {
+		unsigned order;
+		uint32_t swz;
+		bool v7;
+	} cases[] = {
+		{ 2, SWZ_RGBA, false },
+		{ 1, SWZ_RGBA, false },
+		{ 2, 2u | 1u << 3 | 0u << 6 | 5u << 9, false }, /* view BGR1 */
+		{ 1, SWZ_RGBA, true },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct trun *t = trun_new();
+		bool tiled = cases[c].order == 1;
+
+		TH_LOG("case %zu", c);
+		ASSERT_NE(fetch_program(t, 3, 4, 0xf), 0u);
+		t->env.arch = cases[c].v7 ? BI_ARCH_V7 : BI_ARCH_V6;
+		tables(t);
+		/* v7: component order RGBA (0); v6: the swizzle */
+		texture(t, 3, FMT_RGBA8 << 12 | (cases[c].v7 ? 0 : SWZ_RGBA), cases[c].order,
+			cases[c].swz, IMG, 4);
+		for (unsigned y = 0; y < 16; y++)
+			for (unsigned x = 0; x < 16; x++)
+				put32(t, IMG + (tiled ? uil(x, y, 4, 1024) : y * 64 + x * 4),
+				      (x * 16 + y) | 0x55u << 8 | 0xaau << 16 | 0xffu << 24);
+		for (unsigned l = 0; l < 4; l++) {
+			t->w.r[l][0] = 2 + 4 * l;
+			t->w.r[l][1] = l == 3 ? 16 : 9 - l; /* lane 3: out of range */
+			t->w.r[l][4] = 0;                   /* LOD 0 */
+		}
+		ASSERT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_DONE);
+		for (unsigned l = 0; l < 3; l++) {
+			uint32_t red = fb((float)((double)((2 + 4 * l) * 16 + 9 - l) / 255.0));
+			uint32_t g = fb((float)(0x55 / 255.0)), b = fb((float)(0xaa / 255.0));
+
+			if (c == 2) {
+				EXPECT_EQ(t->w.r[l][4], b);
+				EXPECT_EQ(t->w.r[l][6], red);
+				EXPECT_EQ(t->w.r[l][7], fb(1.0f));
+			} else {
+				EXPECT_EQ(t->w.r[l][4], red);
+				EXPECT_EQ(t->w.r[l][6], b);
+				EXPECT_EQ(t->w.r[l][7], fb(1.0f));
+			}
+			EXPECT_EQ(t->w.r[l][5], g);
+		}
+		for (unsigned i = 4; i < 8; i++)
+			EXPECT_EQ(t->w.r[3][i], 0u);
+		trun_free(t);
+	}
+}
+
+/* An integer texture into u32 registers with a partial write mask, an
+ * AFBC texture (refused), and no texture table (refused). */
+TEST(texel_fetch_integer_mask_and_refusals)
+{
+	struct trun *t = trun_new();
+
+	ASSERT_NE(fetch_program(t, 0, 14, 0x5), 0u); /* u32, components 0 and 2 */
+	t->env.arch = BI_ARCH_V6;
+	tables(t);
+	texture(t, 0, FMT_RGBA8UI << 12 | SWZ_RGBA, 2, SWZ_RGBA, IMG, 4);
+	put32(t, IMG, 0x04030201);
+	t->w.live = 1;
+	t->w.r[0][0] = 0;
+	t->w.r[0][1] = 0;
+	t->w.r[0][4] = 0;
+	t->w.r[0][5] = 0xdead;
+	t->w.r[0][7] = 0xbeef;
+	ASSERT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_DONE);
+	EXPECT_EQ(t->w.r[0][4], 1u);
+	EXPECT_EQ(t->w.r[0][5], 0xdeadu);
+	EXPECT_EQ(t->w.r[0][6], 3u);
+	EXPECT_EQ(t->w.r[0][7], 0xbeefu);
+
+	t->w.live = 1;
+	t->w.pc[0] = TMEM_CODE;
+	texture(t, 0, FMT_RGBA8UI << 12 | SWZ_RGBA, 12, SWZ_RGBA, IMG, 4);
+	EXPECT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_FAULT);
+	EXPECT_EQ(t->w.fault, BI_FAULT_UNIMPLEMENTED);
+
+	t->w.live = 1;
+	t->w.pc[0] = TMEM_CODE;
+	t->env.textures = 0;
+	EXPECT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_FAULT);
+	trun_free(t);
+}
+
+/*
+ * A message's result lands after the clause's register writes: tuple 0
+ * computes 7 for r8 (written by tuple 1's block), tuple 1 loads into r8.
+ * The loaded value wins, as in Mesa's `r3 = MOV #0; TEXC @r3`.
+ */
+TEST(message_result_lands_after_register_writes)
+{
+	struct trun *t = trun_new();
+	struct asm_header h = { .flow = 0, .staging_reg = 8 };
+	struct asm_tuple tu[2] = {
+		{ NOP_F, bi_enc(false, "+MOV.i32", SRCS(4), NULL),
+		  asm_block(true, 1, 2, -1, -1, -1, 0x80) },
+		{ NOP_F, bi_enc(false, "+LOAD.i32", SRCS(0, 1), NULL),
+		  asm_block(false, 1, 2, -1, -1, 8, 0) },
+	};
+
+	ASSERT_NE(tu[1].reg, ~0ull);
+	trun_clause(t, &h, tu, 2, NULL, 0);
+	t->uniforms[0] = 7;
+	put32(t, 0x40, 1234);
+	t->w.live = 1;
+	t->w.r[0][1] = (uint32_t)VA(0x40);
+	t->w.r[0][2] = (uint32_t)(VA(0x40) >> 32);
+	ASSERT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_DONE);
+	EXPECT_EQ(t->w.r[0][8], 1234u);
+	trun_free(t);
+}
+
+TEST_HARNESS_MAIN
