@@ -11,8 +11,9 @@
  * The tables themselves are undocumented, so the approximations here are
  * correctly rounded; the Newton steps then give the correctly rounded
  * result the hardware's sequence aims for. Zero, infinite and NaN
- * arguments go through the same formulas, and the "special" modifier
- * that adjusts them on hardware is not modelled.
+ * arguments go through the same formulas; FMA_RSCALE's special=n (zero
+ * times infinity is zero) keeps 1/0 and 1/inf right, its "left" and
+ * "scale16" modes are not modelled.
  */
 #include "shader/alu.h"
 
@@ -103,6 +104,15 @@ static uint32_t rscale(const struct op *o, bool add)
 		n = (int32_t)raw(o, 3);
 	}
 	n = n > 300 ? 300 : n < -300 ? -300 : n;
+	/* special=n (Mesa's first Newton step of 1/x and 1/sqrt(x) on G71,
+	 * ARM's rcp_mode): a zero times an infinity counts as zero, so
+	 * 1/0 and 1/inf come out as inf and 0 instead of NaN */
+	if (!add && mod(o, BI_MOD_SPECIAL, BI_O_NONE) == BI_O_N &&
+	    (((a & 0x7fffffff) == 0 && (b & 0x7fffffff) == 0x7f800000u) ||
+	     ((a & 0x7fffffff) == 0x7f800000u && (b & 0x7fffffff) == 0))) {
+		a = (a ^ b) & 0x80000000u;
+		b = 0x3f800000u;
+	}
 	r = bi_fp_fma_scaled(&bi_f32, a, b, c, true, n, bi_round_mode(o->ins),
 			     o->x->ftz);
 	return bi_fp_clamp(&bi_f32, r, alu_clamp_of(o));
@@ -288,12 +298,12 @@ bool bi_exec_alu_tr(const struct op *o, uint32_t *out)
 		return true;
 	case BI_OP_FEXP_F32:
 		/* 8:24 fixed-point exponent; the float it came from decides
-		 * the special cases (NaN, and infinities the fixed-point
-		 * form saturates) */
+		 * the special cases: NaN, and exponents beyond the fixed-point
+		 * range (|a| >= 128) overflow to infinity or underflow to 0 */
 		a = raw(o, 1);
 		if (bi_fp_is_nan(&bi_f32, a))
 			*out = bi_fp_quiet(&bi_f32, a);
-		else if ((a & 0x7fffffff) == 0x7f800000u)
+		else if ((a & 0x7fffffff) >= 0x43000000u) /* |a| >= 128 */
 			*out = a >> 31 ? 0 : 0x7f800000u;
 		else
 			*out = bi_fp_exp2_fixed((int32_t)raw(o, 0), BI_RM_RTE, ftz);
