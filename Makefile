@@ -79,7 +79,7 @@ GUEST_CFLAGS := -O2 -g -Wall -Wextra -Werror
 SYSROOT_SCRIPT := scripts/sysroot.sh
 
 .PHONY: all tests guests check demo bench fuzz deps deps-auto sysroot module \
-	print-sysroot install uninstall clean help
+	print-sysroot sysroot-bpo print-sysroot-bpo install uninstall clean help
 .DEFAULT_GOAL := all
 # Keep every intermediate (objects of tests, test libraries).
 .SECONDARY:
@@ -139,11 +139,19 @@ sysroot: deps-auto
 print-sysroot:
 	@$(SYSROOT_SCRIPT) --print
 
+# Mesa 25 from bookworm-backports over the base sysroot (scripts/sysroot-bpo.list).
+sysroot-bpo: sysroot
+	@$(SYSROOT_SCRIPT) --variant bpo --fetch
+
+print-sysroot-bpo:
+	@$(SYSROOT_SCRIPT) --variant bpo --print
+
 # `make check` does its own set-up: packages, build, sysroot, then every tier
 # (or only T=tier[,tier]).
 check: deps-auto
 	$(Q)$(MAKE) --no-print-directory tests
 	$(Q)$(SYSROOT_SCRIPT) --fetch --quiet || echo "# sysroot unavailable: tests that need it will skip"
+	$(Q)$(SYSROOT_SCRIPT) --variant bpo --fetch --quiet || echo "# bpo sysroot unavailable: Mesa 25 tests will skip"
 	$(Q)VGPU_BUILD=$(BUILD) VGPU_SAN=$(SAN) tests/run.sh $(subst $(comma), ,$(T))
 
 comma := ,
@@ -180,6 +188,8 @@ help:
 	@echo "  deps            install the Debian packages the project needs (root)"
 	@echo "  sysroot         fetch the arm64 Debian sysroot into the cache"
 	@echo "  print-sysroot   print the sysroot path"
+	@echo "  sysroot-bpo     the sysroot with Mesa 25 from bookworm-backports over it"
+	@echo "  print-sysroot-bpo  print its path"
 	@echo "  module [KDIR=]  build the core as a kernel module (Kbuild) in \$$(BUILD)/kmod"
 	@echo "  install         install vgpu into \$$(DESTDIR)\$$(PREFIX)/bin"
 	@echo "variables: SAN=1 (ASan+UBSan, in build-san/), BUILD=dir, V=1"

@@ -8,19 +8,30 @@
 #   sysroot.sh --fetch [--quiet] download and unpack what the list names;
 #                                a second run with the same list does nothing
 #   sysroot.sh --verify          check the sysroot against the list and stamp
+#   --variant bpo                the same for the bookworm-backports sysroot
+#                                (Mesa 25, scripts/sysroot-bpo.list): a
+#                                hard-link copy of the base sysroot with the
+#                                listed packages unpacked over it
 #
 # VGPU_SYSROOT overrides the path (default
-# ${XDG_CACHE_HOME:-~/.cache}/vgpu/sysroot); downloaded .debs are kept in
-# the sibling directory debs/ so an interrupted fetch resumes.
+# ${XDG_CACHE_HOME:-~/.cache}/vgpu/sysroot), VGPU_SYSROOT_BPO the variant's
+# (default sysroot-bpo beside it); downloaded .debs are kept in the sibling
+# directory debs/ (debs-bpo/) so an interrupted fetch resumes. The variant
+# resolves and downloads with a private apt state under the cache
+# (apt-bpo/: its own sources, lists and archive cache, the system's
+# Debian archive keyring), so it needs no root and leaves /etc/apt alone.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 LIST="$HERE/sysroot.list"
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/vgpu"
 SYSROOT="${VGPU_SYSROOT:-$CACHE/sysroot}"
+BASE="$SYSROOT"
 DEBS="$(dirname "$SYSROOT")/debs"
 STAMP_NAME=.vgpu-sysroot-stamp
 QUIET=0
+VARIANT=
+APT_OPTS=()
 
 say() { [ "$QUIET" = 1 ] || echo "sysroot: $*"; }
 die() { echo "sysroot: error: $*" >&2; exit 1; }
@@ -30,8 +41,41 @@ wanted() { sed -e 's/#.*//' -e 's/[[:space:]]//g' "$LIST" | grep -v '^$'; }
 # The stamp's package names, in list order, as the list last fetched was.
 stamp_names() { awk '!/^#/ { print $1 }' "$SYSROOT/$STAMP_NAME"; }
 
+# A variant also records the base stamp it was laid over.
+base_line() { [ -z "$VARIANT" ] || echo "# base $(sha256sum "$BASE/$STAMP_NAME" | cut -d' ' -f1)"; }
+
 up_to_date() {
-	[ -f "$SYSROOT/$STAMP_NAME" ] && [ "$(wanted)" = "$(stamp_names)" ]
+	[ -f "$SYSROOT/$STAMP_NAME" ] && [ "$(wanted)" = "$(stamp_names)" ] &&
+		{ [ -z "$VARIANT" ] || grep -qxF "$(base_line)" "$SYSROOT/$STAMP_NAME"; }
+}
+
+# The private apt state of a variant: bookworm, its updates and security
+# suites and bookworm-backports, arm64 only, backports preferred.
+private_apt() {
+	local dir="$CACHE/apt-$VARIANT" key=/usr/share/keyrings/debian-archive-keyring.gpg
+	local src="[arch=arm64 signed-by=$key] http://deb.debian.org/debian"
+
+	[ -r "$key" ] || die "no $key (Debian package debian-archive-keyring)"
+	mkdir -p "$dir/lists/partial" "$dir/archives/partial"
+	{
+		echo "deb $src bookworm main"
+		echo "deb $src bookworm-updates main"
+		echo "deb $src-security bookworm-security main"
+		echo "deb $src bookworm-backports main"
+	} >"$dir/sources.list"
+	: >"$dir/status"
+	APT_OPTS=(-o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null
+		-o Dir::State="$dir" -o Dir::State::Lists="$dir/lists"
+		-o Dir::State::status="$dir/status" -o Dir::Cache="$dir"
+		-o Dir::Cache::Archives="$dir/archives" -o Dir::Cache::pkgcache=
+		-o Dir::Cache::srcpkgcache= -o APT::Architecture=arm64
+		-o APT::Architectures=arm64 -o APT::Default-Release=bookworm-backports
+		-o APT::Sandbox::User=root)
+	if ! ls "$dir/lists/"*bookworm-backports*Packages* >/dev/null 2>&1; then
+		say "updating the private package lists in $dir"
+		apt-get -q "${APT_OPTS[@]}" update >/dev/null || die "apt-get update (private state in $dir) failed"
+	fi
 }
 
 ensure_apt() {
@@ -54,21 +98,22 @@ resolve_all() {
 	local names
 	names=$(wanted)
 	# shellcheck disable=SC2046
-	apt-cache policy $(sed 's/$/:arm64/' <<<"$names") 2>/dev/null |
+	apt-cache "${APT_OPTS[@]}" policy $(sed 's/$/:arm64/' <<<"$names") 2>/dev/null |
 		awk '/^[^ ].*:$/ { sub(":$", ""); p = $0 } /Candidate:/ { print p, $2 }' >"$DEBS/.arm64"
 	# shellcheck disable=SC2046
-	apt-cache policy $names 2>/dev/null |
+	apt-cache "${APT_OPTS[@]}" policy $names 2>/dev/null |
 		awk '/^[^ ].*:$/ { sub(":$", ""); p = $0 } /Candidate:/ { print p, $2 }' >"$DEBS/.native"
 	local p v
 	for p in $names; do
-		v=$(awk -v p="$p:arm64" '$1 == p { print $2 }' "$DEBS/.arm64")
+		# arm64 packages are named without ":arm64" where arm64 is native.
+		v=$(awk -v p="$p" '$1 == p ":arm64" || $1 == p { print $2 }' "$DEBS/.arm64")
 		if [ -n "$v" ] && [ "$v" != "(none)" ]; then
 			echo "$p:arm64 $v"
 			continue
 		fi
 		v=$(awk -v p="$p" '$1 == p { print $2 }' "$DEBS/.native")
 		if [ -n "$v" ] && [ "$v" != "(none)" ] &&
-			apt-cache show "$p=$v" 2>/dev/null | grep -x 'Architecture: all' >/dev/null; then
+			apt-cache "${APT_OPTS[@]}" show "$p=$v" 2>/dev/null | grep -x 'Architecture: all' >/dev/null; then
 			echo "$p $v"
 			continue
 		fi
@@ -85,13 +130,36 @@ deb_file() {
 	return 0
 }
 
+# Removes from @1 the files of the base sysroot's versions of the packages
+# @2... replace (their .debs in the base's debs/), so that no file a newer
+# version dropped or renamed is left behind.
+drop_replaced() {
+	local root=$1 spec name ver f path
+	shift
+	for spec in "$@"; do
+		name=${spec%%:*}
+		ver=$(awk -v p="$name" '$1 == p { print $2 }' "$BASE/$STAMP_NAME")
+		[ -n "$ver" ] || continue
+		f=$(DEBS="$(dirname "$BASE")/debs" deb_file "$name" "$ver")
+		[ -n "$f" ] || continue
+		dpkg-deb --fsys-tarfile "$f" | tar -t | while read -r path; do
+			case $path in */) ;; *) rm -f "$root/${path#./}" ;; esac
+		done
+	done
+}
+
 fetch() {
 	if up_to_date; then
 		say "up to date: $SYSROOT"
 		return 0
 	fi
 	command -v apt-get >/dev/null || die "apt-get not found (a Debian host is needed)"
-	ensure_apt
+	if [ -n "$VARIANT" ]; then
+		[ -f "$BASE/$STAMP_NAME" ] || die "no base sysroot at $BASE (run: make sysroot)"
+		private_apt
+	else
+		ensure_apt
+	fi
 	mkdir -p "$DEBS"
 	local specs=() vers=() need=() spec ver i
 	local resolved
@@ -104,17 +172,26 @@ fetch() {
 	if [ "${#need[@]}" -gt 0 ]; then
 		say "downloading ${#need[@]} packages into $DEBS"
 		# apt-get download checks each file against the signed archive index.
-		(cd "$DEBS" && apt-get download -q -o APT::Sandbox::User=root "${need[@]}" >/dev/null) ||
+		(cd "$DEBS" && apt-get download -q "${APT_OPTS[@]}" -o APT::Sandbox::User=root "${need[@]}" >/dev/null) ||
 			die "apt-get download failed"
 	fi
 	TMP="$SYSROOT.tmp.$$"
 	local tmp=$TMP
 	rm -rf "$tmp"
-	mkdir -p "$tmp"
 	trap 'rm -rf "$TMP"' EXIT
+	if [ -n "$VARIANT" ]; then
+		# Hard links: dpkg -x replaces a file (unlink, create), never
+		# writes into it, so the base sysroot stays as it is.
+		cp -al "$BASE" "$tmp"
+		rm -f "$tmp/$STAMP_NAME"
+		drop_replaced "$tmp" "${specs[@]}"
+	else
+		mkdir -p "$tmp"
+	fi
 	say "unpacking ${#specs[@]} packages"
 	{
 		echo "# vgpu sysroot: package version sha256 (from $LIST)"
+		base_line
 		for i in "${!specs[@]}"; do
 			local f
 			f=$(deb_file "${specs[$i]}" "${vers[$i]}")
@@ -150,17 +227,27 @@ verify() {
 	say "ok: $(grep -vc '^#' "$SYSROOT/$STAMP_NAME") packages in $SYSROOT"
 }
 
+USAGE="usage: $0 [--variant bpo] --print|--fetch [--quiet]|--verify"
 mode=
-for a in "$@"; do
-	case $a in
-	--print | --fetch | --verify) mode=$a ;;
+while [ $# -gt 0 ]; do
+	case $1 in
+	--print | --fetch | --verify) mode=$1 ;;
 	--quiet) QUIET=1 ;;
-	*) echo "usage: $0 --print|--fetch [--quiet]|--verify" >&2; exit 2 ;;
+	--variant)
+		[ "${2:-}" = bpo ] || { echo "$USAGE" >&2; exit 2; }
+		VARIANT=$2
+		shift
+		LIST="$HERE/sysroot-$VARIANT.list"
+		SYSROOT="${VGPU_SYSROOT_BPO:-$(dirname "$BASE")/sysroot-$VARIANT}"
+		DEBS="$(dirname "$SYSROOT")/debs-$VARIANT"
+		;;
+	*) echo "$USAGE" >&2; exit 2 ;;
 	esac
+	shift
 done
 case $mode in
 --print) echo "$SYSROOT" ;;
 --fetch) fetch ;;
 --verify) verify ;;
-*) echo "usage: $0 --print|--fetch [--quiet]|--verify" >&2; exit 2 ;;
+*) echo "$USAGE" >&2; exit 2 ;;
 esac

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Mesa 25.0.7 from bookworm-backports (`make sysroot-bpo`: the base
+ * sysroot with scripts/sysroot-bpo.list unpacked over it) under our own
+ * translator: a newer panfrost UAPI client and a newer Bifrost compiler
+ * than Debian 12's Mesa 22.3.6, on the same model. Every GLES program of
+ * the suite (preload/tests/gles_*.c, found in the build) must insist on
+ * the virtual Mali and match its C reference, on the G71 and the G52.
+ * Skips without that sysroot.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dbt/abi_util.h"
+
+#define MESA_TIMEOUT 300
+
+/* The bpo sysroot's path, or NULL when it has not been fetched. */
+static const char *bpo_sysroot(void)
+{
+	static char path[4096];
+	char *argv[] = { "scripts/sysroot.sh", "--variant", "bpo", "--print", NULL };
+	char stamp[4200];
+	struct proc_result r;
+	struct stat st;
+
+	if (proc_run(argv, NULL, NULL, NULL, 0, 10, &r) || r.status) {
+		proc_result_free(&r);
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%.*s", (int)strcspn(r.out, "\n"), r.out);
+	proc_result_free(&r);
+	snprintf(stamp, sizeof(stamp), "%s/.vgpu-sysroot-stamp", path);
+	return stat(stamp, &st) ? NULL : path;
+}
+
+/* `vgpu run [-gpu GPU] -L BPO PROG`, expecting @renderer; @ld_debug:
+ * the guest's dynamic loader names each library it loads. */
+static int run_bpo(struct proc_result *r, const char *gpu, bool ld_debug, const char *prog,
+		   const char *renderer)
+{
+	char env0[128];
+	char *env[] = { env0, ld_debug ? "LD_DEBUG=files" : NULL, NULL };
+	const char *argv[12];
+	int n = 0;
+
+	snprintf(env0, sizeof(env0), "VGPU_EXPECT_RENDERER=%s", renderer);
+	argv[n++] = abi_vgpu();
+	argv[n++] = "run";
+	if (gpu) {
+		argv[n++] = "-gpu";
+		argv[n++] = gpu;
+	}
+	argv[n++] = "-L";
+	argv[n++] = bpo_sysroot();
+	argv[n++] = abi_guest(prog);
+	argv[n] = NULL;
+	return proc_run((char *const *)argv, env, NULL, NULL, 0, MESA_TIMEOUT, r);
+}
+
+/* It is Mesa 25 that runs: the process loads its gallium library. */
+TEST_TIMEOUT(gles_vector_add_loads_mesa25, MESA_TIMEOUT)
+{
+	struct proc_result r;
+
+	if (!bpo_sysroot())
+		SKIP(return, "no bpo sysroot (make sysroot-bpo)");
+	ASSERT_EQ(run_bpo(&r, NULL, true, "aarch64/preload-tests/gles_vadd",
+			  "Mali-G71 (Panfrost)"), 0);
+	if (r.status)
+		TH_LOG("status %d, stdout:\n%s", r.status, r.out);
+	ASSERT_EQ(strncmp(r.out, "renderer: Mali-G71 (Panfrost)\n", 30), 0);
+	EXPECT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.out, "PASS: "));
+	EXPECT_NONNULL(strstr(r.err, "file=libgallium-25.0.7"));
+	proc_result_free(&r);
+}
+
+/* Every gles_* program of the build on @gpu: the renderer first, then
+ * exit status 0 (the program's own check against its C reference). */
+static void all_gles(struct __test_metadata *_metadata, const char *gpu, const char *renderer)
+{
+	char dir[4096], want[96], prog[300];
+	struct dirent *e;
+	int ran = 0;
+	DIR *d;
+
+	if (!bpo_sysroot())
+		SKIP(return, "no bpo sysroot (make sysroot-bpo)");
+	snprintf(dir, sizeof(dir), "%s", abi_guest("aarch64/preload-tests"));
+	snprintf(want, sizeof(want), "renderer: %s\n", renderer);
+	d = opendir(dir);
+	ASSERT_NONNULL(d);
+	while ((e = readdir(d))) {
+		struct proc_result r;
+
+		if (strncmp(e->d_name, "gles_", 5) || strchr(e->d_name, '.'))
+			continue;
+		snprintf(prog, sizeof(prog), "aarch64/preload-tests/%s", e->d_name);
+		ASSERT_EQ(run_bpo(&r, gpu, false, prog, renderer), 0);
+		if (r.status || strncmp(r.out, want, strlen(want)))
+			TH_LOG("%s: status %d, stdout:\n%s\nstderr:\n%s", e->d_name, r.status,
+			       r.out, r.err);
+		EXPECT_EQ(strncmp(r.out, want, strlen(want)), 0);
+		EXPECT_EQ(r.status, 0);
+		proc_result_free(&r);
+		ran++;
+	}
+	closedir(d);
+	/* vadd, reduce, histogram and sgemm at least. */
+	EXPECT_GE(ran, 4);
+}
+
+TEST_TIMEOUT(gles_programs_g71, MESA_TIMEOUT)
+{
+	all_gles(_metadata, NULL, "Mali-G71 (Panfrost)");
+}
+
+TEST_TIMEOUT(gles_programs_g52, MESA_TIMEOUT)
+{
+	all_gles(_metadata, "g52", "Mali-G52 (Panfrost)");
+}
+
+TEST_HARNESS_MAIN
