@@ -35,6 +35,24 @@ for p in $progs; do
 done
 echo "  geometric mean of ratios: $(geomean "$W/stats")"
 
+# Wall time on a shared machine is noisy; host instructions executed in
+# the job (callgrind, counted from bi_compute_run) are not.
+if command -v valgrind >/dev/null; then
+	echo " statistics overhead in host instructions per job (callgrind; exact):"
+	for p in $progs; do
+		for st in on off; do
+			valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+				--toggle-collect=bi_compute_run "$B" -w 1 -n 2 -r 1 -s "$st" "$p" \
+				2>&1 | awk '/Collected/ { print $4 }' >"$W/cg.$st"
+		done
+		on=$(cat "$W/cg.on") off=$(cat "$W/cg.off")
+		if [ -n "$on" ] && [ -n "$off" ]; then
+			printf '  %-34s %9s %9s %7.2f%%\n' "$p" "$off" "$on" \
+				"$(echo "($on / $off - 1) * 100" | bc -l)"
+		fi
+	done
+fi
+
 echo " workers (ratio = N workers / 1 worker, statistics off):"
 printf '  %-34s %9s %9s %8s\n' workload "1" "$N" ratio
 export BENCH_RATIOS=$W/workers
