@@ -131,6 +131,7 @@ int shim_fobj_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec)
 	int fd;
 
 	if (!c || !c->fd_install) {
+		shim_fobj_put_locked(o);
 		static bool told;
 
 		if (!told) {
@@ -149,7 +150,20 @@ int shim_fobj_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec)
 		if (o->last_poll && o->dev->host.fobj_notify)
 			o->dev->host.fobj_notify(o->dev->host.priv, o, o->last_poll);
 	}
+	/* The descriptor holds the object now (or, on failure, nothing). */
+	shim_fobj_put_locked(o);
 	return fd;
+}
+
+int shim_fobj_map_range(const struct shim_ctx *ctx, uint64_t off, uint64_t size,
+			uint64_t pgoff, uint64_t length, struct shim_mmap_info *out)
+{
+	if (pgoff > size >> SHIM_PAGE_SHIFT || length > size - (pgoff << SHIM_PAGE_SHIFT))
+		return -SHIM_EINVAL;
+	out->backing = ctx->backing.handle;
+	out->offset = off + (pgoff << SHIM_PAGE_SHIFT);
+	out->length = length;
+	return 0;
 }
 
 int shim_fobj_lookup(struct shim_caller *c, int fd, enum shim_fobj_kind kind,

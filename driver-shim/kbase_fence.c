@@ -97,16 +97,13 @@ long kb_stream_create(struct shim_file *f, struct shim_caller *c,
 		      const struct kb_stream_create *a)
 {
 	struct shim_fobj *o;
-	int fd;
 
 	if (a->name[sizeof(a->name) - 1])
 		return -SHIM_EINVAL;
 	o = shim_fobj_new(f->dev, &stream_ops, NULL);
 	if (!o)
 		return -SHIM_ENOMEM;
-	fd = shim_fobj_install(c, o, true);
-	shim_fobj_put_locked(o);
-	return fd;
+	return shim_fobj_install(c, o, true);
 }
 
 long kb_fence_validate(struct shim_caller *c, const struct kb_fence_validate *a)

@@ -324,14 +324,8 @@ static int reader_mmap(struct shim_fobj *o, uint64_t pgoff, uint64_t length,
 	struct kb_prfcnt *p = o->priv;
 
 	(void)prot;
-	if (pgoff > p->buf_size >> SHIM_PAGE_SHIFT ||
-	    length > p->buf_size - (pgoff << SHIM_PAGE_SHIFT))
-		return -SHIM_EINVAL;
-	out->backing = p->ctx->backing.handle;
-	out->offset = p->buf_off + (pgoff << SHIM_PAGE_SHIFT);
-	out->length = length;
 	out->flags = SHIM_MMAP_READONLY;
-	return 0;
+	return shim_fobj_map_range(p->ctx, p->buf_off, p->buf_size, pgoff, length, out);
 }
 
 static void reader_free(struct shim_dev *dev, struct kb_prfcnt *p)
@@ -421,8 +415,7 @@ long kb_prfcnt_setup(struct shim_file *f, struct shim_caller *c,
 			reader_free(f->dev, p);
 			return -SHIM_ENOMEM;
 		}
-		fd = shim_fobj_install(c, o, true);
-		shim_fobj_put_locked(o); /* releases the reader on failure */
+		fd = shim_fobj_install(c, o, true); /* releases it on failure */
 	}
 	if (fd < 0)
 		return fd;

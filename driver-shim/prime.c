@@ -50,13 +50,7 @@ static int dmabuf_mmap(struct shim_fobj *o, uint64_t pgoff, uint64_t length,
 	struct pan_bo *bo = o->priv;
 
 	(void)prot;
-	if (pgoff > bo->size >> SHIM_PAGE_SHIFT ||
-	    length > bo->size - (pgoff << SHIM_PAGE_SHIFT))
-		return -SHIM_EINVAL;
-	out->backing = bo->owner->backing.handle;
-	out->offset = bo->phys_off + (pgoff << SHIM_PAGE_SHIFT);
-	out->length = length;
-	return 0;
+	return shim_fobj_map_range(bo->owner, bo->phys_off, bo->size, pgoff, length, out);
 }
 
 static const struct shim_fobj_ops dmabuf_ops = {
@@ -89,7 +83,6 @@ long drm_prime_to_fd(struct drm_file_priv *p, struct shim_caller *c,
 		bo->dmabuf = o;
 	}
 	fd = shim_fobj_install(c, o, a->flags & DRM_CLOEXEC);
-	shim_fobj_put_locked(o);
 	if (fd < 0)
 		return fd;
 	a->fd = fd;

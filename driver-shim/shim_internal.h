@@ -230,14 +230,19 @@ struct shim_fence *fence_new(bool signaled);
 struct shim_fence *fence_get(struct shim_fence *f);
 void fence_put(struct shim_fence *f);
 
-/* fileobj.c: file objects. New ones have one reference (the caller's);
- * shim_fobj_install hands it to the caller's descriptor table and drops
- * it; the _locked put is for callers holding dev->lock. */
+/* fileobj.c: file objects. New ones have one reference (the caller's),
+ * which shim_fobj_install hands to the caller's descriptor table (the
+ * object ends there if that fails); the _locked put is for callers
+ * holding dev->lock. */
 struct shim_fobj *shim_fobj_new(struct shim_dev *dev,
 				const struct shim_fobj_ops *ops, void *priv);
 void shim_fobj_put_locked(struct shim_fobj *o);
 /* The descriptor number, or -errno (EOPNOTSUPP without fd support). */
 int shim_fobj_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec);
+/* An mmap handler's answer for pages [@pgoff, +@length) of an object
+ * living at @off..@off+@size of @ctx's backing: 0 or -EINVAL. */
+int shim_fobj_map_range(const struct shim_ctx *ctx, uint64_t off, uint64_t size,
+			uint64_t pgoff, uint64_t length, struct shim_mmap_info *out);
 /* The object of kind @kind behind descriptor @fd (referenced): -EBADF for
  * a descriptor that is not open, -EINVAL for one of another kind. */
 int shim_fobj_lookup(struct shim_caller *c, int fd, enum shim_fobj_kind kind,

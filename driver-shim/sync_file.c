@@ -30,16 +30,13 @@ int shim_sync_file_install(struct shim_dev *dev, struct shim_caller *c,
 			   struct shim_fence *f)
 {
 	struct shim_fobj *o = shim_fobj_new(dev, &sync_file_ops, fence_get(f));
-	int fd;
 
 	if (!o) {
 		fence_put(f);
 		return -SHIM_ENOMEM;
 	}
 	/* sync_file descriptors are always close-on-exec. */
-	fd = shim_fobj_install(c, o, true);
-	shim_fobj_put_locked(o);
-	return fd;
+	return shim_fobj_install(c, o, true);
 }
 
 int shim_sync_file_fence(struct shim_caller *c, int fd, struct shim_fence **out)

@@ -51,7 +51,6 @@ long drm_syncobj_to_fd(struct drm_file_priv *p, struct shim_caller *c,
 		s->refs++;
 	}
 	fd = shim_fobj_install(c, o, true);
-	shim_fobj_put_locked(o);
 	if (fd < 0)
 		return fd;
 	a->fd = fd;

@@ -248,14 +248,18 @@ TEST_F(ip, compute_job_statistics_in_the_stats_json)
 
 /* ---- file objects: descriptors the driver creates (fuse-dev/inproc.h) ---- */
 
-static long ioctl_prime(struct vgpu_inproc_file *f, unsigned cmd, uint32_t *handle,
-			int *fd, uint32_t flags)
+/* PRIME and syncobj HANDLE_TO_FD / FD_TO_HANDLE: both arguments begin
+ * with handle, flags, fd (the syncobj one has 4 bytes of padding more). */
+static long fd_ioctl(struct vgpu_inproc_file *f, unsigned cmd, uint32_t *handle,
+		     int *fd, uint32_t flags)
 {
-	struct drm_prime_handle_arg p = { .handle = *handle, .flags = flags, .fd = *fd };
-	long r = vgpu_inproc_ioctl(f, cmd, &p);
+	struct drm_syncobj_handle_arg a = { .handle = *handle, .flags = flags, .fd = *fd };
+	long r = vgpu_inproc_ioctl(f, cmd, &a);
 
-	*handle = p.handle;
-	*fd = p.fd;
+	_Static_assert(offsetof(struct drm_prime_handle_arg, fd) ==
+		       offsetof(struct drm_syncobj_handle_arg, fd), "layouts");
+	*handle = a.handle;
+	*fd = a.fd;
 	return r;
 }
 
@@ -291,17 +295,17 @@ TEST_F(ip, prime_fd_maps_the_bo_and_imports_into_another_file)
 	ASSERT_NE(h, 0u);
 	/* A real descriptor, close-on-exec as asked; a second export is the
 	 * same dma-buf (one handle), though another pipe (fobj_fd.h). */
-	ASSERT_EQ(ioctl_prime(self->f, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h, &fd,
+	ASSERT_EQ(fd_ioctl(self->f, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h, &fd,
 			      DRM_CLOEXEC | DRM_RDWR), 0);
 	ASSERT_GE(fd, 0);
 	EXPECT_TRUE(fcntl(fd, F_GETFD) & FD_CLOEXEC);
-	ASSERT_EQ(ioctl_prime(self->f, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h, &fd2, 0), 0);
+	ASSERT_EQ(fd_ioctl(self->f, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h, &fd2, 0), 0);
 	EXPECT_FALSE(fcntl(fd2, F_GETFD) & FD_CLOEXEC);
 	ASSERT_EQ(fstat(fd, &st1), 0);
 	EXPECT_TRUE(S_ISFIFO(st1.st_mode));
 	h2 = hsame = 0;
-	ASSERT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &fd2, 0), 0);
-	ASSERT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &hsame, &fd, 0), 0);
+	ASSERT_EQ(fd_ioctl(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &fd2, 0), 0);
+	ASSERT_EQ(fd_ioctl(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &hsame, &fd, 0), 0);
 	EXPECT_EQ(hsame, h2);
 	vgpu_inproc_close(vgpu_inproc_fd_file(self->ip, fd2));
 	close(fd2);
@@ -319,12 +323,12 @@ TEST_F(ip, prime_fd_maps_the_bo_and_imports_into_another_file)
 	EXPECT_EQ(err, EINVAL);
 	/* Back into its own file: the same handle. */
 	h2 = 0;
-	ASSERT_EQ(ioctl_prime(self->f, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &fd, 0), 0);
+	ASSERT_EQ(fd_ioctl(self->f, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &fd, 0), 0);
 	EXPECT_EQ(h2, h);
 	/* Into another file: a handle there, usable by its jobs, and the
 	 * buffer outlives its exporter. */
 	h2 = 0;
-	ASSERT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &fd, 0), 0);
+	ASSERT_EQ(fd_ioctl(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &fd, 0), 0);
 	EXPECT_NE(h2, 0u);
 	o.handle = h2;
 	ASSERT_EQ(vgpu_inproc_ioctl(f2, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &o), 0);
@@ -345,32 +349,21 @@ TEST_F(ip, prime_fd_maps_the_bo_and_imports_into_another_file)
 	ASSERT_GE(null, 0);
 	ASSERT_EQ(pipe(pfd), 0);
 	h2 = 0;
-	EXPECT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &null, 0), -EINVAL);
-	EXPECT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &pfd[0], 0), -EINVAL);
+	EXPECT_EQ(fd_ioctl(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &null, 0), -EINVAL);
+	EXPECT_EQ(fd_ioctl(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &pfd[0], 0), -EINVAL);
 	close(null);
-	EXPECT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &null, 0), -EBADF);
+	EXPECT_EQ(fd_ioctl(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &null, 0), -EBADF);
 	fd2 = -1;
-	EXPECT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &fd2, 0), -EBADF);
-	EXPECT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h2, &fd2, 0x100), -EINVAL);
+	EXPECT_EQ(fd_ioctl(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &fd2, 0), -EBADF);
+	EXPECT_EQ(fd_ioctl(f2, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h2, &fd2, 0x100), -EINVAL);
 	h2 = 99;
-	EXPECT_EQ(ioctl_prime(f2, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h2, &fd2, 0), -ENOENT);
+	EXPECT_EQ(fd_ioctl(f2, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h2, &fd2, 0), -ENOENT);
 	close(pfd[0]);
 	close(pfd[1]);
 	munmap(jobs, 4096);
 	vgpu_inproc_close(buf);
 	close(fd);
 	vgpu_inproc_close(f2);
-}
-
-static long syncobj_fd(struct vgpu_inproc_file *f, unsigned cmd, uint32_t *handle,
-		       int *fd, uint32_t flags)
-{
-	struct drm_syncobj_handle_arg a = { .handle = *handle, .flags = flags, .fd = *fd };
-	long r = vgpu_inproc_ioctl(f, cmd, &a);
-
-	*handle = a.handle;
-	*fd = a.fd;
-	return r;
 }
 
 static uint32_t syncobj_make(struct vgpu_inproc_file *f, uint32_t flags)
@@ -405,10 +398,10 @@ TEST_F(ip, syncobj_fds_and_sync_files)
 	s1 = syncobj_make(self->f, 0);
 	ASSERT_NE(s1, 0u);
 	/* A syncobj file shares the syncobj: file 2 waits on file 1's job. */
-	ASSERT_EQ(syncobj_fd(self->f, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &s1, &fd, 0), 0);
+	ASSERT_EQ(fd_ioctl(self->f, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &s1, &fd, 0), 0);
 	ASSERT_GE(fd, 0);
 	s2 = 0;
-	ASSERT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &s2, &fd, 0), 0);
+	ASSERT_EQ(fd_ioctl(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &s2, &fd, 0), 0);
 	ASSERT_NE(s2, 0u);
 	jobs = pan_bo(self->f, 4096, &jva);
 	ASSERT_TRUE(jobs != MAP_FAILED);
@@ -421,30 +414,30 @@ TEST_F(ip, syncobj_fds_and_sync_files)
 	/* Its fence as a sync_file: readable once signalled, and imported
 	 * into another syncobj of the other file. */
 	h = s1;
-	ASSERT_EQ(syncobj_fd(self->f, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h, &sf,
+	ASSERT_EQ(fd_ioctl(self->f, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h, &sf,
 			     DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE), 0);
 	p.fd = sf;
 	EXPECT_EQ(poll(&p, 1, 0), 1);
 	s3 = syncobj_make(f2, 0);
 	ASSERT_NE(s3, 0u);
 	h = s3;
-	ASSERT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, &sf,
+	ASSERT_EQ(fd_ioctl(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, &sf,
 			     DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE), 0);
 	EXPECT_EQ(syncobj_wait1(f2, s3), 0);
 	/* Bad input: drm_syncobj.c's errnos. */
 	h = s3;
-	EXPECT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, &fd,
+	EXPECT_EQ(fd_ioctl(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, &fd,
 			     DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE), -EINVAL);
-	EXPECT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, &sf, 0), -EINVAL);
-	EXPECT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, &bad, 0), -EINVAL);
+	EXPECT_EQ(fd_ioctl(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, &sf, 0), -EINVAL);
+	EXPECT_EQ(fd_ioctl(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, &bad, 0), -EINVAL);
 	h = 999;
-	EXPECT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, &sf,
+	EXPECT_EQ(fd_ioctl(f2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h, &sf,
 			     DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE), -ENOENT);
-	EXPECT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h, &bad, 0), -ENOENT);
+	EXPECT_EQ(fd_ioctl(f2, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h, &bad, 0), -ENOENT);
 	empty = syncobj_make(f2, 0);
-	EXPECT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &empty, &bad,
+	EXPECT_EQ(fd_ioctl(f2, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &empty, &bad,
 			     DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE), -EINVAL);
-	EXPECT_EQ(syncobj_fd(f2, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &empty, &bad, 0x8), -EINVAL);
+	EXPECT_EQ(fd_ioctl(f2, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &empty, &bad, 0x8), -EINVAL);
 	vgpu_inproc_close(vgpu_inproc_fd_file(self->ip, sf));
 	vgpu_inproc_close(vgpu_inproc_fd_file(self->ip, fd));
 	close(sf);
