@@ -514,10 +514,30 @@ static int attach_file(struct sock_conn *c, struct vgpu_sock_msg *m)
 	return reply(c, 0, 0, 0, NULL, 0, -1);
 }
 
+/* Which of our file objects descriptor @fd is: its token to ATTACH to. */
+static int identify(struct sock_conn *c, int fd)
+{
+	struct sock_server *ss = c->ss;
+	struct sock_file *f;
+	uint64_t token = 0;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st))
+		return reply(c, -EBADF, 0, 0, NULL, 0, -1);
+	pthread_mutex_lock(&ss->lock);
+	for (f = ss->files; f && !token; f = f->next)
+		if (f->obj && fobj_fd_is(&f->h, &st))
+			token = f->token;
+	pthread_mutex_unlock(&ss->lock);
+	return reply(c, token ? 0 : -EINVAL, token, 0, NULL, 0, -1);
+}
+
 /* The first message: which node, which open file, or only statistics. */
-static int serve_first(struct sock_conn *c, struct vgpu_sock_msg *m)
+static int serve_first(struct sock_conn *c, struct vgpu_sock_msg *m, int got)
 {
 	switch (m->op) {
+	case VGPU_SOCK_IDENTIFY:
+		return identify(c, got);
 	case VGPU_SOCK_STATS:
 		return do_stats(c);
 	case VGPU_SOCK_OPEN:
@@ -542,9 +562,11 @@ static void *conn_thread(void *arg)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	if (!sock_recv_hdr(c->fd, &m, &got)) {
+		int first = m.len ? -EPROTO : serve_first(c, &m, got);
+
 		if (got >= 0)
 			close(got);
-		if (!m.len && !serve_first(c, &m) && c->file) {
+		if (!first && c->file) {
 			while (!sock_recv_hdr(c->fd, &m, &got)) {
 				if (got >= 0)
 					close(got);

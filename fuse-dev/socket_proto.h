@@ -61,6 +61,11 @@ enum vgpu_sock_op {
 				  * the program's descriptor number, or -errno */
 	VGPU_SOCK_FD_GET,        /* a: a descriptor number of the program;
 				  * reply ret 0 + that descriptor, or -EBADF */
+	/* client -> server, a first message (then the connection ends) */
+	VGPU_SOCK_IDENTIFY,      /* + a descriptor the client did not get from
+				  * us (received from another process); reply
+				  * a: the token of the file object it is, or
+				  * ret -EINVAL */
 };
 
 #define VGPU_SOCK_FD_CLOEXEC 1u

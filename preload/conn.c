@@ -16,7 +16,8 @@
  * becomes the program's, with a vconn of its own (the server's token), so
  * ioctl/mmap/read on it work as on a node. An import (FD_GET) sends the
  * program's descriptor back: the server names the object by its
- * identity, so a descriptor received from another process works too.
+ * identity, so a descriptor received from another process works too;
+ * mmap of such a descriptor asks the server what it is (IDENTIFY).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -216,11 +217,25 @@ static int exchange(int sock, struct vgpu_sock_msg *req, const void *in,
 
 static int connect_server(void);
 
+/* Descriptor @fd now names the file object @token of the server. */
+static int object_bind(int fd, uint64_t token)
+{
+	struct vconn *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	c->node = PRELOAD_OBJECT;
+	c->refs = 1;
+	c->token = token;
+	pthread_mutex_init(&c->lock, NULL);
+	fdtab_set(fd, c);
+	vconn_put(c);
+	return 0;
+}
+
 /* FD_INSTALL: the new file's descriptor @fd becomes the program's. */
 static int adopt(const struct vgpu_sock_msg *m, int fd)
 {
-	struct vconn *c;
-
 	if (fd < 0)
 		return -EPROTO;
 	/* The table only covers low numbers (fdtab.c). */
@@ -234,18 +249,31 @@ static int adopt(const struct vgpu_sock_msg *m, int fd)
 	}
 	if (!(m->b & VGPU_SOCK_FD_CLOEXEC))
 		fcntl(fd, F_SETFD, 0);
-	c = calloc(1, sizeof(*c));
-	if (!c) {
+	if (object_bind(fd, m->a)) {
 		close(fd);
 		return -ENOMEM;
 	}
-	c->node = PRELOAD_OBJECT;
-	c->refs = 1;
-	c->token = m->a;
-	pthread_mutex_init(&c->lock, NULL);
-	fdtab_set(fd, c);
-	vconn_put(c);
 	return fd;
+}
+
+int vconn_identify(int fd)
+{
+	struct vgpu_sock_msg req = { .op = VGPU_SOCK_IDENTIFY }, rep;
+	int sock = connect_server(), ret, got = -1;
+
+	if (sock < 0)
+		return sock;
+	ret = sock_send(sock, &req, NULL, fd);
+	if (!ret)
+		ret = sock_recv_hdr(sock, &rep, &got);
+	if (got >= 0)
+		close(got);
+	close(sock);
+	if (!ret && rep.op != VGPU_SOCK_REPLY)
+		ret = -EPROTO;
+	if (!ret)
+		ret = rep.ret < 0 ? (int)rep.ret : object_bind(fd, rep.a);
+	return ret;
 }
 
 /* The driver's descriptor-table callbacks inside a request. */

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "preload/preload.h"
@@ -123,12 +124,26 @@ ssize_t read(int fd, void *buf, size_t len)
 	return syscall_result(ret);
 }
 
+/* A pipe we never saw may be a driver object another process passed us
+ * (a dma-buf): pipes cannot be mapped, so asking costs nothing else. */
+static struct vconn *foreign_object(int fd)
+{
+	struct stat st;
+
+	if (!preload_socket_path() || REAL(fstat)(fd, &st) || !S_ISFIFO(st.st_mode) ||
+	    vconn_identify(fd))
+		return NULL;
+	return fdtab_acquire(fd);
+}
+
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
 	struct vconn *c = fd >= 0 && !(flags & MAP_ANONYMOUS) ? fdtab_acquire(fd) : NULL;
 	void *p;
 	int err;
 
+	if (!c && fd >= 0 && !(flags & MAP_ANONYMOUS))
+		c = foreign_object(fd);
 	if (!c)
 		return REAL(mmap)(addr, len, prot, flags, fd, off);
 	p = vconn_mmap(c, addr, len, prot, flags, off, &err);

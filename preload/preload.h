@@ -71,6 +71,9 @@ long vconn_ioctl(struct vconn *c, unsigned long cmd, void *arg);
 long vconn_read(struct vconn *c, void *buf, size_t len);
 void *vconn_mmap(struct vconn *c, void *addr, size_t len, int prot, int flags,
 		 off_t offset, int *err);
+/* Binds @fd, a descriptor another process passed us, to the server's
+ * file object it is (a dma-buf...): 0, or -errno when it is none. */
+int vconn_identify(int fd);
 /* The driver's vm_close for a mapping made by vconn_mmap (tracked here). */
 void vconn_munmap_notify(void *addr, size_t len);
 

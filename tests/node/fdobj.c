@@ -207,6 +207,10 @@ static void role_import(int chan)
 	CHECK(CMSG_FIRSTHDR(&mh) && CMSG_FIRSTHDR(&mh)->cmsg_type == SCM_RIGHTS);
 	memcpy(&buf, CMSG_DATA(CMSG_FIRSTHDR(&mh)), sizeof(int));
 	CHECK(read(chan, &c, 1) == 0); /* the exporter exited */
+	/* The dma-buf maps as it is, before any import. */
+	view = mmap(NULL, 8192, PROT_READ, MAP_SHARED, buf, 0);
+	CHECK(view != MAP_FAILED && view[4095] == (uint8_t)(4095 * 7));
+	CHECK(!munmap(view, 8192));
 	fd = open(RENDER, O_RDWR);
 	CHECK(fd >= 0);
 	CHECK(!prime(fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h, &buf, 0) && h);
