@@ -20,6 +20,16 @@
  * may close or dup over its own numbers at will. O_NONBLOCK belongs to the
  * open file (shared by its copies) and is kept here, since the eventfd
  * itself must stay non-blocking for the driver.
+ *
+ * fork(): the driver lives in this process, so a child gets a copy of it
+ * without its GPU threads (only the forking thread survives a fork). The
+ * files the child inherits keep that copy: what they hold (BOs, handles,
+ * mappings, which share the parent's memory) can be queried, but a
+ * submission on them fails with ENODEV and says why, instead of waiting
+ * for a GPU that is not there; nodes the child opens itself get a device
+ * of its own, with its own GPU, that works as in any process. The copy
+ * is never released (its locks may have been held by a thread that did
+ * not come along), and the child writes no -stats/-trace report.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -35,6 +45,8 @@
 #include <unistd.h>
 
 #include "aarch64-user/abi.h"
+#include "driver-shim/uapi_drm.h"
+#include "driver-shim/uapi_kbase.h"
 #include "fuse-dev/dev_tree.h"
 #include "fuse-dev/inproc.h"
 
@@ -48,6 +60,7 @@ struct dv_file {
 	const struct dev_tree_node *node;
 	int refs;	/* guest descriptors, mappings and calls in progress */
 	int oflags;	/* host open flags as F_GETFL shows them */
+	bool inherited;	/* a forked child's copy of its parent's file */
 };
 
 struct dv_map {
@@ -65,6 +78,8 @@ static struct dv_file **fds;
 static size_t nfds;
 static int open_count;
 static struct dv_map *maps;
+static bool forked;	/* this process is a fork of the one that made @dev */
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 
 static char tree_root[PATH_MAX];
 static pthread_once_t tree_once = PTHREAD_ONCE_INIT;
@@ -151,7 +166,8 @@ void devview_exit(void)
 	char *buf;
 	FILE *f;
 
-	if (!stats_path[0] && !trace_path[0])
+	/* The report is the run's: its first process writes it. */
+	if ((!stats_path[0] && !trace_path[0]) || forked)
 		return;
 	pthread_mutex_lock(&lock);
 	ip = dev;
@@ -248,9 +264,60 @@ const char *devview_path(const char *p, char *buf)
 static void file_put_locked(struct dv_file *df, struct vgpu_inproc_file **close_me)
 {
 	if (--df->refs == 0) {
-		*close_me = df->f;
+		/* An inherited copy is left alone (see the top). */
+		*close_me = df->inherited ? NULL : df->f;
 		free(df);
 	}
+}
+
+/* Around fork(): no other thread may hold the table's lock in the child;
+ * there every open file becomes an inherited copy and the next open gets
+ * a device of the child's own. */
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&lock);
+}
+
+static void fork_child(void)
+{
+	for (size_t i = 0; i < nfds; i++)
+		if (fds[i])
+			fds[i]->inherited = true;
+	for (struct dv_map *m = maps; m; m = m->next)
+		m->file->inherited = true;
+	dev = NULL;
+	forked = true;
+	pthread_mutex_unlock(&lock);
+}
+
+static void fork_hooks(void)
+{
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+/* Whether ioctl @cmd needs the GPU to run something. */
+static bool runs_on_gpu(unsigned cmd)
+{
+	return cmd == DRM_IOCTL_PANFROST_SUBMIT || cmd == KB_IOCTL_JOB_SUBMIT ||
+	       cmd == DRM_IOCTL_PANFROST_PERFCNT_ENABLE ||
+	       cmd == DRM_IOCTL_PANFROST_PERFCNT_DUMP;
+}
+
+/* A submission on an inherited file: ENODEV, said once. */
+static long inherited_submit(void)
+{
+	static bool said;
+
+	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		fprintf(stderr, "vgpu run: a forked child cannot submit on a GPU file its "
+			"parent opened (the GPU runs in the parent's process); it can open "
+			"the node again to get a GPU of its own: ENODEV\n");
+	return -ENODEV;
 }
 
 static void file_put(struct dv_file *df)
@@ -359,6 +426,7 @@ static struct vgpu_inproc *device(void)
 {
 	struct vgpu_inproc *ip;
 
+	pthread_once(&fork_once, fork_hooks);
 	pthread_mutex_lock(&lock);
 	if (!dev) {
 		struct shim_config cfg = { .gpu = gpu_model };
@@ -512,7 +580,10 @@ long sys_ioctl(struct gthread *t, const uint64_t *a)
 
 	if (!df)
 		return safe_syscall(t, SYS_ioctl, a);
-	r = vgpu_inproc_ioctl(df->f, (unsigned)a[1], (void *)a[2]);
+	if (df->inherited && runs_on_gpu((unsigned)a[1]))
+		r = inherited_submit();
+	else
+		r = vgpu_inproc_ioctl(df->f, (unsigned)a[1], (void *)a[2]);
 	file_put(df);
 	return r;
 }
@@ -675,8 +746,12 @@ long devview_munmap(uint64_t addr, uint64_t len, bool *handled)
 	if (!m)
 		return 0;
 	*handled = true;
-	/* The driver's vm_close, then the host unmap. */
-	r = vgpu_inproc_munmap(m->file->f, (void *)addr, len ? len : m->len);
+	/* The driver's vm_close, then the host unmap (an inherited copy's
+	 * driver is left alone). */
+	if (m->file->inherited)
+		r = munmap((void *)addr, len ? len : m->len) ? -errno : 0;
+	else
+		r = vgpu_inproc_munmap(m->file->f, (void *)addr, len ? len : m->len);
 	file_put(m->file);
 	free(m);
 	return r;

@@ -17,10 +17,11 @@ fuzz-a64: $(BUILD)/tests/dbt/isa_diff $(BUILD)/tests/guest/a64_diff
 # `vgpu run`, statically linked so that no sysroot is needed): the board
 # view and one job on each UAPI, the very checks the preload library's
 # suite runs (preload/tests/devview.c), and the descriptor semantics of
-# tests/guest/devview_fd.c. Both use the project's UAPI headers.
+# tests/guest/devview_fd.c (and devview_fork.c). They use the project's
+# UAPI headers.
 DEVVIEW_GUEST := $(BUILD)/guest-view/devview
 
-$(BUILD)/tests/guest/devview_fd: GUEST_CFLAGS += -I. -MMD -MP
+$(BUILD)/tests/guest/devview_%: GUEST_CFLAGS += -I. -Itests -MMD -MP
 
 $(DEVVIEW_GUEST): preload/tests/devview.c
 	@mkdir -p $(@D)
@@ -29,4 +30,4 @@ $(DEVVIEW_GUEST): preload/tests/devview.c
 
 guests: $(DEVVIEW_GUEST)
 
--include $(DEVVIEW_GUEST).d $(BUILD)/tests/guest/devview_fd.d
+-include $(DEVVIEW_GUEST).d $(wildcard $(BUILD)/tests/guest/devview_*.d)

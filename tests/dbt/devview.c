@@ -5,6 +5,7 @@
  * with a Mali, backed by the in-process driver: libdrm's scan entries, one
  * job on each UAPI (the checks the preload library's suite runs too,
  * preload/tests/devview.c), descriptor semantics (tests/guest/devview_fd.c),
+ * a forked child (tests/guest/devview_fork.c),
  * -gpu, the start-up line that names the mode, and the directory the
  * view lives in.
  */
@@ -20,6 +21,7 @@
 
 #define DEVVIEW "guest-view/devview"
 #define DEVVIEW_FD "tests/guest/devview_fd"
+#define DEVVIEW_FORK "tests/guest/devview_fork"
 
 /* Runs `vgpu run ARGS` and shows what it said when @status is not met. */
 static void run_expect(struct __test_metadata *_metadata, struct proc_result *r,
@@ -52,6 +54,20 @@ TEST_TIMEOUT(descriptors_behave_as_a_kernel_file, 120)
 	/* Nothing but the program's own output: the mode is said only when
 	 * asked for. */
 	EXPECT_STREQ(r.err, "");
+	proc_result_free(&r);
+}
+
+/* A forked child: its inherited files query but do not submit (ENODEV,
+ * said on stderr), its own opens get a GPU that runs jobs on both UAPIs,
+ * and the parent's GPU works on. */
+TEST_TIMEOUT(forked_child_gets_a_gpu_of_its_own, 120)
+{
+	struct proc_result r;
+	const char *a[] = { abi_guest(DEVVIEW_FORK), NULL };
+
+	run_expect(_metadata, &r, a, 0);
+	EXPECT_NONNULL(strstr(r.out, "devview_fork: all checks passed"));
+	EXPECT_NONNULL(strstr(r.err, "a forked child cannot submit on a GPU file its parent opened"));
 	proc_result_free(&r);
 }
 

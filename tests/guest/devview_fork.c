@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Runs under `vgpu run` (tests/dbt/devview.c): a forked child and the GPU.
+ * The driver lives in the parent's process, so the files the child
+ * inherits can be queried (the parent's BO is there) but a submission on
+ * them fails at once with ENODEV; nodes the child opens itself give it a
+ * GPU of its own, on which panfrost and kbase jobs run; the parent's file
+ * works on. Prints one line per failed check.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "driver-shim/uapi_drm.h"
+#include "driver-shim/uapi_kbase.h"
+#include "node/devnode.h"
+#include "preload/tests/check.h"
+
+#define RENDER "/dev/dri/renderD128"
+#define MALI "/dev/mali0"
+
+struct bo {
+	uint32_t handle;
+	uint64_t gpu;
+	uint8_t *cpu;
+};
+
+static int bo_new(int fd, struct bo *b)
+{
+	struct pan_create_bo_arg c = { .size = 8192 };
+	struct pan_mmap_bo_arg m = { 0 };
+
+	if (ioctl(fd, DRM_IOCTL_PANFROST_CREATE_BO, &c))
+		return -1;
+	m.handle = c.handle;
+	if (ioctl(fd, DRM_IOCTL_PANFROST_MMAP_BO, &m))
+		return -1;
+	b->cpu = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)m.offset);
+	b->handle = c.handle;
+	b->gpu = c.offset;
+	return b->cpu == MAP_FAILED ? -1 : 0;
+}
+
+/* A WRITE_VALUE of @v to the BO's second page, submitted and waited for
+ * on a syncobj: 0, or the failing call's -errno. */
+static int pan_job(int fd, const struct bo *b, uint32_t v)
+{
+	struct drm_syncobj_create_arg sc = { 0 };
+	struct drm_syncobj_wait_arg w = { 0 };
+	struct pan_submit_arg s = { 0 };
+	struct timespec ts;
+
+	job_write_value(b->cpu, 1, 0, 0, b->gpu + 4096, WRITE_VALUE_IMM32, v);
+	if (ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc))
+		return -errno;
+	s.jc = b->gpu;
+	s.bo_handles = (uintptr_t)&b->handle;
+	s.bo_handle_count = 1;
+	s.out_sync = sc.handle;
+	if (ioctl(fd, DRM_IOCTL_PANFROST_SUBMIT, &s))
+		return -errno;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	w.handles = (uintptr_t)&sc.handle;
+	w.count_handles = 1;
+	w.timeout_nsec = (ts.tv_sec + 20) * 1000000000ll;
+	if (ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w))
+		return -errno;
+	return *(volatile uint32_t *)(b->cpu + 4096) == v ? 0 : -EIO;
+}
+
+/* A kbase client from scratch: handshake, SAME_VA memory, one job and
+ * its event. 0 on success. */
+static int kbase_job(void)
+{
+	struct kb_version_check v = { .major = 11, .minor = 40 };
+	struct kb_set_flags f = { 0 };
+	union kb_mem_alloc a = { .in = { .va_pages = 1, .commit_pages = 1,
+		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
+			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR } };
+	struct kb_atom_v2 atom;
+	struct kb_job_submit sub = { .addr = (uintptr_t)&atom, .nr_atoms = 1,
+				     .stride = sizeof(atom) };
+	struct kb_event ev = { 0 };
+	struct pollfd p;
+	uint8_t *mem;
+	int fd = open(MALI, O_RDWR | O_CLOEXEC), ok;
+
+	if (fd < 0 || ioctl(fd, KB_IOCTL_VERSION_CHECK, &v) ||
+	    ioctl(fd, KB_IOCTL_SET_FLAGS, &f) || ioctl(fd, KB_IOCTL_MEM_ALLOC, &a))
+		return -1;
+	mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)a.out.gpu_va);
+	if (mem == MAP_FAILED)
+		return -1;
+	job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 2048), WRITE_VALUE_IMM32, 0xc41d);
+	memset(&atom, 0, sizeof(atom));
+	atom.jc = (uintptr_t)mem;
+	atom.atom_number = 1;
+	atom.core_req = KB_JD_REQ_CS;
+	p.fd = fd;
+	p.events = POLLIN;
+	ok = !ioctl(fd, KB_IOCTL_JOB_SUBMIT, &sub) && poll(&p, 1, 20000) == 1 &&
+	     read(fd, &ev, sizeof(ev)) == sizeof(ev) && ev.event_code == KB_EVENT_DONE &&
+	     *(volatile uint32_t *)(mem + 2048) == 0xc41d;
+	munmap(mem, 4096);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static int child(int inherited, const struct bo *parent_bo)
+{
+	struct pan_get_bo_offset_arg o = { .handle = parent_bo->handle };
+	struct bo mine;
+	int fd, r;
+
+	/* The inherited file: what it holds is there... */
+	CHECK(!ioctl(inherited, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &o) &&
+	      o.offset == parent_bo->gpu, "the parent's BO through the inherited file");
+	CHECK(*(volatile uint32_t *)(parent_bo->cpu + 4096) == 0x1111,
+	      "the parent's mapping (0x%x)", *(uint32_t *)(parent_bo->cpu + 4096));
+	/* ...but no GPU runs it: a clear error, at once. */
+	r = pan_job(inherited, parent_bo, 0x2222);
+	CHECK(r == -ENODEV, "a submission on the inherited file is ENODEV (%d)", r);
+	/* Its own open: a GPU of its own. */
+	fd = open(RENDER, O_RDWR | O_CLOEXEC);
+	CHECK(fd >= 0, "the child opens " RENDER);
+	if (fd >= 0) {
+		CHECK(!bo_new(fd, &mine), "a BO of the child's");
+		r = pan_job(fd, &mine, 0x3333);
+		CHECK(!r, "a panfrost job on the child's own file (%d)", r);
+		close(fd);
+	}
+	CHECK(!kbase_job(), "a kbase job on the child's own mali0");
+	return failures ? 1 : 0;
+}
+
+int main(void)
+{
+	struct bo b;
+	int fd = open(RENDER, O_RDWR | O_CLOEXEC), status = -1, r;
+	pid_t pid;
+
+	CHECK(fd >= 0, "open " RENDER);
+	if (fd < 0 || bo_new(fd, &b))
+		return 1;
+	r = pan_job(fd, &b, 0x1111);
+	CHECK(!r, "the parent's job (%d)", r);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		r = child(fd, &b);
+		fflush(stdout);
+		_exit(r);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 0, "the child's checks (status 0x%x)", status);
+	/* The parent's file and GPU work on. */
+	r = pan_job(fd, &b, 0x4444);
+	CHECK(!r, "the parent's job after the fork (%d)", r);
+	CHECK(!kbase_job(), "a kbase job in the parent");
+	close(fd);
+	if (!failures)
+		printf("devview_fork: all checks passed\n");
+	return failures ? 1 : 0;
+}
