@@ -277,6 +277,12 @@ static void worker_main(void *arg)
 	const struct job_state *s = wk->s;
 	struct bi_env env = s->env;
 	uint32_t gx = s->inv.groups[0], gy = s->inv.groups[1];
+	struct bi_vgpu_view view;
+
+	/* this worker's cache of translated pages */
+	bi_vgpu_view_init(&view, env.as, wk->job, wk->err);
+	env.mem = &bi_vgpu_view_ops;
+	env.as = &view;
 
 	for (;;) {
 		uint64_t i = __atomic_fetch_add(wk->next, 1, __ATOMIC_RELAXED);

@@ -63,6 +63,25 @@ struct bi_mem_ops {
 /* bi_mem_ops on a vgpu address space (struct vgpu_as *, mem_vgpu.c). */
 extern const struct bi_mem_ops bi_vgpu_mem_ops;
 
+/* The same through a worker's cache of translated pages (as: a struct
+ * bi_vgpu_view *, one per worker and job; see mem_vgpu.c). */
+#define BI_VIEW_ENTRIES 16
+struct vgpu_as;
+struct vgpu_job;
+struct bi_vgpu_view_entry {
+	uint64_t vpn;   /* page number + 1; 0: empty */
+	uint8_t *page;
+};
+struct bi_vgpu_view {
+	struct vgpu_as *as;
+	struct vgpu_job *job;     /* NULL: never stopping */
+	const int *failed;        /* nonzero: a worker saw the job fail */
+	struct bi_vgpu_view_entry tlb[3][BI_VIEW_ENTRIES]; /* read, write, atomic */
+};
+extern const struct bi_mem_ops bi_vgpu_view_ops;
+void bi_vgpu_view_init(struct bi_vgpu_view *v, struct vgpu_as *as,
+		       struct vgpu_job *job, const int *failed);
+
 struct bi_cache;
 
 struct bi_env {

@@ -96,3 +96,112 @@ const struct bi_mem_ops bi_vgpu_mem_ops = {
 	.write = as_write,
 	.atomic = as_atomic,
 };
+
+/*
+ * A worker's view: host pages already translated, per kind of access.
+ * A miss goes through the MMU model (exact fault address, permission
+ * check, statistics), then maps the page for the rest of the job
+ * (vgpu_as_map()'s pointers stay valid until the job ends). Hits skip
+ * the GPU's lock; they are not in the MMU's per-address-space byte
+ * counts (the shader statistics count them). A stopping job, or one a
+ * worker saw fail, takes the MMU path again, which then fails.
+ */
+static uint8_t *view_page(struct bi_vgpu_view *v, uint64_t va, unsigned size,
+			  unsigned kind)
+{
+	uint64_t vpn = va >> 12;
+	struct bi_vgpu_view_entry *e = &v->tlb[kind][vpn % BI_VIEW_ENTRIES];
+
+	if ((va & 4095) + size > 4096 || e->vpn != vpn + 1 ||
+	    (v->failed && __atomic_load_n(v->failed, __ATOMIC_RELAXED)) ||
+	    (v->job && vgpu_job_stopping(v->job)))
+		return NULL;
+	return e->page + (va & 4095);
+}
+
+static void view_fill(struct bi_vgpu_view *v, uint64_t va, unsigned size,
+		      unsigned kind, enum vgpu_access acc)
+{
+	uint64_t vpn = va >> 12;
+	struct bi_vgpu_view_entry *e = &v->tlb[kind][vpn % BI_VIEW_ENTRIES];
+	uint8_t *p;
+
+	if ((va & 4095) + size > 4096)
+		return;
+	p = vgpu_as_map(v->as, va & ~4095ull, 4096, acc);
+	if (p) {
+		e->vpn = vpn + 1;
+		e->page = p;
+	}
+}
+
+static int view_fetch(void *as, uint64_t va, void *dst, unsigned size)
+{
+	return as_fetch(((struct bi_vgpu_view *)as)->as, va, dst, size);
+}
+
+static int view_read(void *as, uint64_t va, void *dst, unsigned size)
+{
+	struct bi_vgpu_view *v = as;
+	uint8_t *p = view_page(v, va, size, 0);
+
+	if (p) {
+		os_memcpy(dst, p, size);
+		return 0;
+	}
+	if (vgpu_as_read(v->as, va, dst, size))
+		return BI_FAULT_MEMORY;
+	view_fill(v, va, size, 0, VGPU_ACCESS_READ);
+	return 0;
+}
+
+static int view_write(void *as, uint64_t va, const void *src, unsigned size)
+{
+	struct bi_vgpu_view *v = as;
+	uint8_t *p = view_page(v, va, size, 1);
+
+	if (p) {
+		os_memcpy(p, src, size);
+		return 0;
+	}
+	if (vgpu_as_write(v->as, va, src, size))
+		return BI_FAULT_MEMORY;
+	view_fill(v, va, size, 1, VGPU_ACCESS_WRITE);
+	return 0;
+}
+
+static int view_atomic(void *as, uint64_t va, unsigned size, enum bi_atom_op op,
+		       uint64_t val, uint64_t cmp, uint64_t *old)
+{
+	struct bi_vgpu_view *v = as;
+	uint8_t *p;
+
+	if (va & (size - 1))
+		return BI_FAULT_INSTR_ALIGN_FAULT;
+	p = view_page(v, va, size, 2);
+	if (!p) {
+		int err = as_atomic(v->as, va, size, op, val, cmp, old);
+
+		if (!err)
+			view_fill(v, va, size, 2, VGPU_ACCESS_ATOMIC);
+		return err;
+	}
+	*old = size == 8 ? RMW(uint64_t, p, op, val, cmp) : RMW(uint32_t, p, op, val, cmp);
+	return 0;
+}
+
+const struct bi_mem_ops bi_vgpu_view_ops = {
+	.fetch = view_fetch,
+	.read = view_read,
+	.write = view_write,
+	.atomic = view_atomic,
+};
+
+void bi_vgpu_view_init(struct bi_vgpu_view *v, struct vgpu_as *as,
+		       struct vgpu_job *job, const int *failed)
+{
+	os_memset(v, 0, sizeof(*v));
+	v->as = as;
+	v->job = job;
+	v->failed = failed;
+}

@@ -12,8 +12,8 @@
 
 #define BASE 0x40000000ull
 #define STUB_BASE BASE
-#define STUB_SIZE 4096u
-#include "vgpu_stub.h"
+#define STUB_SIZE 8192u
+#include "job_stub.h" /* the view ops ask whether the job stops */
 #define page stub_mem
 
 static uint64_t rmw(enum bi_atom_op op, unsigned size, uint64_t init, uint64_t v,
@@ -70,7 +70,54 @@ TEST(faults_and_alignment)
 		  BI_FAULT_MEMORY);
 	EXPECT_EQ(bi_vgpu_mem_ops.read(NULL, 0x1000, &v, 4), BI_FAULT_MEMORY);
 	EXPECT_EQ(bi_vgpu_mem_ops.write(NULL, BASE + 8, &v, 4), 0);
-	EXPECT_EQ(bi_vgpu_mem_ops.fetch(NULL, BASE + 4096, &v, 4), BI_FAULT_MEMORY);
+	EXPECT_EQ(bi_vgpu_mem_ops.fetch(NULL, BASE + STUB_SIZE, &v, 4), BI_FAULT_MEMORY);
+}
+
+/*
+ * A worker's view caches translated pages per kind of access: the first
+ * read, write and atomic of a page go through the accessors (and map
+ * the page), later ones do not; accesses crossing a page never hit; once
+ * a worker saw the job fail, everything goes through the accessors again.
+ */
+TEST(worker_view_caches_pages_until_the_job_fails)
+{
+	struct bi_vgpu_view v;
+	int failed = 0;
+	uint32_t x = 0x1234, y = 0;
+	uint64_t old;
+	unsigned n;
+
+	bi_vgpu_view_init(&v, NULL, NULL, &failed);
+	stub_calls = 0;
+	ASSERT_EQ(bi_vgpu_view_ops.write(&v, BASE + 8, &x, 4), 0);
+	EXPECT_EQ(stub_calls, 2u); /* the write, then the map */
+	ASSERT_EQ(bi_vgpu_view_ops.read(&v, BASE + 8, &y, 4), 0);
+	EXPECT_EQ(y, 0x1234u);
+	n = stub_calls;
+	x = 0x5678;
+	ASSERT_EQ(bi_vgpu_view_ops.write(&v, BASE + 12, &x, 4), 0);
+	ASSERT_EQ(bi_vgpu_view_ops.read(&v, BASE + 12, &y, 4), 0);
+	EXPECT_EQ(y, 0x5678u);
+	EXPECT_EQ(stub_calls, n); /* both hits */
+	ASSERT_EQ(bi_vgpu_view_ops.atomic(&v, BASE + 12, 4, BI_ATOM_ADD, 2, 0, &old), 0);
+	n = stub_calls;
+	ASSERT_EQ(bi_vgpu_view_ops.atomic(&v, BASE + 12, 4, BI_ATOM_ADD, 2, 0, &old), 0);
+	EXPECT_EQ(old, 0x567au);
+	EXPECT_EQ(stub_calls, n);
+	EXPECT_EQ(bi_vgpu_view_ops.atomic(&v, BASE + 13, 4, BI_ATOM_ADD, 2, 0, &old),
+		  BI_FAULT_INSTR_ALIGN_FAULT);
+	/* across the page boundary: always the accessors */
+	ASSERT_EQ(bi_vgpu_view_ops.read(&v, BASE + 4094, &y, 4), 0);
+	n = stub_calls;
+	ASSERT_EQ(bi_vgpu_view_ops.read(&v, BASE + 4094, &y, 4), 0);
+	EXPECT_EQ(stub_calls, n + 1);
+	/* outside the memory: a fault, nothing cached */
+	EXPECT_EQ(bi_vgpu_view_ops.read(&v, 0x1000, &y, 4), BI_FAULT_MEMORY);
+	EXPECT_EQ(bi_vgpu_view_ops.read(&v, 0x1000, &y, 4), BI_FAULT_MEMORY);
+	failed = 1;
+	n = stub_calls;
+	ASSERT_EQ(bi_vgpu_view_ops.read(&v, BASE + 8, &y, 4), 0);
+	EXPECT_GT(stub_calls, n);
 }
 
 TEST(fault_codes_are_the_job_exception_codes)
