@@ -41,6 +41,7 @@ struct sock_server {
 	struct sock_conn *conns;
 	struct sock_file *files;
 	struct capture *cap; /* --capture, or NULL */
+	unsigned desc_refs;  /* files with desc_ref set (reap()) */
 	bool stopping;
 };
 
@@ -216,6 +217,7 @@ static int fd_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec)
 	pthread_mutex_lock(&ss->lock);
 	f->next = ss->files;
 	ss->files = f;
+	__atomic_add_fetch(&ss->desc_refs, 1, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&ss->lock);
 	return ret;
 }
@@ -263,11 +265,15 @@ static void reap(struct sock_server *ss)
 {
 	struct sock_file *f, *dead = NULL;
 
+	/* Every request passes here: one load when there is nothing. */
+	if (!__atomic_load_n(&ss->desc_refs, __ATOMIC_RELAXED))
+		return;
 	pthread_mutex_lock(&ss->lock);
 	for (f = ss->files; f; f = f->next) {
 		if (f->desc_ref && fobj_fd_orphaned(&f->h)) {
 			/* Its reference is dropped below, outside the lock. */
 			f->desc_ref = false;
+			__atomic_sub_fetch(&ss->desc_refs, 1, __ATOMIC_RELAXED);
 			dead = f;
 			break;
 		}
@@ -502,8 +508,10 @@ static int attach_file(struct sock_conn *c, struct vgpu_sock_msg *m)
 	/* A level object's pipe has a reader here, so its descriptors
 	 * cannot be counted: its client's connections keep it (the first
 	 * one takes over the initial reference). */
-	if (f && f->obj && f->h.level && f->desc_ref)
+	if (f && f->obj && f->h.level && f->desc_ref) {
 		f->desc_ref = false;
+		__atomic_sub_fetch(&ss->desc_refs, 1, __ATOMIC_RELAXED);
+	}
 	else if (f)
 		f->refs++;
 	pthread_mutex_unlock(&ss->lock);
