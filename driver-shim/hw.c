@@ -778,8 +778,9 @@ int shim_hw_init(struct shim_dev *dev)
 	hw->compute = bi_compute_attach(hw->gpu);
 	if (!hw->compute)
 		goto fail;
-	if (dev->cfg.cores)
-		bi_compute_set_workers(hw->compute, dev->cfg.cores);
+	/* Host threads are not the modelled cores: those are SHADER_PRESENT. */
+	if (dev->cfg.workers)
+		bi_compute_set_workers(hw->compute, dev->cfg.workers);
 	if (vgpu_bus_add(hw->gpu, SHIM_KPOOL_PA, SHIM_KPOOL_SIZE, dev->kpool))
 		goto fail;
 	read_features(hw, &dev->regs);

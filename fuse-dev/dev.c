@@ -187,6 +187,7 @@ static int dev_main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "gpu", required_argument, NULL, 'g' },
 		{ "cores", required_argument, NULL, 'c' },
+		{ "workers", required_argument, NULL, 'w' },
 		{ "mount", required_argument, NULL, 'm' },
 		{ "bind", no_argument, NULL, 'b' },
 		{ "unstable-ioctls", no_argument, NULL, 'u' },
@@ -224,15 +225,17 @@ static int dev_main(int argc, char **argv)
 				return 1;
 			}
 			break;
-		case 'c': {
+		case 'c':
+		case 'w': {
 			char *end;
 			long n = strtol(optarg, &end, 10);
 
-			if (*end || n < 1 || n > 32) {
-				fprintf(stderr, "vgpu dev: --cores wants 1..32\n");
+			if (*end || n < 1 || n > (opt == 'c' ? 32 : 256)) {
+				fprintf(stderr, "vgpu dev: --%s wants 1..%d\n",
+					opt == 'c' ? "cores" : "workers", opt == 'c' ? 32 : 256);
 				return 1;
 			}
-			cfg.cores = (unsigned)n;
+			*(opt == 'c' ? &cfg.cores : &cfg.workers) = (unsigned)n;
 			break;
 		}
 		case 'm':
@@ -377,7 +380,7 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	.name = "dev",
 	.summary = "serve mali0 (kbase) and renderD128 (panfrost) over FUSE",
 	.help =
-	"usage: vgpu dev [--gpu g71|g52] [--cores N] [--mount DIR] [--bind]\n"
+	"usage: vgpu dev [--gpu g71|g52] [--cores N] [--workers N] [--mount DIR] [--bind]\n"
 	"                [--job-timeout MS] [--trace FILE] [--unstable-ioctls]\n"
 	"                [--socket PATH [--no-fuse] [--capture DIR]] [--debug]\n"
 	"\n"
@@ -388,7 +391,11 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	"SIGTERM or SIGHUP, then unmounts.\n"
 	"\n"
 	"  --gpu g71|g52      the modelled GPU (default g71)\n"
-	"  --cores N          shader cores, 1..32 (default: the GPU's own)\n"
+	"  --cores N          modelled shader cores, 1..32: SHADER_PRESENT and the\n"
+	"                     core count clients see (default: the GPU's own, 8 on\n"
+	"                     the G71, 4 on the G52)\n"
+	"  --workers N        host threads sharing each shader job's workgroups,\n"
+	"                     1..256 (default 1); speed only, never results\n"
 	"  --mount DIR        where the nodes appear (default /run/vgpu as root,\n"
 	"                     else $XDG_RUNTIME_DIR/vgpu or /tmp/vgpu-UID)\n"
 	"  --bind             also bind them at /dev/mali0 and /dev/dri/renderD128\n"

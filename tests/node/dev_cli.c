@@ -25,6 +25,7 @@ TEST(dev_rejects_bad_options)
 {
 	static const char *const bad[][2] = {
 		{ "--gpu", "g99" }, { "--cores", "0" }, { "--cores", "33" },
+		{ "--workers", "0" }, { "--workers", "x" },
 		{ "--job-timeout", "x" }, { "--bogus", NULL },
 	};
 
@@ -40,7 +41,7 @@ TEST(dev_rejects_bad_options)
 TEST(dev_help_names_every_option)
 {
 	static const char *const opts[] = {
-		"--gpu", "--cores", "--mount", "--bind", "--job-timeout", "--trace",
+		"--gpu", "--cores", "--workers", "--mount", "--bind", "--job-timeout", "--trace",
 		"--unstable-ioctls", "--debug",
 	};
 	struct proc_result r = run_vgpu("help", "dev", NULL);

@@ -18,6 +18,7 @@
 #include "driver-shim/uapi_drm.h"
 #include "driver-shim/uapi_kbase.h"
 #include "fuse-dev/inproc.h"
+#include "shader/bi_job.h"
 
 #define PAGE 4096u
 #define JOB(i) (128u * (i))        /* job descriptors in the first page */
@@ -362,6 +363,44 @@ TEST_F(sched, stats_json_stays_whole_while_jobs_run)
 	EXPECT_EQ(c.failed, 0u);
 	EXPECT_EQ(last, 8ll * c.rounds);
 	EXPECT_GT(reads, 1u);
+}
+
+/* --cores is the modelled GPU (SHADER_PRESENT), --workers the host
+ * threads: a G71 with 2 cores and 3 workers shows 2 cores, and a compute
+ * job's workgroups, shared among the 3 threads, still add up. */
+TEST(cores_are_modelled_workers_are_host_threads)
+{
+	struct shim_config cfg = { .gpu = SHIM_GPU_G71, .cores = 2, .workers = 3 };
+	struct vgpu_inproc *ip = vgpu_inproc_create(&cfg);
+	struct pan_get_param_arg p = { .param = PAN_PARAM_SHADER_PRESENT };
+	struct drm_syncobj_create_arg sc = { 0 };
+	struct drm_syncobj_wait_arg w = { 0 };
+	struct pan_submit_arg s = { 0 };
+	struct vgpu_inproc_file *f = NULL;
+	struct timespec ts;
+	struct tjob tj;
+
+	ASSERT_NONNULL(ip);
+	ASSERT_EQ(vgpu_inproc_open(ip, "renderD128", &f), 0);
+	ASSERT_EQ(vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_GET_PARAM, &p), 0);
+	EXPECT_EQ(p.value, 0x3u);
+	tj.mem = pan_bo(f, TJ_SIZE, &tj.va);
+	ASSERT_TRUE(tj.mem != MAP_FAILED);
+	ASSERT_TRUE(tjob_vecadd(&tj, 12));
+	tj32(&tj, TJ_JOB + 16)[0] |= 1u << 16; /* job index 1 */
+	ASSERT_EQ(vgpu_inproc_ioctl(f, DRM_IOCTL_SYNCOBJ_CREATE, &sc), 0);
+	s.jc = tj.va + TJ_JOB;
+	s.out_sync = sc.handle;
+	ASSERT_EQ(vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_SUBMIT, &s), 0);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	w.handles = (uintptr_t)&sc.handle;
+	w.count_handles = 1;
+	w.timeout_nsec = (ts.tv_sec + 20) * 1000000000ll;
+	ASSERT_EQ(vgpu_inproc_ioctl(f, DRM_IOCTL_SYNCOBJ_WAIT, &w), 0);
+	EXPECT_EQ(tjob_vecadd_check(&tj, 12), -1);
+	munmap(tj.mem, TJ_SIZE);
+	vgpu_inproc_close(f);
+	vgpu_inproc_destroy(ip);
 }
 
 TEST_HARNESS_MAIN
