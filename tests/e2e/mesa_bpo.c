@@ -16,6 +16,7 @@
 
 #include "dbt/abi_util.h"
 
+/* abi_run's limit too. */
 #define MESA_TIMEOUT 300
 
 /* The bpo sysroot's path, or NULL when it has not been fetched. */
@@ -37,28 +38,19 @@ static const char *bpo_sysroot(void)
 	return stat(stamp, &st) ? NULL : path;
 }
 
-/* `vgpu run [-gpu GPU] -L BPO PROG`, expecting @renderer; @ld_debug:
- * the guest's dynamic loader names each library it loads. */
+/* `vgpu run -gpu GPU -L BPO PROG` (GPU NULL: the G71), expecting
+ * @renderer; @ld_debug: the guest's dynamic loader names each library
+ * it loads. */
 static int run_bpo(struct proc_result *r, const char *gpu, bool ld_debug, const char *prog,
 		   const char *renderer)
 {
-	char env0[128];
-	char *env[] = { env0, ld_debug ? "LD_DEBUG=files" : NULL, NULL };
-	const char *argv[12];
-	int n = 0;
+	char env[128];
+	const char *args[] = { "-gpu", gpu ? gpu : "g71", "-E", env,
+			       ld_debug ? "-E" : "-U", ld_debug ? "LD_DEBUG=files" : "LD_DEBUG",
+			       "-L", bpo_sysroot(), abi_guest(prog), NULL };
 
-	snprintf(env0, sizeof(env0), "VGPU_EXPECT_RENDERER=%s", renderer);
-	argv[n++] = abi_vgpu();
-	argv[n++] = "run";
-	if (gpu) {
-		argv[n++] = "-gpu";
-		argv[n++] = gpu;
-	}
-	argv[n++] = "-L";
-	argv[n++] = bpo_sysroot();
-	argv[n++] = abi_guest(prog);
-	argv[n] = NULL;
-	return proc_run((char *const *)argv, env, NULL, NULL, 0, MESA_TIMEOUT, r);
+	snprintf(env, sizeof(env), "VGPU_EXPECT_RENDERER=%s", renderer);
+	return abi_run(r, args, NULL);
 }
 
 /* It is Mesa 25 that runs: the process loads its gallium library. */

@@ -18,6 +18,7 @@
 #include "dbt/abi_util.h"
 #include "lib/cl_sgemm_stats.h"
 
+/* abi_run's limit too. */
 #define MESA_TIMEOUT 300
 
 struct cl_run {
@@ -26,31 +27,28 @@ struct cl_run {
 	char *json; /* the -stats file */
 };
 
-/* `vgpu run [-gpu GPU] -stats FILE -L SYSROOT PROG` in a scratch
- * directory (Mesa's trace files land there), with @env. */
+/* `vgpu run -gpu GPU -stats FILE -L SYSROOT PROG` (GPU NULL: the G71)
+ * in a scratch directory (Mesa's trace files land there), with @env
+ * ("VAR=VAL" strings, NULL ended; three at most). */
 static int cl_run(struct cl_run *c, const char *gpu, const char *prog, char *const *env)
 {
-	const char *argv[12];
+	const char *args[16] = { "-gpu", gpu ? gpu : "g71", "-stats", c->stats };
 	size_t len;
-	int n = 0;
+	int n = 4;
 
 	snprintf(c->dir, sizeof(c->dir), "/tmp/vgpu-cl-XXXXXX");
 	if (!mkdtemp(c->dir))
 		return -1;
 	snprintf(c->stats, sizeof(c->stats), "%s/stats.json", c->dir);
-	argv[n++] = abi_vgpu();
-	argv[n++] = "run";
-	if (gpu) {
-		argv[n++] = "-gpu";
-		argv[n++] = gpu;
+	for (int i = 0; env && env[i] && i < 3; i++) {
+		args[n++] = "-E";
+		args[n++] = env[i];
 	}
-	argv[n++] = "-stats";
-	argv[n++] = c->stats;
-	argv[n++] = "-L";
-	argv[n++] = sysroot_path();
-	argv[n++] = abi_guest(prog);
-	argv[n] = NULL;
-	if (proc_run((char *const *)argv, env, c->dir, NULL, 0, MESA_TIMEOUT, &c->r))
+	args[n++] = "-L";
+	args[n++] = sysroot_path();
+	args[n++] = abi_guest(prog);
+	args[n] = NULL;
+	if (abi_run(&c->r, args, c->dir))
 		return -1;
 	c->json = read_file(c->stats, &len);
 	return 0;
