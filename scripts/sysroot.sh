@@ -72,10 +72,10 @@ private_apt() {
 		-o Dir::Cache::srcpkgcache= -o APT::Architecture=arm64
 		-o APT::Architectures=arm64 -o APT::Default-Release=bookworm-backports
 		-o APT::Sandbox::User=root)
-	if ! ls "$dir/lists/"*bookworm-backports*Packages* >/dev/null 2>&1; then
-		say "updating the private package lists in $dir"
-		apt-get -q "${APT_OPTS[@]}" update >/dev/null || die "apt-get update (private state in $dir) failed"
-	fi
+	# Only a fetch that has work to do gets here: fresh lists then cost
+	# two seconds and name versions the archive still has.
+	say "updating the private package lists in $dir"
+	apt-get -q "${APT_OPTS[@]}" update >/dev/null || die "apt-get update (private state in $dir) failed"
 }
 
 ensure_apt() {
