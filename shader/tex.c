@@ -27,8 +27,11 @@
  * LEA_ATTR_TEX uses table 2 unless a DTSEL_IMM in the same tuple picks
  * one (Mesa puts images in table 1 and says so); LD_ATTR* use table 1.
  * Linear and u-interleaved (16x16 tiles) texel orderings are supported;
- * AFBC, filtered texturing (TEX, TEXS_*), gradients, gathers, shadow
- * compares and texel offsets are BI_FAULT_UNIMPLEMENTED.
+ * filtered lookups (TEXS_2D, TEXC TEX at a zero or explicit LOD) of 1D
+ * and 2D textures, nearest or bilinear, with every wrap mode. AFBC,
+ * cube maps, 3D and array lookups with filtering, computed LODs,
+ * gradients, trilinear filtering, gathers, shadow compares and texel
+ * offsets are BI_FAULT_UNIMPLEMENTED.
  */
 #include "shader/format.h"
 #include "shader/interp_priv.h"
@@ -39,7 +42,10 @@
 #define TEX_TILED 1
 #define TEX_LINEAR 2
 #define TEX_OP_FETCH 6
+#define TEX_OP_TEX 7
 #define FETCH_TEXEL 1
+#define LOD_EXPLICIT 4
+#define LOD_ZERO 6
 
 /*
  * Byte offset of texel (x, y) in a 2D surface: linear rows of
@@ -265,77 +271,301 @@ static bool tex_regfmt(unsigned f, enum bi_regfmt *rf)
 	return true;
 }
 
-/* TEXC FETCH: the texel at (x, y[, z or layer]) of a mip level. */
-static int texc(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
-{
-	uint32_t d = bi_src(x, ins, 2, lane, false);
-	int32_t cx = (int32_t)bi_src(x, ins, 0, lane, false);
-	int32_t cy = (int32_t)bi_src(x, ins, 1, lane, false);
-	uint32_t tw[8], surf[4], out[4] = { 0, 0, 0, 0 }, lodreg, z = 0, layer = 0;
-	unsigned sr = 0, tex_index, level, w, h, depth, order;
-	enum bi_regfmt rf;
+/* A texture descriptor, read and checked. */
+struct texture {
+	uint32_t w[8];
 	struct bi_pixfmt pf;
-	struct texop t;
-	uint8_t texel[16];
+	unsigned order, levels;
+	uint64_t surfaces;
+};
+
+static int texture_read(struct bi_tctx *x, unsigned index, struct texture *t)
+{
+	int err;
+
+	if (!x->env->textures)
+		return BI_FAULT_UNIMPLEMENTED;
+	err = rd(x, x->env->textures + 32ull * index, t->w, sizeof(t->w));
+	if (err)
+		return err;
+	t->order = (t->w[2] >> 12) & 0xf;
+	t->levels = ((t->w[2] >> 16) & 0x1f) + 1;
+	t->surfaces = t->w[4] | (uint64_t)t->w[5] << 32;
+	if ((t->order != TEX_LINEAR && t->order != TEX_TILED) ||
+	    !bi_pixfmt_decode(t->w[0] >> 10, V7(x), &t->pf) ||
+	    !bi_pixfmt_swizzle(&t->pf, t->w[2] & 0xfff))
+		return BI_FAULT_UNIMPLEMENTED; /* AFBC, unsupported formats */
+	return 0;
+}
+
+/* Size of mip level @level in dimension @d (0 width, 1 height, 2 depth). */
+static uint32_t texture_size(const struct texture *t, unsigned d, unsigned level)
+{
+	uint32_t n = d == 0 ? (t->w[1] & 0xffff) + 1 : d == 1 ? (t->w[1] >> 16) + 1
+				: (t->w[7] & 0xffff) + 1;
+
+	return OS_MAX(1u, n >> level);
+}
+
+/* Texel (cx, cy, z) of @layer and @level in register format @rf; zeros
+ * outside the texture (or a level it lacks). */
+static int texel(struct bi_tctx *x, unsigned lane, const struct texture *t,
+		 unsigned level, int32_t cx, int32_t cy, uint32_t z, uint32_t layer,
+		 enum bi_regfmt rf, uint32_t out[4])
+{
+	unsigned bpp = bi_pixfmt_bytes(&t->pf);
+	uint32_t surf[4];
+	uint8_t buf[16];
 	uint64_t va;
 	int err;
 
-	texop_decode(d, &t);
-	if (t.op != TEX_OP_FETCH || t.lod != FETCH_TEXEL || t.shadow || t.offset ||
-	    !tex_regfmt(t.format, &rf) || !x->env->textures)
-		return BI_FAULT_UNIMPLEMENTED;
-	/* Staging registers in order: z, LOD (level in [15:8]), array
-	 * index, then indices the mode does not give as immediates. */
-	if (t.dim == 3 && !t.array)
-		z = bi_sr_read(x, lane, sr++);
-	lodreg = bi_sr_read(x, lane, sr++);
-	if (t.array)
-		layer = bi_sr_read(x, lane, sr++);
-	tex_index = t.index;
-	if (!t.imm) {
-		unsigned mode = t.sampler & 3;
-
-		if (mode == 3 || mode == 2)
-			sr++; /* a sampler index: fetches do not sample */
-		if (mode == 3 || mode == 1)
-			tex_index = bi_sr_read(x, lane, sr++);
+	os_memset(out, 0, 4 * sizeof(*out));
+	if (cx < 0 || cy < 0 || (uint32_t)cx >= texture_size(t, 0, level) ||
+	    (uint32_t)cy >= texture_size(t, 1, level) || level >= t->levels ||
+	    z >= texture_size(t, 2, level) || layer > (t->w[6] & 0xffff))
+		return 0;
+	/* one surface per (layer, level) of a single-sample texture */
+	err = rd(x, t->surfaces + 16ull * (layer * t->levels + level), surf, sizeof(surf));
+	if (!err) {
+		va = (surf[0] | (uint64_t)surf[1] << 32) +
+		     texel_offset(t->order == TEX_TILED, (uint32_t)cx, (uint32_t)cy, bpp,
+				  surf[2]) + (uint64_t)z * surf[3];
+		err = rd(x, va, buf, bpp);
 	}
-	err = rd(x, x->env->textures + 32ull * tex_index, tw, sizeof(tw));
 	if (err)
 		return err;
-	order = (tw[2] >> 12) & 0xf;
-	if ((order != TEX_LINEAR && order != TEX_TILED) ||
-	    !bi_pixfmt_decode(tw[0] >> 10, V7(x), &pf) || !bi_pixfmt_swizzle(&pf, tw[2] & 0xfff))
-		return BI_FAULT_UNIMPLEMENTED; /* AFBC */
-	level = (lodreg >> 8) & 0xff;
-	w = OS_MAX(1u, ((tw[1] & 0xffff) + 1) >> level);
-	h = OS_MAX(1u, ((tw[1] >> 16) + 1) >> level);
-	depth = OS_MAX(1u, ((tw[7] & 0xffff) + 1) >> level);
-	if (t.dim == 1)
-		cy = 0;
-	/* Out of range (or a level the texture lacks): zeros. */
-	if (cx >= 0 && cy >= 0 && (uint32_t)cx < w && (uint32_t)cy < h &&
-	    level <= ((tw[2] >> 16) & 0x1f) && z < depth && layer <= (tw[6] & 0xffff)) {
-		unsigned levels = ((tw[2] >> 16) & 0x1f) + 1;
-		uint64_t surfaces = tw[4] | (uint64_t)tw[5] << 32;
+	bi_account(x, bi_space_of(x, lane, va), BI_ACC_LOAD, bpp);
+	bi_pixfmt_load(&t->pf, buf, rf, 4, out);
+	return 0;
+}
 
-		/* one surface per (layer, level) of a single-sample texture */
-		err = rd(x, surfaces + 16ull * (layer * levels + level), surf, sizeof(surf));
-		if (err)
-			return err;
-		va = (surf[0] | (uint64_t)surf[1] << 32) +
-		     texel_offset(order == TEX_TILED, (uint32_t)cx, (uint32_t)cy,
-				  bi_pixfmt_bytes(&pf), surf[2]) + (uint64_t)z * surf[3];
-		err = rd(x, va, texel, bi_pixfmt_bytes(&pf));
-		if (err)
-			return err;
-		bi_account(x, bi_space_of(x, lane, va), BI_ACC_LOAD, bi_pixfmt_bytes(&pf));
-		bi_pixfmt_load(&pf, texel, rf, 4, out);
+/* f32 results to the instruction's register format (f16 pairs up). */
+static void to_regfmt(enum bi_regfmt rf, uint32_t v[4])
+{
+	if (rf != BI_RF_F16)
+		return;
+	for (unsigned i = 0; i < 2; i++)
+		v[i] = bi_fp_convert(&bi_f16, &bi_f32, v[2 * i], BI_RM_RTE, false) |
+		       bi_fp_convert(&bi_f16, &bi_f32, v[2 * i + 1], BI_RM_RTE, false) << 16;
+}
+
+/*
+ * Texture coordinate @i (texels) wrapped by @mode into [0, n); -1 for
+ * the border. Modes: 8 repeat, 9 clamp to edge, 11 clamp to border, 12
+ * mirrored repeat, 13 mirrored clamp to edge, 15 mirrored clamp to border.
+ */
+static int32_t wrap(int64_t i, uint32_t n, unsigned mode)
+{
+	int64_t m;
+
+	switch (mode) {
+	case 8:
+		m = i % n;
+		return (int32_t)(m < 0 ? m + n : m);
+	case 12:
+		m = i % (2 * (int64_t)n);
+		m = m < 0 ? m + 2 * (int64_t)n : m;
+		return (int32_t)(m < n ? m : 2 * (int64_t)n - 1 - m);
+	case 13:
+	case 15:
+		i = i < 0 ? -1 - i : i;
+		/* fall through */
+	case 9:
+	case 11:
+		if (i >= 0 && i < n)
+			return (int32_t)i;
+		if (mode == 11 || mode == 15)
+			return -1;
+		return i < 0 ? 0 : (int32_t)n - 1;
+	default:
+		return -2;
 	}
+}
+
+/*
+ * Filtered sampling of a 1D/2D texture at (s, t) (f32, normalized unless
+ * the sampler says otherwise) at LOD @lod (signed 8:8), in f32. The level:
+ * 0 for mipmap mode "none", else the nearest one (GL's rule); trilinear
+ * blending is not modelled. Nearest or bilinear by the sampler's magnify
+ * (LOD <= 0) or minify bit; bilinear weights have 8 fractional bits, as
+ * texture units' sub-texel precision goes, and blend by fused
+ * multiply-adds.
+ */
+static int sample(struct bi_tctx *x, unsigned lane, const struct texture *t,
+		  unsigned sampler, uint32_t s, uint32_t tc, int32_t lod, uint32_t out[4])
+{
+	uint32_t sw[8], n[2], c[2] = { s, tc };
+	unsigned dims = ((t->w[0] >> 4) & 3) == 1 ? 1 : 2, level = 0, nk;
+	int64_t fx[2];
+	bool nearest;
+	int err;
+
+	if (!x->env->samplers || ((t->w[0] >> 4) & 3) > 2 || ((t->w[0] >> 4) & 3) == 0)
+		return BI_FAULT_UNIMPLEMENTED; /* no sampler table, cube, 3D */
+	err = rd(x, x->env->samplers + 32ull * sampler, sw, sizeof(sw));
+	if (err)
+		return err;
+	if (lod > 0 && (sw[0] >> 30) == 3)
+		return BI_FAULT_UNIMPLEMENTED; /* trilinear */
+	if (lod > 128 && (sw[0] >> 30) == 0)
+		level = OS_MIN((unsigned)((lod + 127) >> 8), t->levels - 1);
+	n[0] = texture_size(t, 0, level);
+	n[1] = texture_size(t, 1, level);
+	nearest = (sw[0] >> (lod <= 0 ? 28 : 27)) & 1;
+	nk = nearest ? 1 : dims == 2 ? 4 : 2;
+	for (unsigned d = 0; d < dims; d++) {
+		uint32_t u = c[d];
+
+		if ((sw[0] >> 25) & 1) /* normalized */
+			u = bi_f32_mul(u, bi_fp_from_int(&bi_f32, n[d], BI_RM_RTE), BI_RM_RTE, false);
+		/* 24.8 fixed point, bilinear centred between texels */
+		fx[d] = bi_fp_to_int(&bi_f32, bi_fp_ldexp(&bi_f32, u, 8, BI_RM_RTE, false),
+				     BI_RM_RTN, INT32_MIN, INT32_MAX) - (nearest ? 0 : 128);
+	}
+	if (dims == 1)
+		fx[1] = 0;
+	for (unsigned i = 0; i < 4; i++)
+		out[i] = 0;
+	for (unsigned k = 0; k < nk; k++) {
+		int32_t i[2];
+		uint32_t v[4], wgt = 0x3f800000u;
+		bool border = false;
+
+		for (unsigned d = 0; d < 2; d++) {
+			unsigned mode = (sw[0] >> (d ? 12 : 16)) & 0xf;
+			int64_t base = fx[d] >> 8;
+			unsigned f = (unsigned)(fx[d] & 255), hi = (k >> d) & 1;
+
+			i[d] = d < dims ? wrap(base + hi, n[d], mode) : 0;
+			if (i[d] == -2)
+				return BI_FAULT_UNIMPLEMENTED;
+			border |= i[d] < 0;
+			if (!nearest && d < dims)
+				wgt = bi_f32_mul(wgt, bi_fp_from_int(&bi_f32, hi ? f : 256 - f,
+								     BI_RM_RTE),
+						 BI_RM_RTE, false);
+		}
+		if (border) {
+			for (unsigned j = 0; j < 4; j++)
+				v[j] = sw[4 + j];
+		} else {
+			err = texel(x, lane, t, level, i[0], i[1], 0, 0, BI_RF_F32, v);
+			if (err)
+				return err;
+		}
+		if (nearest) {
+			os_memcpy(out, v, sizeof(v));
+			break;
+		}
+		wgt = bi_fp_ldexp(&bi_f32, wgt, dims == 2 ? -16 : -8, BI_RM_RTE, false);
+		for (unsigned j = 0; j < 4; j++)
+			out[j] = bi_f32_fma(v[j], wgt, out[j], BI_RM_RTE, false);
+	}
+	return 0;
+}
+
+/* Staging operands of TEXC, in their order (absent ones stay 0). */
+struct tex_staging {
+	uint32_t z, lod, layer;
+	unsigned sampler, texture;
+};
+
+static void texc_staging(struct bi_tctx *x, unsigned lane, const struct texop *t,
+			 struct tex_staging *o)
+{
+	unsigned sr = 0;
+
+	os_memset(o, 0, sizeof(*o));
+	o->texture = t->index;
+	o->sampler = t->imm ? t->sampler : t->index;
+	if (t->dim == 3 && !t->array)
+		o->z = bi_sr_read(x, lane, sr++);
+	if (t->op == TEX_OP_FETCH || t->lod == LOD_EXPLICIT)
+		o->lod = bi_sr_read(x, lane, sr++);
+	if (t->array)
+		o->layer = bi_sr_read(x, lane, sr++);
+	if (!t->imm) {
+		unsigned mode = t->sampler & 3;
+
+		if (mode == 3 || mode == 2)
+			o->sampler = bi_sr_read(x, lane, sr++);
+		if (mode == 3 || mode == 1)
+			o->texture = bi_sr_read(x, lane, sr++);
+	}
+}
+
+/* Writes @out to the staging registers under the component mask. */
+static void tex_result(struct bi_tctx *x, unsigned lane, enum bi_regfmt rf,
+		       unsigned mask, const uint32_t out[4])
+{
 	/* the write mask is per component; 16-bit ones pair in a register */
 	for (unsigned i = 0; i < reg_words(rf, 4); i++)
-		if (reg_words(rf, 4) == 4 ? t.mask >> i & 1 : t.mask >> (2 * i) & 3)
+		if (reg_words(rf, 4) == 4 ? mask >> i & 1 : mask >> (2 * i) & 3)
 			*bi_staging(x, lane, i) = out[i];
+}
+
+/*
+ * TEXC: a texel fetch (FETCH, the level in the LOD register's [15:8]),
+ * or a filtered lookup (TEX) at LOD zero or an explicit 8:8 LOD with
+ * nearest (or no) mipmapping.
+ */
+static int texc(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
+{
+	uint32_t d = bi_src(x, ins, 2, lane, false), out[4];
+	uint32_t s0 = bi_src(x, ins, 0, lane, false), s1 = bi_src(x, ins, 1, lane, false);
+	struct tex_staging st;
+	struct texture tx;
+	enum bi_regfmt rf;
+	struct texop t;
+	int err;
+
+	texop_decode(d, &t);
+	if (t.shadow || t.offset || !tex_regfmt(t.format, &rf))
+		return BI_FAULT_UNIMPLEMENTED;
+	if (t.op == TEX_OP_FETCH ? t.lod != FETCH_TEXEL :
+	    t.op != TEX_OP_TEX || (t.lod != LOD_ZERO && t.lod != LOD_EXPLICIT))
+		return BI_FAULT_UNIMPLEMENTED; /* gathers, computed LOD, gradients */
+	texc_staging(x, lane, &t, &st);
+	err = texture_read(x, st.texture, &tx);
+	if (err)
+		return err;
+	if (t.op == TEX_OP_FETCH) {
+		err = texel(x, lane, &tx, (st.lod >> 8) & 0xff, (int32_t)s0,
+			    t.dim == 1 ? 0 : (int32_t)s1, st.z, st.layer, rf, out);
+	} else {
+		/* an explicit LOD is signed 8:8 */
+		int32_t lod = t.lod == LOD_EXPLICIT ? (int16_t)(st.lod & 0xffff) : 0;
+
+		if (st.layer || st.z || rf > BI_RF_F32)
+			return BI_FAULT_UNIMPLEMENTED;
+		err = sample(x, lane, &tx, st.sampler, s0, s1, lod, out);
+		to_regfmt(rf, out);
+	}
+	if (err)
+		return err;
+	tex_result(x, lane, rf, t.mask, out);
+	return 0;
+}
+
+/* TEXS_2D: a filtered 2D lookup at LOD zero with immediate indices. */
+static int texs_2d(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
+{
+	enum bi_regfmt rf = ins->desc->op == BI_OP_TEXS_2D_F16 ? BI_RF_F16 : BI_RF_F32;
+	struct texture tx;
+	uint32_t out[4];
+	int err;
+
+	if (bi_mod(ins, BI_MOD_LOD_MODE, BI_O_ZERO_LOD) != BI_O_ZERO_LOD)
+		return BI_FAULT_UNIMPLEMENTED; /* computed LOD: no derivatives here */
+	err = texture_read(x, bi_imm_named(ins, "texture_index"), &tx);
+	if (!err)
+		err = sample(x, lane, &tx, bi_imm_named(ins, "sampler_index"),
+			     bi_src(x, ins, 0, lane, false), bi_src(x, ins, 1, lane, false),
+			     0, out);
+	if (err)
+		return err;
+	to_regfmt(rf, out);
+	tex_result(x, lane, rf, 0xf, out);
 	return 0;
 }
 
@@ -354,6 +584,9 @@ int bi_exec_tex(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 		return st_cvt(x, ins, lane);
 	case BI_OP_TEXC:
 		return texc(x, ins, lane);
+	case BI_OP_TEXS_2D_F16:
+	case BI_OP_TEXS_2D_F32:
+		return texs_2d(x, ins, lane);
 	default:
 		return -1;
 	}

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * GLES 3.1 compute with images and a texture (see gles.h): over a 16x16
- * grid, imageLoad from an r32f image, texelFetch from an rgba8 texture,
- * imageStore to an rgba8 image. The loaded values go to a storage buffer;
+ * grid, imageLoad from an r32f image, texelFetch and a nearest-filtered
+ * textureLod from an rgba8 texture, imageStore to an rgba8 image. The
+ * loaded values go to storage buffers;
  * the stored image is read back with glReadPixels. Both are compared
  * with a C reference: the unorm8 conversions are exact by the GLES rules
  * (k / 255 correctly rounded; round(x * 255) for x = k / 255 and for
@@ -56,6 +57,7 @@ static const char *const src =
 	"layout(rgba8, binding = 1) writeonly uniform highp image2D dst;\n"
 	"layout(binding = 0) uniform highp sampler2D tex;\n"
 	"layout(std430, binding = 0) writeonly buffer O { float o[]; };\n"
+	"layout(std430, binding = 1) writeonly buffer F { vec4 f[]; };\n"
 	"void main() {\n"
 	"  ivec2 p = ivec2(gl_GlobalInvocationID.xy);\n"
 	"  uint i = gl_GlobalInvocationID.y * 16u + gl_GlobalInvocationID.x;\n"
@@ -66,6 +68,7 @@ static const char *const src =
 	"  o[4u * i + 2u] = t.y;\n"
 	"  o[4u * i + 3u] = t.w;\n"
 	"  imageStore(dst, p, vec4(t.z, t.y, t.x, fract(a)));\n"
+	"  f[i] = textureLod(tex, (vec2(p) + vec2(0.25, 0.75)) / 16.0, 0.0);\n"
 	"}\n";
 
 static GLuint texture(GLenum fmt, GLenum cfmt, GLenum type, const void *data)
@@ -97,9 +100,9 @@ static float fract(float v)
 
 int main(void)
 {
-	static float a[W * H], o[4 * W * H], want_o[4 * W * H];
+	static float a[W * H], o[4 * W * H], want_o[4 * W * H], f[4 * W * H], want_f[4 * W * H];
 	static uint8_t t[4 * W * H], img[4 * W * H], want_img[4 * W * H];
-	GLuint ta, tt, tb, fb, out;
+	GLuint ta, tt, tb, fb, out, fout;
 	int rc;
 
 	gles_init();
@@ -112,6 +115,8 @@ int main(void)
 		want_o[4 * i + 1] = (float)t[4 * i] / 255.0f;
 		want_o[4 * i + 2] = (float)t[4 * i + 1] / 255.0f;
 		want_o[4 * i + 3] = (float)t[4 * i + 3] / 255.0f;
+		for (unsigned c = 0; c < 4; c++)
+			want_f[4 * i + c] = (float)t[4 * i + c] / 255.0f;
 		want_img[4 * i] = t[4 * i + 2];
 		want_img[4 * i + 1] = t[4 * i + 1];
 		want_img[4 * i + 2] = t[4 * i];
@@ -124,10 +129,12 @@ int main(void)
 	GL(glBindImageTexture)(0, ta, 0, 0, 0, GL_READ_ONLY, GL_R32F);
 	GL(glBindImageTexture)(1, tb, 0, 0, 0, GL_WRITE_ONLY, GL_RGBA8);
 	out = gles_ssbo(0, sizeof(o), NULL);
+	fout = gles_ssbo(1, sizeof(f), NULL);
 	gles_dispatch(W / 8, H / 4, 1);
 	GL(glMemoryBarrier)(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT |
 			    GL_TEXTURE_UPDATE_BARRIER_BIT);
 	gles_read(out, sizeof(o), o);
+	gles_read(fout, sizeof(f), f);
 	GL(glGenFramebuffers)(1, &fb);
 	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fb);
 	GL(glFramebufferTexture2D)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tb, 0);
@@ -137,6 +144,8 @@ int main(void)
 	GL(glReadPixels)(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, img);
 	(void)tt;
 	rc = gles_verdict("image loads and texel fetches", o, want_o, 4 * W * H);
+	if (!rc)
+		rc = gles_verdict("nearest texture lookups", f, want_f, 4 * W * H);
 	if (rc)
 		return rc;
 	return gles_verdict("stored image", img, want_img, W * H);

@@ -25,6 +25,7 @@
 #define BUFS2 0x140
 #define TEXS 0x200       /* texture descriptors (32 bytes each) */
 #define SURF 0x300       /* surface descriptors */
+#define SAMPLERS 0x400   /* sampler descriptors (32 bytes each) */
 #define IMG 0x1000       /* 16x16 texels of up to 4 bytes */
 #define IMG2 0x2000
 #define VA(off) (TMEM_DATA + (off))
@@ -87,6 +88,7 @@ static void tables(struct trun *t)
 	t->env.attrs[1] = VA(ATTRS2);
 	t->env.attr_bufs[1] = VA(BUFS2);
 	t->env.textures = VA(TEXS);
+	t->env.samplers = VA(SAMPLERS);
 }
 
 TEST(pixel_formats_decode_and_convert)
@@ -424,6 +426,79 @@ TEST(message_result_lands_after_register_writes)
 	ASSERT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_DONE);
 	EXPECT_EQ(t->w.r[0][8], 1234u);
 	trun_free(t);
+}
+
+/* Sampler @i: wrap mode for s and t, normalized coordinates, nearest or
+ * bilinear magnification, border colour 99. */
+static void sampler(struct trun *t, unsigned i, unsigned wrap_s, unsigned wrap_t,
+		    bool nearest)
+{
+	put32(t, SAMPLERS + 32 * i, 1 | 9u << 8 | wrap_t << 12 | wrap_s << 16 | 1u << 25 |
+				    (nearest ? 3u << 27 : 0));
+	for (unsigned j = 1; j < 8; j++)
+		put32(t, SAMPLERS + 32 * i + 4 * j, j >= 4 ? fb(99.0f) : 0);
+}
+
+/*
+ * textureLod(tex, uv, 0) in a compute shader: TEXS_2D (texture 1, sampler
+ * 2) on a 4x4 r32f texture holding x + 10 y. Nearest picks texels,
+ * bilinear averages them (weights here are halves: exact), wrap modes
+ * place coordinates outside [0, 1), the border colour fills in.
+ */
+TEST(filtered_lookups_nearest_bilinear_and_wraps)
+{
+	static const struct {
+		bool nearest, f16;
+		unsigned wrap_s;
+		float s, t, want, alpha;
+	} rows[] = {
+		{ true, false, 9, 1.5f / 4, 2.5f / 4, 21.0f, 1.0f },
+		{ false, false, 9, 2.0f / 4, 1.0f / 4, 6.5f, 1.0f },
+		{ false, false, 9, 0.0f, 0.0f, 0.0f, 1.0f },     /* clamped: texel (0, 0) */
+		{ true, false, 8, -0.125f, 0.125f, 3.0f, 1.0f }, /* repeat: x = -1 -> 3 */
+		{ true, false, 12, -0.125f, 0.125f, 0.0f, 1.0f },/* mirrored: -1 -> 0 */
+		{ true, false, 11, -0.25f, 0.125f, 99.0f, 99.0f },/* border */
+		/* half border, half texel (0, 0) */
+		{ false, false, 11, 0.0f, 0.125f, 49.5f, 50.0f },
+		{ true, true, 9, 1.5f / 4, 2.5f / 4, 21.0f, 1.0f },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct trun *t = trun_new();
+		struct asm_header h = { .flow = 0, .staging_reg = 8 };
+		struct asm_tuple tx = {
+			NOP_F, bi_enc_imm(false, rows[i].f16 ? "+TEXS_2D.f16" : "+TEXS_2D.f32",
+					  SRCS(0, 1), "lod_mode=zero_lod", (uint32_t[]){ 1, 2 }),
+			asm_block(true, 0, 1, -1, -1, -1, 0),
+		};
+
+		TH_LOG("row %zu", i);
+		ASSERT_NE(tx.add, ~0u);
+		trun_clause(t, &h, &tx, 1, NULL, 0);
+		t->env.arch = BI_ARCH_V6;
+		tables(t);
+		texture(t, 1, FMT_R32F << 12 | SWZ_R001, 2, SWZ_RGBA, IMG, 4);
+		put32(t, TEXS + 32 + 4, 3 | 3u << 16); /* 4 x 4 */
+		put32(t, SURF + 16 + 8, 16);           /* row stride */
+		for (unsigned y = 0; y < 4; y++)
+			for (unsigned x = 0; x < 4; x++)
+				put32(t, IMG + 16 * y + 4 * x, fb((float)(x + 10 * y)));
+		sampler(t, 2, rows[i].wrap_s, 9, rows[i].nearest);
+		for (unsigned l = 0; l < 4; l++) {
+			t->w.r[l][0] = fb(rows[i].s);
+			t->w.r[l][1] = fb(rows[i].t);
+		}
+		ASSERT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_DONE);
+		if (rows[i].f16) {
+			/* (21, 0) and (0, 1) as f16 pairs */
+			EXPECT_EQ(t->w.r[0][8], 0x00004d40u);
+			EXPECT_EQ(t->w.r[0][9], 0x3c000000u);
+		} else {
+			EXPECT_EQ(t->w.r[0][8], fb(rows[i].want));
+			EXPECT_EQ(t->w.r[0][11], fb(rows[i].alpha));
+		}
+		trun_free(t);
+	}
 }
 
 TEST_HARNESS_MAIN
