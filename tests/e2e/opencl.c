@@ -3,11 +3,12 @@
  * Unmodified Debian arm64 rusticl (Mesa 22.3.6) under our own translator
  * (`vgpu run`, no preload, no qemu): OpenCL C compiled by clang/LLVM 15
  * inside the translated process, run on the in-process virtual Mali.
- * cl_sgemm (preload/tests/cl_sgemm.c) checks its own result on the GPU
- * and faults the job on a wrong element, so `vgpu run -stats` judges it;
- * cl_vadd passes buffers as kernel arguments, which Mesa 22.3's Bifrost
- * compiler cannot load (see tests/node/preload.c). clinfo's listing is
- * tests/e2e/mesa_run.c's. Skips without the arm64 sysroot.
+ * cl_sgemm and cl_intops (preload/tests/) check their own results on
+ * the GPU and fault the job on a wrong one, so `vgpu run -stats` judges
+ * them (lib/cl_stats.h); cl_vadd passes buffers as kernel arguments,
+ * which Mesa 22.3's Bifrost compiler cannot load (see
+ * tests/node/preload.c). clinfo's listing is tests/e2e/mesa_run.c's.
+ * Skips without the arm64 sysroot.
  */
 #include <ftw.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@
 #include <unistd.h>
 
 #include "dbt/abi_util.h"
-#include "lib/cl_sgemm_stats.h"
+#include "lib/cl_stats.h"
 
 /* abi_run's limit too. */
 #define MESA_TIMEOUT 300
@@ -96,52 +97,65 @@ static void show_failed_jobs(const char *gpu, const char *prog, const char *devi
 	cl_run_free(&c);
 }
 
-/* cl_sgemm on @gpu (NULL: the G71) named @device, with $VGPU_CL_WRONG =
- * @wrong (NULL: none): the device first, then what the statistics say. */
-static void sgemm(struct __test_metadata *_metadata, const char *gpu, const char *device,
-		  const char *wrong)
+/* Self-checking program @p (see lib/cl_stats.h) on @gpu (NULL: the G71)
+ * named @device, with one wrong reference if @wrong: the device first,
+ * then what the statistics say. */
+static void selfcheck(struct __test_metadata *_metadata, const struct cl_selfcheck *p,
+		      const char *gpu, const char *device, bool wrong)
 {
 	char env_dev[96], env_wrong[64], want[128];
 	char *env[] = { "RUSTICL_ENABLE=panfrost", env_dev, env_wrong, NULL };
-	const char *prog = "aarch64/preload-tests/cl_sgemm", *why;
 	struct cl_run c = { 0 };
+	const char *why;
 
 	if (!sysroot_path())
 		SKIP(return, "no arm64 sysroot (make sysroot)");
 	snprintf(env_dev, sizeof(env_dev), "VGPU_EXPECT_DEVICE=%s", device);
-	snprintf(env_wrong, sizeof(env_wrong), "VGPU_CL_WRONG=%s", wrong ? wrong : "");
+	snprintf(env_wrong, sizeof(env_wrong), "VGPU_CL_WRONG=%s", wrong ? p->wrong : "");
 	snprintf(want, sizeof(want), "device: %s\n", device);
-	ASSERT_EQ(cl_run(&c, gpu, prog, env), 0);
+	ASSERT_EQ(cl_run(&c, gpu, p->prog, env), 0);
 	if (c.r.status)
 		TH_LOG("status %d, stdout:\n%s\nstderr:\n%s", c.r.status, c.r.out, c.r.err);
 	/* The virtual Mali, and a kernel that built and ran. */
 	ASSERT_EQ(strncmp(c.r.out, want, strlen(want)), 0);
 	EXPECT_EQ(c.r.status, 0);
-	EXPECT_NONNULL(strstr(c.r.out, "ran: sgemm 32x32x32"));
-	why = wrong ? cl_sgemm_fault_problem(c.json) : cl_sgemm_stats_problem(c.json);
+	EXPECT_NONNULL(strstr(c.r.out, p->ran));
+	why = wrong ? cl_fault_problem(c.json) : cl_run_problem(c.json, p);
 	if (why) {
 		TH_LOG("%s", why);
 		if (!wrong)
-			show_failed_jobs(gpu, prog, device);
+			show_failed_jobs(gpu, p->prog, device);
 	}
 	EXPECT_NULL(why);
 	cl_run_free(&c);
 }
 
+static const struct cl_selfcheck cl_sgemm = CL_SGEMM, cl_intops = CL_INTOPS;
+
 TEST_TIMEOUT(sgemm_local_tiles, MESA_TIMEOUT)
 {
-	sgemm(_metadata, NULL, "Mali-G71 (Panfrost)", NULL);
+	selfcheck(_metadata, &cl_sgemm, NULL, "Mali-G71 (Panfrost)", false);
 }
 
 TEST_TIMEOUT(sgemm_local_tiles_g52, MESA_TIMEOUT)
 {
-	sgemm(_metadata, "g52", "Mali-G52 (Panfrost)", NULL);
+	selfcheck(_metadata, &cl_sgemm, "g52", "Mali-G52 (Panfrost)", false);
 }
 
-/* One wrong element in the reference: the job must fault. */
+/* One wrong reference: the job must fault. */
 TEST_TIMEOUT(sgemm_wrong_reference_faults, MESA_TIMEOUT)
 {
-	sgemm(_metadata, NULL, "Mali-G71 (Panfrost)", CL_SGEMM_WRONG);
+	selfcheck(_metadata, &cl_sgemm, NULL, "Mali-G71 (Panfrost)", true);
+}
+
+TEST_TIMEOUT(integer_builtins, MESA_TIMEOUT)
+{
+	selfcheck(_metadata, &cl_intops, NULL, "Mali-G71 (Panfrost)", false);
+}
+
+TEST_TIMEOUT(integer_builtins_g52, MESA_TIMEOUT)
+{
+	selfcheck(_metadata, &cl_intops, "g52", "Mali-G52 (Panfrost)", false);
 }
 
 /*

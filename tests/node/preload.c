@@ -5,8 +5,8 @@
  * qemu-aarch64), then unmodified Debian arm64 Mesa under qemu-aarch64
  * (the oracle CPU, so nothing here depends on our translator): clinfo
  * lists the device, GLES 3.1 compute matches its C references, and so
- * does a rusticl SGEMM with local tiles (checked on the GPU; see
- * cl_sgemm.c). Each Mesa test first insists on the virtual Mali
+ * do rusticl kernels (an SGEMM with local tiles, integer built-ins;
+ * checked on the GPU, see lib/cl_stats.h). Each Mesa test first insists on the virtual Mali
  * ("Mali-G71 (Panfrost)"), never llvmpipe or another device. Tests that
  * need the sysroot or qemu-aarch64 skip without them.
  */
@@ -27,7 +27,7 @@
 #include "harness.h"
 #include "driver-shim/uapi_kbase.h"
 #include "fuse-dev/socket_io.h"
-#include "lib/cl_sgemm_stats.h"
+#include "lib/cl_stats.h"
 #include "lib/proc.h"
 
 #define MESA_TIMEOUT 300
@@ -606,56 +606,18 @@ TEST_F_TIMEOUT(pre, rusticl_vector_add, MESA_TIMEOUT)
 }
 
 /*
- * rusticl SGEMM with __local tiles and barriers (preload/tests/cl_sgemm.c):
- * an argument-free kernel, which Mesa 22.3 compiles, that compares every
- * element with the C reference on the GPU and faults the job on a wrong
- * one. The statistics judge it: one job done, no fault, the tiles through
- * local memory. @wrong ($VGPU_CL_WRONG, or NULL) makes one element's
- * reference wrong. Returns the server's statistics (caller frees).
+ * A self-checking rusticl program (see lib/cl_stats.h): an argument-free
+ * kernel, which Mesa 22.3 compiles, that compares its results with the C
+ * reference on the GPU and faults the job on a wrong one. The statistics
+ * judge it; with @wrong, one reference is wrong and the job must fault at
+ * that result's address (the server's log says where).
  */
-static char *cl_sgemm_run(struct __test_metadata *_metadata, struct __fixture_pre *self,
-			  const char *wrong, struct proc_result *r)
+static void cl_selfcheck_case(struct __test_metadata *_metadata, struct __fixture_pre *self,
+			      const struct cl_selfcheck *p, bool wrong)
 {
-	char *cmd[] = { build_abs("aarch64/preload-tests/cl_sgemm"), NULL };
-	char env_wrong[64];
+	char *cmd[] = { build_abs(p->prog), NULL };
+	char env_wrong[64], want[64];
 	char *env[] = { env_wrong, NULL };
-
-	snprintf(env_wrong, sizeof(env_wrong), "VGPU_CL_WRONG=%s", wrong ? wrong : "");
-	if (run_preloaded_env(self, true, cmd, env, r))
-		return NULL;
-	if (!strstr(r->out, "device: Mali-G71 (Panfrost)\n") || r->status)
-		show_run(self->log, r);
-	/* The virtual Mali, and a kernel that built and ran. */
-	EXPECT_NONNULL(strstr(r->out, "device: Mali-G71 (Panfrost)\n"));
-	EXPECT_EQ(r->status, 0);
-	EXPECT_NONNULL(strstr(r->out, "ran: sgemm 32x32x32"));
-	return server_stats(self->sock);
-}
-
-TEST_F_TIMEOUT(pre, rusticl_sgemm_local_tiles, MESA_TIMEOUT)
-{
-	char *cmd[] = { build_abs("aarch64/preload-tests/cl_sgemm"), NULL };
-	const char *skip = mesa_unavailable(), *why;
-	struct proc_result r;
-	char *st;
-
-	if (skip)
-		SKIP(return, "%s", skip);
-	st = cl_sgemm_run(_metadata, self, NULL, &r);
-	ASSERT_NONNULL(st);
-	why = cl_sgemm_stats_problem(st);
-	if (why) {
-		TH_LOG("%s", why);
-		show_failed_jobs(self, cmd);
-	}
-	EXPECT_NULL(why);
-	free(st);
-	proc_result_free(&r);
-}
-
-/* One wrong element in the reference: the job faults at its address. */
-TEST_F_TIMEOUT(pre, rusticl_sgemm_wrong_reference_faults, MESA_TIMEOUT)
-{
 	const char *skip = mesa_unavailable(), *why;
 	struct proc_result r;
 	size_t len;
@@ -663,20 +625,58 @@ TEST_F_TIMEOUT(pre, rusticl_sgemm_wrong_reference_faults, MESA_TIMEOUT)
 
 	if (skip)
 		SKIP(return, "%s", skip);
-	st = cl_sgemm_run(_metadata, self, CL_SGEMM_WRONG, &r);
+	snprintf(env_wrong, sizeof(env_wrong), "VGPU_CL_WRONG=%s", wrong ? p->wrong : "");
+	ASSERT_EQ(run_preloaded_env(self, true, cmd, env, &r), 0);
+	if (!strstr(r.out, "device: Mali-G71 (Panfrost)\n") || r.status)
+		show_run(self->log, &r);
+	/* The virtual Mali, and a kernel that built and ran. */
+	ASSERT_NONNULL(strstr(r.out, "device: Mali-G71 (Panfrost)\n"));
+	EXPECT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.out, p->ran));
+	st = server_stats(self->sock);
 	ASSERT_NONNULL(st);
-	why = cl_sgemm_fault_problem(st);
-	if (why)
+	why = wrong ? cl_fault_problem(st) : cl_run_problem(st, p);
+	if (why) {
 		TH_LOG("%s", why);
+		if (!wrong)
+			show_failed_jobs(self, cmd);
+	}
 	EXPECT_NULL(why);
-	log = read_file(self->log, &len);
-	ASSERT_NONNULL(log);
-	if (!strstr(log, "(write) at " CL_SGEMM_WRONG_FAULT "\n"))
-		TH_LOG("server log:\n%s", log);
-	EXPECT_NONNULL(strstr(log, "(write) at " CL_SGEMM_WRONG_FAULT "\n"));
-	free(log);
+	if (wrong) {
+		snprintf(want, sizeof(want), "(write) at %s\n", p->fault);
+		log = read_file(self->log, &len);
+		ASSERT_NONNULL(log);
+		if (!strstr(log, want))
+			TH_LOG("server log:\n%s", log);
+		EXPECT_NONNULL(strstr(log, want));
+		free(log);
+	}
 	free(st);
 	proc_result_free(&r);
+}
+
+static const struct cl_selfcheck cl_sgemm = CL_SGEMM, cl_intops = CL_INTOPS;
+
+/* SGEMM with __local tiles and barriers (preload/tests/cl_sgemm.c). */
+TEST_F_TIMEOUT(pre, rusticl_sgemm_local_tiles, MESA_TIMEOUT)
+{
+	cl_selfcheck_case(_metadata, self, &cl_sgemm, false);
+}
+
+TEST_F_TIMEOUT(pre, rusticl_sgemm_wrong_reference_faults, MESA_TIMEOUT)
+{
+	cl_selfcheck_case(_metadata, self, &cl_sgemm, true);
+}
+
+/* Integer built-ins and a __local reduction (preload/tests/cl_intops.c). */
+TEST_F_TIMEOUT(pre, rusticl_integer_builtins, MESA_TIMEOUT)
+{
+	cl_selfcheck_case(_metadata, self, &cl_intops, false);
+}
+
+TEST_F_TIMEOUT(pre, rusticl_integer_builtins_wrong_reference_faults, MESA_TIMEOUT)
+{
+	cl_selfcheck_case(_metadata, self, &cl_intops, true);
 }
 
 TEST_HARNESS_MAIN

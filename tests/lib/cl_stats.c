@@ -3,13 +3,9 @@
 #include <string.h>
 
 #include "cmd/json.h"
-#include "lib/cl_sgemm_stats.h"
+#include "lib/cl_stats.h"
 
 static char why[256];
-
-/* 32x32 work-items, each storing one element of A and one of B per
- * 8-wide tile, over four tiles. */
-#define SGEMM_LOCAL_STORES (32 * 32 * 2 * 4)
 
 /* @v's system counters, or a problem when @json is not statistics. */
 static const struct jv *system_of(const struct jv *v)
@@ -37,7 +33,7 @@ static void syncobj_waits(const struct jv *v, long long *count, long long *error
 	}
 }
 
-const char *cl_sgemm_stats_problem(const char *json)
+const char *cl_run_problem(const char *json, const struct cl_selfcheck *p)
 {
 	struct jv *v = json ? jv_parse(json) : NULL;
 	const struct jv *sys = system_of(v), *jobs, *mem;
@@ -50,7 +46,7 @@ const char *cl_sgemm_stats_problem(const char *json)
 	    jv_num(sys, "mmu_faults")) {
 		snprintf(why, sizeof(why),
 			 "jobs done %lld, failed %lld, MMU faults %lld (want 1, 0, 0; a fault "
-			 "at 0x100000 + 4 * i is element i differing from the C reference)",
+			 "at 0x100000 + 4 * i is result i differing from the C reference)",
 			 jv_num(sys, "jobs_done"), jv_num(sys, "jobs_failed"),
 			 jv_num(sys, "mmu_faults"));
 		goto out;
@@ -67,10 +63,10 @@ const char *cl_sgemm_stats_problem(const char *json)
 	loads = jv_num(mem, "loads");
 	groups = jobs && jobs->t == J_ARR && jobs->n == 1 ? jv_num(jobs->items[0], "workgroups")
 							   : -1;
-	if (stores != SGEMM_LOCAL_STORES || loads <= 0 || groups != 16) {
+	if (stores != p->local_stores || loads <= 0 || groups != p->workgroups) {
 		snprintf(why, sizeof(why),
 			 "local stores %lld (want %d), local loads %lld, work-groups %lld "
-			 "(want 16)", stores, SGEMM_LOCAL_STORES, loads, groups);
+			 "(want %d)", stores, p->local_stores, loads, groups, p->workgroups);
 		goto out;
 	}
 	ret = NULL;
@@ -79,7 +75,7 @@ out:
 	return ret;
 }
 
-const char *cl_sgemm_fault_problem(const char *json)
+const char *cl_fault_problem(const char *json)
 {
 	struct jv *v = json ? jv_parse(json) : NULL;
 	const struct jv *sys = system_of(v);
