@@ -4,7 +4,9 @@
  * Bifrost program. Any input must either decode within bounds or be
  * reported as a decode error, and running it must end in DONE, a
  * barrier, the clause limit or a reported fault: nothing may crash, hang
- * or touch memory outside the program's own (flat) address space.
+ * or touch memory outside the program's own (flat) address space. The
+ * resource tables (attributes, textures, samplers) point into the same
+ * bytes, so the attribute/texture unit reads arbitrary descriptors.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -85,6 +87,12 @@ static void run(const uint8_t *data, size_t size)
 	env.nuniforms = 4;
 	env.wls_base = VA;
 	env.wls_size = (uint32_t)f.size;
+	env.attrs[0] = VA;
+	env.attr_bufs[0] = VA + 16;
+	env.attrs[1] = VA + 8;
+	env.attr_bufs[1] = VA + 32;
+	env.textures = VA;
+	env.samplers = VA + 32;
 	for (unsigned l = 0; l < BI_LANES; l++) {
 		w->pc[l] = VA;
 		w->tls_base[l] = VA;
@@ -93,6 +101,7 @@ static void run(const uint8_t *data, size_t size)
 	}
 	w->live = 0xf;
 	w->stats = &st;
+	w->tally = bi_tally_new(); /* NULL is fine too: counted at once */
 	/* A few resumptions so barriers do not end the run early. */
 	for (int i = 0; i < 4; i++) {
 		enum bi_run r = bi_warp_run(&env, w, 256);
@@ -100,8 +109,11 @@ static void run(const uint8_t *data, size_t size)
 		if (r == BI_RUN_DONE || r == BI_RUN_FAULT)
 			break;
 	}
+	if (w->tally)
+		bi_tally_flush(w->tally, &st);
 	if (w->live && w->fault == 0 && st.clauses > 4 * 256)
 		abort();
+	bi_tally_free(w->tally);
 	bi_cache_free(env.cache);
 out:
 	free(w);
