@@ -107,6 +107,12 @@ long drm_prime_to_handle(struct drm_file_priv *p, struct shim_caller *c,
 			goto out;
 		}
 	}
+	/* The exporter itself, after closing its handle: the BO kept its
+	 * mapping here (the dma-buf holds it), as a GEM object keeps its VA. */
+	if (bo->owner_file == p) {
+		ret = drm_bo_handle_new(p, bo, bo->gpu_va, &a->handle);
+		goto out;
+	}
 	/* Another file's buffer: map its pages (in the exporter's backing)
 	 * into this file's address space too. */
 	if (ralloc_alloc(&p->va, bo->size, SHIM_PAGE_SIZE, &va)) {

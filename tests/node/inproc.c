@@ -321,10 +321,22 @@ TEST_F(ip, prime_fd_maps_the_bo_and_imports_into_another_file)
 	view = vgpu_inproc_mmap(buf, NULL, 4096, PROT_READ, MAP_SHARED, 2 * 4096, &err);
 	EXPECT_TRUE(view == MAP_FAILED);
 	EXPECT_EQ(err, EINVAL);
-	/* Back into its own file: the same handle. */
+	/* Back into its own file: the same handle; after GEM_CLOSE, a new
+	 * handle to the same object at the same GPU address. */
 	h2 = 0;
 	ASSERT_EQ(fd_ioctl(self->f, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &fd, 0), 0);
 	EXPECT_EQ(h2, h);
+	{
+		struct drm_gem_close_arg gc = { .handle = h };
+		struct pan_get_bo_offset_arg same = { 0 };
+
+		ASSERT_EQ(vgpu_inproc_ioctl(self->f, DRM_IOCTL_GEM_CLOSE, &gc), 0);
+		h2 = 0;
+		ASSERT_EQ(fd_ioctl(self->f, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &fd, 0), 0);
+		same.handle = h2;
+		ASSERT_EQ(vgpu_inproc_ioctl(self->f, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &same), 0);
+		EXPECT_EQ(same.offset, va);
+	}
 	/* Into another file: a handle there, usable by its jobs, and the
 	 * buffer outlives its exporter. */
 	h2 = 0;
@@ -344,6 +356,29 @@ TEST_F(ip, prime_fd_maps_the_bo_and_imports_into_another_file)
 	EXPECT_EQ(view[0], 0x11);
 	EXPECT_EQ(*(volatile uint32_t *)(view + 8), 0x5ca1ab1eu);
 	vgpu_inproc_munmap(buf, view, 4096);
+	/* Another device's dma-buf is not one of ours. */
+	{
+		struct shim_config cfg = { .gpu = SHIM_GPU_G71 };
+		struct vgpu_inproc *ip2 = vgpu_inproc_create(&cfg);
+		struct vgpu_inproc_file *o = NULL;
+		uint64_t va2;
+		uint32_t h3 = 1;
+		int fd3 = -1;
+		uint8_t *m2;
+
+		ASSERT_NONNULL(ip2);
+		ASSERT_EQ(vgpu_inproc_open(ip2, "renderD128", &o), 0);
+		m2 = pan_bo(o, 4096, &va2);
+		ASSERT_TRUE(m2 != MAP_FAILED);
+		munmap(m2, 4096);
+		ASSERT_EQ(fd_ioctl(o, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h3, &fd3, 0), 0);
+		h3 = 0;
+		EXPECT_EQ(fd_ioctl(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h3, &fd3, 0), -EINVAL);
+		vgpu_inproc_close(vgpu_inproc_fd_file(ip2, fd3));
+		close(fd3);
+		vgpu_inproc_close(o);
+		vgpu_inproc_destroy(ip2);
+	}
 	/* Bad descriptors get dma_buf_get()'s errnos. */
 	null = open("/dev/null", O_RDONLY);
 	ASSERT_GE(null, 0);
