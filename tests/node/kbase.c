@@ -478,6 +478,26 @@ TEST_F(kb, misc_queries)
 	/* Descriptor-making ioctls: not over FUSE (fuse-dev/README.md). */
 	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_STREAM_CREATE, &sc), -1);
 	EXPECT_EQ(errno, EOPNOTSUPP);
+	{
+		struct kb_kinstr_prfcnt_enum_info e = { 0 };
+		struct kb_prfcnt_request_item req[3] = { 0 };
+		union kb_kinstr_prfcnt_setup su = { .in = {
+			.request_item_count = 2, .request_item_size = sizeof(req[0]),
+			.requests_ptr = (uintptr_t)req } };
+
+		EXPECT_EQ(ioctl(self->fd, KB_IOCTL_KINSTR_PRFCNT_ENUM_INFO, &e), 0);
+		EXPECT_EQ(e.info_item_count, 8u);
+		/* A mode but nothing enabled: kbase's EINVAL comes first. */
+		req[0].hdr.item_type = KB_PRFCNT_REQUEST_MODE;
+		EXPECT_EQ(ioctl(self->fd, KB_IOCTL_KINSTR_PRFCNT_SETUP, &su), -1);
+		EXPECT_EQ(errno, EINVAL);
+		/* A good request: the reader would be a descriptor. */
+		req[1].hdr.item_type = KB_PRFCNT_REQUEST_ENABLE;
+		req[1].u.enable.enable_mask[0] = ~0ull;
+		su.in.request_item_count = 3;
+		EXPECT_EQ(ioctl(self->fd, KB_IOCTL_KINSTR_PRFCNT_SETUP, &su), -1);
+		EXPECT_EQ(errno, EOPNOTSUPP);
+	}
 	/* The timeline needs CAP_PERFMON (kbase's timeline_is_permitted). */
 	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_TLSTREAM_ACQUIRE, &tl), -1);
 	EXPECT_EQ(errno, EPERM);
