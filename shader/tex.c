@@ -366,12 +366,12 @@ static int32_t wrap(int64_t i, uint32_t n, unsigned mode)
 		m = i % (2 * (int64_t)n);
 		m = m < 0 ? m + 2 * (int64_t)n : m;
 		return (int32_t)(m < n ? m : 2 * (int64_t)n - 1 - m);
-	case 13:
-	case 15:
-		i = i < 0 ? -1 - i : i;
-		/* fall through */
 	case 9:
 	case 11:
+	case 13:
+	case 15:
+		if (mode >= 13 && i < 0)
+			i = -1 - i; /* mirrored once */
 		if (i >= 0 && i < n)
 			return (int32_t)i;
 		if (mode == 11 || mode == 15)
