@@ -14,6 +14,7 @@
 #include "driver-shim/uapi_drm.h"
 #include "driver-shim/uapi_kbase.h"
 #include "fuse-dev/inproc.h"
+#include "node/inproc_bo.h"
 #include "shader/bi_job.h"
 
 FIXTURE(ip)
@@ -150,45 +151,6 @@ TEST_F(ip, bad_pointers_are_efault_not_crashes)
 	EXPECT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_JOB_SUBMIT, &s), -EFAULT);
 	EXPECT_EQ(vgpu_inproc_ioctl(self->f, 0xc0ffee00u, &s), -ENOTTY);
 	EXPECT_EQ(vgpu_inproc_open(self->ip, "card0", &self->f), -ENOENT);
-}
-
-/* A panfrost BO of @size bytes mapped for the CPU (MAP_FAILED on
- * failure); its GPU address in *@va. */
-static uint8_t *pan_bo(struct vgpu_inproc_file *f, uint32_t size, uint64_t *va)
-{
-	struct pan_create_bo_arg c = { .size = size };
-	struct pan_mmap_bo_arg m = { 0 };
-	int err;
-
-	if (vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_CREATE_BO, &c))
-		return MAP_FAILED;
-	m.handle = c.handle;
-	if (vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_MMAP_BO, &m))
-		return MAP_FAILED;
-	*va = c.offset;
-	return vgpu_inproc_mmap(f, NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
-				(off_t)m.offset, &err);
-}
-
-/* Submits the job chain at @jc and waits for it on a syncobj: 0 or -1. */
-static int pan_run(struct vgpu_inproc_file *f, uint64_t jc)
-{
-	struct drm_syncobj_create_arg sc = { 0 };
-	struct drm_syncobj_wait_arg w = { 0 };
-	struct pan_submit_arg s = { 0 };
-	struct timespec ts;
-
-	if (vgpu_inproc_ioctl(f, DRM_IOCTL_SYNCOBJ_CREATE, &sc))
-		return -1;
-	s.jc = jc;
-	s.out_sync = sc.handle;
-	if (vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_SUBMIT, &s))
-		return -1;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	w.handles = (uintptr_t)&sc.handle;
-	w.count_handles = 1;
-	w.timeout_nsec = (ts.tv_sec + 20) * 1000000000ll;
-	return vgpu_inproc_ioctl(f, DRM_IOCTL_SYNCOBJ_WAIT, &w) ? -1 : 0;
 }
 
 TEST_F(ip, panfrost_submit_and_syncobj)

@@ -18,6 +18,7 @@
 #include "driver-shim/uapi_drm.h"
 #include "driver-shim/uapi_kbase.h"
 #include "fuse-dev/inproc.h"
+#include "node/inproc_bo.h"
 #include "shader/bi_job.h"
 
 #define PAGE 4096u
@@ -243,23 +244,6 @@ TEST_F(sched, kbase_bad_priority_is_an_invalid_atom)
 	EXPECT_NE(stamp(mem, 1), 0u);
 }
 
-/* A panfrost BO mapped for the CPU, or MAP_FAILED; GPU address in @va. */
-static uint8_t *pan_bo(struct vgpu_inproc_file *f, uint32_t size, uint64_t *va)
-{
-	struct pan_create_bo_arg c = { .size = size };
-	struct pan_mmap_bo_arg m = { 0 };
-	int err;
-
-	if (vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_CREATE_BO, &c))
-		return MAP_FAILED;
-	m.handle = c.handle;
-	if (vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_MMAP_BO, &m))
-		return MAP_FAILED;
-	*va = c.offset;
-	return vgpu_inproc_mmap(f, NULL, size, PROT_READ | PROT_WRITE,
-				MAP_SHARED, (off_t)m.offset, &err);
-}
-
 /* panfrost has no priorities: submits behind a busy slot run in order. */
 TEST_F(sched, panfrost_submits_stay_in_order)
 {
@@ -373,11 +357,7 @@ TEST(cores_are_modelled_workers_are_host_threads)
 	struct shim_config cfg = { .gpu = SHIM_GPU_G71, .cores = 2, .workers = 3 };
 	struct vgpu_inproc *ip = vgpu_inproc_create(&cfg);
 	struct pan_get_param_arg p = { .param = PAN_PARAM_SHADER_PRESENT };
-	struct drm_syncobj_create_arg sc = { 0 };
-	struct drm_syncobj_wait_arg w = { 0 };
-	struct pan_submit_arg s = { 0 };
 	struct vgpu_inproc_file *f = NULL;
-	struct timespec ts;
 	struct tjob tj;
 
 	ASSERT_NONNULL(ip);
@@ -388,15 +368,7 @@ TEST(cores_are_modelled_workers_are_host_threads)
 	ASSERT_TRUE(tj.mem != MAP_FAILED);
 	ASSERT_TRUE(tjob_vecadd(&tj, 12));
 	tj32(&tj, TJ_JOB + 16)[0] |= 1u << 16; /* job index 1 */
-	ASSERT_EQ(vgpu_inproc_ioctl(f, DRM_IOCTL_SYNCOBJ_CREATE, &sc), 0);
-	s.jc = tj.va + TJ_JOB;
-	s.out_sync = sc.handle;
-	ASSERT_EQ(vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_SUBMIT, &s), 0);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	w.handles = (uintptr_t)&sc.handle;
-	w.count_handles = 1;
-	w.timeout_nsec = (ts.tv_sec + 20) * 1000000000ll;
-	ASSERT_EQ(vgpu_inproc_ioctl(f, DRM_IOCTL_SYNCOBJ_WAIT, &w), 0);
+	ASSERT_EQ(pan_run(f, tj.va + TJ_JOB), 0);
 	EXPECT_EQ(tjob_vecadd_check(&tj, 12), -1);
 	munmap(tj.mem, TJ_SIZE);
 	vgpu_inproc_close(f);

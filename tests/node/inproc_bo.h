@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Panfrost BOs and submissions on the in-process nodes (fuse-dev/inproc.h),
+ * for the node tier's in-process suites (inproc.c, sched.c).
+ */
+#ifndef VGPU_TESTS_NODE_INPROC_BO_H
+#define VGPU_TESTS_NODE_INPROC_BO_H
+
+#include <sys/mman.h>
+#include <time.h>
+
+#include "driver-shim/uapi_drm.h"
+#include "fuse-dev/inproc.h"
+
+/* A panfrost BO of @size bytes mapped for the CPU (MAP_FAILED on
+ * failure); its GPU address in *@va. */
+static inline uint8_t *pan_bo(struct vgpu_inproc_file *f, uint32_t size, uint64_t *va)
+{
+	struct pan_create_bo_arg c = { .size = size };
+	struct pan_mmap_bo_arg m = { 0 };
+	int err;
+
+	*va = 0;
+	if (vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_CREATE_BO, &c))
+		return MAP_FAILED;
+	m.handle = c.handle;
+	if (vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_MMAP_BO, &m))
+		return MAP_FAILED;
+	*va = c.offset;
+	return vgpu_inproc_mmap(f, NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+				(off_t)m.offset, &err);
+}
+
+/* Submits the job chain at @jc and waits for it on a syncobj: 0 or -1. */
+static inline int pan_run(struct vgpu_inproc_file *f, uint64_t jc)
+{
+	struct drm_syncobj_create_arg sc = { 0 };
+	struct drm_syncobj_wait_arg w = { 0 };
+	struct pan_submit_arg s = { 0 };
+	struct timespec ts;
+
+	if (vgpu_inproc_ioctl(f, DRM_IOCTL_SYNCOBJ_CREATE, &sc))
+		return -1;
+	s.jc = jc;
+	s.out_sync = sc.handle;
+	if (vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_SUBMIT, &s))
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	w.handles = (uintptr_t)&sc.handle;
+	w.count_handles = 1;
+	w.timeout_nsec = (ts.tv_sec + 20) * 1000000000ll;
+	return vgpu_inproc_ioctl(f, DRM_IOCTL_SYNCOBJ_WAIT, &w) ? -1 : 0;
+}
+
+#endif
