@@ -114,6 +114,13 @@ const char *path_resolve_exec(const char *p, char *buf);
  * -1 for another name. */
 int devview_set_gpu(const char *name);
 const char *devview_gpu(void);
+/* -cores N: the modelled shader cores (1..32); -workers N: host threads
+ * running shader work (1..256). -1 for a bad number. Their current
+ * values as option arguments, NULL while the default. */
+int devview_set_cores(const char *n);
+int devview_set_workers(const char *n);
+const char *devview_cores(void);
+const char *devview_workers(void);
 /* -stats FILE: the in-process driver's statistics JSON, written at exit. */
 int devview_set_stats(const char *path);
 /* -trace FILE: a Chrome/Perfetto trace of its ioctls and jobs, at exit. */

@@ -72,6 +72,7 @@ struct dv_map {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct vgpu_inproc *dev;
 static enum shim_gpu_model gpu_model = SHIM_GPU_G71;
+static char cores_arg[12], workers_arg[12]; /* "" while the default */
 /* Indexed by guest descriptor; @open_count lets every other descriptor
  * skip the lock (one load). */
 static struct dv_file **fds;
@@ -98,6 +99,48 @@ int devview_set_gpu(const char *name)
 const char *devview_gpu(void)
 {
 	return gpu_model == SHIM_GPU_G52 ? "g52" : "g71";
+}
+
+/* A whole number in 1..@max into @arg, or -1. */
+static int set_count(const char *n, long max, char *arg, size_t size)
+{
+	char *end;
+	long v = strtol(n, &end, 10);
+
+	if (!*n || *end || v < 1 || v > max)
+		return -1;
+	snprintf(arg, size, "%ld", v);
+	return 0;
+}
+
+int devview_set_cores(const char *n)
+{
+	return set_count(n, 32, cores_arg, sizeof(cores_arg));
+}
+
+int devview_set_workers(const char *n)
+{
+	return set_count(n, 256, workers_arg, sizeof(workers_arg));
+}
+
+const char *devview_cores(void)
+{
+	return cores_arg[0] ? cores_arg : NULL;
+}
+
+const char *devview_workers(void)
+{
+	return workers_arg[0] ? workers_arg : NULL;
+}
+
+/* The device -gpu, -cores and -workers describe. */
+static struct vgpu_inproc *device_create(void)
+{
+	struct shim_config cfg = { .gpu = gpu_model,
+				   .cores = (unsigned)atoi(cores_arg),
+				   .workers = (unsigned)atoi(workers_arg) };
+
+	return vgpu_inproc_create(&cfg);
 }
 
 /* Where -stats writes the driver's statistics at exit and -trace its
@@ -174,9 +217,7 @@ void devview_exit(void)
 	pthread_mutex_unlock(&lock);
 	/* A program that never opened a node still gets a (zero) report. */
 	if (!ip) {
-		struct shim_config cfg = { .gpu = gpu_model };
-
-		ip = dev = vgpu_inproc_create(&cfg);
+		ip = dev = device_create();
 		if (!ip)
 			return;
 		if (trace_path[0])
@@ -429,9 +470,7 @@ static struct vgpu_inproc *device(void)
 	pthread_once(&fork_once, fork_hooks);
 	pthread_mutex_lock(&lock);
 	if (!dev) {
-		struct shim_config cfg = { .gpu = gpu_model };
-
-		dev = vgpu_inproc_create(&cfg);
+		dev = device_create();
 		vgpu_inproc_set_interrupt_check(guest_signal_pending);
 		vgpu_inproc_set_install_hook(install_object);
 		if (dev && trace_path[0])

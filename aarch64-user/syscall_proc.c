@@ -236,7 +236,7 @@ static long exec_translated(const char *guest_path, char **argv, char **envp)
 		argc++;
 	while (envp && envp[envc])
 		envc++;
-	hv = calloc(argc + 2 * envc + 16, sizeof(*hv));
+	hv = calloc(argc + 2 * envc + 20, sizeof(*hv));
 	he = calloc(envc + 1, sizeof(*he));
 	if (!hv || !he) {
 		free(hv);
@@ -254,6 +254,14 @@ static long exec_translated(const char *guest_path, char **argv, char **envp)
 	/* The new program's nodes model the same GPU. */
 	hv[n++] = "-gpu";
 	hv[n++] = devview_gpu();
+	if (devview_cores()) {
+		hv[n++] = "-cores";
+		hv[n++] = devview_cores();
+	}
+	if (devview_workers()) {
+		hv[n++] = "-workers";
+		hv[n++] = devview_workers();
+	}
 	/* The new image reports; this one's device goes away with it. */
 	if (devview_stats()) {
 		hv[n++] = "-stats";

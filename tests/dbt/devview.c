@@ -6,7 +6,7 @@
  * job on each UAPI (the checks the preload library's suite runs too,
  * preload/tests/devview.c), descriptor semantics (tests/guest/devview_fd.c),
  * a forked child (tests/guest/devview_fork.c),
- * -gpu, the start-up line that names the mode, and the directory the
+ * -gpu, -cores and -workers, the start-up line that names the mode, and the directory the
  * view lives in.
  */
 #include <dirent.h>
@@ -68,6 +68,30 @@ TEST_TIMEOUT(forked_child_gets_a_gpu_of_its_own, 120)
 	run_expect(_metadata, &r, a, 0);
 	EXPECT_NONNULL(strstr(r.out, "devview_fork: all checks passed"));
 	EXPECT_NONNULL(strstr(r.err, "a forked child cannot submit on a GPU file its parent opened"));
+	proc_result_free(&r);
+}
+
+/* -cores is the modelled GPU (SHADER_PRESENT), kept across execve with
+ * -workers; the defaults are the G71's 8 cores; bad counts are usage
+ * errors. */
+TEST_TIMEOUT(cores_and_workers_also_after_execve, 120)
+{
+	struct proc_result r;
+	const char *a[] = { "-cores", "2", "-workers", "3", abi_guest(DEVVIEW_FORK), "exec",
+			    NULL };
+	const char *plain[] = { abi_guest(DEVVIEW_FORK), NULL };
+	const char *bad[] = { "-workers", "0", abi_guest(DEVVIEW_FORK), NULL };
+
+	run_expect(_metadata, &r, a, 0);
+	EXPECT_NONNULL(strstr(r.out, "exec'd shader_present 0x3\n"));
+	EXPECT_NONNULL(strstr(r.out, "\nshader_present 0x3\n"));
+	EXPECT_NONNULL(strstr(r.out, "devview_fork: all checks passed"));
+	proc_result_free(&r);
+	run_expect(_metadata, &r, plain, 0);
+	EXPECT_NONNULL(strstr(r.out, "shader_present 0xff\n"));
+	proc_result_free(&r);
+	run_expect(_metadata, &r, bad, 2);
+	EXPECT_NONNULL(strstr(r.err, "-workers wants 1..256"));
 	proc_result_free(&r);
 }
 

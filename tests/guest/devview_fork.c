@@ -5,7 +5,9 @@
  * inherits can be queried (the parent's BO is there) but a submission on
  * them fails at once with ENODEV; nodes the child opens itself give it a
  * GPU of its own, on which panfrost and kbase jobs run; the parent's file
- * works on. Prints one line per failed check.
+ * works on. Prints one line per failed check, then the GPU's
+ * SHADER_PRESENT (-cores); with the argument "exec" a program it execs
+ * prints it too (the options survive execve).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -142,11 +144,39 @@ static int child(int inherited, const struct bo *parent_bo)
 	return failures ? 1 : 0;
 }
 
-int main(void)
+static unsigned long long shader_present(void)
+{
+	struct pan_get_param_arg p = { .param = PAN_PARAM_SHADER_PRESENT };
+	int fd = open(RENDER, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0 || ioctl(fd, DRM_IOCTL_PANFROST_GET_PARAM, &p))
+		p.value = 0;
+	if (fd >= 0)
+		close(fd);
+	return p.value;
+}
+
+int main(int argc, char **argv)
 {
 	struct bo b;
-	int fd = open(RENDER, O_RDWR | O_CLOEXEC), status = -1, r;
+	int fd, status = -1, r;
 	pid_t pid;
+
+	if (argc > 1 && !strcmp(argv[1], "present")) {
+		printf("exec'd shader_present 0x%llx\n", shader_present());
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "exec")) {
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0) {
+			execl("/proc/self/exe", argv[0], "present", (char *)NULL);
+			_exit(127);
+		}
+		CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && status == 0,
+		      "the exec'd program (status 0x%x)", status);
+	}
+	fd = open(RENDER, O_RDWR | O_CLOEXEC);
 
 	CHECK(fd >= 0, "open " RENDER);
 	if (fd < 0 || bo_new(fd, &b))
@@ -167,6 +197,7 @@ int main(void)
 	CHECK(!r, "the parent's job after the fork (%d)", r);
 	CHECK(!kbase_job(), "a kbase job in the parent");
 	close(fd);
+	printf("shader_present 0x%llx\n", shader_present());
 	if (!failures)
 		printf("devview_fork: all checks passed\n");
 	return failures ? 1 : 0;
