@@ -37,6 +37,14 @@ struct vconn *fdtab_get(int fd)
 	return __atomic_load_n(&table[fd], __ATOMIC_ACQUIRE);
 }
 
+struct vconn *fdtab_node(int fd)
+{
+	struct vconn *c = fdtab_get(fd);
+
+	/* A driver object's descriptor is a real pipe: stat shows it. */
+	return c && vconn_node(c) != PRELOAD_OBJECT ? c : NULL;
+}
+
 struct vconn *fdtab_acquire(int fd)
 {
 	struct vconn *c;

@@ -35,7 +35,7 @@ static int do_fstatat(int dirfd, const char *path, struct stat *st, int flags)
 	enum preload_node node;
 	struct vconn *c;
 
-	if (path && !path[0] && (flags & AT_EMPTY_PATH) && (c = fdtab_get(dirfd)))
+	if (path && !path[0] && (flags & AT_EMPTY_PATH) && (c = fdtab_node(dirfd)))
 		return node_fstat(c, st);
 	node = preload_node_of(path);
 	if (REAL(fstatat)(dirfd, preload_path(path, buf, sizeof(buf)), st, flags))
@@ -77,7 +77,7 @@ int fstatat64(int dirfd, const char *path, struct stat64 *st, int flags)
 
 int fstat(int fd, struct stat *st)
 {
-	struct vconn *c = fdtab_get(fd);
+	struct vconn *c = fdtab_node(fd);
 
 	return c ? node_fstat(c, st) : REAL(fstat)(fd, st);
 }
@@ -94,7 +94,7 @@ int statx(int dirfd, const char *path, int flags, unsigned mask, struct statx *s
 	struct vconn *c;
 	int ret;
 
-	if (!path[0] && (flags & AT_EMPTY_PATH) && (c = fdtab_get(dirfd))) {
+	if (!path[0] && (flags & AT_EMPTY_PATH) && (c = fdtab_node(dirfd))) {
 		node = vconn_node(c);
 		path = preload_node_tree_path(node, buf, sizeof(buf));
 		dirfd = AT_FDCWD;

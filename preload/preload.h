@@ -80,6 +80,8 @@ void vconn_munmap_notify(void *addr, size_t len);
 /* ---- fdtab.c: descriptors of open nodes ---- */
 /* The file behind @fd, or NULL (cheap: one load for other descriptors). */
 struct vconn *fdtab_get(int fd);
+/* The file behind @fd if it is a device node (not a driver object). */
+struct vconn *fdtab_node(int fd);
 /* The same with a reference for a call in progress (vconn_put it after). */
 struct vconn *fdtab_acquire(int fd);
 /* @fd now refers to @c (takes a reference). */

@@ -125,6 +125,11 @@ static void role_prime(void)
 	h = bo.handle;
 	CHECK(!prime(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h, &buf, DRM_CLOEXEC | DRM_RDWR));
 	CHECK(buf >= 0 && (fcntl(buf, F_GETFD) & FD_CLOEXEC));
+	{
+		struct stat st;
+
+		CHECK(!fstat(buf, &st) && S_ISFIFO(st.st_mode)); /* not the node */
+	}
 	/* The dma-buf maps the BO's pages. */
 	view = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, buf, 0);
 	CHECK(view != MAP_FAILED);
