@@ -70,6 +70,7 @@ void shim_dev_destroy(struct shim_dev *dev)
 	 * had closed them. */
 	shim_list_for_each_safe(pos, tmp, &dev->files)
 		shim_release(shim_container_of(pos, struct shim_file, link));
+	kb_prfcnt_fini(dev);
 	/* The transport has dropped its file objects; any left go now. */
 	shim_list_for_each_safe(pos, tmp, &dev->fobjs) {
 		struct shim_fobj *o = shim_container_of(pos, struct shim_fobj, link);

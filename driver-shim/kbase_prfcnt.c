@@ -17,9 +17,13 @@
  * tiler, one MEMORY block per L2 slice, one SHADER_CORE block per present
  * core, 64 values each (4 header values first), one clock domain.
  *
+ * PERIODIC readers are sampled by a driver thread (kbase's dump worker)
+ * every period (at least 100 us); a sample that finds no free buffer is
+ * folded into the next one, which carries SAMPLE_FLAG_OVERFLOW.
+ *
  * Limits: one reader may run at a time on the device (another START is
- * EBUSY, as is one while panfrost's counters are on); PERIODIC mode is
- * refused (EINVAL), SAMPLE_ASYNC is EINVAL as in kbase's reader.
+ * EBUSY, as is one while panfrost's counters are on); SAMPLE_ASYNC is
+ * EINVAL as in kbase's reader.
  */
 #include "driver-shim/kbase_priv.h"
 
@@ -28,6 +32,9 @@
 #define PRF_MAX_REQUESTS 32
 #define PRF_DUMP_VA (1ull << 32) /* in the reader's own address space */
 #define PRF_ENUM_ITEMS (2 + 1 + KB_PRFCNT_BLOCK_TYPES + 1)
+#define PRF_PERIOD_MIN_NS 100000ull
+#define PRF_FLAG_OVERFLOW 1u
+#define PRF_FLAG_ERROR (1u << 30)
 
 struct kb_prfcnt {
 	struct shim_ctx *ctx;       /* dump target and sample memory */
@@ -37,6 +44,7 @@ struct kb_prfcnt {
 	size_t sample_size;
 	uint32_t write_idx, read_idx, fetch_idx;
 	bool active;
+	uint64_t period_ns, next_dump; /* PERIODIC mode, else 0 */
 	uint64_t user_data, ts_start, cycles_start;
 	uint32_t flags;             /* of the sample being gathered */
 };
@@ -107,6 +115,11 @@ static long parse(struct kb_prfcnt *p, const struct kb_prfcnt_request_item *req,
 			    (mode >= 0 && mode != q->u.mode.mode))
 				return -SHIM_EINVAL;
 			mode = q->u.mode.mode;
+			if (mode == KB_PRFCNT_MODE_PERIODIC) {
+				if (!q->u.mode.period_ns)
+					return -SHIM_EINVAL;
+				p->period_ns = OS_MAX(q->u.mode.period_ns, PRF_PERIOD_MIN_NS);
+			}
 			break;
 		case KB_PRFCNT_REQUEST_ENABLE:
 			/* Only the primary set is built in. */
@@ -124,8 +137,7 @@ static long parse(struct kb_prfcnt *p, const struct kb_prfcnt_request_item *req,
 			return -SHIM_EINVAL;
 		}
 	}
-	/* Periodic sampling needs a timer the model does not run. */
-	if (mode != KB_PRFCNT_MODE_MANUAL || !set)
+	if (mode < 0 || !set)
 		return -SHIM_EINVAL;
 	return 0;
 }
@@ -165,7 +177,7 @@ static void take_sample(struct shim_dev *dev, struct kb_prfcnt *p, uint64_t user
 	uint8_t bidx;
 
 	if (shim_hw_perfcnt_sample(dev, a))
-		p->flags |= 1u << 30; /* SAMPLE_FLAG_ERROR */
+		p->flags |= PRF_FLAG_ERROR;
 	now = shim_hw_timestamp(dev);
 	cycles = shim_hw_cycles(dev);
 	os_memset(s, 0, p->sample_size);
@@ -206,6 +218,45 @@ static void take_sample(struct shim_dev *dev, struct kb_prfcnt *p, uint64_t user
 	p->write_idx++;
 }
 
+/* kbase's dump worker: samples the running PERIODIC reader on time. */
+static void sampler(void *arg)
+{
+	struct shim_dev *dev = arg;
+
+	os_mutex_lock(dev->lock);
+	while (!dev->prfcnt_stop) {
+		struct kb_prfcnt *p = dev->prfcnt_reader;
+		uint64_t now = os_time_ns(), wait = 100000000;
+
+		if (p && p->period_ns) {
+			if (now >= p->next_dump) {
+				/* No free buffer: the counters go on adding up. */
+				if (p->write_idx - p->read_idx >= PRF_BUFFERS - 1)
+					p->flags |= PRF_FLAG_OVERFLOW;
+				else
+					take_sample(dev, p, p->user_data, NULL);
+				p->next_dump = OS_MAX(p->next_dump + p->period_ns, now + 1);
+				shim_wake_all(dev);
+			}
+			wait = p->next_dump > now ? p->next_dump - now : 0;
+		}
+		if (wait)
+			os_cond_wait(dev->wake, dev->lock, wait);
+	}
+	os_mutex_unlock(dev->lock);
+}
+
+void kb_prfcnt_fini(struct shim_dev *dev)
+{
+	os_mutex_lock(dev->lock);
+	dev->prfcnt_stop = true;
+	os_cond_broadcast(dev->wake);
+	os_mutex_unlock(dev->lock);
+	if (dev->prfcnt_thread)
+		os_thread_join(dev->prfcnt_thread);
+	dev->prfcnt_thread = NULL;
+}
+
 static long cmd_start(struct shim_dev *dev, struct kb_prfcnt *p, uint64_t user_data,
 		      struct shim_acct *a)
 {
@@ -222,6 +273,11 @@ static long cmd_start(struct shim_dev *dev, struct kb_prfcnt *p, uint64_t user_d
 	shim_list_for_each_safe(pos, tmp, &dev->ctxs)
 		if (shim_container_of(pos, struct shim_ctx, link)->as_pinned)
 			return -SHIM_EBUSY;
+	if (p->period_ns && !dev->prfcnt_thread) {
+		dev->prfcnt_thread = os_thread_start(sampler, dev, "vgpu-prfcnt");
+		if (!dev->prfcnt_thread)
+			return -SHIM_ENOMEM;
+	}
 	ret = shim_hw_perfcnt_enable(dev, p->ctx, PRF_DUMP_VA, a);
 	if (ret)
 		return ret;
@@ -231,6 +287,8 @@ static long cmd_start(struct shim_dev *dev, struct kb_prfcnt *p, uint64_t user_d
 	p->flags = 0;
 	p->ts_start = shim_hw_timestamp(dev);
 	p->cycles_start = shim_hw_cycles(dev);
+	p->next_dump = os_time_ns() + p->period_ns;
+	os_cond_broadcast(dev->wake); /* the sampler's new deadline */
 	return 0;
 }
 
@@ -258,7 +316,7 @@ static long reader_cmd(struct shim_dev *dev, struct kb_prfcnt *p,
 		p->user_data = cmd->user_data;
 		return 0;
 	case KB_PRFCNT_CMD_SAMPLE_SYNC:
-		if (!p->active)
+		if (!p->active || p->period_ns)
 			return -SHIM_EINVAL;
 		/* One buffer stays free for the sample STOP takes. */
 		if (p->write_idx - p->read_idx >= PRF_BUFFERS - 1)

@@ -174,6 +174,8 @@ struct shim_dev {
 	struct shim_list fobjs;  /* live file objects (fileobj.c) */
 	bool fence_recheck, fence_recheck_again; /* shim_wake_all */
 	void *prfcnt_reader;     /* the kbase counter reader running, or NULL */
+	struct os_thread *prfcnt_thread; /* samples PERIODIC readers */
+	bool prfcnt_stop;
 	struct shim_list ctxs;
 	uint64_t window_used;   /* bitmap of backing windows */
 	int next_ctx_id;
@@ -335,6 +337,7 @@ void kb_file_release(struct shim_file *f);
 long kb_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 	      void *arg, struct shim_acct *a);
 void kb_fence_recheck_all(struct shim_dev *dev);
+void kb_prfcnt_fini(struct shim_dev *dev); /* stops the sampler thread */
 long kb_read(struct shim_file *f, struct shim_caller *c, void *buf,
 	     size_t len, bool nonblock);
 unsigned kb_poll(struct shim_file *f);

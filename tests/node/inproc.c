@@ -719,4 +719,37 @@ TEST_F(ip, kinstr_prfcnt_enum_setup_and_samples_from_the_gpu_counters)
 	vgpu_inproc_close(early);
 }
 
+/* PERIODIC readers are sampled by the driver's own thread. */
+TEST_F(ip, kinstr_prfcnt_periodic_samples_arrive_by_themselves)
+{
+	struct kb_prfcnt_request_item req[3];
+	union kb_kinstr_prfcnt_setup s;
+	struct kb_prfcnt_sample_access sa;
+	struct vgpu_inproc_file *rd;
+	struct pollfd p = { .events = POLLIN };
+	int fd;
+
+	ASSERT_TRUE(kb_ready(self->ip, &self->f));
+	prf_req(&req[0], KB_PRFCNT_REQUEST_MODE, KB_PRFCNT_MODE_PERIODIC, 0);
+	prf_req(&req[1], KB_PRFCNT_REQUEST_ENABLE, KB_PRFCNT_BLOCK_MEMORY, ~0ull);
+	prf_req(&req[2], KB_PRFCNT_ITEM_NONE, 0, 0);
+	req[0].u.mode.period_ns = 0;
+	EXPECT_EQ(prf_setup(self->f, req, 3, &s), -EINVAL);
+	req[0].u.mode.period_ns = 1000000;
+	fd = (int)prf_setup(self->f, req, 3, &s);
+	ASSERT_GE(fd, 0);
+	rd = vgpu_inproc_fd_file(self->ip, fd);
+	ASSERT_NONNULL(rd);
+	ASSERT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_START, 5), 0);
+	EXPECT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_SAMPLE_SYNC, 0), -EINVAL); /* periodic */
+	p.fd = fd;
+	ASSERT_EQ(poll(&p, 1, 20000), 1);
+	ASSERT_EQ(vgpu_inproc_ioctl(rd, KB_IOCTL_PRFCNT_GET_SAMPLE, &sa), 0);
+	EXPECT_EQ(sa.sequence, 0u);
+	ASSERT_EQ(vgpu_inproc_ioctl(rd, KB_IOCTL_PRFCNT_PUT_SAMPLE, &sa), 0);
+	ASSERT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_STOP, 0), 0);
+	vgpu_inproc_close(rd);
+	close(fd);
+}
+
 TEST_HARNESS_MAIN
