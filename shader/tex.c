@@ -2,8 +2,9 @@
 /*
  * The attribute and texture unit's messages: LEA_ATTR(_IMM/_TEX) and
  * LD_ATTR(_IMM/_TEX) on attribute descriptors, ST_CVT through the
- * conversion word LEA_ATTR returns, and TEXC texel fetches (texelFetch)
- * on texture descriptors. Descriptors are read from the job's resource
+ * conversion word LEA_ATTR returns, TEXC texel fetches (texelFetch) and
+ * TEXS_2D / TEXC filtered lookups (textureLod) on texture and sampler
+ * descriptors. Descriptors are read from the job's resource
  * tables (bi_env: attribute buffers and attributes of table 1, the
  * primary, and table 2; textures; samplers) through the memory
  * interface, as the hardware reads them, per thread.
@@ -23,6 +24,10 @@
  *                         pointer words 4-5; array size - 1, depth - 1
  *                         in words 6, 7
  *   surface (16):         pointer, row stride, surface stride
+ *   sampler (32):         wrap R/T/S [11:8]/[15:12]/[19:16], normalized
+ *                         coordinates [25], minify/magnify nearest
+ *                         [27]/[28], mipmap mode [31:30]; border colour
+ *                         words 4-7
  *
  * LEA_ATTR_TEX uses table 2 unless a DTSEL_IMM in the same tuple picks
  * one (Mesa puts images in table 1 and says so); LD_ATTR* use table 1.
