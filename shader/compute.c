@@ -13,6 +13,20 @@
 #include "shader/compute.h"
 #include "vgpu/regs.h"
 
+struct worker;
+
+/* Worker threads kept from job to job (starting threads per job costs
+ * more than a short job); the job's own thread is worker 0. One job at a
+ * time uses the pool; a job that finds it busy starts its own threads. */
+#define POOL_MAX 64
+
+struct pool_thread {
+	struct bi_compute *bc;
+	struct os_thread *thread;
+	unsigned index; /* the worker it runs: 1.. */
+	uint64_t seen;  /* the generation it last looked at */
+};
+
 struct bi_compute {
 	struct bi_cache *cache;
 	enum bi_arch arch;
@@ -23,6 +37,16 @@ struct bi_compute {
 	struct bi_stats total;
 	uint64_t jobs;                         /* run so far */
 	struct bi_job_record log[BI_JOB_LOG]; /* job i in log[(i - 1) % size] */
+	/* the pool, under pool_lock */
+	struct os_mutex *pool_lock;
+	struct os_cond *pool_wake, *pool_done;
+	struct pool_thread pool[POOL_MAX];
+	unsigned pool_n;        /* threads started: pool[1 .. pool_n] */
+	bool pool_in_use, pool_quit;
+	uint64_t pool_gen;      /* one per job handed out */
+	struct worker *pool_wk; /* that job's workers */
+	unsigned pool_wn;       /* how many */
+	unsigned pool_busy;     /* pool threads still running it */
 };
 
 /* Draw descriptor word offsets (32-bit words from its start). */
@@ -306,6 +330,87 @@ static void worker_main(void *arg)
 	}
 }
 
+static void pool_main(void *arg)
+{
+	struct pool_thread *pt = arg;
+	struct bi_compute *bc = pt->bc;
+	uint64_t seen;
+
+	os_mutex_lock(bc->pool_lock);
+	seen = pt->seen;
+	for (;;) {
+		while (!bc->pool_quit && bc->pool_gen == seen)
+			os_cond_wait(bc->pool_wake, bc->pool_lock, 0);
+		if (bc->pool_quit)
+			break;
+		seen = bc->pool_gen;
+		if (pt->index >= bc->pool_wn)
+			continue;
+		os_mutex_unlock(bc->pool_lock);
+		worker_main(&bc->pool_wk[pt->index]);
+		os_mutex_lock(bc->pool_lock);
+		if (!--bc->pool_busy)
+			os_cond_broadcast(bc->pool_done);
+	}
+	os_mutex_unlock(bc->pool_lock);
+}
+
+/* Runs workers 1 .. n-1 of @wk on the pool and worker 0 here; false if
+ * the pool is busy with another job (or has no threads to offer). */
+static bool pool_run(struct bi_compute *bc, struct worker *wk, unsigned n)
+{
+	os_mutex_lock(bc->pool_lock);
+	if (bc->pool_in_use || !bc->pool_wake || !bc->pool_done) {
+		os_mutex_unlock(bc->pool_lock);
+		return false;
+	}
+	bc->pool_in_use = true;
+	while (bc->pool_n + 1 < OS_MIN(n, (unsigned)POOL_MAX)) {
+		struct pool_thread *pt = &bc->pool[bc->pool_n + 1];
+
+		pt->bc = bc;
+		pt->index = bc->pool_n + 1;
+		/* it starts with the job about to be handed out */
+		pt->seen = bc->pool_gen;
+		pt->thread = os_thread_start(pool_main, pt, "bi-core");
+		if (!pt->thread)
+			break;
+		bc->pool_n++;
+	}
+	if (bc->pool_n + 1 < n) {
+		bc->pool_in_use = false;
+		os_mutex_unlock(bc->pool_lock);
+		return false;
+	}
+	bc->pool_wk = wk;
+	bc->pool_wn = n;
+	bc->pool_busy = n - 1;
+	bc->pool_gen++;
+	os_cond_broadcast(bc->pool_wake);
+	os_mutex_unlock(bc->pool_lock);
+	worker_main(&wk[0]);
+	os_mutex_lock(bc->pool_lock);
+	while (bc->pool_busy)
+		os_cond_wait(bc->pool_done, bc->pool_lock, 0);
+	bc->pool_in_use = false;
+	os_mutex_unlock(bc->pool_lock);
+	return true;
+}
+
+/* The job's workers on threads of their own (the pool is taken). */
+static void own_threads_run(struct worker *wk, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++)
+		wk[i].thread = os_thread_start(worker_main, &wk[i], "bi-core");
+	worker_main(&wk[0]);
+	for (unsigned i = 1; i < n; i++) {
+		if (wk[i].thread)
+			os_thread_join(wk[i].thread);
+		else
+			worker_main(&wk[i]); /* could not start: run it here */
+	}
+}
+
 uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 {
 	struct bi_compute *bc = priv;
@@ -354,16 +459,11 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 			wk[i].stats = &wk[i].st;
 			wk[i].tally = bi_tally_new();
 		}
-		if (i)
-			wk[i].thread = os_thread_start(worker_main, &wk[i], "bi-core");
 	}
-	worker_main(&wk[0]);
-	for (unsigned i = 1; i < n; i++) {
-		if (wk[i].thread)
-			os_thread_join(wk[i].thread);
-		else
-			worker_main(&wk[i]); /* could not start: run it here */
-	}
+	if (n == 1)
+		worker_main(&wk[0]);
+	else if (!pool_run(bc, wk, n))
+		own_threads_run(wk, n);
 	os_mutex_lock(bc->lock);
 	rec = &bc->log[bc->jobs++ % BI_JOB_LOG];
 	os_memset(rec, 0, sizeof(*rec));
@@ -419,7 +519,11 @@ struct bi_compute *bi_compute_attach(struct vgpu *gpu)
 		return NULL;
 	bc->cache = bi_cache_new();
 	bc->lock = os_mutex_new();
-	if (!bc->cache || !bc->lock) {
+	bc->pool_lock = os_mutex_new();
+	/* without the conditions the pool is off: jobs start their threads */
+	bc->pool_wake = os_cond_new();
+	bc->pool_done = os_cond_new();
+	if (!bc->cache || !bc->lock || !bc->pool_lock) {
 		bi_compute_detach(NULL, bc);
 		return NULL;
 	}
@@ -439,6 +543,20 @@ void bi_compute_detach(struct vgpu *gpu, struct bi_compute *bc)
 		vgpu_set_compute_backend(gpu, NULL);
 	if (!bc)
 		return;
+	if (bc->pool_lock) {
+		os_mutex_lock(bc->pool_lock);
+		bc->pool_quit = true;
+		if (bc->pool_wake)
+			os_cond_broadcast(bc->pool_wake);
+		os_mutex_unlock(bc->pool_lock);
+		for (unsigned i = 1; i <= bc->pool_n; i++)
+			os_thread_join(bc->pool[i].thread);
+		os_mutex_free(bc->pool_lock);
+	}
+	if (bc->pool_wake)
+		os_cond_free(bc->pool_wake);
+	if (bc->pool_done)
+		os_cond_free(bc->pool_done);
 	bi_cache_free(bc->cache);
 	if (bc->lock)
 		os_mutex_free(bc->lock);

@@ -6,19 +6,22 @@
  * region, so the test checks the back end's descriptor reading, thread
  * IDs, dispatch and barriers, not the MMU (tests/vgpu does that).
  */
+#include <pthread.h>
+
 #include "harness.h"
 #include "bi_progs.h"
 #include "shader/compute.h"
 #include "vgpu/regs.h"
 
 #define BASE 0x20000000ull
-#define SIZE 0x10000u
+#define SIZE 0x20000u /* two job regions */
 #define STUB_BASE BASE
 #define STUB_SIZE SIZE
 #include "job_stub.h"
 #define mem stub_mem
 
 static struct tjob tj = { mem, BASE, 0 };
+static struct tjob tj2 = { mem + TJ_SIZE, BASE + TJ_SIZE, 0 };
 
 #define WLS (BASE + TJ_WLS)
 #define BUF_O (BASE + TJ_O)
@@ -199,6 +202,69 @@ TEST(faulting_shader_fails_the_job)
 	/* a shader pointer outside memory */
 	put64(RSD, 0x1000);
 	EXPECT_NE(bi_compute_run(bc, NULL), (uint32_t)MALI_EXC_DONE);
+	bi_compute_detach(NULL, bc);
+}
+
+struct job_thread {
+	struct bi_compute *bc;
+	struct vgpu_job_info info;
+	unsigned bad;
+};
+
+static void *run_three_jobs(void *arg)
+{
+	struct job_thread *jt = arg;
+
+	for (int i = 0; i < 3; i++)
+		jt->bad += bi_compute_run(jt->bc, (struct vgpu_job *)(void *)&jt->info) !=
+			   MALI_EXC_DONE;
+	return NULL;
+}
+
+/*
+ * Workers stay from job to job (a pool; the job's thread is worker 0):
+ * consecutive jobs reuse them, and two jobs at once (two job slots) both
+ * finish, the second on threads of its own. Detaching stops the pool.
+ */
+TEST(worker_pool_serves_consecutive_and_concurrent_jobs)
+{
+	struct job_thread jt[2];
+	struct bi_compute *bc;
+	pthread_t th[2];
+	uint64_t jobs = 0;
+	struct bi_job_record rec;
+
+	ASSERT_TRUE(tjob_vecadd(&tj, 64));
+	ASSERT_TRUE(tjob_vecadd(&tj2, 64));
+	job_stub_start(BASE + TJ_JOB);
+	job_cfg.gpu_id = 0x60000000;
+	job_cfg.shader_present = 0xff;
+	job_cfg.thread_max_threads = 256;
+	bc = bi_compute_attach(NULL);
+	ASSERT_NONNULL(bc);
+	bi_compute_set_workers(bc, 3);
+	for (int i = 0; i < 5; i++) {
+		memset(at(BUF_O, 4 * 8 * 64), 0, 4 * 8 * 64);
+		ASSERT_EQ(bi_compute_run(bc, NULL), (uint32_t)MALI_EXC_DONE);
+		EXPECT_EQ(tjob_vecadd_check(&tj, 64), -1);
+	}
+	/* two jobs (in two regions) at once */
+	memset(at(BUF_O, 4 * 8 * 64), 0, 4 * 8 * 64);
+	memset(at(BASE + TJ_SIZE + TJ_O, 4 * 8 * 64), 0, 4 * 8 * 64);
+	for (int i = 0; i < 2; i++) {
+		jt[i] = (struct job_thread){ bc, job_info, 0 };
+		jt[i].info.va = (i ? tj2.va : tj.va) + TJ_JOB;
+		ASSERT_EQ(pthread_create(&th[i], NULL, run_three_jobs, &jt[i]), 0);
+	}
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(pthread_join(th[i], NULL), 0);
+		EXPECT_EQ(jt[i].bad, 0u);
+	}
+	EXPECT_EQ(tjob_vecadd_check(&tj, 64), -1);
+	EXPECT_EQ(tjob_vecadd_check(&tj2, 64), -1);
+	ASSERT_EQ(bi_compute_jobs(bc, &rec, 1, &jobs), 1u);
+	EXPECT_EQ(jobs, 11u);
+	EXPECT_EQ(rec.workgroups, 64u);
 	bi_compute_detach(NULL, bc);
 }
 
