@@ -130,6 +130,7 @@ static void render_shader_jobs(const struct jv *sh)
 static void render_summary(const struct jv *root)
 {
 	const struct jv *ctxs = jv_get(root, "contexts"), *sh = jv_get(root, "shader");
+	const struct jv *sys = jv_get(root, "system");
 	long long n = 0, ns = 0, wait_ns = 0;
 
 	for (int i = 0; ctxs && ctxs->t == J_ARR && i < ctxs->n; i++) {
@@ -145,9 +146,10 @@ static void render_summary(const struct jv *root)
 				ns += jv_num(r, "ns");
 		}
 	}
-	printf("ioctls=%lld ioctl_ns=%lld wait_ns=%lld jobs=%lld thread_instrs=%lld\n", n, ns,
-	       wait_ns, jv_num(jv_get(root, "system"), "jobs_done"),
-	       instr_total(jv_get(sh, "total")));
+	printf("ioctls=%lld ioctl_ns=%lld wait_ns=%lld jobs=%lld thread_instrs=%lld "
+	       "jobs_failed=%lld mmu_faults=%lld\n",
+	       n, ns, wait_ns, jv_num(sys, "jobs_done"), instr_total(jv_get(sh, "total")),
+	       jv_num(sys, "jobs_failed"), jv_num(sys, "mmu_faults"));
 }
 
 static void render(const struct jv *root)
@@ -331,6 +333,7 @@ const struct vgpu_cmd vgpu_cmd_stats = {
 	"  --summary     one line for scripts: ioctls=N ioctl_ns=NS (time in the\n"
 	"                driver, waits excluded) wait_ns=NS (blocked in WAIT_BO,\n"
 	"                SYNCOBJ_WAIT... on GPU jobs) jobs=N thread_instrs=N\n"
+	"                jobs_failed=N mmu_faults=N\n"
 	"  --svg OUTDIR  instead, write three SVG bar charts into OUTDIR (made if\n"
 	"                missing): instruction-mix.svg, clause-sizes.svg and\n"
 	"                ioctl-latency.svg (p50 and p99, log scale)\n",

@@ -270,6 +270,7 @@ TEST_TIMEOUT(gles_stats_summary_and_plots, MESA_TIMEOUT)
 	/* 96x64 threads, each some dozens of instructions. */
 	EXPECT_NONNULL(strstr(r.out, " jobs=1 thread_instrs="));
 	EXPECT_GT(strtoll(strstr(r.out, "thread_instrs=") + 14, NULL, 10), 96 * 64 * 10);
+	EXPECT_NONNULL(strstr(r.out, " jobs_failed=0 mmu_faults=0\n"));
 	proc_result_free(&r);
 	ASSERT_EQ(proc_run((char *const *)plot, NULL, NULL, NULL, 0, 60, &r), 0);
 	EXPECT_EQ(r.status, 0);
