@@ -43,6 +43,11 @@ struct shim_fobj *shim_fobj_get(struct shim_fobj *o)
 	return o;
 }
 
+void shim_fobj_unget(struct shim_fobj *o)
+{
+	__atomic_sub_fetch(&o->refs, 1, __ATOMIC_ACQ_REL);
+}
+
 void shim_fobj_put_locked(struct shim_fobj *o)
 {
 	if (!o || __atomic_sub_fetch(&o->refs, 1, __ATOMIC_ACQ_REL))

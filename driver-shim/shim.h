@@ -182,6 +182,9 @@ enum shim_fobj_kind shim_fobj_kind(struct shim_fobj *o);
 bool shim_fobj_level(struct shim_fobj *o);
 struct shim_fobj *shim_fobj_get(struct shim_fobj *o);
 void shim_fobj_put(struct shim_fobj *o); /* the last one releases it */
+/* Gives back a reference fd_install took, on its failure path (the
+ * driver holds its own then; no lock is taken). */
+void shim_fobj_unget(struct shim_fobj *o);
 void shim_fobj_set_host_data(struct shim_fobj *o, void *data);
 void *shim_fobj_host_data(struct shim_fobj *o);
 long shim_fobj_ioctl(struct shim_fobj *o, struct shim_caller *c, unsigned cmd,

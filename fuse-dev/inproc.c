@@ -38,6 +38,20 @@ struct vgpu_inproc_file {
 static bool (*signal_pending)(void);
 static int (*install_hook)(struct vgpu_inproc_file *f, bool cloexec);
 
+/* Takes an object's file off its device's list. */
+static void unlist(struct vgpu_inproc_file *f)
+{
+	struct vgpu_inproc_file **pp;
+
+	pthread_mutex_lock(&f->ip->lock);
+	for (pp = &f->ip->objs; *pp; pp = &(*pp)->next)
+		if (*pp == f) {
+			*pp = f->next;
+			break;
+		}
+	pthread_mutex_unlock(&f->ip->lock);
+}
+
 void vgpu_inproc_set_install_hook(int (*install)(struct vgpu_inproc_file *f,
 						 bool cloexec))
 {
@@ -55,9 +69,10 @@ static bool local_interrupted(struct shim_caller *c)
 	return signal_pending && signal_pending();
 }
 
-/* fd_install: the object's descriptor (a pipe or an eventfd, fobj_fd.h),
- * handed to the DBT's descriptor table when it set the hook, else a plain
- * descriptor of this process (vgpu_inproc_fd_file() finds its file). */
+/* fd_install: the object's descriptor (a pipe, fobj_fd.h), handed to the
+ * DBT's descriptor table when it set the hook, else a plain descriptor of
+ * this process (vgpu_inproc_fd_file() finds its file). The file is known
+ * before the guest can close its descriptor. */
 static int fd_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec)
 {
 	struct vgpu_inproc *ip = ((struct fuse_caller *)c)->base.priv;
@@ -75,24 +90,25 @@ static int fd_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec)
 	f->h.wfd = transport_fd_aside(f->h.wfd);
 	f->ip = ip;
 	f->efd = f->h.rfd;
-	f->obj = o;
-	if (install_hook)
-		fd = install_hook(f, cloexec);
-	else if ((fd = fcntl(f->efd, cloexec ? F_DUPFD_CLOEXEC : F_DUPFD, 0)) < 0)
-		fd = -errno;
-	if (fd < 0) {
-		/* Nothing holds it yet; and the driver's lock is held here,
-		 * so no object reference may be dropped. */
-		fobj_fd_close(&f->h);
-		free(f);
-		return fd;
-	}
-	shim_fobj_get(o);
+	f->obj = shim_fobj_get(o);
 	shim_fobj_set_host_data(o, &f->h);
 	pthread_mutex_lock(&ip->lock);
 	f->next = ip->objs;
 	ip->objs = f;
 	pthread_mutex_unlock(&ip->lock);
+	if (install_hook)
+		fd = install_hook(f, cloexec);
+	else if ((fd = fcntl(f->efd, cloexec ? F_DUPFD_CLOEXEC : F_DUPFD, 0)) < 0)
+		fd = -errno;
+	if (fd < 0) {
+		unlist(f);
+		shim_fobj_set_host_data(o, NULL);
+		/* The driver's lock is held: give the reference back without
+		 * it (the driver still holds its own). */
+		shim_fobj_unget(o);
+		fobj_fd_close(&f->h);
+		free(f);
+	}
 	return fd;
 }
 
@@ -288,15 +304,7 @@ void vgpu_inproc_close(struct vgpu_inproc_file *f)
 	if (!f)
 		return;
 	if (f->obj) {
-		struct vgpu_inproc_file **pp;
-
-		pthread_mutex_lock(&f->ip->lock);
-		for (pp = &f->ip->objs; *pp; pp = &(*pp)->next)
-			if (*pp == f) {
-				*pp = f->next;
-				break;
-			}
-		pthread_mutex_unlock(&f->ip->lock);
+		unlist(f);
 		shim_fobj_set_host_data(f->obj, NULL);
 		shim_fobj_put(f->obj);
 		fobj_fd_close(&f->h);
