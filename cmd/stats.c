@@ -160,6 +160,7 @@ static void render(const struct jv *root)
 		"opens", "releases", "contexts_live", "contexts_peak", "jobs_done",
 		"jobs_failed", "mmu_faults", "gpu_resets", "gpu_pages_mapped",
 		"gpu_pages_touched", "reg_reads", "reg_writes", "irqs",
+		"chains_queued_next",
 	};
 
 	printf("GPU: %s\n\nsystem\n", jv_str(root, "gpu"));
