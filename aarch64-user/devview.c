@@ -25,11 +25,14 @@
  * without its GPU threads (only the forking thread survives a fork). The
  * files the child inherits keep that copy: what they hold (BOs, handles,
  * mappings, which share the parent's memory) can be queried, but a
- * submission on them fails with ENODEV and says why, instead of waiting
- * for a GPU that is not there; nodes the child opens itself get a device
- * of its own, with its own GPU, that works as in any process. The copy
- * is never released (its locks may have been held by a thread that did
- * not come along), and the child writes no -stats/-trace report.
+ * submission or an event read on them fails with ENODEV and says why,
+ * instead of waiting for a GPU that is not there (so does any call on a
+ * file the parent's driver made, a dma-buf or sync_file); their guest
+ * descriptors get an eventfd of the child's own, so the child never
+ * changes the parent's poll readiness. Nodes the child opens itself get a
+ * device of its own, with its own GPU, that works as in any process. The
+ * copy is never released (its locks may have been held by a thread that
+ * did not come along), and the child writes no -stats/-trace report.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -61,6 +64,7 @@ struct dv_file {
 	int refs;	/* guest descriptors, mappings and calls in progress */
 	int oflags;	/* host open flags as F_GETFL shows them */
 	bool inherited;	/* a forked child's copy of its parent's file */
+	unsigned forks;	/* the fork that last gave it an eventfd of its own */
 };
 
 struct dv_map {
@@ -80,6 +84,7 @@ static size_t nfds;
 static int open_count;
 static struct dv_map *maps;
 static bool forked;	/* this process is a fork of the one that made @dev */
+static unsigned forks;	/* forks this process's line went through */
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 
 static char tree_root[PATH_MAX];
@@ -326,9 +331,25 @@ static void fork_parent(void)
 
 static void fork_child(void)
 {
-	for (size_t i = 0; i < nfds; i++)
-		if (fds[i])
-			fds[i]->inherited = true;
+	forks++;
+	for (size_t i = 0; i < nfds; i++) {
+		struct dv_file *df = fds[i];
+
+		if (!df || df->forks == forks)
+			continue;
+		df->forks = forks;
+		df->inherited = true;
+		/* The guest's descriptors of a node now show the child's own
+		 * eventfd: its calls must not drain or fill the parent's. */
+		if (df->node) {
+			int efd = vgpu_inproc_after_fork(df->f);
+
+			for (size_t j = i; efd >= 0 && j < nfds; j++)
+				if (fds[j] == df)
+					dup3(efd, (int)j, fcntl((int)j, F_GETFD) & FD_CLOEXEC ?
+							   O_CLOEXEC : 0);
+		}
+	}
 	for (struct dv_map *m = maps; m; m = m->next)
 		m->file->inherited = true;
 	dev = NULL;
@@ -349,7 +370,8 @@ static bool runs_on_gpu(unsigned cmd)
 	       cmd == DRM_IOCTL_PANFROST_PERFCNT_DUMP;
 }
 
-/* A submission on an inherited file: ENODEV, said once. */
+/* A submission, an event read, or any call on a driver-made file, on an
+ * inherited file: ENODEV, said once. */
 static long inherited_submit(void)
 {
 	static bool said;
@@ -619,7 +641,7 @@ long sys_ioctl(struct gthread *t, const uint64_t *a)
 
 	if (!df)
 		return safe_syscall(t, SYS_ioctl, a);
-	if (df->inherited && runs_on_gpu((unsigned)a[1]))
+	if (df->inherited && (!df->node || runs_on_gpu((unsigned)a[1])))
 		r = inherited_submit();
 	else
 		r = vgpu_inproc_ioctl(df->f, (unsigned)a[1], (void *)a[2]);
@@ -634,7 +656,11 @@ long sys_read(struct gthread *t, const uint64_t *a)
 
 	if (!df)
 		return safe_syscall(t, SYS_read, a);
-	r = vgpu_inproc_read(df->f, (void *)a[1], a[2], df->oflags & O_NONBLOCK);
+	/* No GPU event reaches the copy: the parent's are the parent's. */
+	if (df->inherited)
+		r = inherited_submit();
+	else
+		r = vgpu_inproc_read(df->f, (void *)a[1], a[2], df->oflags & O_NONBLOCK);
 	file_put(df);
 	return r;
 }

@@ -321,6 +321,21 @@ int vgpu_inproc_pollfd(struct vgpu_inproc_file *f)
 	return f->efd;
 }
 
+int vgpu_inproc_after_fork(struct vgpu_inproc_file *f)
+{
+	int efd;
+
+	if (f->obj)
+		return -EINVAL;
+	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (efd < 0)
+		return -errno;
+	/* Only this process's copy of the shared descriptor goes. */
+	close(f->efd);
+	f->efd = transport_fd_aside(efd);
+	return f->efd;
+}
+
 long vgpu_inproc_ioctl(struct vgpu_inproc_file *f, unsigned cmd, void *arg)
 {
 	size_t size = SHIM_IOC_SIZE(cmd);

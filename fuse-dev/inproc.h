@@ -49,6 +49,11 @@ int vgpu_inproc_open(struct vgpu_inproc *ip, const char *node,
 void vgpu_inproc_close(struct vgpu_inproc_file *f);
 /* The eventfd described above (owned by the file). */
 int vgpu_inproc_pollfd(struct vgpu_inproc_file *f);
+/* In a forked child, for a node file it inherited: an eventfd of its own
+ * in place of the one it shares with the parent (the new one returned, or
+ * -errno), so that nothing the child does changes the parent's poll
+ * readiness. Async-signal-safe, for an atfork child handler. */
+int vgpu_inproc_after_fork(struct vgpu_inproc_file *f);
 
 /* Like the syscalls; return >= 0, or -errno. @arg is the caller's pointer. */
 long vgpu_inproc_ioctl(struct vgpu_inproc_file *f, unsigned cmd, void *arg);

@@ -79,12 +79,24 @@ static int pan_job(int fd, const struct bo *b, uint32_t v)
 	return *(volatile uint32_t *)(b->cpu + 4096) == v ? 0 : -EIO;
 }
 
-/* A kbase client from scratch: handshake, SAME_VA memory, one job and
- * its event. 0 on success. */
-static int kbase_job(void)
+/* mali0 after the handshake, or -1. */
+static int kb_open(void)
 {
 	struct kb_version_check v = { .major = 11, .minor = 40 };
 	struct kb_set_flags f = { 0 };
+	int fd = open(MALI, O_RDWR | O_CLOEXEC);
+
+	if (fd >= 0 && (ioctl(fd, KB_IOCTL_VERSION_CHECK, &v) || ioctl(fd, KB_IOCTL_SET_FLAGS, &f))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* On kbase file @fd: SAME_VA memory, one job and its event. 0 on
+ * success. */
+static int kbase_job(int fd)
+{
 	union kb_mem_alloc a = { .in = { .va_pages = 1, .commit_pages = 1,
 		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
 			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR } };
@@ -94,10 +106,9 @@ static int kbase_job(void)
 	struct kb_event ev = { 0 };
 	struct pollfd p;
 	uint8_t *mem;
-	int fd = open(MALI, O_RDWR | O_CLOEXEC), ok;
+	int ok;
 
-	if (fd < 0 || ioctl(fd, KB_IOCTL_VERSION_CHECK, &v) ||
-	    ioctl(fd, KB_IOCTL_SET_FLAGS, &f) || ioctl(fd, KB_IOCTL_MEM_ALLOC, &a))
+	if (fd < 0 || ioctl(fd, KB_IOCTL_MEM_ALLOC, &a))
 		return -1;
 	mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)a.out.gpu_va);
 	if (mem == MAP_FAILED)
@@ -113,13 +124,15 @@ static int kbase_job(void)
 	     read(fd, &ev, sizeof(ev)) == sizeof(ev) && ev.event_code == KB_EVENT_DONE &&
 	     *(volatile uint32_t *)(mem + 2048) == 0xc41d;
 	munmap(mem, 4096);
-	close(fd);
 	return ok ? 0 : -1;
 }
 
-static int child(int inherited, const struct bo *parent_bo)
+static int child(int inherited, int kb_inherited, const struct bo *parent_bo)
 {
 	struct pan_get_bo_offset_arg o = { .handle = parent_bo->handle };
+	struct kb_job_submit sub = { 0 };
+	struct pollfd p = { .fd = kb_inherited, .events = POLLIN };
+	struct kb_event ev;
 	struct bo mine;
 	int fd, r;
 
@@ -131,6 +144,14 @@ static int child(int inherited, const struct bo *parent_bo)
 	/* ...but no GPU runs it: a clear error, at once. */
 	r = pan_job(inherited, parent_bo, 0x2222);
 	CHECK(r == -ENODEV, "a submission on the inherited file is ENODEV (%d)", r);
+	/* kbase too; no event reaches it, and it never looks readable. */
+	errno = 0;
+	CHECK(ioctl(kb_inherited, KB_IOCTL_JOB_SUBMIT, &sub) == -1 && errno == ENODEV,
+	      "JOB_SUBMIT on the inherited mali0 is ENODEV");
+	errno = 0;
+	CHECK(read(kb_inherited, &ev, sizeof(ev)) == -1 && errno == ENODEV,
+	      "read on the inherited mali0 is ENODEV");
+	CHECK(poll(&p, 1, 0) == 0, "the inherited mali0 is not readable");
 	/* Its own open: a GPU of its own. */
 	fd = open(RENDER, O_RDWR | O_CLOEXEC);
 	CHECK(fd >= 0, "the child opens " RENDER);
@@ -140,7 +161,9 @@ static int child(int inherited, const struct bo *parent_bo)
 		CHECK(!r, "a panfrost job on the child's own file (%d)", r);
 		close(fd);
 	}
-	CHECK(!kbase_job(), "a kbase job on the child's own mali0");
+	fd = kb_open();
+	CHECK(!kbase_job(fd), "a kbase job on the child's own mali0");
+	close(fd);
 	return failures ? 1 : 0;
 }
 
@@ -159,7 +182,7 @@ static unsigned long long shader_present(void)
 int main(int argc, char **argv)
 {
 	struct bo b;
-	int fd, status = -1, r;
+	int fd, kfd, status = -1, r;
 	pid_t pid;
 
 	if (argc > 1 && !strcmp(argv[1], "present")) {
@@ -176,17 +199,18 @@ int main(int argc, char **argv)
 		CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && status == 0,
 		      "the exec'd program (status 0x%x)", status);
 	}
+	kfd = kb_open();
+	CHECK(kfd >= 0, "open " MALI);
 	fd = open(RENDER, O_RDWR | O_CLOEXEC);
-
 	CHECK(fd >= 0, "open " RENDER);
-	if (fd < 0 || bo_new(fd, &b))
+	if (fd < 0 || kfd < 0 || bo_new(fd, &b))
 		return 1;
 	r = pan_job(fd, &b, 0x1111);
 	CHECK(!r, "the parent's job (%d)", r);
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		r = child(fd, &b);
+		r = child(fd, kfd, &b);
 		fflush(stdout);
 		_exit(r);
 	}
@@ -195,7 +219,8 @@ int main(int argc, char **argv)
 	/* The parent's file and GPU work on. */
 	r = pan_job(fd, &b, 0x4444);
 	CHECK(!r, "the parent's job after the fork (%d)", r);
-	CHECK(!kbase_job(), "a kbase job in the parent");
+	CHECK(!kbase_job(kfd), "a kbase job on the parent's mali0 after the fork");
+	close(kfd);
 	close(fd);
 	printf("shader_present 0x%llx\n", shader_present());
 	if (!failures)
