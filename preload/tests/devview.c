@@ -26,6 +26,7 @@
 #include "driver-shim/uapi_kbase.h"
 #include "node/devnode.h"
 #include "preload/tests/check.h"
+#include "preload/tests/kb_client.h"
 
 static void check_scan(void)
 {
@@ -201,13 +202,6 @@ static void check_kbase(void)
 {
 	struct kb_version_check v = { .major = 11, .minor = 40 };
 	struct kb_set_flags f = { 0 };
-	union kb_mem_alloc a = { .in = {
-		.va_pages = 4, .commit_pages = 4,
-		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
-			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR } };
-	struct kb_atom_v2 atom;
-	struct kb_job_submit sub = { .addr = (uintptr_t)&atom, .nr_atoms = 1,
-				     .stride = sizeof(atom) };
 	struct kb_event ev = { 0 };
 	struct pollfd p;
 	uint8_t *mem;
@@ -220,22 +214,15 @@ static void check_kbase(void)
 	CHECK(!fstat(fd, &st) && S_ISCHR(st.st_mode), "mali0 is a character device");
 	CHECK(!ioctl(fd, KB_IOCTL_VERSION_CHECK, &v) && v.major == 11, "VERSION_CHECK");
 	CHECK(!ioctl(fd, KB_IOCTL_SET_FLAGS, &f), "SET_FLAGS");
-	CHECK(!ioctl(fd, KB_IOCTL_MEM_ALLOC, &a) && (a.out.flags & KB_MEM_NEED_MMAP),
-	      "MEM_ALLOC SAME_VA");
-	mem = mmap(NULL, 4 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		   (off_t)a.out.gpu_va);
-	CHECK(mem != MAP_FAILED, "mmap of the SAME_VA cookie");
+	mem = kb_same_va(fd, 4);
+	CHECK(mem != MAP_FAILED, "MEM_ALLOC SAME_VA and mmap of its cookie");
 	if (mem == MAP_FAILED || failures) {
 		close(fd);
 		return;
 	}
 	/* SAME_VA: the CPU address is the GPU address. */
 	job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 2048), WRITE_VALUE_IMM32, 0xcafef00d);
-	memset(&atom, 0, sizeof(atom));
-	atom.jc = (uintptr_t)mem;
-	atom.atom_number = 1;
-	atom.core_req = KB_JD_REQ_CS;
-	CHECK(!ioctl(fd, KB_IOCTL_JOB_SUBMIT, &sub), "JOB_SUBMIT");
+	CHECK(!kb_submit_chain(fd, 1, (uintptr_t)mem), "JOB_SUBMIT");
 	p.fd = fd;
 	p.events = POLLIN;
 	CHECK(poll(&p, 1, 30000) == 1 && (p.revents & POLLIN), "poll sees the event");

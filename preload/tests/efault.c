@@ -20,6 +20,7 @@
 #include "driver-shim/uapi_kbase.h"
 #include "node/devnode.h"
 #include "preload/tests/check.h"
+#include "preload/tests/kb_client.h"
 
 /* An address nothing is mapped at, and a page mapped without access. */
 static void *unmapped, *noaccess;
@@ -37,11 +38,6 @@ static void check_kbase(void)
 	struct kb_job_submit sub = { .addr = (uintptr_t)unmapped, .nr_atoms = 1,
 				     .stride = sizeof(struct kb_atom_v2) };
 	struct kb_get_gpuprops g = { 0 };
-	union kb_mem_alloc a = { .in = {
-		.va_pages = 1, .commit_pages = 1,
-		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
-			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR } };
-	struct kb_atom_v2 atom;
 	struct pollfd p;
 	uint8_t *mem;
 	int fd = open("/dev/mali0", O_RDWR | O_CLOEXEC), size;
@@ -62,20 +58,14 @@ static void check_kbase(void)
 	FAILS_EFAULT(ioctl(fd, KB_IOCTL_GET_GPUPROPS, &g), "GET_GPUPROPS's buffer");
 	/* The file works on: a job, and its event read into a bad buffer
 	 * (EFAULT, the event is gone as in kbase). */
-	CHECK(!ioctl(fd, KB_IOCTL_MEM_ALLOC, &a), "MEM_ALLOC");
-	mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)a.out.gpu_va);
-	CHECK(mem != MAP_FAILED, "mmap");
+	mem = kb_same_va(fd, 1);
+	CHECK(mem != MAP_FAILED, "SAME_VA memory");
 	if (mem == MAP_FAILED) {
 		close(fd);
 		return;
 	}
 	job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 2048), WRITE_VALUE_IMM32, 0x5eed);
-	memset(&atom, 0, sizeof(atom));
-	atom.jc = (uintptr_t)mem;
-	atom.atom_number = 1;
-	atom.core_req = KB_JD_REQ_CS;
-	sub.addr = (uintptr_t)&atom;
-	CHECK(!ioctl(fd, KB_IOCTL_JOB_SUBMIT, &sub), "JOB_SUBMIT");
+	CHECK(!kb_submit_chain(fd, 1, (uintptr_t)mem), "JOB_SUBMIT");
 	p.fd = fd;
 	p.events = POLLIN;
 	CHECK(poll(&p, 1, 30000) == 1, "poll sees the event");

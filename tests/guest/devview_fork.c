@@ -26,6 +26,7 @@
 #include "driver-shim/uapi_kbase.h"
 #include "node/devnode.h"
 #include "preload/tests/check.h"
+#include "preload/tests/kb_client.h"
 
 #define RENDER "/dev/dri/renderD128"
 #define MALI "/dev/mali0"
@@ -97,30 +98,15 @@ static int kb_open(void)
  * success. */
 static int kbase_job(int fd)
 {
-	union kb_mem_alloc a = { .in = { .va_pages = 1, .commit_pages = 1,
-		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
-			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR } };
-	struct kb_atom_v2 atom;
-	struct kb_job_submit sub = { .addr = (uintptr_t)&atom, .nr_atoms = 1,
-				     .stride = sizeof(atom) };
 	struct kb_event ev = { 0 };
-	struct pollfd p;
-	uint8_t *mem;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	uint8_t *mem = fd < 0 ? MAP_FAILED : kb_same_va(fd, 1);
 	int ok;
 
-	if (fd < 0 || ioctl(fd, KB_IOCTL_MEM_ALLOC, &a))
-		return -1;
-	mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)a.out.gpu_va);
 	if (mem == MAP_FAILED)
 		return -1;
 	job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 2048), WRITE_VALUE_IMM32, 0xc41d);
-	memset(&atom, 0, sizeof(atom));
-	atom.jc = (uintptr_t)mem;
-	atom.atom_number = 1;
-	atom.core_req = KB_JD_REQ_CS;
-	p.fd = fd;
-	p.events = POLLIN;
-	ok = !ioctl(fd, KB_IOCTL_JOB_SUBMIT, &sub) && poll(&p, 1, 20000) == 1 &&
+	ok = !kb_submit_chain(fd, 1, (uintptr_t)mem) && poll(&p, 1, 20000) == 1 &&
 	     read(fd, &ev, sizeof(ev)) == sizeof(ev) && ev.event_code == KB_EVENT_DONE &&
 	     *(volatile uint32_t *)(mem + 2048) == 0xc41d;
 	munmap(mem, 4096);
