@@ -22,17 +22,20 @@
  * itself must stay non-blocking for the driver.
  *
  * fork(): the driver lives in this process, so a child gets a copy of it
- * without its GPU threads (only the forking thread survives a fork). The
- * files the child inherits keep that copy: what they hold (BOs, handles,
- * mappings, which share the parent's memory) can be queried, but a
- * submission or an event read on them fails with ENODEV and says why,
- * instead of waiting for a GPU that is not there (so does any call on a
- * file the parent's driver made, a dma-buf or sync_file); their guest
- * descriptors get an eventfd of the child's own, so the child never
- * changes the parent's poll readiness. Nodes the child opens itself get a
- * device of its own, with its own GPU, that works as in any process. The
- * copy is never released (its locks may have been held by a thread that
- * did not come along), and the child writes no -stats/-trace report.
+ * without its GPU threads (only the forking thread survives a fork). As on
+ * Linux, where the child shares its parent's open files, the files the
+ * child inherits stay the parent's: their ioctls and reads go over a
+ * socket to a thread of the parent (fork_serve()), which runs them on its
+ * driver with the child's memory (process_vm_readv/writev), so the
+ * child's jobs run on the parent's GPU, its events are read from the
+ * parent's file, and the guest descriptors keep the parent's eventfd.
+ * What that cannot do is ENODEV: an import of the child's own memory, a
+ * new mapping of memory the child created through such a file, and any
+ * use of a file inherited over two forks (its driver is not the
+ * parent's); those files get an eventfd of the child's own. Nodes the
+ * child opens itself get a device of its own, with its own GPU. The copy
+ * is never released (its locks may have been held by a thread that did
+ * not come along), and the child writes no -stats/-trace report.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -42,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -64,7 +68,31 @@ struct dv_file {
 	int refs;	/* guest descriptors, mappings and calls in progress */
 	int oflags;	/* host open flags as F_GETFL shows them */
 	bool inherited;	/* a forked child's copy of its parent's file */
-	unsigned forks;	/* the fork that last gave it an eventfd of its own */
+	unsigned forks;	/* the last fork that set @conn */
+	struct dv_conn *conn; /* inherited: the parent that runs its calls */
+};
+
+/* A forked child's line to its parent, which runs the calls on the files
+ * the child inherited (fork_serve()): one request at a time. */
+struct dv_conn {
+	int sock;
+	pthread_mutex_t lock;
+};
+
+enum { DV_REQ_IOCTL = 1, DV_REQ_READ };
+
+struct dv_req {
+	uint32_t op, cmd, nonblock;
+	int32_t pid;           /* the child: its memory holds @arg's bytes */
+	uint64_t file;         /* the dv_file, at the same address in both */
+	uint64_t arg, len;     /* ioctl argument, or read buffer and length */
+};
+
+/* What a parent serves one child: the files that were its own. */
+struct dv_server {
+	int sock;
+	size_t n;
+	struct dv_file *files[];
 };
 
 struct dv_map {
@@ -85,6 +113,10 @@ static int open_count;
 static struct dv_map *maps;
 static bool forked;	/* this process is a fork of the one that made @dev */
 static unsigned forks;	/* forks this process's line went through */
+/* Between fork_prepare() and the other two: the server for the child,
+ * and the child's end of its line. */
+static struct dv_server *fork_server;
+static int fork_sock = -1;
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 
 static char tree_root[PATH_MAX];
@@ -316,22 +348,155 @@ static void file_put_locked(struct dv_file *df, struct vgpu_inproc_file **close_
 	}
 }
 
-/* Around fork(): no other thread may hold the table's lock in the child;
- * there every open file becomes an inherited copy and the next open gets
- * a device of the child's own. */
+static void file_put(struct dv_file *df);
+
+/* The parent's side of a child's line: the child's calls on the files it
+ * inherited, run on this process's driver with the child's memory (as a
+ * kernel runs a forked child's calls on a shared open file). */
+static void *fork_serve(void *arg)
+{
+	struct dv_server *sv = arg;
+	struct dv_req q;
+	sigset_t all;
+
+	/* Guest signals are for guest threads. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	for (;;) {
+		ssize_t n = recv(sv->sock, &q, sizeof(q), 0);
+		int64_t ret = -ENODEV;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != sizeof(q))
+			break; /* the child (and its children) are gone */
+		for (size_t i = 0; i < sv->n; i++) {
+			struct vgpu_inproc_file *f = sv->files[i]->f;
+
+			if ((uintptr_t)sv->files[i] != q.file)
+				continue;
+			ret = q.op == DV_REQ_IOCTL ?
+				      vgpu_inproc_ioctl_for(f, q.pid, q.cmd, q.arg) :
+				      vgpu_inproc_read_for(f, q.pid, q.arg, q.len, q.nonblock);
+			break;
+		}
+		if (send(sv->sock, &ret, sizeof(ret), MSG_NOSIGNAL) != sizeof(ret))
+			break;
+	}
+	close(sv->sock);
+	for (size_t i = 0; i < sv->n; i++)
+		file_put(sv->files[i]);
+	free(sv);
+	return NULL;
+}
+
+/* A call on an inherited file, run by the parent. */
+static long relay(struct dv_file *df, uint32_t op, uint32_t cmd, uint64_t arg,
+		  uint64_t len, bool nonblock)
+{
+	struct dv_req q = { .op = op, .cmd = cmd, .nonblock = nonblock, .pid = getpid(),
+			    .file = (uintptr_t)df, .arg = arg, .len = len };
+	struct dv_conn *c = df->conn;
+	int64_t ret = -ENODEV;
+	ssize_t n;
+
+	pthread_mutex_lock(&c->lock);
+	if (send(c->sock, &q, sizeof(q), MSG_NOSIGNAL) == sizeof(q)) {
+		while ((n = recv(c->sock, &ret, sizeof(ret), 0)) < 0 && errno == EINTR)
+			;
+		if (n != sizeof(ret))
+			ret = -ENODEV; /* the parent is gone */
+	}
+	pthread_mutex_unlock(&c->lock);
+	return ret;
+}
+
+static bool served(const struct dv_server *sv, const struct dv_file *df)
+{
+	for (size_t i = 0; sv && i < sv->n; i++)
+		if (sv->files[i] == df)
+			return true;
+	return false;
+}
+
+/*
+ * Around fork(): no other thread may hold the table's lock in the child.
+ * The parent will serve the child's calls on the files that are its own
+ * (the others it inherited itself, and cannot run); every file of the
+ * child becomes inherited, and its next open gets a device of its own.
+ */
 static void fork_prepare(void)
 {
+	size_t n = 0;
+	int sp[2];
+
 	pthread_mutex_lock(&lock);
+	fork_server = NULL;
+	for (size_t i = 0; i < nfds; i++)
+		n += fds[i] && !fds[i]->inherited;
+	if (!n || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp))
+		return;
+	fork_server = malloc(sizeof(*fork_server) + n * sizeof(fork_server->files[0]));
+	if (!fork_server) {
+		close(sp[0]);
+		close(sp[1]);
+		return;
+	}
+	fork_server->sock = sp[0];
+	fork_server->n = 0;
+	fork_sock = sp[1];
+	for (size_t i = 0; i < nfds; i++) {
+		struct dv_file *df = fds[i];
+
+		if (df && !df->inherited && !served(fork_server, df)) {
+			df->refs++; /* the server's, until the child is gone */
+			fork_server->files[fork_server->n++] = df;
+		}
+	}
 }
 
 static void fork_parent(void)
 {
+	struct dv_server *sv = fork_server;
+	pthread_attr_t attr;
+	pthread_t t;
+	bool started = false;
+
+	fork_server = NULL;
+	if (sv) {
+		close(fork_sock);
+		fork_sock = -1;
+		pthread_attr_init(&attr);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		started = !pthread_create(&t, &attr, fork_serve, sv);
+		pthread_attr_destroy(&attr);
+	}
 	pthread_mutex_unlock(&lock);
+	if (sv && !started) {
+		/* The child's calls then find the line closed: ENODEV. */
+		close(sv->sock);
+		for (size_t i = 0; i < sv->n; i++)
+			file_put(sv->files[i]);
+		free(sv);
+	}
 }
 
 static void fork_child(void)
 {
+	struct dv_server *sv = fork_server;
+	struct dv_conn *conn = NULL;
+
 	forks++;
+	if (sv) {
+		close(sv->sock);
+		conn = malloc(sizeof(*conn));
+		if (conn) {
+			conn->sock = fork_sock;
+			pthread_mutex_init(&conn->lock, NULL);
+		} else {
+			close(fork_sock);
+		}
+	}
 	for (size_t i = 0; i < nfds; i++) {
 		struct dv_file *df = fds[i];
 
@@ -339,9 +504,17 @@ static void fork_child(void)
 			continue;
 		df->forks = forks;
 		df->inherited = true;
-		/* The guest's descriptors of a node now show the child's own
-		 * eventfd: its calls must not drain or fill the parent's. */
-		if (df->node) {
+		/* A line of the parent's own (to its parent) is not ours. */
+		if (df->conn && df->conn->sock >= 0) {
+			close(df->conn->sock);
+			df->conn->sock = -1;
+		}
+		df->conn = served(sv, df) ? conn : NULL;
+		/* A file nobody runs for us shows an eventfd of our own, so
+		 * that our calls on the copy never change the parent's
+		 * readiness; a served one keeps the parent's, as a shared
+		 * kernel file would. */
+		if (!df->conn && df->node) {
 			int efd = vgpu_inproc_after_fork(df->f);
 
 			for (size_t j = i; efd >= 0 && j < nfds; j++)
@@ -352,6 +525,9 @@ static void fork_child(void)
 	}
 	for (struct dv_map *m = maps; m; m = m->next)
 		m->file->inherited = true;
+	free(sv);
+	fork_server = NULL;
+	fork_sock = -1;
 	dev = NULL;
 	forked = true;
 	pthread_mutex_unlock(&lock);
@@ -370,16 +546,16 @@ static bool runs_on_gpu(unsigned cmd)
 	       cmd == DRM_IOCTL_PANFROST_PERFCNT_DUMP;
 }
 
-/* A submission, an event read, or any call on a driver-made file, on an
- * inherited file: ENODEV, said once. */
+/* What an inherited file cannot do here (see the top): ENODEV, said
+ * once. */
 static long inherited_submit(void)
 {
 	static bool said;
 
 	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
-		fprintf(stderr, "vgpu run: a forked child cannot submit on a GPU file its "
-			"parent opened (the GPU runs in the parent's process); it can open "
-			"the node again to get a GPU of its own: ENODEV\n");
+		fprintf(stderr, "vgpu run: a GPU file inherited over two forks cannot be "
+			"used (its driver runs in a process that does not serve this one); "
+			"opening the node again gives a GPU of this process's own: ENODEV\n");
 	return -ENODEV;
 }
 
@@ -641,7 +817,10 @@ long sys_ioctl(struct gthread *t, const uint64_t *a)
 
 	if (!df)
 		return safe_syscall(t, SYS_ioctl, a);
-	if (df->inherited && (!df->node || runs_on_gpu((unsigned)a[1])))
+	/* An import maps the caller's memory in place: the parent's. */
+	if (df->inherited && df->conn && (unsigned)a[1] != KB_IOCTL_MEM_IMPORT)
+		r = relay(df, DV_REQ_IOCTL, (unsigned)a[1], a[2], 0, false);
+	else if (df->inherited && (df->conn || !df->node || runs_on_gpu((unsigned)a[1])))
 		r = inherited_submit();
 	else
 		r = vgpu_inproc_ioctl(df->f, (unsigned)a[1], (void *)a[2]);
@@ -656,8 +835,10 @@ long sys_read(struct gthread *t, const uint64_t *a)
 
 	if (!df)
 		return safe_syscall(t, SYS_read, a);
-	/* No GPU event reaches the copy: the parent's are the parent's. */
-	if (df->inherited)
+	/* No GPU event reaches the copy: only the parent can read them. */
+	if (df->inherited && df->conn)
+		r = relay(df, DV_REQ_READ, 0, a[1], a[2], df->oflags & O_NONBLOCK);
+	else if (df->inherited)
 		r = inherited_submit();
 	else
 		r = vgpu_inproc_read(df->f, (void *)a[1], a[2], df->oflags & O_NONBLOCK);

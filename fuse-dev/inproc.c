@@ -336,51 +336,93 @@ int vgpu_inproc_after_fork(struct vgpu_inproc_file *f)
 	return f->efd;
 }
 
-long vgpu_inproc_ioctl(struct vgpu_inproc_file *f, unsigned cmd, void *arg)
+/* A forked child's call (vgpu_inproc_ioctl_for): its memory through
+ * process_vm_readv/writev, no descriptors handed to it, interrupted when
+ * it is gone. */
+static void child_caller_init(struct fuse_caller *c, struct vgpu_inproc *ip, pid_t pid)
+{
+	transport_caller_init(c, NULL, NULL);
+	c->base.pid = (int)pid;
+	c->base.priv = ip;
+}
+
+static long file_ioctl(struct vgpu_inproc_file *f, struct fuse_caller *c, unsigned cmd,
+		       void *arg)
 {
 	size_t size = SHIM_IOC_SIZE(cmd);
 	unsigned dir = SHIM_IOC_DIR(cmd);
-	struct fuse_caller c;
 	uint8_t *buf;
 	long ret;
 
 	buf = calloc(1, size > SHIM_IOC_MAX_ARG ? size : SHIM_IOC_MAX_ARG);
 	if (!buf)
 		return -ENOMEM;
-	caller_init(&c, f->ip);
 	/* What a restricted FUSE ioctl would carry, copied the same way. */
 	if ((dir & SHIM_IOC_WRITE) && size &&
-	    c.base.copy_from_user(&c.base, buf, (uintptr_t)arg, size)) {
+	    c->base.copy_from_user(&c->base, buf, (uintptr_t)arg, size)) {
 		free(buf);
 		return -EFAULT;
 	}
-	ret = f->obj ? shim_fobj_ioctl(f->obj, &c.base, cmd, buf)
-		     : shim_ioctl(f->sf, &c.base, cmd, buf);
+	ret = f->obj ? shim_fobj_ioctl(f->obj, &c->base, cmd, buf)
+		     : shim_ioctl(f->sf, &c->base, cmd, buf);
 	if (ret >= 0 && (dir & SHIM_IOC_READ) && size &&
-	    c.base.copy_to_user(&c.base, (uintptr_t)arg, buf, size))
+	    c->base.copy_to_user(&c->base, (uintptr_t)arg, buf, size))
 		ret = -EFAULT;
 	free(buf);
 	sync_readiness(f);
 	return ret;
 }
 
-long vgpu_inproc_read(struct vgpu_inproc_file *f, void *buf, size_t len,
-		      bool nonblock)
+long vgpu_inproc_ioctl(struct vgpu_inproc_file *f, unsigned cmd, void *arg)
 {
 	struct fuse_caller c;
+
+	caller_init(&c, f->ip);
+	return file_ioctl(f, &c, cmd, arg);
+}
+
+long vgpu_inproc_ioctl_for(struct vgpu_inproc_file *f, pid_t pid, unsigned cmd,
+			   uint64_t arg)
+{
+	struct fuse_caller c;
+
+	child_caller_init(&c, f->ip, pid);
+	return file_ioctl(f, &c, cmd, (void *)(uintptr_t)arg);
+}
+
+static long file_read(struct vgpu_inproc_file *f, struct fuse_caller *c, uint64_t buf,
+		      size_t len, bool nonblock)
+{
 	uint8_t *tmp = malloc(len ? len : 1);
 	long n;
 
 	if (!tmp)
 		return -ENOMEM;
-	caller_init(&c, f->ip);
-	n = f->obj ? shim_fobj_read(f->obj, &c.base, tmp, len, nonblock)
-		   : shim_read(f->sf, &c.base, tmp, len, nonblock);
-	if (n > 0 && c.base.copy_to_user(&c.base, (uintptr_t)buf, tmp, (size_t)n))
+	n = f->obj ? shim_fobj_read(f->obj, &c->base, tmp, len, nonblock)
+		   : shim_read(f->sf, &c->base, tmp, len, nonblock);
+	if (n > 0 && c->base.copy_to_user(&c->base, buf, tmp, (size_t)n))
 		n = -EFAULT;
 	free(tmp);
 	sync_readiness(f);
 	return n;
+}
+
+long vgpu_inproc_read(struct vgpu_inproc_file *f, void *buf, size_t len,
+		      bool nonblock)
+{
+	struct fuse_caller c;
+
+	caller_init(&c, f->ip);
+	return file_read(f, &c, (uintptr_t)buf, len, nonblock);
+}
+
+long vgpu_inproc_read_for(struct vgpu_inproc_file *f, pid_t pid, uint64_t buf, size_t len,
+			  bool nonblock)
+{
+	struct fuse_caller c;
+
+	child_caller_init(&c, f->ip, pid);
+	return file_read(f, &c, buf, len, nonblock);
 }
 
 unsigned vgpu_inproc_poll(struct vgpu_inproc_file *f)

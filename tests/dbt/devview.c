@@ -57,17 +57,17 @@ TEST_TIMEOUT(descriptors_behave_as_a_kernel_file, 120)
 	proc_result_free(&r);
 }
 
-/* A forked child: its inherited files query but do not submit (ENODEV,
- * said on stderr), its own opens get a GPU that runs jobs on both UAPIs,
- * and the parent's GPU works on. */
-TEST_TIMEOUT(forked_child_gets_a_gpu_of_its_own, 120)
+/* A forked child submits on the files it inherited (run by the parent),
+ * a grandchild cannot (ENODEV, said on stderr), the child's own opens get
+ * a GPU of its own, and the parent's files work on. */
+TEST_TIMEOUT(forked_child_shares_its_parents_gpu_files, 120)
 {
 	struct proc_result r;
 	const char *a[] = { abi_guest(DEVVIEW_FORK), NULL };
 
 	run_expect(_metadata, &r, a, 0);
 	EXPECT_NONNULL(strstr(r.out, "devview_fork: all checks passed"));
-	EXPECT_NONNULL(strstr(r.err, "a forked child cannot submit on a GPU file its parent opened"));
+	EXPECT_NONNULL(strstr(r.err, "a GPU file inherited over two forks cannot be used"));
 	proc_result_free(&r);
 }
 

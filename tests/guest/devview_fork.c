@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * Runs under `vgpu run` (tests/dbt/devview.c): a forked child and the GPU.
- * The driver lives in the parent's process, so the files the child
- * inherits can be queried (the parent's BO is there) but a submission on
- * them fails at once with ENODEV; nodes the child opens itself give it a
- * GPU of its own, on which panfrost and kbase jobs run; the parent's file
- * works on. Prints one line per failed check, then the GPU's
+ * Runs under `vgpu run` (tests/dbt/devview.c): a forked child and the GPU,
+ * as on Linux, where the child shares its parent's open files. The child
+ * submits on the files it inherited (the parent's BO, the parent's kbase
+ * memory) and reads its kbase event; the parent sees the results in the
+ * memory they share. A grandchild cannot use those files (ENODEV: their
+ * driver runs two processes up). Nodes the child opens itself give it a
+ * GPU of its own; the parent's files work on. Prints one line per failed
+ * check, then the GPU's
  * SHADER_PRESENT (-cores); with the argument "exec" a program it execs
  * prints it too (the options survive execve).
  */
@@ -113,31 +115,53 @@ static int kbase_job(int fd)
 	return ok ? 0 : -1;
 }
 
-static int child(int inherited, int kb_inherited, const struct bo *parent_bo)
+/* A kbase atom running a WRITE_VALUE of @v at @mem + 2048, set up in
+ * @mem (SAME_VA memory of file @fd), and its event. 0 on success. */
+static int kb_write(int fd, uint8_t *mem, uint32_t v)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct kb_event ev = { 0 };
+
+	job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 2048), WRITE_VALUE_IMM32, v);
+	return !kb_submit_chain(fd, 1, (uintptr_t)mem) && poll(&p, 1, 20000) == 1 &&
+	       read(fd, &ev, sizeof(ev)) == sizeof(ev) && ev.event_code == KB_EVENT_DONE &&
+	       ev.atom_number == 1 && *(volatile uint32_t *)(mem + 2048) == v ? 0 : -1;
+}
+
+/* Two forks down: the files' driver is not its parent's. */
+static int grandchild(int inherited, const struct bo *parent_bo)
+{
+	int r = pan_job(inherited, parent_bo, 0x5555);
+
+	CHECK(r == -ENODEV, "a grandchild's submission on the file is ENODEV (%d)", r);
+	return failures ? 1 : 0;
+}
+
+static int child(int inherited, int kb_inherited, uint8_t *kb_mem, const struct bo *parent_bo)
 {
 	struct pan_get_bo_offset_arg o = { .handle = parent_bo->handle };
-	struct kb_job_submit sub = { 0 };
-	struct pollfd p = { .fd = kb_inherited, .events = POLLIN };
-	struct kb_event ev;
 	struct bo mine;
-	int fd, r;
+	int fd, r, status = -1;
+	pid_t pid;
 
-	/* The inherited file: what it holds is there... */
+	/* The inherited files are the parent's: what they hold is there... */
 	CHECK(!ioctl(inherited, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &o) &&
 	      o.offset == parent_bo->gpu, "the parent's BO through the inherited file");
 	CHECK(*(volatile uint32_t *)(parent_bo->cpu + 4096) == 0x1111,
 	      "the parent's mapping (0x%x)", *(uint32_t *)(parent_bo->cpu + 4096));
-	/* ...but no GPU runs it: a clear error, at once. */
+	/* ...and jobs run on them, on both UAPIs. */
 	r = pan_job(inherited, parent_bo, 0x2222);
-	CHECK(r == -ENODEV, "a submission on the inherited file is ENODEV (%d)", r);
-	/* kbase too; no event reaches it, and it never looks readable. */
-	errno = 0;
-	CHECK(ioctl(kb_inherited, KB_IOCTL_JOB_SUBMIT, &sub) == -1 && errno == ENODEV,
-	      "JOB_SUBMIT on the inherited mali0 is ENODEV");
-	errno = 0;
-	CHECK(read(kb_inherited, &ev, sizeof(ev)) == -1 && errno == ENODEV,
-	      "read on the inherited mali0 is ENODEV");
-	CHECK(poll(&p, 1, 0) == 0, "the inherited mali0 is not readable");
+	CHECK(!r, "a panfrost job on the inherited file (%d)", r);
+	CHECK(!kb_write(kb_inherited, kb_mem, 0x2323), "a kbase job and its event on the inherited mali0");
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		r = grandchild(inherited, parent_bo);
+		fflush(stdout);
+		_exit(r);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && status == 0,
+	      "the grandchild's checks (status 0x%x)", status);
 	/* Its own open: a GPU of its own. */
 	fd = open(RENDER, O_RDWR | O_CLOEXEC);
 	CHECK(fd >= 0, "the child opens " RENDER);
@@ -169,6 +193,7 @@ int main(int argc, char **argv)
 {
 	struct bo b;
 	int fd, kfd, status = -1, r;
+	uint8_t *kmem;
 	pid_t pid;
 
 	if (argc > 1 && !strcmp(argv[1], "present")) {
@@ -187,22 +212,28 @@ int main(int argc, char **argv)
 	}
 	kfd = kb_open();
 	CHECK(kfd >= 0, "open " MALI);
+	kmem = kfd < 0 ? MAP_FAILED : kb_same_va(kfd, 1);
 	fd = open(RENDER, O_RDWR | O_CLOEXEC);
 	CHECK(fd >= 0, "open " RENDER);
-	if (fd < 0 || kfd < 0 || bo_new(fd, &b))
+	if (fd < 0 || kmem == MAP_FAILED || bo_new(fd, &b))
 		return 1;
 	r = pan_job(fd, &b, 0x1111);
 	CHECK(!r, "the parent's job (%d)", r);
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		r = child(fd, kfd, &b);
+		r = child(fd, kfd, kmem, &b);
 		fflush(stdout);
 		_exit(r);
 	}
 	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 	      WEXITSTATUS(status) == 0, "the child's checks (status 0x%x)", status);
-	/* The parent's file and GPU work on. */
+	/* What the child's jobs wrote is in the memory both share. */
+	CHECK(*(volatile uint32_t *)(b.cpu + 4096) == 0x2222, "the child's panfrost job's write (0x%x)",
+	      *(uint32_t *)(b.cpu + 4096));
+	CHECK(*(volatile uint32_t *)(kmem + 2048) == 0x2323, "the child's kbase job's write (0x%x)",
+	      *(uint32_t *)(kmem + 2048));
+	/* The parent's files and GPU work on. */
 	r = pan_job(fd, &b, 0x4444);
 	CHECK(!r, "the parent's job after the fork (%d)", r);
 	CHECK(!kbase_job(kfd), "a kbase job on the parent's mali0 after the fork");
