@@ -29,10 +29,11 @@
  * driver with the child's memory (process_vm_readv/writev), so the
  * child's jobs run on the parent's GPU, its events are read from the
  * parent's file, and the guest descriptors keep the parent's eventfd.
- * What that cannot do is ENODEV: an import of the child's own memory, a
- * new mapping of memory the child created through such a file, and any
- * use of a file inherited over two forks (its driver is not the
- * parent's); those files get an eventfd of the child's own. Nodes the
+ * What that cannot do is ENODEV: an import of the child's own memory, and
+ * any use of a file inherited over two forks (its driver is not the
+ * parent's; those files get an eventfd of the child's own). Mappings are
+ * made from the child's copy of the driver: memory the child created
+ * through such a file cannot be mapped (the copy does not know it). Nodes the
  * child opens itself get a device of its own, with its own GPU. The copy
  * is never released (its locks may have been held by a thread that did
  * not come along), and the child writes no -stats/-trace report.
