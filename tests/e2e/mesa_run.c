@@ -8,7 +8,8 @@
  * on a wrong GPU, 1 on a wrong result, printing the first differing
  * words); clinfo lists the rusticl device. The disasm_* tests compare
  * Mesa's disassembly of each program's shaders with `vgpu dis`
- * (mesa_disasm.h), gles_trace checks `vgpu run -trace`.
+ * (mesa_disasm.h) and replay the run's capture (`vgpu replay`: the
+ * memory must come out identical); gles_trace checks `vgpu run -trace`.
  * Skips without the arm64 sysroot (make sysroot).
  */
 #include <stdio.h>
@@ -124,7 +125,8 @@ static int vgpu_dis_text(const char *gpu, const char *bin, char **text)
 }
 
 /* Mesa's disassembly of each shader @prog compiles against `vgpu dis` of
- * the binaries its jobs ran (tests/e2e/mesa_disasm.h says how). */
+ * the binaries its jobs ran (tests/e2e/mesa_disasm.h says how); then the
+ * run's capture must replay exactly. */
 static void disasm_agree(struct __test_metadata *_metadata, const char *gpu,
 			 const char *renderer, const char *prog)
 {
@@ -198,6 +200,26 @@ static void disasm_agree(struct __test_metadata *_metadata, const char *gpu,
 	EXPECT_EQ(failures, 0u);
 	free(json);
 	proc_result_free(&r);
+	/* The same capture is a regression test of the model: replayed on a
+	 * fresh GPU, every submission leaves exactly the captured bytes. */
+	{
+		const char *argv[] = { abi_vgpu(), "replay", "--gpu", gpu, cap, NULL };
+		unsigned subs = 0, same = 0, differ = 1;
+		const char *sum;
+
+		ASSERT_EQ(proc_run((char *const *)argv, NULL, NULL, NULL, 0, MESA_TIMEOUT, &r), 0);
+		if (r.status)
+			TH_LOG("vgpu replay: status %d\n%s%s", r.status, r.out, r.err);
+		EXPECT_EQ(r.status, 0);
+		sum = strstr(r.out, "vgpu replay: ");
+		ASSERT_NONNULL(sum);
+		EXPECT_EQ(sscanf(sum, "vgpu replay: %u submissions, %u identical, %u differ",
+				 &subs, &same, &differ), 3);
+		EXPECT_GT(subs, 0u);
+		EXPECT_EQ(same, subs);
+		EXPECT_EQ(differ, 0u);
+		proc_result_free(&r);
+	}
 	nftw(dir, dis_rm, 16, FTW_DEPTH | FTW_PHYS);
 }
 
