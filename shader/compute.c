@@ -315,7 +315,7 @@ static void worker_main(void *arg)
 		int err;
 
 		if (i >= wk->total || __atomic_load_n(wk->err, __ATOMIC_RELAXED))
-			return;
+			break;
 		err = run_group(wk->bc, s, &env, wk->job, wg, wk->id,
 				wk->stats, wk->tally,
 				&wk->tuples, &wk->instrs);
@@ -325,9 +325,10 @@ static void worker_main(void *arg)
 
 			__atomic_compare_exchange_n(wk->err, &zero, err, false,
 						    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-			return;
+			break;
 		}
 	}
+	bi_vgpu_view_flush(&view);
 }
 
 static void pool_main(void *arg)

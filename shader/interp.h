@@ -77,10 +77,15 @@ struct bi_vgpu_view {
 	struct vgpu_job *job;     /* NULL: never stopping */
 	const int *failed;        /* nonzero: a worker saw the job fail */
 	struct bi_vgpu_view_entry tlb[3][BI_VIEW_ENTRIES]; /* read, write, atomic */
+	/* Hits not yet in the MMU's counters: [0] reads, [1] writes. */
+	uint64_t bytes[2], lines[2];
 };
 extern const struct bi_mem_ops bi_vgpu_view_ops;
 void bi_vgpu_view_init(struct bi_vgpu_view *v, struct vgpu_as *as,
 		       struct vgpu_job *job, const int *failed);
+/* Adds the view's hits to the address space's traffic counters; call it
+ * before the view goes away. */
+void bi_vgpu_view_flush(struct bi_vgpu_view *v);
 
 struct bi_cache;
 

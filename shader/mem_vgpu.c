@@ -100,11 +100,12 @@ const struct bi_mem_ops bi_vgpu_mem_ops = {
 /*
  * A worker's view: host pages already translated, per kind of access.
  * A miss goes through the MMU model (exact fault address, permission
- * check, statistics), then maps the page for the rest of the job
- * (vgpu_as_map()'s pointers stay valid until the job ends). Hits skip
- * the GPU's lock; they are not in the MMU's per-address-space byte
- * counts (the shader statistics count them). A stopping job, or one a
- * worker saw fail, takes the MMU path again, which then fails.
+ * check, statistics), then maps the page, uncounted, for the rest of the
+ * job (the pointers stay valid until the job ends). Hits skip the GPU's
+ * lock: the view counts their bytes itself and adds them to the MMU's
+ * counters when an entry is replaced and when the worker is done. A
+ * stopping job, or one a worker saw fail, takes the MMU path again,
+ * which then fails.
  */
 static uint8_t *view_page(struct bi_vgpu_view *v, uint64_t va, unsigned size,
 			  unsigned kind)
@@ -116,7 +117,23 @@ static uint8_t *view_page(struct bi_vgpu_view *v, uint64_t va, unsigned size,
 	    (v->failed && __atomic_load_n(v->failed, __ATOMIC_RELAXED)) ||
 	    (v->job && vgpu_job_stopping(v->job)))
 		return NULL;
+	/* as the MMU counts an access: its bytes, its 64-byte lines */
+	v->bytes[kind != 0] += size;
+	v->lines[kind != 0] += (size + 63) / 64;
 	return e->page + (va & 4095);
+}
+
+void bi_vgpu_view_flush(struct bi_vgpu_view *v)
+{
+	struct vgpu_as_traffic t = {
+		.read_bytes = v->bytes[0], .read_lines = v->lines[0],
+		.write_bytes = v->bytes[1], .write_lines = v->lines[1],
+	};
+
+	if (!t.read_bytes && !t.write_bytes)
+		return;
+	vgpu_as_count(v->as, &t);
+	v->bytes[0] = v->bytes[1] = v->lines[0] = v->lines[1] = 0;
 }
 
 static void view_fill(struct bi_vgpu_view *v, uint64_t va, unsigned size,
@@ -128,7 +145,10 @@ static void view_fill(struct bi_vgpu_view *v, uint64_t va, unsigned size,
 
 	if ((va & 4095) + size > 4096)
 		return;
-	p = vgpu_as_map(v->as, va & ~4095ull, 4096, acc);
+	/* The slow path takes the lock anyway: a good time to hand over. */
+	if (e->vpn)
+		bi_vgpu_view_flush(v);
+	p = vgpu_as_map_page(v->as, va, acc);
 	if (p) {
 		e->vpn = vpn + 1;
 		e->page = p;

@@ -44,6 +44,19 @@ int vgpu_as_fetch(struct vgpu_as *as, uint64_t va, void *buf, size_t len);
  */
 void *vgpu_as_map(struct vgpu_as *as, uint64_t va, size_t len,
 		  enum vgpu_access acc);
+/*
+ * For a unit that caches translations (a shader core's own TLB): the
+ * whole 4 KiB page holding @va, checked for @acc like vgpu_as_map() but
+ * not counted as traffic. The unit counts its accesses through it in a
+ * struct vgpu_as_traffic and hands them over with vgpu_as_count() (at
+ * most a lock per call, so not per access).
+ */
+struct vgpu_as_traffic {
+	uint64_t read_bytes, read_lines;   /* lines: 64-byte L2 lookups */
+	uint64_t write_bytes, write_lines; /* atomics included */
+};
+void *vgpu_as_map_page(struct vgpu_as *as, uint64_t va, enum vgpu_access acc);
+void vgpu_as_count(struct vgpu_as *as, const struct vgpu_as_traffic *t);
 
 struct vgpu_job_info {
 	uint64_t va;		/* the job descriptor (header first) */

@@ -123,7 +123,8 @@ struct vgpu_as_stats {
 	uint64_t tlb_hits;
 	uint64_t faults;	/* MMU faults raised */
 	uint64_t pages_touched;	/* distinct GPU virtual pages accessed */
-	uint64_t bytes_read, bytes_written;
+	uint64_t bytes_read, bytes_written;	/* data; atomics are writes */
+	uint64_t bytes_fetched;	/* shader instruction fetches */
 };
 
 struct vgpu_stats {

@@ -231,10 +231,11 @@ void vgpu_mmu_reset(struct vgpu *gpu);
 void vgpu_as_init(struct vgpu_as *h, struct vgpu *gpu, struct vgpu_slot *s,
 		  unsigned nr);
 /* Translate without stalling, with gpu->lock held: host pointer or NULL
- * with *exc set (and the fault raised on MMU_IRQ when @raise). */
+ * with *exc set (and the fault raised on MMU_IRQ when @raise); @count:
+ * add the access to the byte and L2 counters. */
 void *vgpu_mmu_translate_locked(struct vgpu *gpu, unsigned as, uint64_t va,
 				size_t len, enum vgpu_access acc, bool raise,
-				uint32_t *exc);
+				bool count, uint32_t *exc);
 
 /* pagetable.c */
 void vgpu_pt_walk(struct vgpu *gpu, enum vgpu_pt_mode mode, uint64_t table,

@@ -236,15 +236,35 @@ static void raise_fault(struct vgpu *gpu, unsigned nr, uint32_t exc,
 	gpu->mmu_irq_raw |= bit;
 }
 
+/* @len bytes (in 64-byte lines) moved by accesses of kind @acc through
+ * space @nr: the MMU's byte counts and the L2 performance counters. */
+static void count_locked(struct vgpu *gpu, unsigned nr, enum vgpu_access acc,
+			 uint64_t len, uint64_t lines)
+{
+	struct vgpu_as_stats *st = &gpu->stats.s.as[nr];
+
+	if (acc == VGPU_ACCESS_WRITE || acc == VGPU_ACCESS_ATOMIC) {
+		st->bytes_written += len;
+		vgpu_perf_add(gpu, VGPU_PERF_L2, 0, VGPU_PC_L2_WRITE_LOOKUP, lines);
+		vgpu_perf_add(gpu, VGPU_PERF_L2, 0, VGPU_PC_L2_EXT_WRITE, lines);
+	} else {
+		if (acc == VGPU_ACCESS_EXECUTE)
+			st->bytes_fetched += len;
+		else
+			st->bytes_read += len;
+		vgpu_perf_add(gpu, VGPU_PERF_L2, 0, VGPU_PC_L2_READ_LOOKUP, lines);
+		vgpu_perf_add(gpu, VGPU_PERF_L2, 0, VGPU_PC_L2_EXT_READ, lines);
+	}
+}
+
 void *vgpu_mmu_translate_locked(struct vgpu *gpu, unsigned nr, uint64_t va,
 				size_t len, enum vgpu_access acc, bool raise,
-				uint32_t *exc)
+				bool count, uint32_t *exc)
 {
 	struct vgpu_mmu_as *a = &gpu->as[nr];
 	struct vgpu_as_stats *st = &gpu->stats.s.as[nr];
 	uint64_t vpn = va >> VGPU_PAGE_SHIFT;
 	struct vgpu_tlb_entry *e = &a->tlb[vpn % VGPU_TLB_ENTRIES];
-	unsigned lines = (unsigned)((len + 63) / 64);
 	void *host;
 
 	if (e->valid && e->vpn == vpn) {
@@ -282,15 +302,8 @@ void *vgpu_mmu_translate_locked(struct vgpu *gpu, unsigned nr, uint64_t va,
 					      e->pa | (va & (VGPU_PAGE_SIZE - 1)));
 		return NULL;
 	}
-	if (acc == VGPU_ACCESS_WRITE || acc == VGPU_ACCESS_ATOMIC) {
-		st->bytes_written += len;
-		vgpu_perf_add(gpu, VGPU_PERF_L2, 0, VGPU_PC_L2_WRITE_LOOKUP, lines);
-		vgpu_perf_add(gpu, VGPU_PERF_L2, 0, VGPU_PC_L2_EXT_WRITE, lines);
-	} else {
-		st->bytes_read += len;
-		vgpu_perf_add(gpu, VGPU_PERF_L2, 0, VGPU_PC_L2_READ_LOOKUP, lines);
-		vgpu_perf_add(gpu, VGPU_PERF_L2, 0, VGPU_PC_L2_EXT_READ, lines);
-	}
+	if (count)
+		count_locked(gpu, nr, acc, len, (len + 63) / 64);
 	return host;
 fault:
 	if (raise)
@@ -315,7 +328,7 @@ static bool stopping(struct vgpu_as *h, bool soft)
 
 /* Waits, with gpu->lock held, until the fault on @h is resolved. */
 static void *stall_locked(struct vgpu_as *h, uint64_t va, size_t len,
-			  enum vgpu_access acc, uint32_t *exc)
+			  enum vgpu_access acc, bool count, uint32_t *exc)
 {
 	struct vgpu *gpu = h->gpu;
 	struct vgpu_mmu_as *a = &gpu->as[h->nr];
@@ -341,7 +354,7 @@ static void *stall_locked(struct vgpu_as *h, uint64_t va, size_t len,
 			continue;	/* not acknowledged yet */
 		disabled = a->mode == VGPU_PT_UNMAPPED;
 		p = vgpu_mmu_translate_locked(gpu, h->nr, va, len, acc,
-					      !disabled, exc);
+					      !disabled, count, exc);
 		if (p || disabled || !MALI_EXC_IS_MMU_FAULT(*exc))
 			break;
 	}
@@ -363,7 +376,7 @@ void vgpu_as_init(struct vgpu_as *h, struct vgpu *gpu, struct vgpu_slot *s,
 }
 
 static void *access(struct vgpu_as *h, uint64_t va, size_t len,
-		    enum vgpu_access acc)
+		    enum vgpu_access acc, bool count)
 {
 	struct vgpu *gpu = h->gpu;
 	uint32_t exc = 0;
@@ -377,9 +390,9 @@ static void *access(struct vgpu_as *h, uint64_t va, size_t len,
 		exc = MALI_EXC_TERMINATED;
 	} else {
 		p = vgpu_mmu_translate_locked(gpu, h->nr, va, len, acc, true,
-					      &exc);
+					      count, &exc);
 		if (!p && MALI_EXC_IS_MMU_FAULT(exc) && h->slot)
-			p = stall_locked(h, va, len, acc, &exc);
+			p = stall_locked(h, va, len, acc, count, &exc);
 	}
 	vgpu_irq_update_locked(gpu);
 	os_mutex_unlock(gpu->lock);
@@ -398,7 +411,7 @@ static int copy(struct vgpu_as *h, uint64_t va, void *buf, size_t len,
 
 	while (len) {
 		size_t n = OS_MIN(len, VGPU_PAGE_SIZE - (va & (VGPU_PAGE_SIZE - 1)));
-		uint8_t *p = access(h, va, n, acc);
+		uint8_t *p = access(h, va, n, acc, true);
 
 		if (!p)
 			return -1;
@@ -433,5 +446,23 @@ void *vgpu_as_map(struct vgpu_as *as, uint64_t va, size_t len,
 {
 	if (!len || (va & (VGPU_PAGE_SIZE - 1)) + len > VGPU_PAGE_SIZE)
 		return NULL;
-	return access(as, va, len, acc);
+	return access(as, va, len, acc, true);
+}
+
+void *vgpu_as_map_page(struct vgpu_as *as, uint64_t va, enum vgpu_access acc)
+{
+	return access(as, va & ~(uint64_t)(VGPU_PAGE_SIZE - 1), VGPU_PAGE_SIZE,
+		      acc, false);
+}
+
+void vgpu_as_count(struct vgpu_as *as, const struct vgpu_as_traffic *t)
+{
+	struct vgpu *gpu = as->gpu;
+
+	if (!t->read_bytes && !t->write_bytes)
+		return;
+	os_mutex_lock(gpu->lock);
+	count_locked(gpu, as->nr, VGPU_ACCESS_READ, t->read_bytes, t->read_lines);
+	count_locked(gpu, as->nr, VGPU_ACCESS_WRITE, t->write_bytes, t->write_lines);
+	os_mutex_unlock(gpu->lock);
 }

@@ -119,7 +119,7 @@ static bool dump_block(struct vgpu *gpu, uint64_t va, const uint32_t *src,
 	out[3] = 0;
 	/* Blocks are 256-byte aligned in the dump: never across a page. */
 	dst = vgpu_mmu_translate_locked(gpu, as, va, sizeof(out),
-					VGPU_ACCESS_WRITE, true, &exc);
+					VGPU_ACCESS_WRITE, true, true, &exc);
 	if (!dst)
 		return false;
 	os_memcpy(dst, out, sizeof(out));

@@ -61,6 +61,65 @@ TEST_F(gpu, vector_add_through_the_mmu)
 	EXPECT_EQ(st.instrs[BI_CLASS_STORE], 8u * 64);
 }
 
+/* What one vecadd job of @groups workgroups (8 threads each) on 4
+ * workers adds to address space AS's traffic counters, and the L2 read
+ * and write lookups of a performance-counter sample taken after it. */
+static void vecadd_traffic(struct __test_metadata *_metadata,
+			   struct __fixture_gpu *self, unsigned groups,
+			   struct vgpu_as_stats *d, uint32_t l2[2])
+{
+	struct board *b = &self->b;
+	const uint64_t dump_va = 0x2000000;
+	struct area dump = make_area(b, AS, dump_va, 1, MAP_R | MAP_W);
+	const uint32_t *blk;
+	struct vgpu_stats s0, s1;
+
+	wr64(b, MALI_GPU_PRFCNT_BASE_LO, dump_va);
+	wr(b, MALI_GPU_PRFCNT_MMU_L2_EN, ~0u);
+	wr(b, MALI_GPU_PRFCNT_CONFIG, MALI_PRFCNT_MODE_MANUAL | (AS << 4));
+	wr(b, MALI_GPU_COMMAND, MALI_GPU_CMD_PRFCNT_CLEAR);
+	ASSERT_TRUE(tjob_vecadd(&self->tj, groups));
+	bi_compute_set_workers(self->bc, 4);
+	vgpu_stats_get(b->gpu, &s0);
+	submit_job(b, &self->tj);
+	ASSERT_EQ(wait_slot(b, SLOT, 20), MALI_JOB_IRQ_DONE(SLOT));
+	ASSERT_EQ(tjob_vecadd_check(&self->tj, groups), -1);
+	vgpu_stats_get(b->gpu, &s1);
+	d->bytes_read = s1.as[AS].bytes_read - s0.as[AS].bytes_read;
+	d->bytes_written = s1.as[AS].bytes_written - s0.as[AS].bytes_written;
+	d->bytes_fetched = s1.as[AS].bytes_fetched - s0.as[AS].bytes_fetched;
+	wr(b, MALI_GPU_IRQ_CLEAR, MALI_GPU_IRQ_ALL);
+	wr(b, MALI_GPU_COMMAND, MALI_GPU_CMD_PRFCNT_SAMPLE);
+	ASSERT_TRUE(wait_irq(b, VGPU_IRQ_GPU, 10));
+	wr(b, MALI_GPU_IRQ_CLEAR, MALI_GPU_IRQ_ALL);
+	/* the memory-system block follows the job manager's and the tiler's */
+	blk = (const uint32_t *)area_ptr(b, &dump, dump_va) + 2 * 64;
+	l2[0] = blk[26]; /* L2_READ_LOOKUP */
+	l2[1] = blk[27]; /* L2_WRITE_LOOKUP */
+}
+
+/*
+ * The workers' page caches count what they move: a job of 66 workgroups
+ * moves 64 * 8 threads * (4 + 4 bytes read, 4 written) more than one of
+ * 2 (descriptors, uniforms and the job header are the same), each access
+ * one 64-byte L2 lookup. Instruction fetches are counted apart, as
+ * workers racing on a new clause may each fetch it.
+ */
+TEST_F(gpu, traffic_counts_are_exact_across_workers)
+{
+	struct vgpu_as_stats small, big;
+	uint32_t l2s[2], l2b[2];
+
+	vecadd_traffic(_metadata, self, 2, &small, l2s);
+	vecadd_traffic(_metadata, self, 66, &big, l2b);
+	EXPECT_EQ(big.bytes_read - small.bytes_read, 64u * 8 * 8);
+	EXPECT_EQ(big.bytes_written - small.bytes_written, 64u * 8 * 4);
+	EXPECT_EQ(l2b[1] - l2s[1], 64u * 8);
+	/* reads: at least the data's lookups (fetches vary) */
+	EXPECT_GE(l2b[0], 66u * 8 * 2);
+	EXPECT_GT(small.bytes_fetched, 0u);
+}
+
 TEST_F(gpu, unmapped_access_faults_the_job)
 {
 	ASSERT_TRUE(tjob_vecadd(&self->tj, 4));

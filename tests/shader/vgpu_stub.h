@@ -49,4 +49,21 @@ void *vgpu_as_map(struct vgpu_as *as, uint64_t va, size_t len, enum vgpu_access 
 	return at(va, len);
 }
 
+void *vgpu_as_map_page(struct vgpu_as *as, uint64_t va, enum vgpu_access acc)
+{
+	return vgpu_as_map(as, va & ~4095ull, 4096, acc);
+}
+
+/* The traffic a cache in front of the accessors reports. */
+static struct vgpu_as_traffic stub_traffic;
+
+void vgpu_as_count(struct vgpu_as *as, const struct vgpu_as_traffic *t)
+{
+	(void)as;
+	__atomic_fetch_add(&stub_traffic.read_bytes, t->read_bytes, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&stub_traffic.read_lines, t->read_lines, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&stub_traffic.write_bytes, t->write_bytes, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&stub_traffic.write_lines, t->write_lines, __ATOMIC_RELAXED);
+}
+
 #endif
