@@ -13,6 +13,7 @@
 
 #include "cmd/commands.h"
 #include "cmd/json.h"
+#include "cmd/stats_dot.h"
 #include "cmd/stats_svg.h"
 
 /* Nanoseconds as a short human string. */
@@ -242,7 +243,7 @@ static char *slurp(const char *path)
 
 static int stats_main(int argc, char **argv)
 {
-	const char *arg = NULL, *svg = NULL, *rt = getenv("XDG_RUNTIME_DIR");
+	const char *arg = NULL, *svg = NULL, *dot = NULL, *rt = getenv("XDG_RUNTIME_DIR");
 	char path[4096];
 	bool json = false, summary = false;
 	struct stat st;
@@ -256,6 +257,8 @@ static int stats_main(int argc, char **argv)
 			summary = true;
 		else if (!strcmp(argv[i], "--svg") && i + 1 < argc)
 			svg = argv[++i];
+		else if (!strcmp(argv[i], "--dot") && i + 1 < argc)
+			dot = argv[++i];
 		else if (argv[i][0] == '-') {
 			fprintf(stderr, "vgpu stats: unknown option '%s'\n", argv[i]);
 			return 1;
@@ -303,6 +306,13 @@ static int stats_main(int argc, char **argv)
 		free(text);
 		return err ? 1 : 0;
 	}
+	if (dot) {
+		int err = stats_dot(root, dot);
+
+		jv_free(root);
+		free(text);
+		return err ? 1 : 0;
+	}
 	if (summary)
 		render_summary(root);
 	else
@@ -316,7 +326,7 @@ const struct vgpu_cmd vgpu_cmd_stats = {
 	.name = "stats",
 	.summary = "show the per-ioctl, per-context and system statistics of 'vgpu dev'",
 	.help =
-	"usage: vgpu stats [--json | --summary | --svg OUTDIR] [FILE|DIR]\n"
+	"usage: vgpu stats [--json | --summary | --svg OUTDIR | --dot OUTDIR] [FILE|DIR]\n"
 	"\n"
 	"Renders the statistics of a running 'vgpu dev' (the stats file beside its\n"
 	"nodes; DIR is its mount point; default: its default mount point) as\n"
@@ -337,6 +347,10 @@ const struct vgpu_cmd vgpu_cmd_stats = {
 	"                jobs_failed=N mmu_faults=N\n"
 	"  --svg OUTDIR  instead, write three SVG bar charts into OUTDIR (made if\n"
 	"                missing): instruction-mix.svg, clause-sizes.svg and\n"
-	"                ioctl-latency.svg (p50 and p99, log scale)\n",
+	"                ioctl-latency.svg (p50 and p99, log scale)\n"
+	"  --dot OUTDIR  instead, write the shaders' observed branch graphs as\n"
+	"                Graphviz DOT into OUTDIR (made if missing): all-jobs.dot\n"
+	"                and job-SEQ.dot per recent job; each branch site with its\n"
+	"                runs and taken/not-taken threads, divergent ones in red\n",
 	.main = stats_main,
 };

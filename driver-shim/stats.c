@@ -163,9 +163,22 @@ static void bi_stats_json(struct out *o, const struct bi_stats *st)
 		    (unsigned long long)st->mem[i][BI_ACC_STORE],
 		    (unsigned long long)st->mem[i][BI_ACC_ATOMIC],
 		    (unsigned long long)st->mem_bytes[i]);
-	put(o, "}, \"branches\": %llu, \"branches_divergent\": %llu}",
+	put(o, "}, \"branches\": %llu, \"branches_divergent\": %llu, \"branch_sites\": [",
 	    (unsigned long long)st->branches,
 	    (unsigned long long)st->branches_divergent);
+	/* Each site's clause, last taken target (0: the end of the shader)
+	 * and fall-through: enough for `vgpu stats --dot` to draw the graph. */
+	for (unsigned i = 0; i < st->nsites; i++) {
+		const struct bi_branch_site *b = &st->site[i];
+
+		put(o, "%s{\"va\": \"0x%llx\", \"target\": \"0x%llx\", \"next\": \"0x%llx\", "
+		    "\"execs\": %llu, \"taken\": %llu, \"not_taken\": %llu, \"divergent\": %llu}",
+		    i ? ", " : "", (unsigned long long)b->va, (unsigned long long)b->target,
+		    (unsigned long long)b->next_va, (unsigned long long)b->execs,
+		    (unsigned long long)b->taken, (unsigned long long)b->not_taken,
+		    (unsigned long long)b->divergent);
+	}
+	put(o, "]}");
 }
 
 /* "shader": the total over all jobs and the latest jobs' records. */

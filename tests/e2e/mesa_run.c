@@ -313,6 +313,50 @@ TEST_TIMEOUT(gles_stats_summary_and_plots, MESA_TIMEOUT)
 	rmdir(dir);
 }
 
+/* `vgpu stats --dot`: the BFS shader's observed branch graph, whose
+ * frontier test diverges (a red site) and whose threads leave through a
+ * branch to the end; one file per recent job, each a complete digraph. */
+TEST_TIMEOUT(gles_branch_graph, MESA_TIMEOUT)
+{
+	char dir[] = "/tmp/vgpu-dot-XXXXXX", json[64], out[64], *t;
+	const char *run[] = { abi_vgpu(), "run", "-L", sysroot_path(), "-stats", json,
+			      abi_guest("aarch64/preload-tests/gles_bfs"), NULL };
+	const char *dot[] = { abi_vgpu(), "stats", "--dot", out, json, NULL };
+	struct proc_result r;
+	unsigned files = 0;
+
+	if (!sysroot_path())
+		SKIP(return, "no arm64 sysroot (make sysroot)");
+	ASSERT_NONNULL(mkdtemp(dir));
+	snprintf(json, sizeof(json), "%s/stats.json", dir);
+	snprintf(out, sizeof(out), "%s/dot", dir);
+	ASSERT_EQ(proc_run((char *const *)run, NULL, NULL, NULL, 0, MESA_TIMEOUT, &r), 0);
+	ASSERT_EQ(r.status, 0);
+	proc_result_free(&r);
+	ASSERT_EQ(proc_run((char *const *)dot, NULL, NULL, NULL, 0, 60, &r), 0);
+	EXPECT_EQ(r.status, 0);
+	for (const char *p = r.out; (p = strstr(p, "branch graph (DOT): ")); files++) {
+		char path[160];
+
+		p += 20;
+		snprintf(path, sizeof(path), "%.*s", (int)strcspn(p, " \n"), p);
+		t = read_file(path, NULL);
+		ASSERT_NONNULL(t);
+		EXPECT_EQ(strncmp(t, "digraph branches {\n", 19), 0);
+		EXPECT_NONNULL(strstr(t, "\n}\n"));
+		EXPECT_NONNULL(strstr(t, "color=red"));
+		EXPECT_NONNULL(strstr(t, " -> \"end\""));
+		free(t);
+		unlink(path);
+	}
+	/* all-jobs.dot and at least a few of the 25 dispatches */
+	EXPECT_GT(files, 3u);
+	proc_result_free(&r);
+	rmdir(out);
+	unlink(json);
+	rmdir(dir);
+}
+
 /* rusticl probes renderD128..191 itself and lists the virtual Mali. */
 TEST_TIMEOUT(clinfo_lists_the_mali, MESA_TIMEOUT)
 {
