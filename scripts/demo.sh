@@ -100,6 +100,9 @@ done
 for p in gles_sobel gles_sgemm gles_bfs; do
 	VGPU_EXPECT_RENDERER="Mali-G52 (Panfrost)" run_gles "$p" -gpu g52
 done
+echo "   The BFS shader's branches as the GPU took them (Graphviz DOT, divergent"
+echo "   sites in red; render with: dot -Tsvg FILE):"
+"$VGPU" stats --dot "$OUT/branches" "$OUT/gles_bfs.json" | head -3 | sed 's/^/   /' || fail=1
 
 say "8. The translator: vgpu run vs qemu-aarch64 on Debian arm64 programs"
 printf '   %-44s %s\n' "program" "same output as qemu-aarch64?"
@@ -122,6 +125,7 @@ say "Where things are"
 echo "   statistics JSON of each run:  $OUT/<program>.json  ('vgpu stats FILE')"
 echo "   SVG plots:                    $OUT/plots/{instruction-mix,clause-sizes,ioctl-latency}.svg"
 echo "   Perfetto/Chrome trace:        $OUT/trace.json"
+echo "   branch graphs (DOT):          $OUT/branches/job-SEQ.dot"
 echo
 if [ "$fail" = 0 ]; then
 	echo "demo: every GPU result correct, translator output identical to qemu-aarch64"
