@@ -121,6 +121,9 @@ int devview_set_cores(const char *n);
 int devview_set_workers(const char *n);
 const char *devview_cores(void);
 const char *devview_workers(void);
+/* -shader-stats on|off (-1 for another word); "off" when off, else NULL. */
+int devview_set_shader_stats(const char *on_off);
+const char *devview_shader_stats(void);
 /* -stats FILE: the in-process driver's statistics JSON, written at exit. */
 int devview_set_stats(const char *path);
 /* -trace FILE: a Chrome/Perfetto trace of its ioctls and jobs, at exit. */

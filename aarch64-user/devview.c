@@ -106,6 +106,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct vgpu_inproc *dev;
 static enum shim_gpu_model gpu_model = SHIM_GPU_G71;
 static char cores_arg[12], workers_arg[12]; /* "" while the default */
+static bool shader_stats_off;
 /* Indexed by guest descriptor; @open_count lets every other descriptor
  * skip the lock (one load). */
 static struct dv_file **fds;
@@ -161,6 +162,19 @@ int devview_set_workers(const char *n)
 	return set_count(n, 256, workers_arg, sizeof(workers_arg));
 }
 
+int devview_set_shader_stats(const char *on_off)
+{
+	if (strcmp(on_off, "on") && strcmp(on_off, "off"))
+		return -1;
+	shader_stats_off = !strcmp(on_off, "off");
+	return 0;
+}
+
+const char *devview_shader_stats(void)
+{
+	return shader_stats_off ? "off" : NULL;
+}
+
 const char *devview_cores(void)
 {
 	return cores_arg[0] ? cores_arg : NULL;
@@ -171,12 +185,13 @@ const char *devview_workers(void)
 	return workers_arg[0] ? workers_arg : NULL;
 }
 
-/* The device -gpu, -cores and -workers describe. */
+/* The device -gpu, -cores, -workers and -shader-stats describe. */
 static struct vgpu_inproc *device_create(void)
 {
 	struct shim_config cfg = { .gpu = gpu_model,
 				   .cores = (unsigned)atoi(cores_arg),
-				   .workers = (unsigned)atoi(workers_arg) };
+				   .workers = (unsigned)atoi(workers_arg),
+				   .no_shader_stats = shader_stats_off };
 
 	return vgpu_inproc_create(&cfg);
 }

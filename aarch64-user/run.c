@@ -70,7 +70,7 @@ static int usage_error(const char *msg, const char *arg)
 	fprintf(stderr, "vgpu run: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
 	fprintf(stderr, "usage: vgpu run [-L SYSROOT] [-E VAR=VAL] [-U VAR] "
 			"[-strace] [-0 ARGV0] [-gpu g71|g52] [-cores N] [-workers N] "
-			"[-stats FILE] [-trace FILE] [--] PROGRAM [ARGS]\n");
+			"[-shader-stats on|off] [-stats FILE] [-trace FILE] [--] PROGRAM [ARGS]\n");
 	return 2;
 }
 
@@ -97,7 +97,8 @@ static int parse(int argc, char **argv, struct env *env, const char **argv0)
 		}
 		if (strcmp(o, "-L") && strcmp(o, "-E") && strcmp(o, "-U") &&
 		    strcmp(o, "-0") && strcmp(o, "-gpu") && strcmp(o, "-stats") &&
-		    strcmp(o, "-trace") && strcmp(o, "-cores") && strcmp(o, "-workers"))
+		    strcmp(o, "-trace") && strcmp(o, "-cores") && strcmp(o, "-workers") &&
+		    strcmp(o, "-shader-stats"))
 			return usage_error("unknown option", o), -1;
 		if (i + 1 >= argc)
 			return usage_error("missing argument to", o), -1;
@@ -111,6 +112,9 @@ static int parse(int argc, char **argv, struct env *env, const char **argv0)
 		} else if (!strcmp(o, "-workers")) {
 			if (devview_set_workers(v))
 				return usage_error("-workers wants 1..256, not", v), -1;
+		} else if (!strcmp(o, "-shader-stats")) {
+			if (devview_set_shader_stats(v))
+				return usage_error("-shader-stats wants on or off, not", v), -1;
 		} else if (!strcmp(o, "-stats")) {
 			if (devview_set_stats(v))
 				return usage_error("-stats: cannot write a file at", v), -1;
@@ -174,8 +178,8 @@ const struct vgpu_cmd vgpu_cmd_run = {
 	.summary = "run an aarch64 Linux program (the translator)",
 	.help =
 	"usage: vgpu run [-L SYSROOT] [-E VAR=VAL] [-U VAR] [-strace] [-0 ARGV0]\n"
-	"                [-gpu g71|g52] [-cores N] [-workers N] [-stats FILE]\n"
-	"                [-trace FILE] [--] PROGRAM [ARGS]\n"
+	"                [-gpu g71|g52] [-cores N] [-workers N] [-shader-stats on|off]\n"
+	"                [-stats FILE] [-trace FILE] [--] PROGRAM [ARGS]\n"
 	"\n"
 	"Runs an AArch64 Linux user-space program on this host, translating its\n"
 	"instructions and system calls. Options mean what they mean to qemu-aarch64.\n"
@@ -194,6 +198,10 @@ const struct vgpu_cmd vgpu_cmd_run = {
 	"               the GPU's own: 8 on the G71, 4 on the G52)\n"
 	"  -workers N   host threads sharing each shader job's workgroups, 1..256\n"
 	"               (default 1); speed only, never results\n"
+	"  -shader-stats on|off\n"
+	"               count each shader instruction by class, clause sizes,\n"
+	"               operands and memory accesses (default on); off runs\n"
+	"               shaders faster, and -stats then says they were off\n"
 	"  -stats FILE  when the program exits, write the GPU's statistics (per\n"
 	"               ioctl, per job with the shader instruction mix, system)\n"
 	"               to FILE as JSON; 'vgpu stats FILE' renders them\n"

@@ -262,6 +262,10 @@ static long exec_translated(const char *guest_path, char **argv, char **envp)
 		hv[n++] = "-workers";
 		hv[n++] = devview_workers();
 	}
+	if (devview_shader_stats()) {
+		hv[n++] = "-shader-stats";
+		hv[n++] = devview_shader_stats();
+	}
 	/* The new image reports; this one's device goes away with it. */
 	if (devview_stats()) {
 		hv[n++] = "-stats";

@@ -97,6 +97,10 @@ static struct jv *parse(const char **p, int depth)
 		if (**p != close)
 			goto bad;
 		(*p)++;
+	} else if (!strncmp(*p, "true", 4) || !strncmp(*p, "false", 5)) {
+		v->t = J_NUM; /* booleans read as 1 and 0 */
+		v->num = **p == 't';
+		*p += v->num ? 4 : 5;
 	} else {
 		char *end;
 

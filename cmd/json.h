@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A tiny reader for the JSON the statistics file contains (driver-shim's
- * shim_stats_json): objects, arrays, strings without escapes, integers.
+ * shim_stats_json): objects, arrays, strings without escapes, integers,
+ * booleans (as the numbers 1 and 0).
  */
 #ifndef VGPU_CMD_JSON_H
 #define VGPU_CMD_JSON_H

@@ -63,6 +63,13 @@ static double mean_tuples(const struct jv *st)
 	return n ? (double)t / (double)n : 0.0;
 }
 
+/* Whether the server counted shader statistics (files from before the
+ * switch existed have no "stats" member: they did). */
+static bool shader_stats_on(const struct jv *sh)
+{
+	return !jv_get(sh, "stats") || jv_num(sh, "stats");
+}
+
 /* The shader cores' statistics over all jobs: instruction mix, clause
  * sizes, operand traffic, memory accesses, branches. */
 static void render_shader_total(const struct jv *sh)
@@ -72,6 +79,12 @@ static void render_shader_total(const struct jv *sh)
 	const struct jv *mem = jv_get(st, "memory");
 	long long all = instr_total(st);
 
+	if (!shader_stats_on(sh)) {
+		printf("\nshader cores (%lld jobs): shader statistics were off "
+		       "(-shader-stats off); no instruction counts\n",
+		       jv_num(sh, "jobs_run"));
+		return;
+	}
 	printf("\nshader cores (%lld jobs)\n  instructions (per thread)\n",
 	       jv_num(sh, "jobs_run"));
 	for (size_t i = 0; i < NCLASS; i++)
@@ -95,28 +108,37 @@ static void render_shader_total(const struct jv *sh)
 	       jv_num(st, "branches_divergent"));
 }
 
-/* One row per recent job: its instruction mix in percent. */
+/* One row per recent job: the host time it took on the GPU model and its
+ * instruction mix in percent (when counted). */
 static void render_shader_jobs(const struct jv *sh)
 {
 	const struct jv *jobs = jv_get(sh, "recent_jobs");
 
 	if (!jobs || jobs->t != J_ARR || !jobs->n)
 		return;
-	printf("\nrecent shader jobs (instruction mix in %% of thread-instructions)\n"
-	       "  %5s %4s %-12s %7s %9s %11s %5s %5s %5s %5s %5s %5s %5s %6s %6s\n",
-	       "seq", "exc", "shader", "groups", "threads", "instrs", "fma", "add",
+	printf("\nrecent shader jobs (gpu: host time on the GPU model; instruction mix "
+	       "in %% of thread-instructions)\n"
+	       "  %5s %4s %-12s %7s %9s %8s %11s %5s %5s %5s %5s %5s %5s %5s %6s %6s\n",
+	       "seq", "exc", "shader", "groups", "threads", "gpu", "instrs", "fma", "add",
 	       "cvt", "ld", "st", "atom", "ctl", "nop", "t/cl");
 	for (int i = 0; i < jobs->n; i++) {
 		const struct jv *j = jobs->items[i], *st = jv_get(j, "stats");
 		const struct jv *in = jv_get(st, "instrs"), *ls = jv_get(j, "local_size");
 		long long all = instr_total(st), threads = jv_num(j, "workgroups");
+		char t[32];
 
 		for (int d = 0; ls && ls->t == J_ARR && d < ls->n; d++)
 			threads *= ls->items[d]->num;
-		printf("  %5lld %4llx %-12s %7lld %9lld %11lld %5.1f %5.1f %5.1f %5.1f "
-		       "%5.1f %5.1f %5.1f %5.1f %6.2f\n", jv_num(j, "seq"),
+		printf("  %5lld %4llx %-12s %7lld %9lld %8s", jv_num(j, "seq"),
 		       (unsigned long long)jv_num(j, "exception"), jv_str(j, "shader_va"),
-		       jv_num(j, "workgroups"), threads, all,
+		       jv_num(j, "workgroups"), threads,
+		       jv_get(j, "gpu_ns") ? dur(jv_num(j, "gpu_ns"), t, sizeof(t)) : "-");
+		if (!st) {
+			printf(" %11s\n", "(not counted)");
+			continue;
+		}
+		printf(" %11lld %5.1f %5.1f %5.1f %5.1f "
+		       "%5.1f %5.1f %5.1f %5.1f %6.2f\n", all,
 		       pct(jv_num(in, "fma_arith"), all), pct(jv_num(in, "add_arith"), all),
 		       pct(jv_num(in, "convert"), all), pct(jv_num(in, "load"), all),
 		       pct(jv_num(in, "store"), all), pct(jv_num(in, "atomic"), all),
@@ -148,9 +170,10 @@ static void render_summary(const struct jv *root)
 		}
 	}
 	printf("ioctls=%lld ioctl_ns=%lld wait_ns=%lld jobs=%lld thread_instrs=%lld "
-	       "jobs_failed=%lld mmu_faults=%lld\n",
+	       "jobs_failed=%lld mmu_faults=%lld%s\n",
 	       n, ns, wait_ns, jv_num(sys, "jobs_done"), instr_total(jv_get(sh, "total")),
-	       jv_num(sys, "jobs_failed"), jv_num(sys, "mmu_faults"));
+	       jv_num(sys, "jobs_failed"), jv_num(sys, "mmu_faults"),
+	       shader_stats_on(sh) ? "" : " shader_stats=off");
 }
 
 static void render(const struct jv *root)
@@ -296,6 +319,10 @@ static int stats_main(int argc, char **argv)
 		free(text);
 		return 1;
 	}
+	if ((svg || dot) && !shader_stats_on(jv_get(root, "shader")))
+		fprintf(stderr, "vgpu stats: %s: shader statistics were off "
+			"(-shader-stats off): no instruction mix, clause sizes or "
+			"branches to draw\n", path);
 	if (svg) {
 		int err = stats_svg(root, svg, class_keys, (int)NCLASS);
 
@@ -337,8 +364,10 @@ const struct vgpu_cmd vgpu_cmd_stats = {
 	"cores executed: over all jobs, the instruction mix by class, the\n"
 	"clause-size histogram, operand traffic, data accesses by memory (global,\n"
 	"local = shared, stack, UBO) and branches; and one row per recent job\n"
-	"(exception code, shader address, workgroups, threads, instruction mix,\n"
-	"mean tuples per clause).\n"
+	"(exception code, shader address, workgroups, threads, host time spent\n"
+	"on the GPU model, instruction mix, mean tuples per clause). A server\n"
+	"run with shader statistics off (-shader-stats off) is reported as such,\n"
+	"without instruction counts.\n"
 	"\n"
 	"  --json        print the raw JSON instead of tables\n"
 	"  --summary     one line for scripts: ioctls=N ioctl_ns=NS (time in the\n"

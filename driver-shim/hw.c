@@ -781,6 +781,7 @@ int shim_hw_init(struct shim_dev *dev)
 	/* Host threads are not the modelled cores: those are SHADER_PRESENT. */
 	if (dev->cfg.workers)
 		bi_compute_set_workers(hw->compute, dev->cfg.workers);
+	bi_compute_set_stats(hw->compute, !dev->cfg.no_shader_stats);
 	if (vgpu_bus_add(hw->gpu, SHIM_KPOOL_PA, SHIM_KPOOL_SIZE, dev->kpool))
 		goto fail;
 	read_features(hw, &dev->regs);

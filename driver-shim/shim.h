@@ -84,6 +84,7 @@ struct shim_config {
 	enum shim_gpu_model gpu;
 	unsigned cores;          /* modelled cores (SHADER_PRESENT); 0: the GPU's */
 	unsigned workers;        /* host threads running shader work; 0 = 1 */
+	bool no_shader_stats;    /* per-instruction statistics off (on by default) */
 	bool unstable_ioctls;    /* panfrost's module parameter of that name */
 	uint64_t backing_size;   /* per-context window; 0 = default */
 	uint32_t job_timeout_ms; /* before a soft-stop; 0 = default (5 s) */

@@ -181,37 +181,45 @@ static void bi_stats_json(struct out *o, const struct bi_stats *st)
 	put(o, "]}");
 }
 
-/* "shader": the total over all jobs and the latest jobs' records. */
+/* "shader": the total over all jobs and the latest jobs' records. With
+ * shader statistics off ("stats": false) neither has the per-instruction
+ * objects, so nothing reads as zero that was never counted. */
 static void shader_json(struct out *o, struct shim_dev *dev)
 {
 	struct bi_job_record *rec = os_zalloc(BI_JOB_LOG * sizeof(*rec));
 	struct bi_stats *total = os_zalloc(sizeof(*total));
+	bool on = !dev->cfg.no_shader_stats;
 	uint64_t njobs = 0;
 	unsigned n = 0;
 
 	if (rec && total)
 		n = shim_hw_shader_stats(dev, total, rec, BI_JOB_LOG, &njobs);
-	put(o, ",\n  \"shader\": {\"jobs_run\": %llu, \"total\": ",
-	    (unsigned long long)njobs);
-	if (total)
-		bi_stats_json(o, total);
-	else
-		put(o, "{}");
-	put(o, ",\n    \"recent_jobs\": [");
+	put(o, ",\n  \"shader\": {\"jobs_run\": %llu", (unsigned long long)njobs);
+	if (on) {
+		put(o, ", \"total\": ");
+		if (total)
+			bi_stats_json(o, total);
+		else
+			put(o, "{}");
+	}
+	put(o, ", \"stats\": %s,\n    \"recent_jobs\": [", on ? "true" : "false");
 	for (unsigned i = 0; i < n; i++) {
 		const struct bi_job_record *r = &rec[i];
 
 		put(o, "%s\n    {\"seq\": %llu, \"job_va\": \"0x%llx\", "
 		    "\"shader_va\": \"0x%llx\", \"as_nr\": %u, \"exception\": %u, "
 		    "\"local_size\": [%u, %u, %u], \"groups\": [%u, %u, %u], "
-		    "\"workgroups\": %llu, \"tuples\": %llu, \"stats\": ",
+		    "\"workgroups\": %llu, \"tuples\": %llu, \"gpu_ns\": %llu",
 		    i ? "," : "", (unsigned long long)r->seq,
 		    (unsigned long long)r->job_va, (unsigned long long)r->shader,
 		    r->as_nr, r->exception, r->inv.local[0], r->inv.local[1],
 		    r->inv.local[2], r->inv.groups[0], r->inv.groups[1],
 		    r->inv.groups[2], (unsigned long long)r->workgroups,
-		    (unsigned long long)r->tuples);
-		bi_stats_json(o, &r->st);
+		    (unsigned long long)r->tuples, (unsigned long long)r->ns);
+		if (r->stats) {
+			put(o, ", \"stats\": ");
+			bi_stats_json(o, &r->st);
+		}
 		put(o, "}");
 	}
 	put(o, "]}");

@@ -188,6 +188,7 @@ static int dev_main(int argc, char **argv)
 		{ "gpu", required_argument, NULL, 'g' },
 		{ "cores", required_argument, NULL, 'c' },
 		{ "workers", required_argument, NULL, 'w' },
+		{ "shader-stats", required_argument, NULL, 's' },
 		{ "mount", required_argument, NULL, 'm' },
 		{ "bind", no_argument, NULL, 'b' },
 		{ "unstable-ioctls", no_argument, NULL, 'u' },
@@ -238,6 +239,13 @@ static int dev_main(int argc, char **argv)
 			*(opt == 'c' ? &cfg.cores : &cfg.workers) = (unsigned)n;
 			break;
 		}
+		case 's':
+			if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
+				fprintf(stderr, "vgpu dev: --shader-stats wants on or off\n");
+				return 1;
+			}
+			cfg.no_shader_stats = !strcmp(optarg, "off");
+			break;
 		case 'm':
 			snprintf(mnt, sizeof(mnt), "%s", optarg);
 			break;
@@ -380,8 +388,9 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	.name = "dev",
 	.summary = "serve mali0 (kbase) and renderD128 (panfrost) over FUSE",
 	.help =
-	"usage: vgpu dev [--gpu g71|g52] [--cores N] [--workers N] [--mount DIR] [--bind]\n"
-	"                [--job-timeout MS] [--trace FILE] [--unstable-ioctls]\n"
+	"usage: vgpu dev [--gpu g71|g52] [--cores N] [--workers N] [--shader-stats on|off]\n"
+	"                [--mount DIR] [--bind] [--job-timeout MS] [--trace FILE]\n"
+	"                [--unstable-ioctls]\n"
 	"                [--socket PATH [--no-fuse] [--capture DIR]] [--debug]\n"
 	"\n"
 	"Serves the virtual Mali GPU's device nodes from a multi-threaded FUSE\n"
@@ -396,6 +405,10 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	"                     the G71, 4 on the G52)\n"
 	"  --workers N        host threads sharing each shader job's workgroups,\n"
 	"                     1..256 (default 1); speed only, never results\n"
+	"  --shader-stats on|off\n"
+	"                     count each shader instruction by class, clause sizes,\n"
+	"                     operands and memory accesses (default on); off runs\n"
+	"                     shaders faster and the stats file says they were off\n"
 	"  --mount DIR        where the nodes appear (default /run/vgpu as root,\n"
 	"                     else $XDG_RUNTIME_DIR/vgpu or /tmp/vgpu-UID)\n"
 	"  --bind             also bind them at /dev/mali0 and /dev/dri/renderD128\n"

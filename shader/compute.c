@@ -421,6 +421,7 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	struct bi_job_record *rec;
 	struct worker *wk;
 	uint64_t next = 0, total, tuples = 0, instrs = 0, groups = 0;
+	uint64_t t0 = os_time_ns();
 	unsigned n;
 	int err = 0;
 
@@ -490,6 +491,7 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	rec->tuples = tuples;
 	rec->instrs = instrs;
 	rec->stats = wk[0].stats != NULL;
+	rec->ns = os_time_ns() - t0;
 	os_mutex_unlock(bc->lock);
 	vgpu_job_event(job, VGPU_EV_THREADS, 0, groups * s->inv.local[0] *
 		       s->inv.local[1] * s->inv.local[2]);

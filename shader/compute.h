@@ -57,6 +57,7 @@ struct bi_job_record {
 	uint64_t workgroups;  /* run (fewer than inv's if it faulted) */
 	uint64_t tuples;      /* issued (per warp) */
 	uint64_t instrs;      /* thread-instructions (FMA and ADD slots) */
+	uint64_t ns;          /* host time it ran on the shader model */
 	bool stats;           /* whether @st was counted */
 	struct bi_stats st;   /* its warps' statistics */
 };

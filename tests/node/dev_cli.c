@@ -25,7 +25,7 @@ TEST(dev_rejects_bad_options)
 {
 	static const char *const bad[][2] = {
 		{ "--gpu", "g99" }, { "--cores", "0" }, { "--cores", "33" },
-		{ "--workers", "0" }, { "--workers", "x" },
+		{ "--workers", "0" }, { "--workers", "x" }, { "--shader-stats", "maybe" },
 		{ "--job-timeout", "x" }, { "--bogus", NULL },
 	};
 
@@ -41,8 +41,8 @@ TEST(dev_rejects_bad_options)
 TEST(dev_help_names_every_option)
 {
 	static const char *const opts[] = {
-		"--gpu", "--cores", "--workers", "--mount", "--bind", "--job-timeout", "--trace",
-		"--unstable-ioctls", "--debug",
+		"--gpu", "--cores", "--workers", "--shader-stats", "--mount", "--bind",
+		"--job-timeout", "--trace", "--unstable-ioctls", "--debug",
 	};
 	struct proc_result r = run_vgpu("help", "dev", NULL);
 
@@ -50,6 +50,20 @@ TEST(dev_help_names_every_option)
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
 		EXPECT_NONNULL(strstr(r.out, opts[i]));
 	EXPECT_NULL(strstr(r.out, "not implemented"));
+	proc_result_free(&r);
+}
+
+/* `vgpu run -shader-stats`: documented, and only on or off. */
+TEST(run_shader_stats_option)
+{
+	struct proc_result r = run_vgpu("help", "run", NULL);
+
+	EXPECT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.out, "-shader-stats on|off"));
+	proc_result_free(&r);
+	r = run_vgpu("run", "-shader-stats", "maybe");
+	EXPECT_EQ(r.status, 2);
+	EXPECT_NONNULL(strstr(r.err, "-shader-stats wants on or off, not maybe"));
 	proc_result_free(&r);
 }
 
@@ -128,9 +142,30 @@ TEST(stats_renders_shader_statistics)
 	EXPECT_NONNULL(strstr(r.out, "branches 3, divergent 1"));
 	/* job 2: 256 threads, 4 instructions: 25% FMA, 75% loads, 2 tuples
 	 * per clause */
-	EXPECT_NONNULL(strstr(r.out, "      2    1 0xa003000          4       256           4"
+	EXPECT_NONNULL(strstr(r.out, "      2    1 0xa003000          4       256        -"
+				     "           4"
 				     "  25.0   0.0   0.0  75.0"));
 	EXPECT_NONNULL(strstr(r.out, "   2.00\n"));
+	proc_result_free(&r);
+}
+
+/* A server that ran with shader statistics off: the report says so
+ * instead of a table of zeros, and the job rows still have their GPU time. */
+TEST(stats_renders_shader_statistics_off)
+{
+	const char json[] =
+		"{\"gpu\": \"Mali-G71\", \"system\": {}, \"contexts\": [], \"ioctls\": [],\n"
+		" \"shader\": {\"stats\": false, \"jobs_run\": 3,\n"
+		" \"recent_jobs\": [{\"seq\": 3, \"exception\": 1, \"shader_va\": \"0xa003000\","
+		" \"local_size\": [8, 1, 1], \"workgroups\": 2, \"tuples\": 40,"
+		" \"gpu_ns\": 25000}]}}\n";
+	struct proc_result r = render_saved(json);
+
+	ASSERT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.out, "shader cores (3 jobs): shader statistics were off"));
+	EXPECT_NULL(strstr(r.out, "fma_arith"));
+	EXPECT_NONNULL(strstr(r.out, "      3    1 0xa003000          2        16   25.0us"
+				     " (not counted)\n"));
 	proc_result_free(&r);
 }
 

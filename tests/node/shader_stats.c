@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The shader-statistics switch (shim_config.no_shader_stats, the
+ * -shader-stats / --shader-stats options), seen in the stats JSON of an
+ * in-process device after a compute job: on, the "shader" section has
+ * the instruction counts by class, over all jobs and per job; off, it
+ * says "stats": false and has none, rather than zeros. Either way each
+ * job has its time on the GPU model.
+ */
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "harness.h"
+#include "cmd/json.h"
+#include "fuse-dev/inproc.h"
+#include "node/inproc_bo.h"
+#include "shader/bi_job.h"
+
+/* The stats JSON after one vecadd job of 12 workgroups on 2 workers. */
+static struct jv *stats_after_a_job(struct __test_metadata *_metadata, bool off)
+{
+	struct shim_config cfg = { .gpu = SHIM_GPU_G71, .workers = 2,
+				   .no_shader_stats = off };
+	struct vgpu_inproc *ip = vgpu_inproc_create(&cfg);
+	struct vgpu_inproc_file *f = NULL;
+	struct jv *v = NULL;
+	struct tjob tj;
+	size_t len;
+	char *text;
+
+	if (!ip)
+		return NULL;
+	if (vgpu_inproc_open(ip, "renderD128", &f))
+		goto out;
+	tj.mem = pan_bo(f, TJ_SIZE, &tj.va);
+	if (tj.mem == MAP_FAILED || !tjob_vecadd(&tj, 12))
+		goto out;
+	tj32(&tj, TJ_JOB + 16)[0] |= 1u << 16; /* job index 1 */
+	EXPECT_EQ(pan_run(f, tj.va + TJ_JOB), 0);
+	EXPECT_EQ(tjob_vecadd_check(&tj, 12), -1);
+	munmap(tj.mem, TJ_SIZE);
+	text = vgpu_inproc_stats_dup(ip, &len);
+	if (text)
+		v = jv_parse(text);
+	free(text);
+out:
+	vgpu_inproc_close(f);
+	vgpu_inproc_destroy(ip);
+	return v;
+}
+
+/* The recent job's record in the "shader" section @sh, or NULL. */
+static const struct jv *last_job(const struct jv *sh)
+{
+	const struct jv *jobs = jv_get(sh, "recent_jobs");
+
+	return jobs && jobs->t == J_ARR && jobs->n ? jobs->items[jobs->n - 1] : NULL;
+}
+
+TEST(shader_stats_on_has_instruction_counts)
+{
+	struct jv *v = stats_after_a_job(_metadata, false);
+	const struct jv *sh = jv_get(v, "shader"), *job = last_job(sh);
+
+	ASSERT_NONNULL(v);
+	ASSERT_NONNULL(sh);
+	EXPECT_EQ(jv_num(sh, "stats"), 1);
+	EXPECT_EQ(jv_num(sh, "jobs_run"), 1);
+	/* 96 threads, one store each */
+	EXPECT_EQ(jv_num(jv_get(jv_get(sh, "total"), "instrs"), "store"), 96);
+	ASSERT_NONNULL(job);
+	EXPECT_EQ(jv_num(jv_get(jv_get(job, "stats"), "instrs"), "store"), 96);
+	EXPECT_GT(jv_num(job, "gpu_ns"), 0);
+	jv_free(v);
+}
+
+TEST(shader_stats_off_says_so_and_has_no_counts)
+{
+	struct jv *v = stats_after_a_job(_metadata, true);
+	const struct jv *sh = jv_get(v, "shader"), *job = last_job(sh);
+
+	ASSERT_NONNULL(v);
+	ASSERT_NONNULL(sh);
+	ASSERT_NONNULL(jv_get(sh, "stats"));
+	EXPECT_EQ(jv_num(sh, "stats"), 0);
+	EXPECT_EQ(jv_num(sh, "jobs_run"), 1);
+	EXPECT_NULL(jv_get(sh, "total"));
+	ASSERT_NONNULL(job);
+	EXPECT_NULL(jv_get(job, "stats"));
+	/* what is counted without them still is */
+	EXPECT_EQ(jv_num(job, "workgroups"), 12);
+	EXPECT_GT(jv_num(job, "tuples"), 0);
+	EXPECT_GT(jv_num(job, "gpu_ns"), 0);
+	jv_free(v);
+}
+
+TEST_HARNESS_MAIN
