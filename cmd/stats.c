@@ -79,14 +79,18 @@ static void render_shader_total(const struct jv *sh)
 	const struct jv *mem = jv_get(st, "memory");
 	long long all = instr_total(st);
 
+	char t[32];
+
+	printf("\nshader cores (%lld jobs", jv_num(sh, "jobs_run"));
+	if (jv_get(sh, "gpu_ns"))
+		printf(", %s on the GPU model", dur(jv_num(sh, "gpu_ns"), t, sizeof(t)));
+	printf(")");
 	if (!shader_stats_on(sh)) {
-		printf("\nshader cores (%lld jobs): shader statistics were off "
-		       "(-shader-stats off); no instruction counts\n",
-		       jv_num(sh, "jobs_run"));
+		printf(": shader statistics were off (-shader-stats off); "
+		       "no instruction counts\n");
 		return;
 	}
-	printf("\nshader cores (%lld jobs)\n  instructions (per thread)\n",
-	       jv_num(sh, "jobs_run"));
+	printf("\n  instructions (per thread)\n");
 	for (size_t i = 0; i < NCLASS; i++)
 		printf("    %-10s %12lld %5.1f%%\n", class_keys[i],
 		       jv_num(in, class_keys[i]), pct(jv_num(in, class_keys[i]), all));
@@ -170,9 +174,9 @@ static void render_summary(const struct jv *root)
 		}
 	}
 	printf("ioctls=%lld ioctl_ns=%lld wait_ns=%lld jobs=%lld thread_instrs=%lld "
-	       "jobs_failed=%lld mmu_faults=%lld%s\n",
+	       "gpu_ns=%lld jobs_failed=%lld mmu_faults=%lld%s\n",
 	       n, ns, wait_ns, jv_num(sys, "jobs_done"), instr_total(jv_get(sh, "total")),
-	       jv_num(sys, "jobs_failed"), jv_num(sys, "mmu_faults"),
+	       jv_num(sh, "gpu_ns"), jv_num(sys, "jobs_failed"), jv_num(sys, "mmu_faults"),
 	       shader_stats_on(sh) ? "" : " shader_stats=off");
 }
 
@@ -373,7 +377,9 @@ const struct vgpu_cmd vgpu_cmd_stats = {
 	"  --summary     one line for scripts: ioctls=N ioctl_ns=NS (time in the\n"
 	"                driver, waits excluded) wait_ns=NS (blocked in WAIT_BO,\n"
 	"                SYNCOBJ_WAIT... on GPU jobs) jobs=N thread_instrs=N\n"
-	"                jobs_failed=N mmu_faults=N\n"
+	"                gpu_ns=NS (host time the jobs took on the GPU model)\n"
+	"                jobs_failed=N mmu_faults=N, and shader_stats=off when\n"
+	"                they were\n"
 	"  --svg OUTDIR  instead, write three SVG bar charts into OUTDIR (made if\n"
 	"                missing): instruction-mix.svg, clause-sizes.svg and\n"
 	"                ioctl-latency.svg (p50 and p99, log scale)\n"

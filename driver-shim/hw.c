@@ -990,14 +990,15 @@ uint64_t shim_hw_cycles(struct shim_dev *dev)
 
 unsigned shim_hw_shader_stats(struct shim_dev *dev, struct bi_stats *total,
 			      struct bi_job_record *jobs, unsigned max,
-			      uint64_t *njobs)
+			      uint64_t *njobs, uint64_t *busy_ns)
 {
-	*njobs = 0;
+	*njobs = *busy_ns = 0;
 	if (!dev->hw || !dev->hw->compute) {
 		os_memset(total, 0, sizeof(*total));
 		return 0;
 	}
 	bi_compute_stats(dev->hw->compute, total);
+	*busy_ns = bi_compute_busy_ns(dev->hw->compute);
 	return bi_compute_jobs(dev->hw->compute, jobs, max, njobs);
 }
 

@@ -309,12 +309,13 @@ void shim_hw_stats(struct shim_dev *dev, uint64_t *reg_reads,
 		   uint64_t *reg_writes, uint64_t *irqs, uint64_t *pages);
 /* The shader cores' statistics: the total over all jobs to @total, the
  * latest jobs' records to @jobs (at most @max, oldest first; returns how
- * many) and the number of jobs they ran to @njobs. Nothing without a GPU. */
+ * many), the number of jobs they ran to @njobs and the host time those
+ * took on the shader model to @busy_ns. Nothing without a GPU. */
 struct bi_stats;
 struct bi_job_record;
 unsigned shim_hw_shader_stats(struct shim_dev *dev, struct bi_stats *total,
 			      struct bi_job_record *jobs, unsigned max,
-			      uint64_t *njobs);
+			      uint64_t *njobs, uint64_t *busy_ns);
 /* Removes every job of @ctx from the hardware and queues (its file is
  * going away); their done() runs with a cancelled status. */
 void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx);

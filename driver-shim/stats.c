@@ -189,11 +189,11 @@ static void shader_json(struct out *o, struct shim_dev *dev)
 	struct bi_job_record *rec = os_zalloc(BI_JOB_LOG * sizeof(*rec));
 	struct bi_stats *total = os_zalloc(sizeof(*total));
 	bool on = !dev->cfg.no_shader_stats;
-	uint64_t njobs = 0;
+	uint64_t njobs = 0, busy_ns = 0;
 	unsigned n = 0;
 
 	if (rec && total)
-		n = shim_hw_shader_stats(dev, total, rec, BI_JOB_LOG, &njobs);
+		n = shim_hw_shader_stats(dev, total, rec, BI_JOB_LOG, &njobs, &busy_ns);
 	put(o, ",\n  \"shader\": {\"jobs_run\": %llu", (unsigned long long)njobs);
 	if (on) {
 		put(o, ", \"total\": ");
@@ -202,7 +202,8 @@ static void shader_json(struct out *o, struct shim_dev *dev)
 		else
 			put(o, "{}");
 	}
-	put(o, ", \"stats\": %s,\n    \"recent_jobs\": [", on ? "true" : "false");
+	put(o, ", \"stats\": %s, \"gpu_ns\": %llu,\n    \"recent_jobs\": [",
+	    on ? "true" : "false", (unsigned long long)busy_ns);
 	for (unsigned i = 0; i < n; i++) {
 		const struct bi_job_record *r = &rec[i];
 

@@ -36,6 +36,7 @@ struct bi_compute {
 	struct os_mutex *lock;
 	struct bi_stats total;
 	uint64_t jobs;                         /* run so far */
+	uint64_t busy_ns;                      /* their host time, summed */
 	struct bi_job_record log[BI_JOB_LOG]; /* job i in log[(i - 1) % size] */
 	/* the pool, under pool_lock */
 	struct os_mutex *pool_lock;
@@ -492,6 +493,7 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	rec->instrs = instrs;
 	rec->stats = wk[0].stats != NULL;
 	rec->ns = os_time_ns() - t0;
+	bc->busy_ns += rec->ns;
 	os_mutex_unlock(bc->lock);
 	vgpu_job_event(job, VGPU_EV_THREADS, 0, groups * s->inv.local[0] *
 		       s->inv.local[1] * s->inv.local[2]);
@@ -571,6 +573,16 @@ void bi_compute_stats(struct bi_compute *bc, struct bi_stats *out)
 	os_mutex_lock(bc->lock);
 	*out = bc->total;
 	os_mutex_unlock(bc->lock);
+}
+
+uint64_t bi_compute_busy_ns(struct bi_compute *bc)
+{
+	uint64_t ns;
+
+	os_mutex_lock(bc->lock);
+	ns = bc->busy_ns;
+	os_mutex_unlock(bc->lock);
+	return ns;
 }
 
 unsigned bi_compute_jobs(struct bi_compute *bc, struct bi_job_record *out,

@@ -66,5 +66,7 @@ struct bi_job_record {
  * returns how many; *@jobs (if not NULL) gets the number of jobs run. */
 unsigned bi_compute_jobs(struct bi_compute *bc, struct bi_job_record *out,
 			 unsigned max, uint64_t *jobs);
+/* The host time all jobs so far spent in the back end (their records' ns). */
+uint64_t bi_compute_busy_ns(struct bi_compute *bc);
 
 #endif

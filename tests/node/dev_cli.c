@@ -155,14 +155,15 @@ TEST(stats_renders_shader_statistics_off)
 {
 	const char json[] =
 		"{\"gpu\": \"Mali-G71\", \"system\": {}, \"contexts\": [], \"ioctls\": [],\n"
-		" \"shader\": {\"stats\": false, \"jobs_run\": 3,\n"
+		" \"shader\": {\"jobs_run\": 3, \"stats\": false, \"gpu_ns\": 25000000,\n"
 		" \"recent_jobs\": [{\"seq\": 3, \"exception\": 1, \"shader_va\": \"0xa003000\","
 		" \"local_size\": [8, 1, 1], \"workgroups\": 2, \"tuples\": 40,"
 		" \"gpu_ns\": 25000}]}}\n";
 	struct proc_result r = render_saved(json);
 
 	ASSERT_EQ(r.status, 0);
-	EXPECT_NONNULL(strstr(r.out, "shader cores (3 jobs): shader statistics were off"));
+	EXPECT_NONNULL(strstr(r.out, "shader cores (3 jobs, 25.0ms on the GPU model): "
+				     "shader statistics were off"));
 	EXPECT_NULL(strstr(r.out, "fma_arith"));
 	EXPECT_NONNULL(strstr(r.out, "      3    1 0xa003000          2        16   25.0us"
 				     " (not counted)\n"));

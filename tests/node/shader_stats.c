@@ -71,6 +71,8 @@ TEST(shader_stats_on_has_instruction_counts)
 	ASSERT_NONNULL(job);
 	EXPECT_EQ(jv_num(jv_get(jv_get(job, "stats"), "instrs"), "store"), 96);
 	EXPECT_GT(jv_num(job, "gpu_ns"), 0);
+	/* one job: all jobs' time is its own */
+	EXPECT_EQ(jv_num(sh, "gpu_ns"), jv_num(job, "gpu_ns"));
 	jv_free(v);
 }
 
@@ -91,6 +93,7 @@ TEST(shader_stats_off_says_so_and_has_no_counts)
 	EXPECT_EQ(jv_num(job, "workgroups"), 12);
 	EXPECT_GT(jv_num(job, "tuples"), 0);
 	EXPECT_GT(jv_num(job, "gpu_ns"), 0);
+	EXPECT_EQ(jv_num(sh, "gpu_ns"), jv_num(job, "gpu_ns"));
 	jv_free(v);
 }
 
