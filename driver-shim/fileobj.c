@@ -143,8 +143,8 @@ int shim_fobj_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec)
 			told = true;
 			os_warn("shim", "this transport cannot give its clients new file "
 				"descriptors (a FUSE server cannot install them in the "
-				"caller): PRIME, syncobj/sync_file export and counter "
-				"readers answer EOPNOTSUPP; use `vgpu run` or --socket");
+				"caller): PRIME, syncobj/sync_file export and kbase readers "
+				"answer EOPNOTSUPP; use `vgpu run` or --socket");
 		}
 		return -SHIM_EOPNOTSUPP;
 	}

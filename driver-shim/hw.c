@@ -277,6 +277,8 @@ static void rb_head_started(struct shim_hw *hw, struct hw_slot *sl)
 	sl->started_ns = sl->stop_ns = os_time_ns();
 	sl->touched0 = as_pages_touched(hw, sl->rb[0]->ctx->as_nr);
 	sl->stop_stage = sl->rb[0]->soft_stopped ? 1 : 0;
+	if (sl->rb[0]->started)
+		sl->rb[0]->started(sl->rb[0]);
 }
 
 /* Takes rb[0] off the slot; the _NEXT one, if any, is now running. */

@@ -21,6 +21,8 @@ int kb_file_open(struct shim_file *f)
 	shim_list_init(&kb->regions);
 	shim_list_init(&kb->events);
 	shim_list_init(&kb->coalesced);
+	shim_list_init(&kb->extres);
+	shim_list_init(&kb->jm_readers);
 	for (int i = 0; i < KB_JD_ATOM_COUNT; i++) {
 		kb->atoms[i].nr = (uint8_t)i;
 		kb->atoms[i].kb = kb;
@@ -39,7 +41,8 @@ void kb_file_release(struct shim_file *f)
 	/* Jobs first: the hardware must stop using the address space before
 	 * its memory goes. */
 	kb_jd_release(kb);
-	kb_mem_release_all(kb);
+	kb_kinstr_jm_release(kb);
+	kb_mem_release_all(kb); /* and the sticky resources with the regions */
 	if (f->ctx)
 		shim_ctx_destroy(f->ctx);
 	f->ctx = NULL;
@@ -202,9 +205,10 @@ long kb_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 	case KB_IOCTL_MEM_FLAGS_CHANGE:
 	case KB_IOCTL_MEM_FIND_GPU_START_AND_OFFSET:
 	case KB_IOCTL_MEM_EXEC_INIT:
+		return kb_mem_ioctl(f, c, cmd, arg, acct);
 	case KB_IOCTL_STICKY_RESOURCE_MAP:
 	case KB_IOCTL_STICKY_RESOURCE_UNMAP:
-		return kb_mem_ioctl(f, c, cmd, arg, acct);
+		return kb_sticky_resource(kb, c, cmd == KB_IOCTL_STICKY_RESOURCE_MAP, arg);
 	case KB_IOCTL_DISJOINT_QUERY:
 		((struct kb_disjoint_query *)arg)->counter = dev->disjoint;
 		return 0;
@@ -224,8 +228,7 @@ long kb_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 		 */
 		return -SHIM_EPERM;
 	case KB_IOCTL_KINSTR_JM_FD:
-		/* Not modelled (it would be a file object, shim.h). */
-		return -SHIM_ENODEV;
+		return kb_kinstr_jm_fd(f, c, arg);
 	case KB_IOCTL_TLSTREAM_FLUSH:
 		return 0;
 	case KB_IOCTL_MEM_PROFILE_ADD:

@@ -76,6 +76,7 @@ static void atom_complete(struct kb_atom *k, uint32_t code, struct shim_acct *a)
 		      (ok && (k->core_req & KB_JD_REQ_EVENT_ONLY_ON_FAILURE));
 
 	k->event_code = code;
+	kb_jm_state(k, KB_JM_COMPLETE, 0);
 	kb_fence_done(k, code);
 	os_free(k->soft_data);
 	k->soft_data = NULL;
@@ -158,31 +159,30 @@ static uint32_t soft_event_write(struct kb_atom *k, uint8_t v)
 	return KB_EVENT_DONE;
 }
 
+/* Runs a soft job; kinstr_jm readers see it start and stop, whether it
+ * completes now or waits for its condition. */
 static void soft_run(struct kb_atom *k, struct shim_acct *a)
 {
 	struct kb_file *kb = k->kb;
 	uint32_t code = KB_EVENT_DONE;
+	bool wait = false, set = false;
 	uint8_t v;
 
+	kb_jm_state(k, KB_JM_START, 0);
 	switch (k->core_req & KB_JD_REQ_SOFT_JOB_TYPE) {
 	case KB_JD_REQ_SOFT_DUMP_CPU_GPU_TIME:
 		code = soft_dump_time(k);
 		break;
 	case KB_JD_REQ_SOFT_EVENT_WAIT:
-		if (shim_ctx_gpu_rw(kb->file->ctx, k->jc, &v, 1, false)) {
+		if (shim_ctx_gpu_rw(kb->file->ctx, k->jc, &v, 1, false))
 			code = KB_EVENT_JOB_INVALID;
-			break;
-		}
-		if (v != KB_SOFT_EVENT_SET) {
-			k->soft_pending = true; /* completes on SET */
-			return;
-		}
+		else
+			wait = v != KB_SOFT_EVENT_SET; /* completes on SET */
 		break;
 	case KB_JD_REQ_SOFT_EVENT_SET:
 		code = soft_event_write(k, KB_SOFT_EVENT_SET);
-		atom_complete(k, code, a);
-		soft_event_recheck(kb, a);
-		return;
+		set = true;
+		break;
 	case KB_JD_REQ_SOFT_EVENT_RESET:
 		code = soft_event_write(k, KB_SOFT_EVENT_RESET);
 		break;
@@ -197,20 +197,25 @@ static void soft_run(struct kb_atom *k, struct shim_acct *a)
 		break;
 	case KB_JD_REQ_SOFT_FENCE_TRIGGER:
 	case KB_JD_REQ_SOFT_FENCE_WAIT:
-		if (!kb_fence_run(k, &code)) {
-			k->soft_pending = true; /* completes when it signals */
-			return;
-		}
+		wait = !kb_fence_run(k, &code); /* completes when it signals */
 		break;
-	case KB_JD_REQ_SOFT_DEBUG_COPY:
 	case KB_JD_REQ_SOFT_EXT_RES_MAP:
 	case KB_JD_REQ_SOFT_EXT_RES_UNMAP:
+		code = kb_extres_soft_run(k, (k->core_req & KB_JD_REQ_SOFT_JOB_TYPE) ==
+						     KB_JD_REQ_SOFT_EXT_RES_MAP);
 		break;
 	default:
 		code = KB_EVENT_JOB_INVALID;
 		break;
 	}
+	kb_jm_state(k, KB_JM_STOP, 0);
+	if (wait) {
+		k->soft_pending = true;
+		return;
+	}
 	atom_complete(k, code, a);
+	if (set)
+		soft_event_recheck(kb, a);
 }
 
 void kb_fence_waits_recheck(struct kb_file *kb)
@@ -226,10 +231,25 @@ void kb_fence_waits_recheck(struct kb_file *kb)
 	}
 }
 
+static void hw_started(struct shim_job *job)
+{
+	struct kb_atom *k = job->owner;
+
+	/* Back after a soft-stop: it left the slot in between. */
+	if (k->hw_started)
+		kb_jm_state(k, KB_JM_STOP, 0);
+	k->hw_started = true;
+	kb_jm_state(k, KB_JM_START, (uint8_t)job->slot);
+}
+
 static void hw_done(struct shim_job *job, uint32_t status)
 {
 	struct kb_atom *k = job->owner;
 	uint32_t code;
+
+	if (k->hw_started)
+		kb_jm_state(k, KB_JM_STOP, 0);
+	k->hw_started = false;
 
 	if (status == SHIM_JOB_STATUS_CANCELLED)
 		code = KB_EVENT_JOB_CANCELLED;
@@ -278,6 +298,8 @@ static void atom_start(struct kb_atom *k, struct shim_acct *a)
 	k->job.jc = k->jc;
 	k->job.slot = atom_slot(k);
 	k->job.done = hw_done;
+	k->job.started = hw_started;
+	k->hw_started = false;
 	k->job.owner = k;
 	k->job.stat_index = 2; /* JOB_SUBMIT's row gets the job's work */
 	k->job.prio = prio_rank[k->prio & 3]; /* atom_check refused > 3 */
@@ -311,8 +333,9 @@ static uint32_t atom_check(struct shim_file *f, const struct kb_atom *k)
 	return KB_EVENT_DONE;
 }
 
-/* Reads what JIT and fence soft jobs name by user pointer, while the
- * caller is here (a fence trigger also writes its new descriptor). */
+/* Reads what JIT, fence and external-resource soft jobs name by user
+ * pointer, while the caller is here (a fence trigger also writes its new
+ * descriptor). */
 static uint32_t soft_prepare(struct kb_atom *k, struct shim_caller *c)
 {
 	uint32_t type = k->core_req & KB_JD_REQ_SOFT_JOB_TYPE;
@@ -321,6 +344,13 @@ static uint32_t soft_prepare(struct kb_atom *k, struct shim_caller *c)
 
 	if (type == KB_JD_REQ_SOFT_FENCE_TRIGGER || type == KB_JD_REQ_SOFT_FENCE_WAIT)
 		return kb_fence_prepare(k, c);
+	if (type == KB_JD_REQ_SOFT_EXT_RES_MAP || type == KB_JD_REQ_SOFT_EXT_RES_UNMAP)
+		return kb_extres_soft_prepare(k, c);
+	/* DEBUG_COPY exists only in kbase built with CONFIG_MALI_VECTOR_DUMP
+	 * (or its unit tests); a release kbase refuses it as an unknown soft
+	 * job when preparing it. */
+	if (type == KB_JD_REQ_SOFT_DEBUG_COPY)
+		return KB_EVENT_JOB_INVALID;
 	if (type == KB_JD_REQ_SOFT_JIT_ALLOC)
 		sz = (size_t)n * KB_JIT_INFO_SIZE;
 	else if (type == KB_JD_REQ_SOFT_JIT_FREE)
@@ -336,6 +366,24 @@ static uint32_t soft_prepare(struct kb_atom *k, struct shim_caller *c)
 	if (shim_copy_in(c, k->soft_data, k->jc, sz))
 		return KB_EVENT_JOB_INVALID;
 	return KB_EVENT_DONE;
+}
+
+/* An atom's own external resources: kbase refuses them with a coalesced
+ * event (the atom then reports normally) and on soft jobs that cannot use
+ * them; each must be an import (kbase_extres.c). */
+static uint32_t extres_check(struct kb_atom *k, struct shim_caller *c,
+			     const struct kb_atom_v2 *u)
+{
+	uint32_t type = k->core_req & KB_JD_REQ_SOFT_JOB_TYPE;
+
+	if (k->core_req & KB_JD_REQ_EVENT_COALESCE) {
+		k->core_req &= ~KB_JD_REQ_EVENT_COALESCE;
+		return KB_EVENT_JOB_INVALID;
+	}
+	if (type == KB_JD_REQ_SOFT_FENCE_WAIT || type == KB_JD_REQ_SOFT_JIT_ALLOC ||
+	    type == KB_JD_REQ_SOFT_JIT_FREE)
+		return KB_EVENT_JOB_INVALID;
+	return kb_extres_atom_check(k->kb, c, u->extres_list, u->nr_extres);
 }
 
 static long submit_one(struct shim_file *f, struct shim_caller *c,
@@ -373,6 +421,7 @@ static long submit_one(struct shim_file *f, struct shim_caller *c,
 	k->soft_pending = false;
 	k->soft_data = NULL;
 	k->soft_count = 0;
+	kb_jm_state(k, KB_JM_QUEUE, 0);
 
 	/* A dependency needs a known type; type 0 with an atom is bad. */
 	for (int i = 0; i < 2; i++) {
@@ -385,6 +434,8 @@ static long submit_one(struct shim_file *f, struct shim_caller *c,
 		}
 	}
 	code = atom_check(f, k);
+	if (code == KB_EVENT_DONE && (k->core_req & KB_JD_REQ_EXTERNAL_RESOURCES))
+		code = extres_check(k, c, u);
 	if (code == KB_EVENT_DONE && (k->core_req & KB_JD_REQ_SOFT_JOB))
 		code = soft_prepare(k, c);
 	for (int i = 0; i < 2; i++) {

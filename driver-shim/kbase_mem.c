@@ -12,7 +12,6 @@
 #include "driver-shim/kbase_priv.h"
 
 #define KB_ALIAS_MAX_ENTS 2048
-#define KB_EXT_RES_COUNT_MAX 10
 #define KB_TILER_ALIGN_TOP_MAX_PAGES (1ull << 9)
 #define PROT_READ_BIT 1u
 #define PROT_WRITE_BIT 2u
@@ -91,8 +90,10 @@ static void region_destroy(struct kb_file *kb, struct kb_region *r,
 		shim_ctx_unmap(ctx, r->gpu_va, r->va_pages, a);
 	if (r->cookie >= 0)
 		kb->cookies[r->cookie] = NULL;
-	if (r->kind == KB_REG_IMPORT)
+	if (r->kind == KB_REG_IMPORT) {
+		kb_extres_forget(kb, r);
 		shim_import_remove(ctx->dev, r->phys_off);
+	}
 	else if (r->kind != KB_REG_ALIAS)
 		shim_ctx_phys_free(ctx, r->phys_off, reg_bytes(r));
 	else
@@ -601,19 +602,6 @@ void kb_jit_free(struct kb_file *kb, uint8_t id, struct shim_acct *a)
 		region_destroy(kb, kb->jit[id], a);
 }
 
-static long sticky_resource(struct shim_caller *c,
-			    const struct kb_sticky_resource *s)
-{
-	uint64_t addr[KB_EXT_RES_COUNT_MAX];
-
-	if (!s->count || s->count > KB_EXT_RES_COUNT_MAX)
-		return -SHIM_EINVAL;
-	if (shim_copy_in(c, addr, s->address, s->count * sizeof(addr[0])))
-		return -SHIM_EFAULT;
-	/* Only imported buffers are external resources; there are none. */
-	return -SHIM_EINVAL;
-}
-
 long kb_mem_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 		  void *arg, struct shim_acct *acct)
 {
@@ -651,9 +639,6 @@ long kb_mem_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 		return jit_init(kb, arg);
 	case KB_IOCTL_MEM_EXEC_INIT:
 		return exec_init(kb, arg);
-	case KB_IOCTL_STICKY_RESOURCE_MAP:
-	case KB_IOCTL_STICKY_RESOURCE_UNMAP:
-		return sticky_resource(c, arg);
 	}
 	return -SHIM_ENOTTY;
 }

@@ -68,6 +68,7 @@ struct kb_atom {
 	/* FENCE_TRIGGER: the fence it signals; FENCE_WAIT: the one it
 	 * waits for (kbase_fence.c) */
 	struct shim_fence *fence;
+	bool hw_started;          /* at the head of its job slot (kinstr_jm) */
 };
 
 struct kb_event_node {
@@ -95,6 +96,8 @@ struct kb_file {
 	unsigned nr_events;
 	bool terminated;             /* POST_TERM seen */
 	bool closing;                /* released: nothing new may start */
+	struct shim_list extres;     /* sticky resources (kbase_extres.c) */
+	struct shim_list jm_readers; /* KINSTR_JM readers (kbase_kinstr_jm.c) */
 	uint8_t limited_cores;
 	uint64_t profile_len;
 	char *profile;
@@ -144,5 +147,21 @@ long kb_prfcnt_enum_info(struct shim_file *f, struct shim_caller *c,
 			 struct kb_kinstr_prfcnt_enum_info *e);
 long kb_prfcnt_setup(struct shim_file *f, struct shim_caller *c,
 		     union kb_kinstr_prfcnt_setup *s);
+
+/* kbase_extres.c: external resources (imports mapped on purpose). */
+long kb_sticky_resource(struct kb_file *kb, struct shim_caller *c, bool map,
+			const struct kb_sticky_resource *s);
+uint32_t kb_extres_soft_prepare(struct kb_atom *k, struct shim_caller *c);
+uint32_t kb_extres_soft_run(struct kb_atom *k, bool map);
+uint32_t kb_extres_atom_check(struct kb_file *kb, struct shim_caller *c,
+			      uint64_t list, uint16_t n);
+void kb_extres_forget(struct kb_file *kb, const struct kb_region *r);
+
+/* kbase_kinstr_jm.c: KINSTR_JM_FD readers of atom state changes. */
+enum kb_jm_state { KB_JM_QUEUE, KB_JM_START, KB_JM_STOP, KB_JM_COMPLETE };
+long kb_kinstr_jm_fd(struct shim_file *f, struct shim_caller *c,
+		     union kb_kinstr_jm_fd *a);
+void kb_jm_state(struct kb_atom *k, enum kb_jm_state state, uint8_t slot);
+void kb_kinstr_jm_release(struct kb_file *kb);
 
 #endif

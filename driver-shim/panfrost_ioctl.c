@@ -437,7 +437,10 @@ static long perfcnt(struct shim_file *f, struct shim_caller *c, unsigned nr,
 			pan_perfcnt_off(p);
 			return 0;
 		}
-		if (d->perfcnt_owner)
+		/* One counter unit: taken by another file, or by a kbase
+		 * KINSTR_PRFCNT reader, it is busy (Linux panfrost's EBUSY
+		 * when its counters already have a user). */
+		if (d->perfcnt_owner || f->dev->prfcnt_reader)
 			return -SHIM_EBUSY;
 		return perfcnt_on(f, a);
 	}

@@ -176,6 +176,7 @@ enum shim_fobj_kind {
 	SHIM_FOBJ_SYNCOBJ,      /* a DRM syncobj as a file */
 	SHIM_FOBJ_PRFCNT,       /* a kbase kinstr_prfcnt reader */
 	SHIM_FOBJ_FENCE_STREAM, /* kbase STREAM_CREATE (no operations) */
+	SHIM_FOBJ_KINSTR_JM,    /* a kbase kinstr_jm atom-state reader */
 };
 enum shim_fobj_kind shim_fobj_kind(struct shim_fobj *o);
 /* Its readiness keeps changing (a reader): a level-triggered poll source;

@@ -93,6 +93,7 @@ struct shim_job {
 	unsigned slot;
 	uint32_t config_flags;  /* extra JS_CONFIG bits (cache flush policy) */
 	void (*done)(struct shim_job *job, uint32_t status);
+	void (*started)(struct shim_job *job); /* optional: it heads its slot */
 	void *owner;
 	unsigned stat_index;    /* statistics row the job's work is added to */
 	uint64_t submit_ns;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Descriptors the driver creates (PRIME dma-bufs, syncobj files,
- * sync_files, kbase fence soft jobs and counter readers) over
+ * sync_files, kbase fence soft jobs, counter and atom-state readers) over
  * `vgpu dev --socket` with libvgpu-preload.so: native
  * x86-64 clients (this very binary, re-run under LD_PRELOAD in a client
  * role) export, map, pass a dma-buf to another process over a unix
@@ -388,6 +388,32 @@ static void role_prfcnt(void)
 	_exit(0);
 }
 
+/* An atom-state reader: a dependency-only atom is queued and completed. */
+static void role_kinstr_jm(void)
+{
+	union kb_kinstr_jm_fd a = { .in = { .count = 16 } };
+	struct kb_atom_v2 at = { .atom_number = 7, .core_req = KB_JD_REQ_DEP };
+	struct kb_job_submit js = { .addr = (uintptr_t)&at, .nr_atoms = 1,
+				    .stride = sizeof(at) };
+	struct pollfd p = { .events = POLLIN };
+	uint8_t rec[4][16];
+	int kb = kb_open_ready(), rd;
+
+	rd = ioctl(kb, KB_IOCTL_KINSTR_JM_FD, &a);
+	CHECK(rd >= 0 && (fcntl(rd, F_GETFD) & FD_CLOEXEC));
+	CHECK(a.out.version == 2 && a.out.size == 16);
+	p.fd = rd;
+	CHECK(poll(&p, 1, 0) == 0);
+	CHECK(!ioctl(kb, KB_IOCTL_JOB_SUBMIT, &js));
+	CHECK(poll(&p, 1, 20000) == 1);
+	/* QUEUE (0) and COMPLETE (3) of atom 7: state at byte 8, atom at 9. */
+	CHECK(read(rd, rec, sizeof(rec)) == 32);
+	CHECK(rec[0][8] == 0 && rec[0][9] == 7 && rec[1][8] == 3 && rec[1][9] == 7);
+	CHECK(poll(&p, 1, 0) == 0);
+	close(rd);
+	_exit(0);
+}
+
 /* The role this process was re-run for, before the harness starts. */
 __attribute__((constructor)) static void client_role(void)
 {
@@ -403,6 +429,8 @@ __attribute__((constructor)) static void client_role(void)
 		role_kfence();
 	else if (!strcmp(role, "prfcnt"))
 		role_prfcnt();
+	else if (!strcmp(role, "kinstr_jm"))
+		role_kinstr_jm();
 	else if (!strcmp(role, "export") && chan)
 		role_export(atoi(chan));
 	else if (!strcmp(role, "import") && chan)
@@ -548,6 +576,12 @@ TEST_F(sock, kinstr_prfcnt_reader_mapped_sampled_and_polled)
 {
 	EXPECT_EQ(client_wait(client_start(_metadata, self, "prfcnt", -1, -1)), 0);
 	/* The reader's own context goes with its last connection. */
+	EXPECT_EQ(server_wait_idle(self->sock), 0);
+}
+
+TEST_F(sock, kinstr_jm_reader_reads_atom_state_changes)
+{
+	EXPECT_EQ(client_wait(client_start(_metadata, self, "kinstr_jm", -1, -1)), 0);
 	EXPECT_EQ(server_wait_idle(self->sock), 0);
 }
 

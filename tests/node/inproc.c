@@ -15,6 +15,7 @@
 #include "driver-shim/uapi_kbase.h"
 #include "fuse-dev/inproc.h"
 #include "node/inproc_bo.h"
+#include "node/inproc_kb.h"
 #include "shader/bi_job.h"
 
 FIXTURE(ip)
@@ -37,48 +38,14 @@ FIXTURE_TEARDOWN(ip)
 	vgpu_inproc_destroy(self->ip);
 }
 
-/* Opens mali0 and does the handshake; false on any failure. */
-static bool kb_ready(struct vgpu_inproc *ip, struct vgpu_inproc_file **f)
-{
-	struct kb_version_check v = { 11, 20 };
-	struct kb_set_flags fl = { 0 };
-
-	return !vgpu_inproc_open(ip, "mali0", f) &&
-	       !vgpu_inproc_ioctl(*f, KB_IOCTL_VERSION_CHECK, &v) && v.minor == 20 &&
-	       !vgpu_inproc_ioctl(*f, KB_IOCTL_SET_FLAGS, &fl);
-}
-
-/* Submits one hardware atom and waits on the eventfd for its event. */
-static int kb_run(struct vgpu_inproc_file *f, uint64_t jc, struct kb_event *ev)
-{
-	struct kb_atom_v2 atom;
-	struct kb_job_submit s = { .addr = (uintptr_t)&atom, .nr_atoms = 1,
-				   .stride = sizeof(atom) };
-	struct pollfd p = { .fd = vgpu_inproc_pollfd(f), .events = POLLIN };
-
-	memset(&atom, 0, sizeof(atom));
-	atom.jc = jc;
-	atom.atom_number = 9;
-	atom.core_req = KB_JD_REQ_CS;
-	if (vgpu_inproc_ioctl(f, KB_IOCTL_JOB_SUBMIT, &s) || poll(&p, 1, 20000) != 1)
-		return -1;
-	return vgpu_inproc_read(f, ev, sizeof(*ev), true) == sizeof(*ev) ? 0 : -1;
-}
-
 TEST_F(ip, kbase_job_with_eventfd_poll)
 {
-	union kb_mem_alloc a = { .in = { .va_pages = 2, .commit_pages = 2,
-		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
-			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR } };
 	struct pollfd p;
 	struct kb_event ev;
 	uint8_t *mem;
-	int err = 0;
 
 	ASSERT_TRUE(kb_ready(self->ip, &self->f));
-	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_MEM_ALLOC, &a), 0);
-	mem = vgpu_inproc_mmap(self->f, NULL, 2 * 4096, PROT_READ | PROT_WRITE,
-			       MAP_SHARED, (off_t)a.out.gpu_va, &err);
+	mem = kb_mem_map(self->f, 2);
 	ASSERT_TRUE(mem != MAP_FAILED);
 	job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 4096), WRITE_VALUE_IMM32, 0x1234);
 	p.fd = vgpu_inproc_pollfd(self->f);
@@ -448,44 +415,8 @@ struct kfence {
 	int32_t fd, stream_fd;
 };
 
-static void katom(struct kb_atom_v2 *a, uint8_t nr, uint32_t req, uint64_t jc,
-		  uint8_t dep)
-{
-	memset(a, 0, sizeof(*a));
-	a->atom_number = nr;
-	a->core_req = req;
-	a->jc = jc;
-	if (dep) {
-		a->pre_dep[0].atom_id = dep;
-		a->pre_dep[0].dependency_type = KB_JD_DEP_TYPE_DATA;
-	}
-}
-
-static long ksubmit(struct vgpu_inproc_file *f, struct kb_atom_v2 *atoms, uint32_t n)
-{
-	struct kb_job_submit s = { .addr = (uintptr_t)atoms, .nr_atoms = n,
-				   .stride = sizeof(*atoms) };
-
-	return vgpu_inproc_ioctl(f, KB_IOCTL_JOB_SUBMIT, &s);
-}
-
-/* The next event's code for atom @nr (polling the eventfd), or 0. */
-static uint32_t kevent(struct vgpu_inproc_file *f, uint8_t *nr)
-{
-	struct pollfd p = { .fd = vgpu_inproc_pollfd(f), .events = POLLIN };
-	struct kb_event ev;
-
-	if (poll(&p, 1, 20000) != 1 || vgpu_inproc_read(f, &ev, sizeof(ev), true) != sizeof(ev))
-		return 0;
-	*nr = ev.atom_number;
-	return ev.event_code;
-}
-
 TEST_F(ip, kbase_fence_trigger_and_wait_soft_jobs)
 {
-	union kb_mem_alloc a = { .in = { .va_pages = 2, .commit_pages = 2,
-		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
-			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR } };
 	struct kb_soft_event_update up = { .new_status = 1 };
 	struct kb_stream_create sc = { .name = "vgpu-test" };
 	struct kb_fence_validate fv;
@@ -495,7 +426,7 @@ TEST_F(ip, kbase_fence_trigger_and_wait_soft_jobs)
 	struct kb_event ev;
 	uint32_t seen = 0, code;
 	uint8_t *mem, nr;
-	int err = 0, stream, null;
+	int stream, null;
 
 	ASSERT_TRUE(kb_ready(self->ip, &self->f));
 	/* The stream is a descriptor; its name must be terminated. */
@@ -503,9 +434,7 @@ TEST_F(ip, kbase_fence_trigger_and_wait_soft_jobs)
 	ASSERT_GE(stream, 0);
 	memset(sc.name, 'x', sizeof(sc.name));
 	EXPECT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_STREAM_CREATE, &sc), -EINVAL);
-	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_MEM_ALLOC, &a), 0);
-	mem = vgpu_inproc_mmap(self->f, NULL, 2 * 4096, PROT_READ | PROT_WRITE,
-			       MAP_SHARED, (off_t)a.out.gpu_va, &err);
+	mem = kb_mem_map(self->f, 2);
 	ASSERT_TRUE(mem != MAP_FAILED);
 	mem[2048] = 0; /* the soft event, not set */
 	job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 4096), WRITE_VALUE_IMM32, 0xf00d);
@@ -619,9 +548,6 @@ TEST_F(ip, kinstr_prfcnt_enum_setup_and_samples_from_the_gpu_counters)
 	struct kb_prfcnt_sample_access sa;
 	const struct kb_prfcnt_metadata *md;
 	struct vgpu_inproc_file *early = NULL, *rd;
-	union kb_mem_alloc a = { .in = { .va_pages = 2, .commit_pages = 2,
-		.flags = KB_MEM_PROT_CPU_RD | KB_MEM_PROT_CPU_WR |
-			 KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR } };
 	struct pollfd p = { .events = POLLIN };
 	struct kb_event ev;
 	uint8_t *buf, *mem;
@@ -676,9 +602,7 @@ TEST_F(ip, kinstr_prfcnt_enum_setup_and_samples_from_the_gpu_counters)
 	ASSERT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_START, 0), 0);
 	/* A job runs: the job manager's counters see it. */
 	ASSERT_TRUE(kb_ready(self->ip, &self->f));
-	ASSERT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_MEM_ALLOC, &a), 0);
-	mem = vgpu_inproc_mmap(self->f, NULL, 2 * 4096, PROT_READ | PROT_WRITE,
-			       MAP_SHARED, (off_t)a.out.gpu_va, &err);
+	mem = kb_mem_map(self->f, 2);
 	ASSERT_TRUE(mem != MAP_FAILED);
 	job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 4096), WRITE_VALUE_IMM32, 1);
 	ASSERT_EQ(kb_run(self->f, (uintptr_t)mem, &ev), 0);
@@ -748,6 +672,175 @@ TEST_F(ip, kinstr_prfcnt_periodic_samples_arrive_by_themselves)
 	EXPECT_EQ(sa.sequence, 0u);
 	ASSERT_EQ(vgpu_inproc_ioctl(rd, KB_IOCTL_PRFCNT_PUT_SAMPLE, &sa), 0);
 	ASSERT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_STOP, 0), 0);
+	vgpu_inproc_close(rd);
+	close(fd);
+}
+
+/* One counter unit: whichever of the two UAPIs has it, the other gets
+ * EBUSY, in both orders. */
+TEST_F(ip, counter_unit_is_kbase_or_panfrost_never_both)
+{
+	struct shim_config cfg = { .gpu = SHIM_GPU_G71, .unstable_ioctls = true };
+	struct pan_perfcnt_enable_arg on = { .enable = 1 }, off = { .enable = 0 };
+	struct kb_prfcnt_request_item req[3];
+	union kb_kinstr_prfcnt_setup s;
+	struct vgpu_inproc *ip2 = vgpu_inproc_create(&cfg);
+	struct vgpu_inproc_file *kb = NULL, *pan = NULL, *rd;
+	int fd;
+
+	ASSERT_NONNULL(ip2);
+	ASSERT_TRUE(kb_ready(ip2, &kb));
+	ASSERT_EQ(vgpu_inproc_open(ip2, "renderD128", &pan), 0);
+	prf_req(&req[0], KB_PRFCNT_REQUEST_MODE, KB_PRFCNT_MODE_MANUAL, 0);
+	prf_req(&req[1], KB_PRFCNT_REQUEST_ENABLE, KB_PRFCNT_BLOCK_FE, ~0ull);
+	prf_req(&req[2], KB_PRFCNT_ITEM_NONE, 0, 0);
+	fd = (int)prf_setup(kb, req, 3, &s);
+	ASSERT_GE(fd, 0);
+	rd = vgpu_inproc_fd_file(ip2, fd);
+	ASSERT_NONNULL(rd);
+	/* kbase first: panfrost waits for the reader to stop. */
+	ASSERT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_START, 0), 0);
+	EXPECT_EQ(vgpu_inproc_ioctl(pan, DRM_IOCTL_PANFROST_PERFCNT_ENABLE, &on), -EBUSY);
+	ASSERT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_STOP, 0), 0);
+	/* panfrost first: the reader cannot start until it is off. */
+	ASSERT_EQ(vgpu_inproc_ioctl(pan, DRM_IOCTL_PANFROST_PERFCNT_ENABLE, &on), 0);
+	EXPECT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_START, 0), -EBUSY);
+	ASSERT_EQ(vgpu_inproc_ioctl(pan, DRM_IOCTL_PANFROST_PERFCNT_ENABLE, &off), 0);
+	EXPECT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_START, 0), 0);
+	EXPECT_EQ(prf_cmd(rd, KB_PRFCNT_CMD_STOP, 0), 0);
+	vgpu_inproc_close(rd);
+	close(fd);
+	vgpu_inproc_close(pan);
+	vgpu_inproc_close(kb);
+	vgpu_inproc_destroy(ip2);
+}
+
+/* ---- kbase atom state changes: KINSTR_JM_FD (kbase_kinstr_jm.c) ---- */
+
+struct jm_rec {
+	uint64_t timestamp;
+	int8_t state;
+	uint8_t atom, flags, reserved, slot, padding[3];
+};
+enum { JM_QUEUE, JM_START, JM_STOP, JM_COMPLETE };
+
+/* A reader of @count records: its descriptor, its file in *@rd. */
+static int jm_reader(struct vgpu_inproc *ip, struct vgpu_inproc_file *f, uint16_t count,
+		     struct vgpu_inproc_file **rd)
+{
+	union kb_kinstr_jm_fd a = { .in = { .count = count } };
+	long fd = vgpu_inproc_ioctl(f, KB_IOCTL_KINSTR_JM_FD, &a);
+
+	*rd = NULL;
+	if (fd < 0)
+		return (int)fd;
+	if (a.out.version != 2 || a.out.size != sizeof(struct jm_rec))
+		return -1000;
+	*rd = vgpu_inproc_fd_file(ip, (int)fd);
+	return (int)fd;
+}
+
+/* Reads what is there: the records' states as a string ("qsSc"...). */
+static void jm_states(struct vgpu_inproc_file *rd, char *out, uint8_t *atoms,
+		      struct jm_rec *last)
+{
+	struct jm_rec r[32];
+	long n = vgpu_inproc_read(rd, r, sizeof(r), true);
+
+	*out = 0;
+	for (long i = 0; i < n / (long)sizeof(r[0]); i++) {
+		out[i] = "qsSc"[r[i].state & 3];
+		out[i + 1] = 0;
+		atoms[i] = r[i].atom;
+		*last = r[i];
+	}
+}
+
+TEST_F(ip, kinstr_jm_reader_sees_atoms_queue_start_stop_complete)
+{
+	union kb_kinstr_jm_fd bad = { .in = { .count = 8 } };
+	struct vgpu_inproc_file *early = NULL, *rd, *rd2, *more[17];
+	struct pollfd p = { .events = POLLIN };
+	struct kb_atom_v2 at[2];
+	struct jm_rec r, last;
+	struct kb_event ev;
+	uint8_t *mem, atoms[32], nr;
+	char st[33];
+	int fd, fd2, mfd[17], nmore = 0;
+
+	/* A context's ioctl: not before the handshake. */
+	ASSERT_EQ(vgpu_inproc_open(self->ip, "mali0", &early), 0);
+	EXPECT_EQ(vgpu_inproc_ioctl(early, KB_IOCTL_KINSTR_JM_FD, &bad), -EPERM);
+	vgpu_inproc_close(early);
+	ASSERT_TRUE(kb_ready(self->ip, &self->f));
+	EXPECT_EQ(jm_reader(self->ip, self->f, 0, &rd), -EINVAL);
+	EXPECT_EQ(jm_reader(self->ip, self->f, 12, &rd), -EINVAL);
+	bad.in.padding[3] = 1;
+	EXPECT_EQ(vgpu_inproc_ioctl(self->f, KB_IOCTL_KINSTR_JM_FD, &bad), -EINVAL);
+	fd = jm_reader(self->ip, self->f, 64, &rd);
+	ASSERT_GE(fd, 0);
+	ASSERT_NONNULL(rd);
+	p.fd = fd;
+	EXPECT_EQ(poll(&p, 1, 0), 0);
+	EXPECT_EQ(vgpu_inproc_read(rd, &r, sizeof(r), true), -EAGAIN);
+	EXPECT_EQ(vgpu_inproc_read(rd, &r, sizeof(r) - 1, true), -ENOBUFS);
+	/* A hardware atom: queued, on its slot, off it, completed. */
+	mem = kb_mem_map(self->f, 2);
+	ASSERT_TRUE(mem != MAP_FAILED);
+	job_write_value(mem, 1, 0, 0, (uintptr_t)(mem + 4096), WRITE_VALUE_IMM32, 1);
+	ASSERT_EQ(kb_run(self->f, (uintptr_t)mem, &ev), 0);
+	EXPECT_EQ(poll(&p, 1, 0), 1);
+	jm_states(rd, st, atoms, &last);
+	EXPECT_STREQ(st, "qsSc");
+	EXPECT_EQ(atoms[0], 9);
+	EXPECT_EQ(atoms[3], 9);
+	EXPECT_EQ(poll(&p, 1, 0), 0);
+	/* A soft job runs in the driver; a dependency-only atom never starts;
+	 * one that fails at submit is queued and completed. */
+	katom(&at[0], 3, KB_JD_REQ_SOFT_EVENT_SET, (uintptr_t)mem + 4096 + 64, 0);
+	katom(&at[1], 4, KB_JD_REQ_DEP, 0, 3);
+	ASSERT_EQ(ksubmit(self->f, at, 2), 0);
+	EXPECT_EQ(kevent(self->f, &nr), KB_EVENT_DONE);
+	EXPECT_EQ(kevent(self->f, &nr), KB_EVENT_DONE);
+	jm_states(rd, st, atoms, &last);
+	EXPECT_STREQ(st, "qsScqc");
+	EXPECT_EQ(atoms[0], 3);
+	EXPECT_EQ(atoms[4], 4);
+	katom(&at[0], 6, KB_JD_REQ_SOFT_DEBUG_COPY, (uintptr_t)mem, 0);
+	ASSERT_EQ(ksubmit(self->f, at, 1), 0);
+	EXPECT_EQ(kevent(self->f, &nr), KB_EVENT_JOB_INVALID);
+	jm_states(rd, st, atoms, &last);
+	EXPECT_STREQ(st, "qc");
+	/* A ring of 4 keeps 3 records; the third says it filled the ring. */
+	fd2 = jm_reader(self->ip, self->f, 4, &rd2);
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(kb_run(self->f, (uintptr_t)mem, &ev), 0);
+	jm_states(rd2, st, atoms, &last);
+	EXPECT_STREQ(st, "qsS");
+	EXPECT_EQ(last.flags, 1);
+	jm_states(rd, st, atoms, &last);
+	EXPECT_STREQ(st, "qsSc");
+	EXPECT_EQ(last.flags, 0);
+	/* 17 readers per context (kbase's bound lets one past 16), then ENOMEM. */
+	for (; nmore < 17; nmore++) {
+		mfd[nmore] = jm_reader(self->ip, self->f, 2, &more[nmore]);
+		if (mfd[nmore] < 0)
+			break;
+	}
+	EXPECT_EQ(nmore, 15);
+	EXPECT_EQ(mfd[nmore], -ENOMEM);
+	for (int i = 0; i < nmore; i++) {
+		vgpu_inproc_close(more[i]);
+		close(mfd[i]);
+	}
+	/* A reader outlives its context: nothing more arrives. */
+	vgpu_inproc_munmap(self->f, mem, 2 * 4096);
+	vgpu_inproc_close(self->f);
+	self->f = NULL;
+	jm_states(rd, st, atoms, &last);
+	EXPECT_STREQ(st, "");
+	vgpu_inproc_close(rd2);
+	close(fd2);
 	vgpu_inproc_close(rd);
 	close(fd);
 }

@@ -498,6 +498,15 @@ TEST_F(kb, misc_queries)
 		EXPECT_EQ(ioctl(self->fd, KB_IOCTL_KINSTR_PRFCNT_SETUP, &su), -1);
 		EXPECT_EQ(errno, EOPNOTSUPP);
 	}
+	{
+		union kb_kinstr_jm_fd jm = { .in = { .count = 3 } };
+
+		EXPECT_EQ(ioctl(self->fd, KB_IOCTL_KINSTR_JM_FD, &jm), -1);
+		EXPECT_EQ(errno, EINVAL); /* not a power of two */
+		jm.in.count = 16;
+		EXPECT_EQ(ioctl(self->fd, KB_IOCTL_KINSTR_JM_FD, &jm), -1);
+		EXPECT_EQ(errno, EOPNOTSUPP);
+	}
 	/* The timeline needs CAP_PERFMON (kbase's timeline_is_permitted). */
 	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_TLSTREAM_ACQUIRE, &tl), -1);
 	EXPECT_EQ(errno, EPERM);
