@@ -187,7 +187,8 @@ static void render(const struct jv *root)
 	static const char *const sys_keys[] = {
 		"opens", "releases", "contexts_live", "contexts_peak", "jobs_done",
 		"jobs_failed", "mmu_faults", "gpu_resets", "gpu_pages_mapped",
-		"gpu_pages_touched", "reg_reads", "reg_writes", "irqs",
+		"gpu_pages_touched", "gpu_bytes_read", "gpu_bytes_written",
+		"gpu_bytes_fetched", "reg_reads", "reg_writes", "irqs",
 		"chains_queued_next",
 	};
 
@@ -362,7 +363,8 @@ const struct vgpu_cmd vgpu_cmd_stats = {
 	"Renders the statistics of a running 'vgpu dev' (the stats file beside its\n"
 	"nodes; DIR is its mount point; default: its default mount point) as\n"
 	"tables: system counters (opens, contexts, jobs, MMU faults, GPU resets,\n"
-	"GPU pages, register accesses, IRQs), one row per GPU context, one row\n"
+	"GPU pages, bytes the GPU read, wrote and fetched as shader code, register\n"
+	"accesses, IRQs), one row per GPU context, one row\n"
 	"per ioctl (count, errors, latency p50/p99, bytes in/out, register reads\n"
 	"and writes, IRQs, jobs, GPU pages mapped, faults), then what the shader\n"
 	"cores executed: over all jobs, the instruction mix by class, the\n"

@@ -1005,14 +1005,21 @@ unsigned shim_hw_shader_stats(struct shim_dev *dev, struct bi_stats *total,
 }
 
 void shim_hw_stats(struct shim_dev *dev, uint64_t *reg_reads,
-		   uint64_t *reg_writes, uint64_t *irqs, uint64_t *pages)
+		   uint64_t *reg_writes, uint64_t *irqs, uint64_t *pages,
+		   uint64_t bytes[3])
 {
 	struct vgpu_stats st;
 
 	*reg_reads = *reg_writes = *irqs = *pages = 0;
+	bytes[0] = bytes[1] = bytes[2] = 0;
 	if (!dev->hw)
 		return;
 	vgpu_stats_get(dev->hw->gpu, &st);
+	for (int as = 0; as < VGPU_STATS_AS; as++) {
+		bytes[0] += st.as[as].bytes_read;
+		bytes[1] += st.as[as].bytes_written;
+		bytes[2] += st.as[as].bytes_fetched;
+	}
 	for (int b = 0; b < VGPU_BLOCK_COUNT; b++) {
 		*reg_reads += st.reg_reads[b];
 		*reg_writes += st.reg_writes[b];

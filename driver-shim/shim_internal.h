@@ -305,9 +305,12 @@ void shim_hw_bus_remove(struct shim_dev *dev, uint64_t pa);
 /* Puts a new context's backing window on the GPU bus, and takes it off. */
 int shim_hw_ctx_attach(struct shim_dev *dev, struct shim_ctx *ctx);
 void shim_hw_ctx_detach(struct shim_dev *dev, struct shim_ctx *ctx);
-/* Totals the model keeps (register accesses, IRQs, pages touched). */
+/* Totals the model keeps (register accesses, IRQs, pages touched, and
+ * the GPU's memory traffic: data bytes read, written, and fetched as
+ * shader instructions, in @bytes[0..2]). */
 void shim_hw_stats(struct shim_dev *dev, uint64_t *reg_reads,
-		   uint64_t *reg_writes, uint64_t *irqs, uint64_t *pages);
+		   uint64_t *reg_writes, uint64_t *irqs, uint64_t *pages,
+		   uint64_t bytes[3]);
 /* The shader cores' statistics: the total over all jobs to @total, the
  * latest jobs' records to @jobs (at most @max, oldest first; returns how
  * many), the number of jobs they ran to @njobs and the host time those

@@ -231,18 +231,20 @@ static void shader_json(struct out *o, struct shim_dev *dev)
 size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size)
 {
 	struct out o = { .buf = buf, .size = size };
-	uint64_t rr, rw, irqs, pages;
+	uint64_t rr, rw, irqs, pages, bytes[3];
 	struct shim_list *pos, *tmp;
 	bool first = true;
 
 	os_mutex_lock(dev->lock);
-	shim_hw_stats(dev, &rr, &rw, &irqs, &pages);
+	shim_hw_stats(dev, &rr, &rw, &irqs, &pages, bytes);
 	put(&o, "{\n  \"gpu\": \"%s\",\n  \"system\": {\"opens\": %llu, "
 	    "\"releases\": %llu, \"contexts_live\": %llu, \"contexts_peak\": %llu, "
 	    "\"jobs_done\": %llu, \"jobs_failed\": %llu, \"mmu_faults\": %llu, "
 	    "\"gpu_resets\": %llu, \"gpu_pages_mapped\": %llu, "
 	    "\"reg_reads\": %llu, \"reg_writes\": %llu, \"irqs\": %llu, "
-	    "\"gpu_pages_touched\": %llu, \"chains_queued_next\": %llu},\n"
+	    "\"gpu_pages_touched\": %llu, \"gpu_bytes_read\": %llu, "
+	    "\"gpu_bytes_written\": %llu, \"gpu_bytes_fetched\": %llu, "
+	    "\"chains_queued_next\": %llu},\n"
 	    "  \"contexts\": [",
 	    dev->gpu_name, (unsigned long long)dev->st_opens,
 	    (unsigned long long)dev->st_releases,
@@ -254,7 +256,8 @@ size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size)
 	    (unsigned long long)dev->st_gpu_resets,
 	    (unsigned long long)dev->st_pages_live, (unsigned long long)rr,
 	    (unsigned long long)rw, (unsigned long long)irqs,
-	    (unsigned long long)pages,
+	    (unsigned long long)pages, (unsigned long long)bytes[0],
+	    (unsigned long long)bytes[1], (unsigned long long)bytes[2],
 	    (unsigned long long)shim_hw_queued_next(dev));
 	shim_list_for_each_safe(pos, tmp, &dev->ctxs) {
 		struct shim_ctx *c = shim_container_of(pos, struct shim_ctx, link);

@@ -5,7 +5,8 @@
  * in-process device after a compute job: on, the "shader" section has
  * the instruction counts by class, over all jobs and per job; off, it
  * says "stats": false and has none, rather than zeros. Either way each
- * job has its time on the GPU model.
+ * job has its time on the GPU model, and the system totals the GPU's
+ * memory traffic (vgpu-tier tests check those counts exactly).
  */
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -73,6 +74,10 @@ TEST(shader_stats_on_has_instruction_counts)
 	EXPECT_GT(jv_num(job, "gpu_ns"), 0);
 	/* one job: all jobs' time is its own */
 	EXPECT_EQ(jv_num(sh, "gpu_ns"), jv_num(job, "gpu_ns"));
+	/* at least each thread's two 4-byte loads and its store */
+	EXPECT_GE(jv_num(jv_get(v, "system"), "gpu_bytes_read"), 96 * 8);
+	EXPECT_GE(jv_num(jv_get(v, "system"), "gpu_bytes_written"), 96 * 4);
+	EXPECT_GT(jv_num(jv_get(v, "system"), "gpu_bytes_fetched"), 0);
 	jv_free(v);
 }
 
