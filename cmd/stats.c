@@ -86,8 +86,8 @@ static void render_shader_total(const struct jv *sh)
 		printf(", %s on the GPU model", dur(jv_num(sh, "gpu_ns"), t, sizeof(t)));
 	printf(")");
 	if (!shader_stats_on(sh)) {
-		printf(": shader statistics were off (-shader-stats off); "
-		       "no instruction counts\n");
+		printf(": shader statistics were off (-shader-stats off), so no "
+		       "instruction counts\n");
 		return;
 	}
 	printf("\n  instructions (per thread)\n");
@@ -326,7 +326,7 @@ static int stats_main(int argc, char **argv)
 	}
 	if ((svg || dot) && !shader_stats_on(jv_get(root, "shader")))
 		fprintf(stderr, "vgpu stats: %s: shader statistics were off "
-			"(-shader-stats off): no instruction mix, clause sizes or "
+			"(-shader-stats off), so no instruction mix, clause sizes or "
 			"branches to draw\n", path);
 	if (svg) {
 		int err = stats_svg(root, svg, class_keys, (int)NCLASS);
