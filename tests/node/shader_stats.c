@@ -8,12 +8,16 @@
  * job has its time on the GPU model, and the system totals the GPU's
  * memory traffic (vgpu-tier tests check those counts exactly).
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "cmd/json.h"
 #include "fuse-dev/inproc.h"
+#include "lib/proc.h"
 #include "node/inproc_bo.h"
 #include "shader/bi_job.h"
 
@@ -99,6 +103,63 @@ TEST(shader_stats_off_says_so_and_has_no_counts)
 	EXPECT_GT(jv_num(job, "tuples"), 0);
 	EXPECT_GT(jv_num(job, "gpu_ns"), 0);
 	EXPECT_EQ(jv_num(sh, "gpu_ns"), jv_num(job, "gpu_ns"));
+	jv_free(v);
+}
+
+/*
+ * `vgpu dev --shader-stats off` reaches the device: its stats, saved by
+ * `vgpu preload --socket --stats` around a program that never opens the
+ * GPU, say so. (The switch's effect on jobs is checked above.)
+ */
+TEST(dev_shader_stats_off_reaches_the_device)
+{
+	char dir[] = "/tmp/vgpu-shst-XXXXXX", sock[64], out[64], line[256];
+	char *dev[] = { (char *)build_path("vgpu"), "dev", "--socket", sock, "--no-fuse",
+			"--shader-stats", "off", NULL };
+	char *pre[] = { (char *)build_path("vgpu"), "preload", "--socket", sock, "--stats",
+			out, "--", "true", NULL };
+	struct proc_result r;
+	int pipefd[2], status = -1;
+	struct jv *v = NULL;
+	size_t len;
+	char *text;
+	pid_t server;
+	ssize_t n;
+
+	ASSERT_NONNULL(mkdtemp(dir));
+	snprintf(sock, sizeof(sock), "%s/sock", dir);
+	snprintf(out, sizeof(out), "%s/stats.json", dir);
+	ASSERT_EQ(pipe(pipefd), 0);
+	server = fork();
+	ASSERT_GE(server, 0);
+	if (server == 0) {
+		dup2(pipefd[1], 1);
+		close(pipefd[0]);
+		execv(dev[0], dev);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	/* its first line says it listens */
+	n = read(pipefd[0], line, sizeof(line) - 1);
+	close(pipefd[0]);
+	EXPECT_GT(n, 0);
+	if (n > 0 && !proc_run(pre, NULL, NULL, NULL, 0, 60, &r)) {
+		EXPECT_EQ(r.status, 0);
+		proc_result_free(&r);
+	}
+	kill(server, SIGTERM);
+	waitpid(server, &status, 0);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	text = read_file(out, &len);
+	if (text)
+		v = jv_parse(text);
+	free(text);
+	unlink(out);
+	rmdir(dir);
+	ASSERT_NONNULL(v);
+	ASSERT_NONNULL(jv_get(jv_get(v, "shader"), "stats"));
+	EXPECT_EQ(jv_num(jv_get(v, "shader"), "stats"), 0);
+	EXPECT_NULL(jv_get(jv_get(v, "shader"), "total"));
 	jv_free(v);
 }
 
