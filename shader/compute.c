@@ -321,6 +321,7 @@ static void worker_main(void *arg)
 				wk->stats, wk->tally,
 				&wk->tuples, &wk->instrs);
 		wk->groups++;
+		bi_vgpu_view_settle(&view);
 		if (err) {
 			int zero = 0;
 

@@ -86,6 +86,9 @@ void bi_vgpu_view_init(struct bi_vgpu_view *v, struct vgpu_as *as,
 /* Adds the view's hits to the address space's traffic counters; call it
  * before the view goes away. */
 void bi_vgpu_view_flush(struct bi_vgpu_view *v);
+/* The same between workgroups, once enough has piled up to be worth the
+ * lock, so counter samples taken during a long job see its traffic. */
+void bi_vgpu_view_settle(struct bi_vgpu_view *v);
 
 struct bi_cache;
 

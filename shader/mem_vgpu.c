@@ -136,6 +136,14 @@ void bi_vgpu_view_flush(struct bi_vgpu_view *v)
 	v->bytes[0] = v->bytes[1] = v->lines[0] = v->lines[1] = 0;
 }
 
+#define VIEW_SETTLE_BYTES (256u << 10)
+
+void bi_vgpu_view_settle(struct bi_vgpu_view *v)
+{
+	if (v->bytes[0] + v->bytes[1] >= VIEW_SETTLE_BYTES)
+		bi_vgpu_view_flush(v);
+}
+
 static void view_fill(struct bi_vgpu_view *v, uint64_t va, unsigned size,
 		      unsigned kind, enum vgpu_access acc)
 {

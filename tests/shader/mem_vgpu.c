@@ -120,6 +120,45 @@ TEST(worker_view_caches_pages_until_the_job_fails)
 	EXPECT_GT(stub_calls, n);
 }
 
+/*
+ * Hits are counted by the view (bytes, and one 64-byte L2 lookup per
+ * access of up to 64 bytes) and handed over in bulk: between workgroups
+ * once 256 KiB have piled up, and all of it on flush. Misses are the
+ * accessors' to count, so not the view's.
+ */
+TEST(worker_view_hands_over_what_its_hits_moved)
+{
+	struct bi_vgpu_view v;
+	uint64_t d = 0, old;
+	int failed = 0;
+
+	bi_vgpu_view_init(&v, NULL, NULL, &failed);
+	memset(&stub_traffic, 0, sizeof(stub_traffic));
+	ASSERT_EQ(bi_vgpu_view_ops.read(&v, BASE, &d, 8), 0);     /* miss */
+	ASSERT_EQ(bi_vgpu_view_ops.write(&v, BASE, &d, 4), 0);    /* miss */
+	ASSERT_EQ(bi_vgpu_view_ops.atomic(&v, BASE, 4, BI_ATOM_ADD, 1, 0, &old), 0);
+	for (unsigned i = 0; i < 32766; i++)
+		ASSERT_EQ(bi_vgpu_view_ops.read(&v, BASE + 8 * (i % 512), &d, 8), 0);
+	ASSERT_EQ(bi_vgpu_view_ops.write(&v, BASE + 4, &d, 4), 0);
+	ASSERT_EQ(bi_vgpu_view_ops.atomic(&v, BASE, 8, BI_ATOM_ADD, 1, 0, &old), 0);
+	/* 262,128 + 12 bytes of hits: not yet 256 KiB */
+	bi_vgpu_view_settle(&v);
+	EXPECT_EQ(stub_traffic.read_bytes + stub_traffic.write_bytes, 0u);
+	ASSERT_EQ(bi_vgpu_view_ops.read(&v, BASE + 16, &d, 8), 0);
+	bi_vgpu_view_settle(&v);
+	EXPECT_EQ(stub_traffic.read_bytes, 32767u * 8);
+	EXPECT_EQ(stub_traffic.read_lines, 32767u);
+	EXPECT_EQ(stub_traffic.write_bytes, 12u);
+	EXPECT_EQ(stub_traffic.write_lines, 2u);
+	ASSERT_EQ(bi_vgpu_view_ops.write(&v, BASE + 64, &d, 8), 0);
+	bi_vgpu_view_flush(&v);
+	EXPECT_EQ(stub_traffic.write_bytes, 20u);
+	EXPECT_EQ(stub_traffic.write_lines, 3u);
+	bi_vgpu_view_flush(&v); /* nothing twice */
+	EXPECT_EQ(stub_traffic.read_bytes, 32767u * 8);
+	EXPECT_EQ(stub_traffic.write_bytes, 20u);
+}
+
 TEST(fault_codes_are_the_job_exception_codes)
 {
 	EXPECT_EQ(BI_FAULT_INSTR_INVALID_PC, MALI_EXC_INSTR_INVALID_PC);
