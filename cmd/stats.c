@@ -195,15 +195,17 @@ static void render(const struct jv *root)
 	printf("GPU: %s\n\nsystem\n", jv_str(root, "gpu"));
 	for (size_t i = 0; i < sizeof(sys_keys) / sizeof(sys_keys[0]); i++)
 		printf("  %-18s %lld\n", sys_keys[i], jv_num(sys, sys_keys[i]));
-	printf("\ncontexts\n  %4s %-9s %3s %8s %7s %7s %9s %9s %8s\n", "id", "uapi",
-	       "as", "ioctls", "jobs", "faults", "gpu_pages", "peak", "pt_pages");
+	printf("\ncontexts\n  %4s %-9s %3s %8s %7s %7s %9s %9s %8s %11s\n", "id", "uapi",
+	       "as", "ioctls", "jobs", "faults", "gpu_pages", "peak", "pt_pages",
+	       "gpu_bytes");
 	for (int i = 0; ctxs && i < ctxs->n; i++) {
 		const struct jv *c = ctxs->items[i];
 
-		printf("  %4lld %-9s %3lld %8lld %7lld %7lld %9lld %9lld %8lld\n",
+		printf("  %4lld %-9s %3lld %8lld %7lld %7lld %9lld %9lld %8lld %11lld\n",
 		       jv_num(c, "id"), jv_str(c, "uapi"), jv_num(c, "as"), jv_num(c, "ioctls"),
 		       jv_num(c, "jobs"), jv_num(c, "faults"), jv_num(c, "gpu_pages"),
-		       jv_num(c, "gpu_pages_peak"), jv_num(c, "pt_pages"));
+		       jv_num(c, "gpu_pages_peak"), jv_num(c, "pt_pages"),
+		       jv_num(c, "gpu_bytes"));
 	}
 	for (int i = 0; ctxs && i < ctxs->n; i++) {
 		const struct jv *c = ctxs->items[i], *req = jv_get(c, "requests");
@@ -217,22 +219,24 @@ static void render(const struct jv *root)
 			       jv_num(req->items[j], "errors") ? " (errors)" : "");
 		printf("\n");
 	}
-	printf("\nioctls\n  %-10s %-30s %7s %5s %8s %8s %9s %9s %7s %7s %5s %5s %6s %6s\n",
-	       "node", "name", "count", "err", "p50", "p99", "bytes_in", "bytes_out",
-	       "reg_rd", "reg_wr", "irqs", "jobs", "pages", "faults");
+	printf("\nioctls\n  %-10s %-30s %7s %5s %8s %8s %9s %9s %7s %7s %5s %5s %6s %6s "
+	       "%11s\n", "node", "name", "count", "err", "p50", "p99", "bytes_in",
+	       "bytes_out", "reg_rd", "reg_wr", "irqs", "jobs", "pages", "faults",
+	       "gpu_bytes");
 	for (int i = 0; ioc && i < ioc->n; i++) {
 		const struct jv *r = ioc->items[i];
 		char a[32], b[32];
 
 		if (!jv_num(r, "count") && !jv_num(r, "irqs") && !jv_num(r, "jobs"))
 			continue;
-		printf("  %-10s %-30s %7lld %5lld %8s %8s %9lld %9lld %7lld %7lld %5lld %5lld %6lld %6lld\n",
+		printf("  %-10s %-30s %7lld %5lld %8s %8s %9lld %9lld %7lld %7lld %5lld %5lld %6lld %6lld "
+		       "%11lld\n",
 		       jv_str(r, "node"), jv_str(r, "ioctl"), jv_num(r, "count"), jv_num(r, "errors"),
 		       dur(jv_num(r, "lat_p50_ns"), a, sizeof(a)),
 		       dur(jv_num(r, "lat_p99_ns"), b, sizeof(b)), jv_num(r, "bytes_in"),
 		       jv_num(r, "bytes_out"), jv_num(r, "reg_reads"), jv_num(r, "reg_writes"),
 		       jv_num(r, "irqs"), jv_num(r, "jobs"), jv_num(r, "gpu_pages"),
-		       jv_num(r, "faults"));
+		       jv_num(r, "faults"), jv_num(r, "gpu_bytes"));
 	}
 	if (jv_get(root, "shader")) {
 		render_shader_total(jv_get(root, "shader"));
@@ -364,9 +368,10 @@ const struct vgpu_cmd vgpu_cmd_stats = {
 	"nodes; DIR is its mount point; default: its default mount point) as\n"
 	"tables: system counters (opens, contexts, jobs, MMU faults, GPU resets,\n"
 	"GPU pages, bytes the GPU read, wrote and fetched as shader code, register\n"
-	"accesses, IRQs), one row per GPU context, one row\n"
-	"per ioctl (count, errors, latency p50/p99, bytes in/out, register reads\n"
-	"and writes, IRQs, jobs, GPU pages mapped, faults), then what the shader\n"
+	"accesses, IRQs), one row per GPU context (with the data bytes its jobs\n"
+	"moved), one row per ioctl (count, errors, latency p50/p99, bytes in/out,\n"
+	"register reads and writes, IRQs, jobs, GPU pages mapped or first touched\n"
+	"by its jobs, faults, data bytes its jobs moved), then what the shader\n"
 	"cores executed: over all jobs, the instruction mix by class, the\n"
 	"clause-size histogram, operand traffic, data accesses by memory (global,\n"
 	"local = shared, stack, UBO) and branches; and one row per recent job\n"

@@ -239,6 +239,7 @@ static void acct_add(struct shim_acct *to, const struct shim_acct *a)
 	to->jobs += a->jobs;
 	to->pages += a->pages;
 	to->faults += a->faults;
+	to->gpu_bytes += a->gpu_bytes;
 }
 
 static void stat_call(struct shim_dev *dev, unsigned row, uint64_t t0,

@@ -49,6 +49,7 @@ struct hw_slot {
 	/* of rb[0], from when it became the running chain: */
 	uint64_t started_ns;
 	uint64_t touched0;        /* the space's distinct pages at start */
+	uint64_t bytes0;          /* and the data bytes it had moved */
 	int stop_stage;           /* 0 none, 1 soft-stopped, 2 hard-stopped */
 	uint64_t stop_ns;
 };
@@ -227,14 +228,19 @@ static void as_program(struct shim_hw *hw, struct shim_acct *a, int as,
 	as_cmd(hw, a, as, MALI_AS_CMD_UPDATE);
 }
 
-/* Distinct GPU pages the model has seen touched through space @as. */
-static uint64_t as_pages_touched(struct shim_hw *hw, int as)
+/* Distinct GPU pages the model has seen touched through space @as, and
+ * the data bytes read and written through it (to @bytes if not NULL). */
+static uint64_t as_pages_touched(struct shim_hw *hw, int as, uint64_t *bytes)
 {
 	struct vgpu_stats st;
 
+	if (bytes)
+		*bytes = 0;
 	if (as < 0 || as >= VGPU_STATS_AS)
 		return 0;
 	vgpu_stats_get(hw->gpu, &st);
+	if (bytes)
+		*bytes = st.as[as].bytes_read + st.as[as].bytes_written;
 	return st.as[as].pages_touched;
 }
 
@@ -275,7 +281,7 @@ static void rb_head_started(struct shim_hw *hw, struct hw_slot *sl)
 	if (!sl->nrb)
 		return;
 	sl->started_ns = sl->stop_ns = os_time_ns();
-	sl->touched0 = as_pages_touched(hw, sl->rb[0]->ctx->as_nr);
+	sl->touched0 = as_pages_touched(hw, sl->rb[0]->ctx->as_nr, &sl->bytes0);
 	sl->stop_stage = sl->rb[0]->soft_stopped ? 1 : 0;
 	if (sl->rb[0]->started)
 		sl->rb[0]->started(sl->rb[0]);
@@ -401,6 +407,7 @@ static void job_finish(struct shim_hw *hw, unsigned s, uint32_t status,
 {
 	struct hw_slot *sl = &hw->slot[s];
 	uint64_t started = sl->started_ns, touched0 = sl->touched0;
+	uint64_t bytes0 = sl->bytes0;
 	struct shim_job *job;
 
 	if (!sl->nrb)
@@ -410,15 +417,18 @@ static void job_finish(struct shim_hw *hw, unsigned s, uint32_t status,
 		       os_time_ns() - started, status);
 	{
 		/* The job's own work goes to the row of the ioctl that
-		 * submitted it: one job, the pages it touched first, faults. */
-		uint64_t now = as_pages_touched(hw, job->ctx->as_nr);
+		 * submitted it: one job, the pages it touched first, the
+		 * data it moved, faults. */
+		uint64_t bytes, now = as_pages_touched(hw, job->ctx->as_nr, &bytes);
 		struct shim_acct ja = {
 			.jobs = 1,
 			.pages = now > touched0 ? now - touched0 : 0,
 			.faults = status >= 0xc0 && status <= 0xef,
+			.gpu_bytes = bytes > bytes0 ? bytes - bytes0 : 0,
 		};
 
 		shim_stat_add(hw->dev, job->stat_index, &ja);
+		job->ctx->st_gpu_bytes += ja.gpu_bytes;
 	}
 	if (status == MALI_EXC_DONE)
 		hw->dev->st_jobs_done++;

@@ -37,6 +37,7 @@
 /* Counters a call accumulates (an ioctl, or the IRQ work of a job). */
 struct shim_acct {
 	uint64_t reg_reads, reg_writes, irqs, jobs, pages, faults;
+	uint64_t gpu_bytes;     /* data its jobs read and wrote */
 };
 
 /* The GPU's identity and feature registers, as read at probe (hw.c). */
@@ -70,6 +71,7 @@ struct shim_ctx {
 	uint64_t pt_pages;      /* page-table pages owned */
 	/* statistics of this context, for the stats file */
 	uint64_t st_ioctls, st_jobs, st_faults, st_pages_peak;
+	uint64_t st_gpu_bytes;  /* data its jobs read and wrote */
 	struct shim_ctx_row *st_rows; /* per request kind, SHIM_STAT_ROWS */
 	struct shim_list link;  /* dev->ctxs */
 	bool dead;              /* its file was released; jobs are aborted */

@@ -120,7 +120,7 @@ static void row_json(struct out *o, const char *node, const char *name,
 	    "\"bytes_out\": %llu, \"lat_p50_ns\": %llu, \"lat_p99_ns\": %llu, "
 	    "\"lat_max_ns\": %llu, \"lat_mean_ns\": %llu, \"reg_reads\": %llu, "
 	    "\"reg_writes\": %llu, \"irqs\": %llu, \"jobs\": %llu, "
-	    "\"gpu_pages\": %llu, \"faults\": %llu}",
+	    "\"gpu_pages\": %llu, \"gpu_bytes\": %llu, \"faults\": %llu}",
 	    *first ? "" : ",", node, name, nr,
 	    (unsigned long long)r->count, (unsigned long long)r->errors,
 	    (unsigned long long)r->bytes_in, (unsigned long long)r->bytes_out,
@@ -131,7 +131,8 @@ static void row_json(struct out *o, const char *node, const char *name,
 	    (unsigned long long)r->acct.reg_reads,
 	    (unsigned long long)r->acct.reg_writes,
 	    (unsigned long long)r->acct.irqs, (unsigned long long)r->acct.jobs,
-	    (unsigned long long)r->acct.pages, (unsigned long long)r->acct.faults);
+	    (unsigned long long)r->acct.pages, (unsigned long long)r->acct.gpu_bytes,
+	    (unsigned long long)r->acct.faults);
 	*first = false;
 }
 
@@ -267,14 +268,15 @@ size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size)
 		put(&o, "%s\n    {\"id\": %d, \"uapi\": \"%s\", \"as\": %d, "
 		    "\"ioctls\": %llu, \"jobs\": %llu, \"faults\": %llu, "
 		    "\"gpu_pages\": %llu, \"gpu_pages_peak\": %llu, "
-		    "\"pt_pages\": %llu, \"requests\": [",
+		    "\"pt_pages\": %llu, \"gpu_bytes\": %llu, \"requests\": [",
 		    first ? "" : ",", c->id, c->kbase ? "kbase" : "panfrost",
 		    c->as_nr, (unsigned long long)c->st_ioctls,
 		    (unsigned long long)c->st_jobs,
 		    (unsigned long long)c->st_faults,
 		    (unsigned long long)c->pages_mapped,
 		    (unsigned long long)c->st_pages_peak,
-		    (unsigned long long)c->pt_pages);
+		    (unsigned long long)c->pt_pages,
+		    (unsigned long long)c->st_gpu_bytes);
 		os_mutex_lock(dev->stat_lock);
 		for (unsigned i = 0; i < SHIM_STAT_ROWS; i++) {
 			const struct shim_ctx_row *r = &c->st_rows[i];

@@ -5,8 +5,9 @@
  * in-process device after a compute job: on, the "shader" section has
  * the instruction counts by class, over all jobs and per job; off, it
  * says "stats": false and has none, rather than zeros. Either way each
- * job has its time on the GPU model, and the system totals the GPU's
- * memory traffic (vgpu-tier tests check those counts exactly).
+ * job has its time on the GPU model, and the GPU's memory traffic is
+ * totalled for the system, the context and the submitting ioctl (the
+ * vgpu tier checks the counts themselves exactly).
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -62,6 +63,24 @@ static const struct jv *last_job(const struct jv *sh)
 	return jobs && jobs->t == J_ARR && jobs->n ? jobs->items[jobs->n - 1] : NULL;
 }
 
+/* The only job moved all the data the GPU did: its context and the
+ * SUBMIT row that queued it say so, to the byte. */
+static void expect_bytes_are_the_jobs(struct __test_metadata *_metadata,
+				      const struct jv *v)
+{
+	const struct jv *sys = jv_get(v, "system"), *ctxs = jv_get(v, "contexts");
+	const struct jv *rows = jv_get(v, "ioctls"), *submit = NULL;
+	long long all = jv_num(sys, "gpu_bytes_read") + jv_num(sys, "gpu_bytes_written");
+
+	for (int i = 0; rows && rows->t == J_ARR && i < rows->n; i++)
+		if (!strcmp(jv_str(rows->items[i], "ioctl"), "PANFROST_SUBMIT"))
+			submit = rows->items[i];
+	ASSERT_TRUE(ctxs && ctxs->t == J_ARR && ctxs->n == 1);
+	EXPECT_EQ(jv_num(ctxs->items[0], "gpu_bytes"), all);
+	ASSERT_NONNULL(submit);
+	EXPECT_EQ(jv_num(submit, "gpu_bytes"), all);
+}
+
 TEST(shader_stats_on_has_instruction_counts)
 {
 	struct jv *v = stats_after_a_job(_metadata, false);
@@ -82,6 +101,7 @@ TEST(shader_stats_on_has_instruction_counts)
 	EXPECT_GE(jv_num(jv_get(v, "system"), "gpu_bytes_read"), 96 * 8);
 	EXPECT_GE(jv_num(jv_get(v, "system"), "gpu_bytes_written"), 96 * 4);
 	EXPECT_GT(jv_num(jv_get(v, "system"), "gpu_bytes_fetched"), 0);
+	expect_bytes_are_the_jobs(_metadata, v);
 	jv_free(v);
 }
 
