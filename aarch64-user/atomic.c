@@ -13,6 +13,12 @@
  * acquire loads are plain loads the compiler may not move; store-release
  * is a sequentially consistent store, because Arm's STLR followed by LDAR
  * must not reorder (x86 would let the load pass the store otherwise).
+ *
+ * Alignment: every access here must be aligned to its size (a pair to the
+ * pair's), or the instruction takes an alignment fault, SIGBUS BUS_ADRALN
+ * at the data address as on Linux (no FEAT_LSE2 is advertised, whose
+ * relaxations would be per 16-byte granule). A store exclusive checks
+ * before it looks at the monitor, as the architecture's pseudocode does.
  */
 #include "aarch64-user/engine.h"
 
@@ -79,6 +85,22 @@ static void store_rel(uint64_t a, unsigned size, uint64_t v)
 	}
 }
 
+/* Nonzero (the stop) when @a is not a multiple of @bytes. */
+static inline int misaligned(struct a64_cpu *c, uint64_t a, unsigned bytes, bool write)
+{
+	if (__builtin_expect(!(a & (bytes - 1)), 1))
+		return 0;
+	c->fault_addr = a;
+	c->fault_write = write;
+	return A64_EXIT_DATA_ALIGN;
+}
+#define CHECK_ALIGN(c, a, bytes, write)                            \
+	do {                                                       \
+		int stop_ = misaligned(c, a, bytes, write);        \
+		if (stop_)                                         \
+			return stop_;                              \
+	} while (0)
+
 static inline uint64_t size_mask(unsigned size)
 {
 	return size == 3 ? ~0ull : (1ull << (8u << size)) - 1;
@@ -89,6 +111,7 @@ static inline uint64_t size_mask(unsigned size)
 static int exec_ldxr(struct a64_cpu *c, const struct a64_insn *i)
 {
 	uint64_t a = c->x[i->rn];
+	CHECK_ALIGN(c, a, 1u << i->sf, false);
 	c->excl_val[0] = load_acq(a, i->sf);
 	c->excl_addr = a;
 	c->excl_size = i->sf;
@@ -101,6 +124,7 @@ static int exec_stxr(struct a64_cpu *c, const struct a64_insn *i)
 {
 	uint64_t a = c->x[i->rn];
 	uint64_t v = xr(c, i->rd) & size_mask(i->sf);
+	CHECK_ALIGN(c, a, 1u << i->sf, true);
 	bool ok = c->excl_valid && c->excl_addr == a && c->excl_size == i->sf;
 	if (ok) {
 		uint64_t e = c->excl_val[0];
@@ -114,6 +138,7 @@ static int exec_stxr(struct a64_cpu *c, const struct a64_insn *i)
 static int exec_ldxp(struct a64_cpu *c, const struct a64_insn *i)
 {
 	uint64_t a = c->x[i->rn], v1, v2;
+	CHECK_ALIGN(c, a, 2u << i->sf, false);
 	if (i->sf == 2) {
 		uint64_t v = load_acq(a, 3);
 		c->excl_val[0] = v;
@@ -137,6 +162,7 @@ static int exec_ldxp(struct a64_cpu *c, const struct a64_insn *i)
 static int exec_stxp(struct a64_cpu *c, const struct a64_insn *i)
 {
 	uint64_t a = c->x[i->rn];
+	CHECK_ALIGN(c, a, 2u << i->sf, true);
 	bool ok = c->excl_valid && c->excl_addr == a && c->excl_size == (i->sf | 0x10);
 	if (ok) {
 		if (i->sf == 2) {
@@ -155,12 +181,14 @@ static int exec_stxp(struct a64_cpu *c, const struct a64_insn *i)
 
 static int exec_ldar(struct a64_cpu *c, const struct a64_insn *i)
 {
+	CHECK_ALIGN(c, c->x[i->rn] + i->imm, 1u << i->sf, false);
 	wx(c, i->rd, load_acq(c->x[i->rn] + i->imm, i->sf));
 	return a64_next(c, i);
 }
 
 static int exec_stlr(struct a64_cpu *c, const struct a64_insn *i)
 {
+	CHECK_ALIGN(c, c->x[i->rn] + i->imm, 1u << i->sf, true);
 	store_rel(c->x[i->rn] + i->imm, i->sf, xr(c, i->rd));
 	return a64_next(c, i);
 }
@@ -169,6 +197,7 @@ static int exec_stlr(struct a64_cpu *c, const struct a64_insn *i)
 static int exec_cas(struct a64_cpu *c, const struct a64_insn *i)
 {
 	uint64_t e = xr(c, i->rm) & size_mask(i->sf);
+	CHECK_ALIGN(c, c->x[i->rn], 1u << i->sf, true);
 	cas_sz(c->x[i->rn], i->sf, &e, xr(c, i->rd) & size_mask(i->sf));
 	wx(c, i->rm, e);
 	return a64_next(c, i);
@@ -178,6 +207,7 @@ static int exec_casp(struct a64_cpu *c, const struct a64_insn *i)
 {
 	uint64_t a = c->x[i->rn];
 	unsigned s = i->rm, t = i->rd;
+	CHECK_ALIGN(c, a, 2u << i->sf, true);
 	if (i->sf == 2) {
 		uint64_t e = (uint32_t)xr(c, s) | (xr(c, s + 1) << 32);
 		uint64_t v = (uint32_t)xr(c, t) | (xr(c, t + 1) << 32);
@@ -252,6 +282,7 @@ static int exec_lse(struct a64_cpu *c, const struct a64_insn *i)
 {
 	uint64_t a = c->x[i->rn], m = size_mask(i->sf);
 	uint64_t v = xr(c, i->rm) & m;
+	CHECK_ALIGN(c, a, 1u << i->sf, true);
 	uint64_t old = load_acq(a, i->sf);
 	while (!cas_sz(a, i->sf, &old, lse_apply(i->op, i->sf, old, v) & m))
 		;
@@ -286,6 +317,7 @@ static bool dec_lse(struct a64_insn *d, uint32_t w, uint64_t pc)
 
 static int exec_ldapurs(struct a64_cpu *c, const struct a64_insn *i)
 {
+	CHECK_ALIGN(c, c->x[i->rn] + i->imm, 1u << i->sf, false);
 	uint64_t v = (uint64_t)sext(load_acq(c->x[i->rn] + i->imm, i->sf), 8 << i->sf);
 	wx(c, i->rd, i->imm2 == 32 ? (uint32_t)v : v);
 	return a64_next(c, i);

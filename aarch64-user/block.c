@@ -320,6 +320,10 @@ struct a64_stop_info a64_run(struct a64_cpu *c)
 		case A64_EXIT_PC_ALIGN:
 			si.reason = A64_STOP_PC_ALIGN;
 			break;
+		case A64_EXIT_DATA_ALIGN:
+			c->pc = i->pc;
+			si.reason = A64_STOP_DATA_ALIGN;
+			break;
 		default:
 			c->pc = i->pc;
 			si.reason = A64_STOP_UNDEF;

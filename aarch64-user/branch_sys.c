@@ -302,11 +302,13 @@ static uint64_t counter(void)
 
 /*
  * ID registers as the Linux kernel's MRS emulation shows them to EL0: only
- * the features this engine implements. ID_AA64ISAR0: CRC32 (1 << 16) and
- * LSE atomics (2 << 20); ID_AA64PFR0: EL0 AArch64-only, FP and AdvSIMD
- * implemented without half-precision arithmetic (fields 0); ID_AA64ISAR1:
- * DC CVAP (DPB 1) and LDAPR plus LDAPUR/STLUR (LRCPC 2). MIDR reads
- * as a generic Arm core; other registers of the ID space read as zero.
+ * the features this engine implements. ID_AA64ISAR0: AES with PMULL
+ * (2 << 4), SHA1 (1 << 8), SHA256 (1 << 12), CRC32 (1 << 16) and LSE
+ * atomics (2 << 20), as AT_HWCAP says; ID_AA64PFR0: EL0 AArch64-only, FP
+ * and AdvSIMD implemented without half-precision arithmetic (fields 0);
+ * ID_AA64ISAR1: DC CVAP (DPB 1) and LDAPR plus LDAPUR/STLUR (LRCPC 2).
+ * MIDR reads as a generic Arm core; other registers of the ID space read
+ * as zero.
  */
 static bool read_id(unsigned reg, uint64_t *v)
 {
@@ -316,7 +318,9 @@ static bool read_id(unsigned reg, uint64_t *v)
 	case R_MIDR: *v = 0x410fd034; break; /* Cortex-A53 r0p4 */
 	case R_MPIDR: *v = 0x80000000; break;
 	case R_PFR0: *v = 0x11; break;
-	case R_ISAR0: *v = (1ull << 16) | (2ull << 20); break;
+	case R_ISAR0:
+		*v = (2ull << 4) | (1ull << 8) | (1ull << 12) | (1ull << 16) | (2ull << 20);
+		break;
 	case R_ISAR1: *v = 1 | (2ull << 20); break;
 	case R_MMFR0: *v = 0; break;
 	default: *v = 0; break;

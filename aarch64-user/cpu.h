@@ -46,6 +46,10 @@ struct a64_cpu {
 	 * A64_STOP_INTERRUPT at the next block boundary. */
 	volatile int interrupt;
 
+	/* The data address and direction of an A64_STOP_DATA_ALIGN. */
+	uint64_t fault_addr;
+	bool fault_write;
+
 	/* The ABI layer's per-thread state; the engine never looks at it. */
 	void *thread;
 };
@@ -57,6 +61,7 @@ enum a64_stop {
 	A64_STOP_HLT,	    /* HLT #imm at pc */
 	A64_STOP_INTERRUPT, /* cpu->interrupt was set; pc is the next instruction */
 	A64_STOP_PC_ALIGN,  /* branch to a misaligned pc: SIGBUS */
+	A64_STOP_DATA_ALIGN, /* misaligned exclusive/atomic access at pc: SIGBUS */
 };
 
 struct a64_stop_info {

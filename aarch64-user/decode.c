@@ -15,6 +15,7 @@ static struct a64_pattern *const all_tables[] = {
 	a64_dp_imm_table, a64_dp_reg_table, a64_ldst_table,
 	a64_atomic_table, a64_branch_sys_table, a64_fp_table,
 	a64_simd_table, a64_simd_ldst_table, a64_simd_int_table, a64_simd_fp_table,
+	a64_simd_crypto_table,
 };
 
 /* Tables searched for each value of bits [28:25] (the A64 major groups). */
@@ -26,7 +27,8 @@ static struct a64_pattern *const *group_tables(uint32_t op0)
 						  a64_ldst_table, NULL };
 	static struct a64_pattern *const dpr[] = { a64_dp_reg_table, NULL };
 	static struct a64_pattern *const fp[] = { a64_fp_table, a64_simd_table,
-						  a64_simd_int_table, a64_simd_fp_table, NULL };
+						  a64_simd_int_table, a64_simd_fp_table,
+						  a64_simd_crypto_table, NULL };
 	static struct a64_pattern *const none[] = { NULL };
 
 	if ((op0 & 0xe) == 0x8)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "aarch64-user/abi.h"
+#include "aarch64-user/guest_vm.h"
 
 #ifndef EM_AARCH64
 #define EM_AARCH64 183
@@ -260,6 +261,8 @@ static enum elf_err load(struct loader *l, uint64_t hint, struct elf_image *img)
 			return e;
 		}
 	}
+	/* The whole reservation is the guest's: ld.so maps into its holes. */
+	vm_add(lo + bias, hi - lo);
 	img->bias = bias;
 	img->entry = l->eh.e_entry + bias;
 	img->phdr = find_phdr(l, bias);

@@ -34,6 +34,7 @@ enum {
 	A64_EXIT_BRK,
 	A64_EXIT_HLT,
 	A64_EXIT_PC_ALIGN,
+	A64_EXIT_DATA_ALIGN, /* cpu->fault_addr set */
 	A64_EXIT_SYNC, /* cpu->pc set; leave the block (ISB, IC IVAU) */
 };
 
@@ -107,6 +108,7 @@ extern struct a64_pattern a64_simd_table[];
 extern struct a64_pattern a64_simd_int_table[];
 extern struct a64_pattern a64_simd_fp_table[];
 extern struct a64_pattern a64_simd_ldst_table[];
+extern struct a64_pattern a64_simd_crypto_table[];
 
 void a64_decode_init(void);
 /* Decodes one word; unallocated encodings get a handler that stops with

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "aarch64-user/abi.h"
+#include "aarch64-user/guest_vm.h"
 
 #ifndef AT_MINSIGSTKSZ
 #define AT_MINSIGSTKSZ 51
@@ -24,19 +25,25 @@
 /* arm64 hwcap bits (arch/arm64/include/uapi/asm/hwcap.h). */
 #define A64_HWCAP_FP (1ull << 0)
 #define A64_HWCAP_ASIMD (1ull << 1)
+#define A64_HWCAP_AES (1ull << 3)
+#define A64_HWCAP_PMULL (1ull << 4)
+#define A64_HWCAP_SHA1 (1ull << 5)
+#define A64_HWCAP_SHA2 (1ull << 6)
 #define A64_HWCAP_CRC32 (1ull << 7)
 #define A64_HWCAP_ATOMICS (1ull << 8)
 #define A64_HWCAP_CPUID (1ull << 11)
 
 /*
- * Only what the engine executes: FP and Advanced SIMD, CRC32, LSE atomics,
- * and MRS access to the ID registers. A guest library that sees a bit set
+ * Only what the engine executes: FP and Advanced SIMD, AES, PMULL .1Q,
+ * SHA-1 and SHA-256 (simd_crypto.c), CRC32, LSE atomics, and MRS access
+ * to the ID registers. A guest library that sees a bit set
  * uses those instructions unconditionally, so a bit here that the engine
  * does not implement turns into SIGILL in, e.g., glibc's string functions.
  */
 uint64_t abi_hwcap(void)
 {
-	return A64_HWCAP_FP | A64_HWCAP_ASIMD | A64_HWCAP_CRC32 |
+	return A64_HWCAP_FP | A64_HWCAP_ASIMD | A64_HWCAP_AES | A64_HWCAP_PMULL |
+	       A64_HWCAP_SHA1 | A64_HWCAP_SHA2 | A64_HWCAP_CRC32 |
 	       A64_HWCAP_ATOMICS | A64_HWCAP_CPUID;
 }
 
@@ -105,7 +112,11 @@ uint64_t stack_map(uint64_t size)
 {
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	return p == MAP_FAILED ? 0 : (uint64_t)p + size;
+
+	if (p == MAP_FAILED)
+		return 0;
+	vm_add((uint64_t)p, size);
+	return (uint64_t)p + size;
 }
 
 /* Pushes @n bytes at the top cursor; 0 when the stack would overflow. */

@@ -55,6 +55,12 @@ static void handle_stop(struct gthread *t, const struct a64_stop_info *s)
 	case A64_STOP_PC_ALIGN:
 		signal_raise_sync(t, SIGBUS, BUS_ADRALN, t->cpu.pc);
 		break;
+	case A64_STOP_DATA_ALIGN:
+		/* data abort from EL0 (IL set), alignment fault */
+		t->fault_esr = 0x24ull << 26 | 1ull << 25 | 0x21 |
+			       (t->cpu.fault_write ? 1ull << 6 : 0);
+		signal_raise_sync(t, SIGBUS, BUS_ADRALN, t->cpu.fault_addr);
+		break;
 	case A64_STOP_INTERRUPT:
 		break;
 	}

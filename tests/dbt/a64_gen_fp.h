@@ -336,6 +336,28 @@ static void gen_simd_ldst(struct gen *g)
 	}
 }
 
+/* The cryptographic extension: AES, SHA-1, SHA-256 and PMULL .1Q, with
+ * a few unallocated opcodes of the same classes (SIGILL on both sides). */
+static void gen_crypto(struct gen *g)
+{
+	uint32_t rd = rnd(g, 32), rn = rnd(g, 32), rm = rnd(g, 32);
+
+	switch (rnd(g, 4)) {
+	case 0: /* AESE, AESD, AESMC, AESIMC */
+		emit(g, 0x4e280800 | F(4 + rnd(g, rnd(g, 16) ? 4 : 6), 12) | F(rn, 5) | rd);
+		break;
+	case 1: /* SHA1C/P/M/SU0, SHA256H/H2/SU1 */
+		emit(g, 0x5e000000 | F(rm, 16) | F(rnd(g, rnd(g, 16) ? 7 : 8), 12) | F(rn, 5) | rd);
+		break;
+	case 2: /* SHA1H, SHA1SU1, SHA256SU0 */
+		emit(g, 0x5e280800 | F(rnd(g, rnd(g, 16) ? 3 : 4), 12) | F(rn, 5) | rd);
+		break;
+	default: /* PMULL, PMULL2 .1Q */
+		emit(g, 0x0ee0e000 | F(rnd(g, 2), 30) | F(rm, 16) | F(rn, 5) | rd);
+		break;
+	}
+}
+
 /* Every register-only class interleaved in one block: flags, FPSR and
  * registers flow between integer, FP and SIMD instructions and branches. */
 static void gen_mixed(struct gen *g)

@@ -182,12 +182,62 @@ static const char py[] =
 	"except ValueError as e:\n"
 	"    print('caught', e)\n";
 
-TEST_TIMEOUT(python3_script, 1800)
+static void python3(struct __test_metadata *_metadata, const char *src)
 {
 	const char *argv[] = { "/usr/bin/python3", "t.py", NULL };
-	const char *files[] = { "t.py", py, NULL };
+	const char *files[] = { "t.py", src, NULL };
 
 	compare(_metadata, argv, NULL, files, NULL, 0, NULL);
+}
+
+TEST_TIMEOUT(python3_script, 1800)
+{
+	python3(_metadata, py);
+}
+
+/*
+ * Debian's libcrypto through python3: hashlib and, by ctypes, AES in ECB,
+ * CBC, CTR and GCM. With AES, PMULL, SHA1 and SHA2 in AT_HWCAP, OpenSSL
+ * takes its ARMv8 crypto-extension paths (GHASH on PMULL for GCM).
+ */
+static const char py_crypto[] =
+	"import hashlib, ctypes\n"
+	"for n in (0, 3, 55, 56, 64, 1000, 100000):\n"
+	"    d = bytes((i * 7 + n) & 255 for i in range(n))\n"
+	"    print(n, ' '.join(hashlib.new(a, d).hexdigest()[:16] for a in\n"
+	"          ('md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512', 'sha3_256', 'blake2b')))\n"
+	"c = ctypes.CDLL('libcrypto.so.3')\n"
+	"P = ctypes.c_void_p\n"
+	"c.EVP_CIPHER_CTX_new.restype = P\n"
+	"c.EVP_get_cipherbyname.restype = P\n"
+	"c.EVP_get_cipherbyname.argtypes = [ctypes.c_char_p]\n"
+	"c.EVP_EncryptInit_ex.argtypes = [P, P, P, ctypes.c_char_p, ctypes.c_char_p]\n"
+	"c.EVP_EncryptUpdate.argtypes = [P, ctypes.c_char_p, P, ctypes.c_char_p, ctypes.c_int]\n"
+	"c.EVP_EncryptFinal_ex.argtypes = [P, ctypes.c_char_p, P]\n"
+	"c.EVP_CIPHER_CTX_ctrl.argtypes = [P, ctypes.c_int, ctypes.c_int, ctypes.c_char_p]\n"
+	"c.EVP_CIPHER_CTX_free.argtypes = [P]\n"
+	"key = bytes(range(32))\n"
+	"iv = bytes(range(100, 116))\n"
+	"for name in (b'aes-128-ecb', b'aes-128-cbc', b'aes-256-cbc', b'aes-192-ctr', b'aes-128-gcm', b'aes-256-gcm'):\n"
+	"    for n in (16, 48, 1000, 4096):\n"
+	"        msg = bytes((i * 13 + n) & 255 for i in range(n))\n"
+	"        ctx = c.EVP_CIPHER_CTX_new()\n"
+	"        c.EVP_EncryptInit_ex(ctx, c.EVP_get_cipherbyname(name), None, key, iv[:12] if b'gcm' in name else iv)\n"
+	"        out = ctypes.create_string_buffer(n + 32)\n"
+	"        l1 = ctypes.c_int(0)\n"
+	"        l2 = ctypes.c_int(0)\n"
+	"        c.EVP_EncryptUpdate(ctx, out, ctypes.addressof(l1), msg, n)\n"
+	"        fin = ctypes.create_string_buffer(32)\n"
+	"        c.EVP_EncryptFinal_ex(ctx, fin, ctypes.addressof(l2))\n"
+	"        tag = ctypes.create_string_buffer(16)\n"
+	"        if b'gcm' in name:\n"
+	"            c.EVP_CIPHER_CTX_ctrl(ctx, 0x10, 16, tag)\n"
+	"        c.EVP_CIPHER_CTX_free(ctx)\n"
+	"        print(name.decode(), n, l1.value, l2.value, hashlib.sha256(out.raw[:l1.value] + fin.raw[:l2.value]).hexdigest()[:16], tag.raw.hex()[:16])\n";
+
+TEST_TIMEOUT(python3_libcrypto, 1800)
+{
+	python3(_metadata, py_crypto);
 }
 
 TEST_HARNESS_MAIN

@@ -266,7 +266,7 @@ TEST_F(guest, proc_self_exe_and_auxv_describe_the_guest)
 	ASSERT_GE(fd, 0);
 	char info[4096] = { 0 };
 	EXPECT_GT(read((int)fd, info, sizeof(info) - 1), 0);
-	EXPECT_NONNULL(strstr(info, "Features\t: fp asimd crc32 atomics cpuid\n"));
+	EXPECT_NONNULL(strstr(info, "Features\t: fp asimd aes pmull sha1 sha2 crc32 atomics cpuid\n"));
 	EXPECT_NONNULL(strstr(info, "CPU implementer\t: 0x41\n"));
 	EXPECT_NULL(strstr(info, "flags"));
 	close((int)fd);

@@ -328,6 +328,9 @@ TEST(system_registers_and_crc32)
 	EXPECT_EQ(c.x[6], 0x77u);
 	EXPECT_EQ(c.tpidr_el0, 0x1234u);
 	EXPECT_EQ(c.x[8] >> 24, 0x41u); /* implementer: Arm */
+	EXPECT_EQ((c.x[9] >> 4) & 15, 2u); /* AES and PMULL */
+	EXPECT_EQ((c.x[9] >> 8) & 15, 1u); /* SHA1 */
+	EXPECT_EQ((c.x[9] >> 12) & 15, 1u); /* SHA256 */
 	EXPECT_EQ((c.x[9] >> 16) & 15, 1u); /* CRC32 */
 	EXPECT_EQ((c.x[9] >> 20) & 15, 2u); /* LSE atomics */
 	for (int k = 0; k < 256; k++)

@@ -108,7 +108,8 @@ static void run_ours(const struct a64_diff_state *in, const uint32_t *code, unsi
 	switch (si.reason) {
 	case A64_STOP_BRK: out->stop = 5; break;  /* SIGTRAP */
 	case A64_STOP_UNDEF: out->stop = 4; break; /* SIGILL */
-	case A64_STOP_PC_ALIGN: out->stop = 7; break; /* SIGBUS */
+	case A64_STOP_PC_ALIGN: /* SIGBUS */
+	case A64_STOP_DATA_ALIGN: out->stop = 7; break;
 	default: out->stop = 100 + si.reason; break;
 	}
 }
@@ -245,5 +246,6 @@ DIFF_TEST(simd_fp, true)
 DIFF_TEST(simd_perm, false)
 DIFF_TEST(simd_ldst, false)
 DIFF_TEST(mixed, true)
+DIFF_TEST(crypto, false)
 
 TEST_HARNESS_MAIN

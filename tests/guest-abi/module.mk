@@ -9,6 +9,7 @@
 #   raw_signal   handlers, masks and faults without libc
 #   raw_proc     fork, vfork, wait4, kill and execve without libc
 #   raw_esr      the esr_context of a SIGSEGV frame
+#   raw_mm       memory calls aimed at the translator's own memory
 #   hello-spie   tests/guest/abi_hello.c, static-pie
 #   hello-dyn    tests/guest/abi_hello.c, dynamic (needs the sysroot to run)
 #   badinterp    dynamic, with a PT_INTERP that exists nowhere
@@ -17,7 +18,7 @@ ABI_GUEST := $(BUILD)/tests/guest-abi
 ABI_RAW_FLAGS := -O2 -nostdlib -ffreestanding -fno-builtin -mgeneral-regs-only \
 	-mno-outline-atomics \
 	-Wall -Wextra -Werror
-ABI_RAW := raw raw_thread raw_signal raw_proc raw_esr
+ABI_RAW := raw raw_thread raw_signal raw_proc raw_esr raw_mm
 ABI_GUEST_BINS := $(addprefix $(ABI_GUEST)/,$(ABI_RAW) raw-pie hello-spie \
 	hello-dyn badinterp)
 
