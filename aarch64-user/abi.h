@@ -285,6 +285,7 @@ long sys_mremap(struct gthread *t, const uint64_t *a);
 long sys_madvise(struct gthread *t, const uint64_t *a);
 long sys_brk(struct gthread *t, const uint64_t *a);
 long sys_shmat(struct gthread *t, const uint64_t *a);
+long sys_shmdt(struct gthread *t, const uint64_t *a);
 
 long sys_exit(struct gthread *t, const uint64_t *a);
 long sys_exit_group(struct gthread *t, const uint64_t *a);

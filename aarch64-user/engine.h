@@ -109,6 +109,9 @@ extern struct a64_pattern a64_simd_int_table[];
 extern struct a64_pattern a64_simd_fp_table[];
 extern struct a64_pattern a64_simd_ldst_table[];
 extern struct a64_pattern a64_simd_crypto_table[];
+/* Decode the crypto instructions to the portable handlers even where the
+ * host has AES-NI/PCLMULQDQ (simd_crypto.c; for the differential test). */
+extern bool a64_crypto_portable;
 
 void a64_decode_init(void);
 /* Decodes one word; unallocated encodings get a handler that stops with

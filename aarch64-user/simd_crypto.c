@@ -7,9 +7,18 @@
  * whose opcode field indexes a table of handlers.
  *
  * The AES S-boxes are computed once from their definition (inverse in
- * GF(2^8) followed by the affine map), not spelled out.
+ * GF(2^8) followed by the affine map), not spelled out. On a host with
+ * AES-NI and PCLMULQDQ the AES and PMULL handlers use those instead: the
+ * portable ones cost hundreds of host operations per instruction, which
+ * made OpenSSL's AES-GCM barely faster than its table-based fallback.
+ * a64_crypto_portable makes the decoder pick the portable handlers (the
+ * differential test runs both).
  */
+#include <immintrin.h>
+
 #include "aarch64-user/simd.h"
+
+bool a64_crypto_portable;
 
 /* ---- AES ------------------------------------------------------------------ */
 
@@ -33,9 +42,17 @@ static uint8_t rol8(uint8_t x, unsigned n)
 	return (uint8_t)(x << n | x >> (8 - n));
 }
 
+/* Products by the MixColumns coefficients 1, 2, 3, 9, 11, 13, 14. */
+static uint8_t mul_by[15][256];
+
 /* A constructor: the tables exist before any guest thread can run. */
 __attribute__((constructor)) static void aes_tables(void)
 {
+	static const uint8_t coef[] = { 1, 2, 3, 9, 11, 13, 14 };
+
+	for (unsigned k = 0; k < sizeof(coef); k++)
+		for (unsigned x = 0; x < 256; x++)
+			mul_by[coef[k]][x] = gf_mul(coef[k], (uint8_t)x);
 	for (unsigned x = 0; x < 256; x++) {
 		uint8_t inv = 0;
 
@@ -74,7 +91,7 @@ static void aes_mix(union a64_vreg *st, const uint8_t m[4])
 			uint8_t x = 0;
 
 			for (unsigned k = 0; k < 4; k++)
-				x ^= gf_mul(m[(k - r) & 3], in.b[k + 4 * c]);
+				x ^= mul_by[m[(k - r) & 3]][in.b[k + 4 * c]];
 			st->b[r + 4 * c] = x;
 		}
 }
@@ -93,6 +110,32 @@ static int exec_aesmc(struct a64_cpu *c, const struct a64_insn *i)
 
 	aes_mix(&v, i->op & 1 ? inv : fwd);
 	c->v[i->rd] = v;
+	return a64_next(c, i);
+}
+
+/* The host's: Arm's AESE is x86's last round (no MixColumns) on the
+ * state XOR the key with a zero round key; MixColumns alone is a full
+ * encryption round after undoing ShiftRows and SubBytes. */
+__attribute__((target("aes,sse2"))) static int exec_aese_host(struct a64_cpu *c,
+							     const struct a64_insn *i)
+{
+	__m128i z = _mm_setzero_si128();
+	__m128i s = _mm_xor_si128(_mm_loadu_si128((const __m128i *)&c->v[i->rd]),
+				  _mm_loadu_si128((const __m128i *)&c->v[i->rn]));
+
+	s = i->op & 1 ? _mm_aesdeclast_si128(s, z) : _mm_aesenclast_si128(s, z);
+	_mm_storeu_si128((__m128i *)&c->v[i->rd], s);
+	return a64_next(c, i);
+}
+
+__attribute__((target("aes,sse2"))) static int exec_aesmc_host(struct a64_cpu *c,
+							      const struct a64_insn *i)
+{
+	__m128i z = _mm_setzero_si128();
+	__m128i s = _mm_loadu_si128((const __m128i *)&c->v[i->rn]);
+
+	s = i->op & 1 ? _mm_aesimc_si128(s) : _mm_aesenc_si128(_mm_aesdeclast_si128(s, z), z);
+	_mm_storeu_si128((__m128i *)&c->v[i->rd], s);
 	return a64_next(c, i);
 }
 
@@ -248,28 +291,55 @@ static int exec_pmull64(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
+__attribute__((target("pclmul,sse2"))) static int exec_pmull64_host(struct a64_cpu *c,
+								   const struct a64_insn *i)
+{
+	__m128i a = _mm_loadu_si128((const __m128i *)&c->v[i->rn]);
+	__m128i b = _mm_loadu_si128((const __m128i *)&c->v[i->rm]);
+
+	a = i->op ? _mm_clmulepi64_si128(a, b, 0x11) : _mm_clmulepi64_si128(a, b, 0x00);
+	_mm_storeu_si128((__m128i *)&c->v[i->rd], a);
+	return a64_next(c, i);
+}
+
 /* ---- decoding ------------------------------------------------------------ */
 
+static bool host_crypto(void)
+{
+	static int have = -1;
+
+	if (have < 0)
+		have = __builtin_cpu_supports("aes") && __builtin_cpu_supports("pclmul");
+	return have && !a64_crypto_portable;
+}
+
 struct crypto_op {
-	a64_fn fn;
+	a64_fn fn, host; /* host: the AES-NI/PCLMULQDQ handler, if any */
 	uint8_t op;
 };
 
 /* Indexed by each class's opcode field; a NULL handler is unallocated. */
 static const struct crypto_op aes_ops[32] = {
-	[4] = { exec_aese, 0 },	 [5] = { exec_aese, 1 }, /* AESE, AESD */
-	[6] = { exec_aesmc, 0 }, [7] = { exec_aesmc, 1 }, /* AESMC, AESIMC */
+	[4] = { exec_aese, exec_aese_host, 0 },	  /* AESE */
+	[5] = { exec_aese, exec_aese_host, 1 },	  /* AESD */
+	[6] = { exec_aesmc, exec_aesmc_host, 0 }, /* AESMC */
+	[7] = { exec_aesmc, exec_aesmc_host, 1 }, /* AESIMC */
 };
 static const struct crypto_op sha3_ops[8] = {
-	[0] = { exec_sha1_hash, 0 },   [1] = { exec_sha1_hash, 1 },
-	[2] = { exec_sha1_hash, 2 },   [3] = { exec_sha1su0, 0 },
-	[4] = { exec_sha256_hash, 0 }, [5] = { exec_sha256_hash, 1 },
-	[6] = { exec_sha256su1, 0 },
+	[0] = { exec_sha1_hash, NULL, 0 },   [1] = { exec_sha1_hash, NULL, 1 },
+	[2] = { exec_sha1_hash, NULL, 2 },   [3] = { exec_sha1su0, NULL, 0 },
+	[4] = { exec_sha256_hash, NULL, 0 }, [5] = { exec_sha256_hash, NULL, 1 },
+	[6] = { exec_sha256su1, NULL, 0 },
 };
 static const struct crypto_op sha2_ops[32] = {
-	[0] = { exec_sha1h, 0 },
-	[1] = { exec_sha1su1, 0 },
-	[2] = { exec_sha256su0, 0 },
+	[0] = { exec_sha1h, NULL, 0 },
+	[1] = { exec_sha1su1, NULL, 0 },
+	[2] = { exec_sha256su0, NULL, 0 },
+};
+/* PMULL/PMULL2 .1Q: one row, op = Q */
+static const struct crypto_op pmull_ops[2] = {
+	[0] = { exec_pmull64, exec_pmull64_host, 0 },
+	[1] = { exec_pmull64, exec_pmull64_host, 1 },
 };
 
 static bool dec_from(struct a64_insn *d, uint32_t w, const struct crypto_op *ops,
@@ -277,7 +347,7 @@ static bool dec_from(struct a64_insn *d, uint32_t w, const struct crypto_op *ops
 {
 	if (!ops[opcode].fn)
 		return false;
-	d->fn = ops[opcode].fn;
+	d->fn = ops[opcode].host && host_crypto() ? ops[opcode].host : ops[opcode].fn;
 	d->op = ops[opcode].op;
 	d->rd = bits(w, 4, 0);
 	d->rn = bits(w, 9, 5);
@@ -306,12 +376,7 @@ static bool dec_sha2(struct a64_insn *d, uint32_t w, uint64_t pc)
 static bool dec_pmull64(struct a64_insn *d, uint32_t w, uint64_t pc)
 {
 	(void)pc;
-	d->fn = exec_pmull64;
-	d->op = (uint8_t)bit(w, 30); /* PMULL2: the upper halves */
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
-	return true;
+	return dec_from(d, w, pmull_ops, bit(w, 30)); /* PMULL2: upper halves */
 }
 
 struct a64_pattern a64_simd_crypto_table[] = {

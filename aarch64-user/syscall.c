@@ -237,7 +237,7 @@ static const struct sc_def table[] = {
 	P(194, shmget, "xux"),
 	P(195, shmctl, "ddp"),
 	H(196, shmat, sys_shmat, 0, "dpx:p"),
-	P(197, shmdt, "p"),
+	H(197, shmdt, sys_shmdt, 0, "p"),
 	P(198, socket, "ddd"),
 	P(199, socketpair, "dddp"),
 	P(200, bind, "dpu"),

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
@@ -213,9 +214,18 @@ long sys_madvise(struct gthread *t, const uint64_t *a)
 	return whole ? 0 : -ENOMEM;
 }
 
+/* Attached System V segments (vm lock): shmdt gives only the address,
+ * and the guest's pages must lose the segment's whole size. */
+struct shm_att {
+	uint64_t addr, size;
+	struct shm_att *next;
+};
+static struct shm_att *shm_atts;
+
 long sys_shmat(struct gthread *t, const uint64_t *a)
 {
 	struct shmid_ds ds;
+	struct shm_att *s;
 	uint64_t size;
 	long r;
 	bool fixed = a[1] && (a[2] & SHM_REMAP);
@@ -228,13 +238,41 @@ long sys_shmat(struct gthread *t, const uint64_t *a)
 	if (fixed && (r = vm_claim_locked(a[1], size)))
 		goto out;
 	r = ret(syscall(SYS_shmat, (int)a[0], a[1], (int)a[2]));
-	if (r < 0 && fixed)
-		vm_unclaim_locked(a[1], size);
-	if (r >= 0)
-		vm_add_locked((uint64_t)r, size);
-	if (r >= 0 && a[1])
+	if (r < 0) {
+		if (fixed)
+			vm_unclaim_locked(a[1], size);
+		goto out;
+	}
+	vm_add_locked((uint64_t)r, size);
+	if ((s = malloc(sizeof(*s)))) {
+		*s = (struct shm_att){ (uint64_t)r, size, shm_atts };
+		shm_atts = s;
+	}
+	if (a[1])
 		a64_invalidate((uint64_t)r, size);
 out:
+	vm_hold(false);
+	return r;
+}
+
+long sys_shmdt(struct gthread *t, const uint64_t *a)
+{
+	long r;
+
+	(void)t;
+	vm_hold(true);
+	r = ret(syscall(SYS_shmdt, a[0]));
+	for (struct shm_att **pp = &shm_atts; !r && *pp; pp = &(*pp)->next) {
+		struct shm_att *s = *pp;
+
+		if (s->addr != a[0])
+			continue;
+		vm_remove_locked(s->addr, s->size);
+		a64_invalidate(s->addr, s->size);
+		*pp = s->next;
+		free(s);
+		break;
+	}
 	vm_hold(false);
 	return r;
 }

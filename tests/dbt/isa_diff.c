@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "aarch64-user/cpu.h"
+#include "aarch64-user/engine.h"
 #include "harness.h"
 #include "lib/proc.h"
 
@@ -247,5 +248,15 @@ DIFF_TEST(simd_perm, false)
 DIFF_TEST(simd_ldst, false)
 DIFF_TEST(mixed, true)
 DIFF_TEST(crypto, false)
+
+/* The same class on the portable handlers, which hosts with AES-NI and
+ * PCLMULQDQ otherwise never run. */
+TEST_TIMEOUT(diff_crypto_portable, 600)
+{
+	if (system("command -v qemu-aarch64 >/dev/null 2>&1"))
+		SKIP(return, "qemu-aarch64 not installed");
+	a64_crypto_portable = true;
+	EXPECT_EQ(diff_class("crypto_portable", gen_crypto, false), 0u);
+}
 
 TEST_HARNESS_MAIN

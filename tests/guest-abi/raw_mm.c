@@ -12,7 +12,8 @@
 
 enum {
 	NR_openat = 56, NR_close = 57, NR_munmap = 215, NR_mremap = 216,
-	NR_mprotect = 226, NR_madvise = 233,
+	NR_mprotect = 226, NR_madvise = 233, NR_shmget = 194, NR_shmctl = 195,
+	NR_shmat = 196, NR_shmdt = 197,
 	PROT_RW = 3, MAP_PA = 0x22 /* PRIVATE | ANONYMOUS */, MAP_FIXED = 0x10,
 	MAP_FIXED_NOREPLACE = 0x100000, MREMAP_MAYMOVE = 1, MREMAP_FIXED = 2,
 	MADV_DONTNEED = 4, PG = 4096,
@@ -141,6 +142,13 @@ void cmain(long *sp)
 	check("own mremap", sys6(NR_mremap, (long)p, 3 * PG, PG, 0, 0, 0), (long)p);
 	check("own madvise", sys3(NR_madvise, p, PG, MADV_DONTNEED), 0);
 	check("own munmap all", sys3(NR_munmap, p, 3 * PG, 0), 0);
+	/* A System V segment is the guest's memory too. */
+	long id = sys3(NR_shmget, 0 /* IPC_PRIVATE */, 2 * PG, 01600);
+	long shm = sys3(NR_shmat, id, 0, 0);
+	check("shm mprotect", sys3(NR_mprotect, shm, 2 * PG, 1), 0);
+	check("shmdt", sys3(NR_shmdt, shm, 0, 0), 0);
+	check("shm gone", sys3(NR_mprotect, shm, 2 * PG, 1), -12);
+	sys3(NR_shmctl, id, 0 /* IPC_RMID */, 0);
 	out(failed ? "FAIL\n" : "PASS\n");
 	exit_group(failed);
 }
