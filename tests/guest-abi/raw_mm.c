@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * A guest that aims its memory calls at the translator's own memory: the
- * code of the `vgpu` binary, its malloc heap and its main stack, found in
+ * code and data of the `vgpu` binary, its malloc heap (if it has one: not
+ * under ASan) and its main stack, found in
  * /proc/self/maps (which vgpu run does not filter). Each call must fail as
  * if the range were not the guest's to change (ENOMEM, EEXIST, EFAULT;
  * munmap succeeds on it as on a hole) and leave the translator running;
@@ -115,23 +116,27 @@ static void attack(const char *name, unsigned long t, unsigned long own)
 void cmain(long *sp) __attribute__((used, noreturn));
 void cmain(long *sp)
 {
-	unsigned long text, heap, stack, p;
+	unsigned long text, data, heap, stack, p;
 
 	(void)sp;
 	if (read_maps() <= 0)
 		exit_group(2);
 	text = find("/vgpu", "r-xp");
+	data = find("/vgpu", "rw-p");
 	heap = find("[heap]", 0);
 	stack = find("[stack]", 0);
 	p = (unsigned long)sys6(NR_mmap, 0, 3 * PG, PROT_RW, MAP_PA, -1, 0);
 	attack("translator code", text, p);
-	attack("translator heap", heap, p);
+	attack("translator data", data, p);
+	if (heap)
+		attack("translator heap", heap, p);
 	attack("host stack", stack, p);
 
 	/* Still there, and the guest's own calls still work. */
 	read_maps();
 	check("heap kept", (long)find("[heap]", 0), (long)heap);
 	check("code kept", (long)find("/vgpu", "r-xp"), (long)text);
+	check("data kept", (long)find("/vgpu", "rw-p"), (long)data);
 	*(volatile char *)p = 1;
 	check("own mprotect", sys3(NR_mprotect, p, 3 * PG, 1), 0);
 	check("own munmap", sys3(NR_munmap, p + PG, PG, 0), 0);
