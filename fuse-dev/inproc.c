@@ -200,13 +200,21 @@ static int backing_create(void *priv, uint64_t size, struct shim_backing *b)
 	return ret;
 }
 
-/* After a call that may have consumed what made the file readable. */
+/* After a call that may have consumed what made the file readable. An
+ * event queued by a GPU thread between the check and the drain had its
+ * notification drained too, so a file found readable afterwards gets its
+ * token back (the event is queued before its notification is sent). */
 static void sync_readiness(struct vgpu_inproc_file *f)
 {
-	if (f->obj)
+	if (f->obj) {
 		fobj_fd_ready(&f->h, shim_fobj_poll(f->obj));
-	else
+		if (shim_fobj_poll(f->obj))
+			fobj_fd_ready(&f->h, shim_fobj_poll(f->obj));
+	} else {
 		sync_eventfd(f, shim_poll(f->sf));
+		if (shim_poll(f->sf))
+			sync_eventfd(f, true);
+	}
 }
 
 struct vgpu_inproc *vgpu_inproc_create(const struct shim_config *cfg)

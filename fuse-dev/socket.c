@@ -94,13 +94,21 @@ static void sync_efd(int efd, bool readable)
 		return;
 }
 
-/* After a call that may have changed whether the file is readable. */
+/* After a call that may have changed whether the file is readable. An
+ * event queued by a GPU thread between the check and the drain had its
+ * notification drained too: a file still readable afterwards gets its
+ * token back (the event is queued before its notification is sent). */
 static void sync_readiness(struct sock_conn *c)
 {
-	if (c->file->obj)
+	if (c->file->obj) {
 		fobj_fd_ready(&c->file->h, shim_fobj_poll(c->file->obj));
-	else
+		if (shim_fobj_poll(c->file->obj))
+			fobj_fd_ready(&c->file->h, shim_fobj_poll(c->file->obj));
+	} else {
 		sync_efd(c->file->efd, shim_poll(c->sf) & SHIM_POLLIN);
+		if (shim_poll(c->sf) & SHIM_POLLIN)
+			sync_efd(c->file->efd, true);
+	}
 }
 
 static void file_notify(struct server_file *hf)
