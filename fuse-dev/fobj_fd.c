@@ -79,3 +79,28 @@ void fobj_fd_notify(void *priv, struct shim_fobj *o, unsigned mask)
 	if (h)
 		fobj_fd_ready(h, mask);
 }
+
+void node_efd_ready(int efd, bool readable)
+{
+	uint64_t v;
+
+	while (read(efd, &v, sizeof(v)) == sizeof(v))
+		;
+	v = 1;
+	if (readable && write(efd, &v, sizeof(v)) != sizeof(v))
+		return;
+}
+
+void transport_rearm(struct shim_fobj *obj, struct fobj_fd *h, struct shim_file *sf,
+		     int efd)
+{
+	if (obj) {
+		fobj_fd_ready(h, shim_fobj_poll(obj));
+		if (shim_fobj_poll(obj))
+			fobj_fd_ready(h, shim_fobj_poll(obj));
+	} else {
+		node_efd_ready(efd, shim_poll(sf) & SHIM_POLLIN);
+		if (shim_poll(sf) & SHIM_POLLIN)
+			node_efd_ready(efd, true);
+	}
+}

@@ -46,4 +46,20 @@ void fobj_fd_close(struct fobj_fd *h);
 struct shim_fobj;
 void fobj_fd_notify(void *priv, struct shim_fobj *o, unsigned mask);
 
+/* A device node's file (kbase events) is readable through an eventfd of
+ * the transport's: one token while the file is readable. */
+void node_efd_ready(int efd, bool readable);
+
+/*
+ * After a call that may have consumed what made a file readable: re-arms
+ * its descriptor, @h when the file is driver object @obj, else node file
+ * @sf's eventfd @efd. An event a driver thread queued between the check
+ * and the drain had its notification drained too (an event is queued
+ * before its notification is sent), so a file still readable afterwards
+ * gets its token back.
+ */
+struct shim_file;
+void transport_rearm(struct shim_fobj *obj, struct fobj_fd *h, struct shim_file *sf,
+		     int efd);
+
 #endif

@@ -160,32 +160,13 @@ static void caller_init(struct fuse_caller *c, struct vgpu_inproc *ip)
 	c->base.fd_get = fd_get;
 }
 
-/* Level-triggered: the eventfd counter is 1 while the file is readable. */
-static void sync_eventfd(struct vgpu_inproc_file *f, bool readable)
-{
-	uint64_t v = 1;
-
-	if (readable) {
-		uint64_t cur;
-
-		/* Only one token: drain first, then add one. */
-		while (read(f->efd, &cur, sizeof(cur)) == sizeof(cur))
-			;
-		if (write(f->efd, &v, sizeof(v)) != sizeof(v))
-			return;
-	} else {
-		while (read(f->efd, &v, sizeof(v)) == sizeof(v))
-			;
-	}
-}
-
 static void notify(void *priv, struct shim_file *sf)
 {
 	struct vgpu_inproc_file *f = shim_file_host_data(sf);
 
 	(void)priv;
 	if (f)
-		sync_eventfd(f, true);
+		node_efd_ready(f->efd, true);
 }
 
 /* The transport's memfds, kept clear of the guest's descriptor numbers. */
@@ -198,23 +179,6 @@ static int backing_create(void *priv, uint64_t size, struct shim_backing *b)
 	if (!ret)
 		b->handle = transport_fd_aside(b->handle);
 	return ret;
-}
-
-/* After a call that may have consumed what made the file readable. An
- * event queued by a GPU thread between the check and the drain had its
- * notification drained too, so a file found readable afterwards gets its
- * token back (the event is queued before its notification is sent). */
-static void sync_readiness(struct vgpu_inproc_file *f)
-{
-	if (f->obj) {
-		fobj_fd_ready(&f->h, shim_fobj_poll(f->obj));
-		if (shim_fobj_poll(f->obj))
-			fobj_fd_ready(&f->h, shim_fobj_poll(f->obj));
-	} else {
-		sync_eventfd(f, shim_poll(f->sf));
-		if (shim_poll(f->sf))
-			sync_eventfd(f, true);
-	}
 }
 
 struct vgpu_inproc *vgpu_inproc_create(const struct shim_config *cfg)
@@ -377,7 +341,7 @@ static long file_ioctl(struct vgpu_inproc_file *f, struct fuse_caller *c, unsign
 	    c->base.copy_to_user(&c->base, (uintptr_t)arg, buf, size))
 		ret = -EFAULT;
 	free(buf);
-	sync_readiness(f);
+	transport_rearm(f->obj, &f->h, f->sf, f->efd);
 	return ret;
 }
 
@@ -411,7 +375,7 @@ static long file_read(struct vgpu_inproc_file *f, struct fuse_caller *c, uint64_
 	if (n > 0 && c->base.copy_to_user(&c->base, buf, tmp, (size_t)n))
 		n = -EFAULT;
 	free(tmp);
-	sync_readiness(f);
+	transport_rearm(f->obj, &f->h, f->sf, f->efd);
 	return n;
 }
 

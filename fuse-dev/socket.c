@@ -82,38 +82,9 @@ struct sock_caller {
 	bool broken; /* the stream failed mid-request: drop the connection */
 };
 
-/* Level-triggered: the eventfd holds one token while the file is readable. */
-static void sync_efd(int efd, bool readable)
-{
-	uint64_t v;
-
-	while (read(efd, &v, sizeof(v)) == sizeof(v))
-		;
-	v = 1;
-	if (readable && write(efd, &v, sizeof(v)) != sizeof(v))
-		return;
-}
-
-/* After a call that may have changed whether the file is readable. An
- * event queued by a GPU thread between the check and the drain had its
- * notification drained too: a file still readable afterwards gets its
- * token back (the event is queued before its notification is sent). */
-static void sync_readiness(struct sock_conn *c)
-{
-	if (c->file->obj) {
-		fobj_fd_ready(&c->file->h, shim_fobj_poll(c->file->obj));
-		if (shim_fobj_poll(c->file->obj))
-			fobj_fd_ready(&c->file->h, shim_fobj_poll(c->file->obj));
-	} else {
-		sync_efd(c->file->efd, shim_poll(c->sf) & SHIM_POLLIN);
-		if (shim_poll(c->sf) & SHIM_POLLIN)
-			sync_efd(c->file->efd, true);
-	}
-}
-
 static void file_notify(struct server_file *hf)
 {
-	sync_efd(((struct sock_file *)hf)->efd, true);
+	node_efd_ready(((struct sock_file *)hf)->efd, true);
 }
 
 static int user_copy(struct sock_caller *sc, uint32_t op, uint64_t uaddr,
@@ -347,7 +318,7 @@ static int do_ioctl(struct sock_conn *c, struct vgpu_sock_msg *m)
 				    c->sf, &sc.base, cmd, buf);
 	else
 		ret = shim_ioctl(c->sf, &sc.base, cmd, buf);
-	sync_readiness(c);
+	transport_rearm(c->file->obj, &c->file->h, c->sf, c->file->efd);
 	if (sc.broken) {
 		free(buf);
 		return -EPIPE;
@@ -373,7 +344,7 @@ static int do_read(struct sock_conn *c, struct vgpu_sock_msg *m)
 			 : shim_read(c->sf, &sc.base, buf, len, m->b != 0);
 	if (c->ss->cap && !c->file->obj && !c->file->panfrost)
 		capture_kb_events(c->ss->cap, c->file->cap_file, buf, n);
-	sync_readiness(c);
+	transport_rearm(c->file->obj, &c->file->h, c->sf, c->file->efd);
 	err = sc.broken ? -EPIPE :
 		reply(c, n, 0, 0, buf, n > 0 ? (uint32_t)n : 0, -1);
 	free(buf);
