@@ -24,7 +24,6 @@ long drm_syncobj_to_fd(struct drm_file_priv *p, struct shim_caller *c,
 		       struct drm_syncobj_handle_arg *a)
 {
 	struct shim_dev *dev = p->file->dev;
-	struct shim_fobj *o;
 	int fd;
 
 	if (a->pad || (a->flags & ~DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE))
@@ -36,12 +35,9 @@ long drm_syncobj_to_fd(struct drm_file_priv *p, struct shim_caller *c,
 		if (ret)
 			return ret;
 		fd = shim_sync_file_install(dev, c, f);
-		if (fd < 0)
-			return fd;
-		a->fd = fd;
-		return 0;
 	} else {
 		struct drm_syncobj *s = drm_syncobj_lookup(p, a->handle);
+		struct shim_fobj *o;
 
 		if (!s)
 			return -SHIM_ENOENT;
@@ -49,8 +45,8 @@ long drm_syncobj_to_fd(struct drm_file_priv *p, struct shim_caller *c,
 		if (!o)
 			return -SHIM_ENOMEM;
 		s->refs++;
+		fd = shim_fobj_install(c, o, true);
 	}
-	fd = shim_fobj_install(c, o, true);
 	if (fd < 0)
 		return fd;
 	a->fd = fd;
