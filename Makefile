@@ -79,7 +79,8 @@ GUEST_CFLAGS := -O2 -g -Wall -Wextra -Werror
 SYSROOT_SCRIPT := scripts/sysroot.sh
 
 .PHONY: all tests guests check demo bench fuzz deps deps-auto sysroot module \
-	print-sysroot sysroot-bpo print-sysroot-bpo install uninstall clean help
+	print-sysroot sysroot-bpo print-sysroot-bpo sysroot-trixie print-sysroot-trixie \
+	install uninstall clean help
 .DEFAULT_GOAL := all
 # Keep every intermediate (objects of tests, test libraries).
 .SECONDARY:
@@ -146,12 +147,21 @@ sysroot-bpo: sysroot
 print-sysroot-bpo:
 	@$(SYSROOT_SCRIPT) --variant bpo --print
 
+# A Debian 13 sysroot of its own (scripts/sysroot-trixie.list): Mesa 25
+# with rusticl, OpenCL programs, piglit's OpenCL tests.
+sysroot-trixie: deps-auto
+	@$(SYSROOT_SCRIPT) --variant trixie --fetch
+
+print-sysroot-trixie:
+	@$(SYSROOT_SCRIPT) --variant trixie --print
+
 # `make check` does its own set-up: packages, build, sysroot, then every tier
 # (or only T=tier[,tier]).
 check: deps-auto
 	$(Q)$(MAKE) --no-print-directory tests
 	$(Q)$(SYSROOT_SCRIPT) --fetch --quiet || echo "# sysroot unavailable: tests that need it will skip"
 	$(Q)$(SYSROOT_SCRIPT) --variant bpo --fetch --quiet || echo "# bpo sysroot unavailable: Mesa 25 tests will skip"
+	$(Q)$(SYSROOT_SCRIPT) --variant trixie --fetch --quiet || echo "# trixie sysroot unavailable: Debian 13 tests will skip"
 	$(Q)VGPU_BUILD=$(BUILD) VGPU_SAN=$(SAN) tests/run.sh $(subst $(comma), ,$(T))
 
 comma := ,
@@ -192,6 +202,8 @@ help:
 	@echo "  print-sysroot   print the sysroot path"
 	@echo "  sysroot-bpo     the sysroot with Mesa 25 from bookworm-backports over it"
 	@echo "  print-sysroot-bpo  print its path"
+	@echo "  sysroot-trixie  a Debian 13 sysroot: Mesa 25 with rusticl, clpeak, PyOpenCL, piglit CL"
+	@echo "  print-sysroot-trixie  print its path"
 	@echo "  module [KDIR=]  build the core as a kernel module (Kbuild) in \$$(BUILD)/kmod"
 	@echo "  install         install vgpu into \$$(DESTDIR)\$$(PREFIX)/bin"
 	@echo "variables: SAN=1 (ASan+UBSan, in build-san/), BUILD=dir, V=1"

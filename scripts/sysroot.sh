@@ -12,14 +12,20 @@
 #                                (Mesa 25, scripts/sysroot-bpo.list): a
 #                                hard-link copy of the base sysroot with the
 #                                listed packages unpacked over it
+#   --variant trixie             the same for a Debian 13 sysroot (Mesa 25
+#                                with rusticl, scripts/sysroot-trixie.list):
+#                                a sysroot of its own, the list's packages
+#                                and everything they depend on
 #
 # VGPU_SYSROOT overrides the path (default
-# ${XDG_CACHE_HOME:-~/.cache}/vgpu/sysroot), VGPU_SYSROOT_BPO the variant's
-# (default sysroot-bpo beside it); downloaded .debs are kept in the sibling
-# directory debs/ (debs-bpo/) so an interrupted fetch resumes. The variant
+# ${XDG_CACHE_HOME:-~/.cache}/vgpu/sysroot), VGPU_SYSROOT_BPO and
+# VGPU_SYSROOT_TRIXIE the variants' (default sysroot-bpo, sysroot-trixie
+# beside it); downloaded .debs are kept in the sibling directory debs/
+# (debs-bpo/, debs-trixie/) so an interrupted fetch resumes. A variant
 # resolves and downloads with a private apt state under the cache
-# (apt-bpo/: its own sources, lists and archive cache, the system's
-# Debian archive keyring), so it needs no root and leaves /etc/apt alone.
+# (apt-bpo/, apt-trixie/: its own sources, lists and archive cache, the
+# system's Debian archive keyring, which verifies both releases), so it
+# needs no root and leaves /etc/apt alone.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -31,26 +37,48 @@ DEBS="$(dirname "$SYSROOT")/debs"
 STAMP_NAME=.vgpu-sysroot-stamp
 QUIET=0
 VARIANT=
+# Variants: Debian release, the release apt prefers, and whether the
+# variant is a sysroot of its own (else an overlay over the base).
+RELEASE=bookworm
+DEFAULT_RELEASE=bookworm
+STANDALONE=0
+TARGET=sysroot
 APT_OPTS=()
 
 say() { [ "$QUIET" = 1 ] || echo "sysroot: $*"; }
 die() { echo "sysroot: error: $*" >&2; exit 1; }
 
-wanted() { sed -e 's/#.*//' -e 's/[[:space:]]//g' "$LIST" | grep -v '^$'; }
+# The list's package names. A line may name paths after the package
+# (globs, as tar takes them): only those are unpacked from it.
+wanted() { sed -e 's/#.*//' "$LIST" | awk 'NF { print $1 }'; }
+paths_of() { sed -e 's/#.*//' "$LIST" | awk -v p="$1" '$1 == p { $1 = ""; print }'; }
+
+# A standalone variant resolves dependencies itself; its stamp records the
+# list it was made from.
+list_line() { echo "# list $(sha256sum "$LIST" | cut -d' ' -f1)"; }
 
 # The stamp's package names, in list order, as the list last fetched was.
 stamp_names() { awk '!/^#/ { print $1 }' "$SYSROOT/$STAMP_NAME"; }
 
-# A variant also records the base stamp it was laid over.
-base_line() { [ -z "$VARIANT" ] || echo "# base $(sha256sum "$BASE/$STAMP_NAME" | cut -d' ' -f1)"; }
+# An overlay variant also records the base stamp it was laid over.
+base_line() {
+	[ -z "$VARIANT" ] || [ "$STANDALONE" = 1 ] ||
+		echo "# base $(sha256sum "$BASE/$STAMP_NAME" | cut -d' ' -f1)"
+}
 
 up_to_date() {
-	[ -f "$SYSROOT/$STAMP_NAME" ] && [ "$(wanted)" = "$(stamp_names)" ] &&
+	[ -f "$SYSROOT/$STAMP_NAME" ] || return 1
+	if [ "$STANDALONE" = 1 ]; then
+		grep -qxF "$(list_line)" "$SYSROOT/$STAMP_NAME"
+		return
+	fi
+	[ "$(wanted)" = "$(stamp_names)" ] &&
 		{ [ -z "$VARIANT" ] || grep -qxF "$(base_line)" "$SYSROOT/$STAMP_NAME"; }
 }
 
-# The private apt state of a variant: bookworm, its updates and security
-# suites and bookworm-backports, arm64 only, backports preferred.
+# The private apt state of a variant, arm64 only: its release ($RELEASE),
+# that release's updates and security suites, and for bpo
+# bookworm-backports, preferred.
 private_apt() {
 	local dir="$CACHE/apt-$VARIANT" key=/usr/share/keyrings/debian-archive-keyring.gpg
 	local src="[arch=arm64 signed-by=$key] http://deb.debian.org/debian"
@@ -58,10 +86,10 @@ private_apt() {
 	[ -r "$key" ] || die "no $key (Debian package debian-archive-keyring)"
 	mkdir -p "$dir/lists/partial" "$dir/archives/partial"
 	{
-		echo "deb $src bookworm main"
-		echo "deb $src bookworm-updates main"
-		echo "deb $src-security bookworm-security main"
-		echo "deb $src bookworm-backports main"
+		echo "deb $src $RELEASE main"
+		echo "deb $src $RELEASE-updates main"
+		echo "deb $src-security $RELEASE-security main"
+		[ "$VARIANT" != bpo ] || echo "deb $src bookworm-backports main"
 	} >"$dir/sources.list"
 	: >"$dir/status"
 	APT_OPTS=(-o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
@@ -70,7 +98,8 @@ private_apt() {
 		-o Dir::State::status="$dir/status" -o Dir::Cache="$dir"
 		-o Dir::Cache::Archives="$dir/archives" -o Dir::Cache::pkgcache=
 		-o Dir::Cache::srcpkgcache= -o APT::Architecture=arm64
-		-o APT::Architectures=arm64 -o APT::Default-Release=bookworm-backports
+		-o APT::Architectures=arm64 -o APT::Default-Release="$DEFAULT_RELEASE"
+		-o APT::Install-Recommends=false -o Debug::NoLocking=1
 		-o APT::Sandbox::User=root)
 	# Only a fetch that has work to do gets here: fresh lists then cost
 	# two seconds and name versions the archive still has.
@@ -91,10 +120,24 @@ ensure_apt() {
 	fi
 }
 
+# What a standalone variant installs: the listed packages and everything
+# they depend on (no recommends), as apt resolves them for an empty
+# system, sorted by name, in resolve_all's form.
+resolve_deps() {
+	local out
+	# shellcheck disable=SC2046
+	out=$(apt-get -s -q "${APT_OPTS[@]}" install $(wanted) 2>&1) ||
+		die "apt cannot resolve $LIST for $RELEASE:"$'\n'"$out"
+	# "Inst NAME (VERSION SUITES [ARCH])"
+	awk '$1 == "Inst" { a = $NF; gsub(/[][)]/, "", a); v = $3; sub(/^\(/, "", v)
+		print (a == "all" ? $2 : $2 ":arm64"), v }' <<<"$out" | sort
+}
+
 # Prints "spec version" for each wanted package, in list order: spec is
 # "pkg:arm64" for arm64 packages and "pkg" for architecture-independent ones.
 # One apt-cache call per architecture keeps this fast.
 resolve_all() {
+	[ "$STANDALONE" = 0 ] || { resolve_deps; return; }
 	local names
 	names=$(wanted)
 	# shellcheck disable=SC2046
@@ -148,13 +191,25 @@ drop_replaced() {
 	done
 }
 
+# A usr-merged release (Debian 13) ships nothing in /lib, /bin, /sbin:
+# the system's links make its interpreter /lib/ld-linux-aarch64.so.1.
+usr_merge() {
+	local d
+	[ "$STANDALONE" = 1 ] || return 0
+	for d in lib bin sbin; do
+		[ -e "$1/$d" ] || [ ! -d "$1/usr/$d" ] || ln -s "usr/$d" "$1/$d"
+	done
+}
+
 fetch() {
 	if up_to_date; then
 		say "up to date: $SYSROOT"
 		return 0
 	fi
 	command -v apt-get >/dev/null || die "apt-get not found (a Debian host is needed)"
-	if [ -n "$VARIANT" ]; then
+	if [ "$STANDALONE" = 1 ]; then
+		private_apt
+	elif [ -n "$VARIANT" ]; then
 		[ -f "$BASE/$STAMP_NAME" ] || die "no base sysroot at $BASE (run: make sysroot)"
 		private_apt
 	else
@@ -179,7 +234,7 @@ fetch() {
 	local tmp=$TMP
 	rm -rf "$tmp"
 	trap 'rm -rf "$TMP"' EXIT
-	if [ -n "$VARIANT" ]; then
+	if [ -n "$VARIANT" ] && [ "$STANDALONE" = 0 ]; then
 		# Hard links: dpkg -x replaces a file (unlink, create), never
 		# writes into it, so the base sysroot stays as it is.
 		cp -al "$BASE" "$tmp"
@@ -192,14 +247,23 @@ fetch() {
 	{
 		echo "# vgpu sysroot: package version sha256 (from $LIST)"
 		base_line
+		[ "$STANDALONE" = 0 ] || list_line
 		for i in "${!specs[@]}"; do
-			local f
+			local f paths
 			f=$(deb_file "${specs[$i]}" "${vers[$i]}")
 			[ -n "$f" ] || die "missing download for ${specs[$i]} ${vers[$i]}"
-			dpkg -x "$f" "$tmp"
+			paths=$(paths_of "${specs[$i]%%:*}")
+			if [ -n "$paths" ]; then
+				# shellcheck disable=SC2086
+				dpkg-deb --fsys-tarfile "$f" | tar -x -C "$tmp" --wildcards $paths ||
+					die "unpacking $paths from $f failed"
+			else
+				dpkg -x "$f" "$tmp"
+			fi
 			echo "${specs[$i]%%:*} ${vers[$i]} $(sha256sum "$f" | cut -d' ' -f1)"
 		done
 	} >"$tmp/$STAMP_NAME.new"
+	usr_merge "$tmp"
 	mv "$tmp/$STAMP_NAME.new" "$tmp/$STAMP_NAME"
 	rm -rf "$SYSROOT.old"
 	[ -d "$SYSROOT" ] && mv "$SYSROOT" "$SYSROOT.old"
@@ -210,8 +274,8 @@ fetch() {
 }
 
 verify() {
-	[ -f "$SYSROOT/$STAMP_NAME" ] || die "no sysroot at $SYSROOT (run: make sysroot)"
-	up_to_date || die "sysroot at $SYSROOT does not match $LIST (run: make sysroot)"
+	[ -f "$SYSROOT/$STAMP_NAME" ] || die "no sysroot at $SYSROOT (run: make $TARGET)"
+	up_to_date || die "sysroot at $SYSROOT does not match $LIST (run: make $TARGET)"
 	local bad=0 name ver sum f
 	while read -r name ver sum; do
 		[[ $name == \#* ]] && continue
@@ -227,18 +291,24 @@ verify() {
 	say "ok: $(grep -vc '^#' "$SYSROOT/$STAMP_NAME") packages in $SYSROOT"
 }
 
-USAGE="usage: $0 [--variant bpo] --print|--fetch [--quiet]|--verify"
+USAGE="usage: $0 [--variant bpo|trixie] --print|--fetch [--quiet]|--verify"
 mode=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--print | --fetch | --verify) mode=$1 ;;
 	--quiet) QUIET=1 ;;
 	--variant)
-		[ "${2:-}" = bpo ] || { echo "$USAGE" >&2; exit 2; }
+		case ${2:-} in
+		bpo) SYSROOT="${VGPU_SYSROOT_BPO:-$(dirname "$BASE")/sysroot-bpo}"
+			DEFAULT_RELEASE=bookworm-backports ;;
+		trixie) SYSROOT="${VGPU_SYSROOT_TRIXIE:-$(dirname "$BASE")/sysroot-trixie}"
+			RELEASE=trixie DEFAULT_RELEASE=trixie STANDALONE=1 ;;
+		*) echo "$USAGE" >&2; exit 2 ;;
+		esac
 		VARIANT=$2
+		TARGET=sysroot-$2
 		shift
 		LIST="$HERE/sysroot-$VARIANT.list"
-		SYSROOT="${VGPU_SYSROOT_BPO:-$(dirname "$BASE")/sysroot-$VARIANT}"
 		DEBS="$(dirname "$SYSROOT")/debs-$VARIANT"
 		;;
 	*) echo "$USAGE" >&2; exit 2 ;;

@@ -19,23 +19,9 @@
 /* abi_run's limit too. */
 #define MESA_TIMEOUT 300
 
-/* The bpo sysroot's path, or NULL when it has not been fetched. */
 static const char *bpo_sysroot(void)
 {
-	static char path[4096];
-	char *argv[] = { "scripts/sysroot.sh", "--variant", "bpo", "--print", NULL };
-	char stamp[4200];
-	struct proc_result r;
-	struct stat st;
-
-	if (proc_run(argv, NULL, NULL, NULL, 0, 10, &r) || r.status) {
-		proc_result_free(&r);
-		return NULL;
-	}
-	snprintf(path, sizeof(path), "%.*s", (int)strcspn(r.out, "\n"), r.out);
-	proc_result_free(&r);
-	snprintf(stamp, sizeof(stamp), "%s/.vgpu-sysroot-stamp", path);
-	return stat(stamp, &st) ? NULL : path;
+	return sysroot_variant_path("bpo");
 }
 
 /* `vgpu run -gpu GPU -L BPO PROG` (GPU NULL: the G71), expecting

@@ -179,28 +179,50 @@ const char *build_path(const char *rel)
 	return path;
 }
 
-const char *sysroot_path(void)
+/* Each variant's path is asked of scripts/sysroot.sh once. */
+const char *sysroot_variant_path(const char *variant)
 {
-	static char path[4096];
-	const char *env = getenv("VGPU_SYSROOT");
+	static struct {
+		const char *variant;
+		char path[4096];
+	} seen[4];
+	const char *env = variant ? NULL : getenv("VGPU_SYSROOT");
+	char *argv[] = { "scripts/sysroot.sh", "--variant", (char *)variant, "--print", NULL };
 	struct proc_result r;
-	char *argv[] = { "scripts/sysroot.sh", "--print", NULL };
 	char stamp[4200];
+	char *path = NULL;
 	struct stat st;
+	size_t i;
 
-	if (env && *env) {
-		snprintf(path, sizeof(path), "%s", env);
+	for (i = 0; i < 4 && seen[i].variant; i++)
+		if (!strcmp(seen[i].variant, variant ? variant : ""))
+			break;
+	if (i == 4)
+		return NULL;
+	path = seen[i].path;
+	if (seen[i].variant) {
+		/* asked before */
+	} else if (env && *env) {
+		snprintf(path, sizeof(seen[i].path), "%s", env);
+		seen[i].variant = "";
 	} else {
+		if (!variant)
+			argv[1] = "--print", argv[2] = NULL;
 		if (proc_run(argv, NULL, NULL, NULL, 0, 10, &r) || r.status) {
 			proc_result_free(&r);
 			return NULL;
 		}
-		snprintf(path, sizeof(path), "%.*s", (int)strcspn(r.out, "\n"),
-			 r.out);
+		snprintf(path, sizeof(seen[i].path), "%.*s", (int)strcspn(r.out, "\n"), r.out);
 		proc_result_free(&r);
+		seen[i].variant = variant ? variant : "";
 	}
 	snprintf(stamp, sizeof(stamp), "%s/.vgpu-sysroot-stamp", path);
 	return stat(stamp, &st) ? NULL : path;
+}
+
+const char *sysroot_path(void)
+{
+	return sysroot_variant_path(NULL);
 }
 
 char *read_file(const char *path, size_t *len)

@@ -32,6 +32,9 @@ const char *build_path(const char *rel);
 
 /* The arm64 sysroot's path, or NULL when it has not been fetched. */
 const char *sysroot_path(void);
+/* The same for a variant of scripts/sysroot.sh ("bpo", "trixie"; NULL:
+ * the base). */
+const char *sysroot_variant_path(const char *variant);
 
 /* Reads a whole file; NULL on error. *len gets its size. */
 char *read_file(const char *path, size_t *len);
