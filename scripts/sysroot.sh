@@ -54,8 +54,10 @@ wanted() { sed -e 's/#.*//' "$LIST" | awk 'NF { print $1 }'; }
 paths_of() { sed -e 's/#.*//' "$LIST" | awk -v p="$1" '$1 == p { $1 = ""; print }'; }
 
 # A standalone variant resolves dependencies itself; its stamp records the
-# list it was made from.
-list_line() { echo "# list $(sha256sum "$LIST" | cut -d' ' -f1)"; }
+# list it was made from and how it was unpacked (UNPACK, raised when the
+# unpacking changes, so an older sysroot is remade).
+UNPACK=2
+list_line() { echo "# list $(sha256sum "$LIST" | cut -d' ' -f1) unpack $UNPACK"; }
 
 # The stamp's package names, in list order, as the list last fetched was.
 stamp_names() { awk '!/^#/ { print $1 }' "$SYSROOT/$STAMP_NAME"; }
@@ -191,6 +193,26 @@ drop_replaced() {
 	done
 }
 
+# dpkg -x runs no maintainer scripts, so links that update-alternatives
+# would make (libblas.so.3 for numpy, say) are missing: make those the
+# packages' postinst scripts install with literal paths, the highest
+# priority winning, as on an installed system. Prints "prio link path".
+alternatives_of() {
+	local script
+	script=$(dpkg-deb --ctrl-tarfile "$1" | tar -xO ./postinst 2>/dev/null) || return 0
+	sed -e ':a' -e '/\\$/N; s/\\\n[[:space:]]*/ /; ta' <<<"$script" |
+		awk '$1 == "update-alternatives" && $2 == "--install" && $0 !~ /\$/ { print $6, $3, $5 }'
+}
+
+link_alternatives() {
+	local root=$1 prio link path
+	shift
+	sort -k2,2 -k1,1nr | awk '!seen[$2]++' | while read -r prio link path; do
+		[ -e "$root$link" ] || [ -L "$root$link" ] || [ ! -e "$root$path" ] ||
+			ln -s "$(realpath -m --relative-to="$(dirname "$link")" "$path")" "$root$link"
+	done
+}
+
 # A usr-merged release (Debian 13) ships nothing in /lib, /bin, /sbin:
 # the system's links make its interpreter /lib/ld-linux-aarch64.so.1.
 usr_merge() {
@@ -260,9 +282,12 @@ fetch() {
 			else
 				dpkg -x "$f" "$tmp"
 			fi
+			alternatives_of "$f" >>"$tmp/.alternatives"
 			echo "${specs[$i]%%:*} ${vers[$i]} $(sha256sum "$f" | cut -d' ' -f1)"
 		done
 	} >"$tmp/$STAMP_NAME.new"
+	link_alternatives "$tmp" <"$tmp/.alternatives"
+	rm -f "$tmp/.alternatives"
 	usr_merge "$tmp"
 	mv "$tmp/$STAMP_NAME.new" "$tmp/$STAMP_NAME"
 	rm -rf "$SYSROOT.old"
