@@ -169,12 +169,14 @@ comma := ,
 demo: deps-auto
 	$(Q)$(MAKE) --no-print-directory tests
 	$(Q)$(SYSROOT_SCRIPT) --fetch
+	$(Q)$(SYSROOT_SCRIPT) --variant trixie --fetch
 	$(Q)scripts/demo.sh $(BUILD)
 
 # The end-to-end entries need the aarch64 GLES programs and the sysroot.
 bench: deps-auto
 	$(Q)$(MAKE) --no-print-directory tests
 	$(Q)$(SYSROOT_SCRIPT) --fetch --quiet || echo "# sysroot unavailable: end-to-end benchmarks will say so"
+	$(Q)$(SYSROOT_SCRIPT) --variant trixie --fetch --quiet || echo "# Debian 13 sysroot unavailable: the OpenCL benchmark will say so"
 	$(Q)scripts/bench.sh $(BUILD)
 
 # The core as a kernel module, built from a copy in $(BUILD)/kmod.
