@@ -5,12 +5,6 @@
 
 #include "cmd/commands.h"
 
-int vgpu_cmd_unimplemented(const struct vgpu_cmd *cmd)
-{
-	fprintf(stderr, "vgpu %s: not implemented yet\n", cmd->name);
-	return VGPU_EXIT_UNIMPLEMENTED;
-}
-
 int vgpu_cmd_wants_help(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {

@@ -21,12 +21,6 @@ extern const struct vgpu_cmd vgpu_cmd_dis;   /* cmd/dis.c */
 extern const struct vgpu_cmd vgpu_cmd_preload; /* cmd/preload.c */
 extern const struct vgpu_cmd vgpu_cmd_replay;  /* fuse-dev/replay.c */
 
-/* Exit status of a subcommand that is not implemented yet. */
-#define VGPU_EXIT_UNIMPLEMENTED 2
-
-/* Prints "vgpu NAME: not implemented yet" and returns the status above. */
-int vgpu_cmd_unimplemented(const struct vgpu_cmd *cmd);
-
 /* True when argv holds -h or --help before any "--". */
 int vgpu_cmd_wants_help(int argc, char **argv);
 

@@ -2,7 +2,7 @@
 /*
  * The guest-visible device view of a board with a Mali: the two nodes
  * (/dev/dri/renderD128, /dev/mali0) and the few /dev and sysfs entries
- * libdrm's device scan and Mesa's probe read (issue 7 lists them). Both
+ * libdrm's device scan and Mesa's probe read (dev_tree.c lists them). Both
  * the preload library (over `vgpu dev --socket`'s tree) and `vgpu run`
  * (its own tree) show a program this view by rewriting those paths into
  * a real directory made by dev_tree_populate(), so opendir/readdir,

@@ -2,7 +2,8 @@
 /*
  * Runs under libvgpu-preload.so (tests/node/preload.c starts it, natively
  * and under qemu-aarch64): checks the device view libdrm and Mesa rely on
- * (issue 7, section 1) and one GPU job through it, with no Mesa involved.
+ * (the /dev and sysfs entries of fuse-dev/dev_tree.h) and one GPU job
+ * through it, with no Mesa involved.
  * Prints one line per failed check and exits non-zero on any.
  */
 #include <dirent.h>
