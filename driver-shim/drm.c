@@ -11,9 +11,11 @@
 #define DRM_DRIVER_NAME "panfrost"
 #define DRM_DRIVER_DATE "20180908"
 #define DRM_DRIVER_DESC "panfrost DRM"
-/* panfrost 1.2: HEAP/NOEXEC BOs (1.1), AFBC_FEATURES (1.2) */
+/* panfrost 1.3: HEAP/NOEXEC BOs (1.1), AFBC_FEATURES (1.2), the
+ * CYCLE_COUNT submit requirement and the SYSTEM_TIMESTAMP(_FREQUENCY)
+ * params (1.3). 1.4 (SET_LABEL_BO) is not served. */
 #define DRM_DRIVER_MAJOR 1
-#define DRM_DRIVER_MINOR 2
+#define DRM_DRIVER_MINOR 3
 /* GPU VA window Linux's panfrost gives each file. */
 #define PAN_VA_START (32ull << 20)
 #define PAN_VA_END ((4ull << 30) - (32ull << 20))

@@ -26,85 +26,11 @@
  *  timeouts a job running too long is soft-stopped, then hard-stopped,
  *           then the GPU is reset; only that job fails.
  */
-#include "driver-shim/shim_internal.h"
-#include "shader/compute.h"
-#include "vgpu/gpu.h"
-#include "vgpu/regs.h"
-
-#define HW_SLOTS 3
-#define HW_AS 8
-#define HW_POLL_NS (100 * 1000ull)
-#define HW_POLL_TRIES 20000
-#define HW_JOB_TIMEOUT_NS (5ull * 1000 * 1000 * 1000)
-#define HW_STOP_GRACE_NS (500ull * 1000 * 1000)
-
-#define HW_RB 2 /* chains a slot holds: the running one and the _NEXT one */
-
-struct hw_slot {
-	struct shim_list queue;   /* jobs waiting for this slot */
-	struct shim_job *rb[HW_RB]; /* handed to the GPU: [0] runs first */
-	bool flag[HW_RB];         /* their JOB_CHAIN_FLAG */
-	unsigned nrb;
-	bool next_flag;           /* the flag the next submission gets */
-	/* of rb[0], from when it became the running chain: */
-	uint64_t started_ns;
-	uint64_t touched0;        /* the space's distinct pages at start */
-	uint64_t bytes0;          /* and the data bytes it had moved */
-	int stop_stage;           /* 0 none, 1 soft-stopped, 2 hard-stopped */
-	uint64_t stop_ns;
-};
-
-struct shim_hw {
-	struct vgpu *gpu;
-	struct bi_compute *compute; /* the shader cores' back end */
-	struct shim_dev *dev;
-	struct hw_slot slot[HW_SLOTS];
-	struct shim_ctx *as_owner[HW_AS];
-	uint64_t as_lru[HW_AS];
-	uint64_t lru_clock;
-	/* IRQ hand-off to the handler thread */
-	struct os_mutex *irq_lock;
-	struct os_cond *irq_wake;
-	unsigned irq_pending;
-	bool stopping;
-	struct os_thread *thread;
-	uint64_t job_timeout_ns;
-	unsigned hold;            /* shim_hw_hold() depth: submit without kicking */
-	uint64_t st_queued_next;  /* chains queued in _NEXT behind a running one */
-};
-
-static uint32_t rd(struct shim_hw *hw, struct shim_acct *a, uint32_t off)
-{
-	if (a)
-		a->reg_reads++;
-	return vgpu_read32(hw->gpu, off);
-}
-
-static void wr(struct shim_hw *hw, struct shim_acct *a, uint32_t off,
-	       uint32_t v)
-{
-	if (a)
-		a->reg_writes++;
-	vgpu_write32(hw->gpu, off, v);
-}
-
-static uint64_t rd64(struct shim_hw *hw, struct shim_acct *a, uint32_t off)
-{
-	uint32_t lo = rd(hw, a, off);
-
-	return lo | (uint64_t)rd(hw, a, off + 4) << 32;
-}
-
-static void wr64(struct shim_hw *hw, struct shim_acct *a, uint32_t off,
-		 uint64_t v)
-{
-	wr(hw, a, off, (uint32_t)v);
-	wr(hw, a, off + 4, (uint32_t)(v >> 32));
-}
+#include "driver-shim/hw_priv.h"
 
 /* Polls until (reg & mask) == want; false on timeout (a broken model). */
-static bool poll_reg(struct shim_hw *hw, struct shim_acct *a, uint32_t off,
-		     uint32_t mask, uint32_t want)
+bool hw_poll_reg(struct shim_hw *hw, struct shim_acct *a, uint32_t off,
+		 uint32_t mask, uint32_t want)
 {
 	for (int i = 0; i < HW_POLL_TRIES; i++) {
 		if ((rd(hw, a, off) & mask) == want)
@@ -177,7 +103,7 @@ static int gpu_bring_up(struct shim_hw *hw, struct shim_acct *a)
 	wr(hw, a, MALI_GPU_IRQ_MASK, 0);
 	wr(hw, a, MALI_GPU_IRQ_CLEAR, MALI_GPU_IRQ_ALL);
 	wr(hw, a, MALI_GPU_COMMAND, MALI_GPU_CMD_SOFT_RESET);
-	if (!poll_reg(hw, a, MALI_GPU_IRQ_RAWSTAT, MALI_GPU_IRQ_RESET_COMPLETED,
+	if (!hw_poll_reg(hw, a, MALI_GPU_IRQ_RAWSTAT, MALI_GPU_IRQ_RESET_COMPLETED,
 		      MALI_GPU_IRQ_RESET_COMPLETED))
 		return -SHIM_EIO;
 	wr(hw, a, MALI_GPU_IRQ_CLEAR, MALI_GPU_IRQ_ALL);
@@ -198,9 +124,9 @@ static int gpu_bring_up(struct shim_hw *hw, struct shim_acct *a)
 
 static void as_cmd(struct shim_hw *hw, struct shim_acct *a, int as, uint32_t cmd)
 {
-	poll_reg(hw, a, MALI_AS(as) + MALI_AS_STATUS, MALI_AS_STATUS_ACTIVE, 0);
+	hw_poll_reg(hw, a, MALI_AS(as) + MALI_AS_STATUS, MALI_AS_STATUS_ACTIVE, 0);
 	wr(hw, a, MALI_AS(as) + MALI_AS_COMMAND, cmd);
-	poll_reg(hw, a, MALI_AS(as) + MALI_AS_STATUS, MALI_AS_STATUS_ACTIVE, 0);
+	hw_poll_reg(hw, a, MALI_AS(as) + MALI_AS_STATUS, MALI_AS_STATUS_ACTIVE, 0);
 }
 
 static void as_program(struct shim_hw *hw, struct shim_acct *a, int as,
@@ -302,7 +228,7 @@ static struct shim_job *rb_pop(struct shim_hw *hw, struct hw_slot *sl)
 }
 
 /* Gives @ctx an address space; false when all are busy. */
-static bool as_get(struct shim_hw *hw, struct shim_ctx *ctx, struct shim_acct *a)
+bool hw_as_get(struct shim_hw *hw, struct shim_ctx *ctx, struct shim_acct *a)
 {
 	int victim = -1;
 
@@ -371,7 +297,7 @@ static void slot_kick(struct shim_hw *hw, unsigned s, struct shim_acct *a)
 							 struct shim_job, link);
 		bool flag = sl->next_flag;
 
-		if (!as_get(hw, job->ctx, a))
+		if (!hw_as_get(hw, job->ctx, a))
 			return; /* retried when a job completes */
 		shim_list_del(&job->link);
 		sl->rb[sl->nrb] = job;
@@ -399,6 +325,14 @@ static void kick_all(struct shim_hw *hw, struct shim_acct *a)
 {
 	for (unsigned s = 0; s < HW_SLOTS; s++)
 		slot_kick(hw, s, a);
+}
+
+/* @job leaves the driver's hands: it lets go of the cycle counter. */
+static void job_end(struct shim_hw *hw, struct shim_job *job, uint32_t status)
+{
+	if (job->cycle_count)
+		hw_cycle_counter_put(hw, NULL);
+	job->done(job, status);
 }
 
 /* The slot's oldest chain ended with @status. */
@@ -436,7 +370,7 @@ static void job_finish(struct shim_hw *hw, unsigned s, uint32_t status,
 		hw->dev->st_jobs_failed++;
 	if (a)
 		a->jobs++;
-	job->done(job, status);
+	job_end(hw, job, status);
 }
 
 /*
@@ -526,6 +460,8 @@ void shim_hw_submit(struct shim_dev *dev, struct shim_job *job)
 		job->done(job, MALI_EXC_JOB_CONFIG_FAULT);
 		return;
 	}
+	if (job->cycle_count)
+		hw_cycle_counter_get(hw, NULL);
 	queue_by_prio(&hw->slot[job->slot], job);
 	if (hw->hold)
 		return; /* kicked at shim_hw_release(), best first */
@@ -676,6 +612,7 @@ static void gpu_recover(struct shim_hw *hw, unsigned guilty, struct shim_acct *a
 		}
 	if (gpu_bring_up(hw, a))
 		os_err("hw", "GPU reset failed");
+	hw_cycle_counter_restore(hw, a);
 	for (unsigned s = 0; s < HW_SLOTS; s++) {
 		/* Innocent ones run again from the start, in their order. */
 		for (unsigned i = HW_RB; i-- > 0;) {
@@ -686,7 +623,7 @@ static void gpu_recover(struct shim_hw *hw, unsigned guilty, struct shim_acct *a
 			j->on_hw = false;
 			if (s == guilty && !i) {
 				hw->dev->st_jobs_failed++;
-				j->done(j, MALI_EXC_TERMINATED);
+				job_end(hw, j, MALI_EXC_TERMINATED);
 			} else {
 				queue_front(&hw->slot[s], j);
 			}
@@ -885,7 +822,7 @@ void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx)
 			if (j->ctx != ctx)
 				continue;
 			shim_list_del(&j->link);
-			j->done(j, SHIM_JOB_STATUS_CANCELLED);
+			job_end(hw, j, SHIM_JOB_STATUS_CANCELLED);
 		}
 		for (unsigned i = 0; i < sl->nrb; i++)
 			if (sl->rb[i]->ctx == ctx)
@@ -923,123 +860,4 @@ void shim_hw_ctx_detach(struct shim_dev *dev, struct shim_ctx *ctx)
 {
 	if (dev->hw && ctx->backing.host)
 		vgpu_bus_remove(dev->hw->gpu, ctx->pa_base);
-}
-
-/*
- * Performance counters, as Linux panfrost's perfcnt does it: the context's
- * address space is pinned while counters are on, PRFCNT_BASE points at a
- * buffer in it, and a dump is SAMPLE, wait for SAMPLE_COMPLETED, then
- * CLEAN_CACHES, wait for CLEAN_CACHES_COMPLETED.
- */
-int shim_hw_perfcnt_enable(struct shim_dev *dev, struct shim_ctx *ctx,
-			   uint64_t gpu_va, struct shim_acct *a)
-{
-	struct shim_hw *hw = dev->hw;
-
-	if (!hw)
-		return -SHIM_ENODEV;
-	if (!as_get(hw, ctx, a))
-		return -SHIM_EBUSY;
-	ctx->as_pinned = true;
-	wr64(hw, a, MALI_GPU_PRFCNT_BASE_LO, gpu_va);
-	wr(hw, a, MALI_GPU_PRFCNT_JM_EN, ~0u);
-	wr(hw, a, MALI_GPU_PRFCNT_SHADER_EN, ~0u);
-	wr(hw, a, MALI_GPU_PRFCNT_TILER_EN, ~0u);
-	wr(hw, a, MALI_GPU_PRFCNT_MMU_L2_EN, ~0u);
-	wr(hw, a, MALI_GPU_PRFCNT_CONFIG,
-	   MALI_PRFCNT_MODE_MANUAL | ((uint32_t)ctx->as_nr << 4));
-	wr(hw, a, MALI_GPU_COMMAND, MALI_GPU_CMD_PRFCNT_CLEAR);
-	return 0;
-}
-
-void shim_hw_perfcnt_disable(struct shim_dev *dev, struct shim_ctx *ctx,
-			     struct shim_acct *a)
-{
-	if (!dev->hw)
-		return;
-	wr(dev->hw, a, MALI_GPU_PRFCNT_CONFIG, MALI_PRFCNT_MODE_OFF);
-	ctx->as_pinned = false;
-}
-
-static int gpu_command_wait(struct shim_hw *hw, struct shim_acct *a,
-			    uint32_t cmd, uint32_t done)
-{
-	wr(hw, a, MALI_GPU_IRQ_CLEAR, done);
-	wr(hw, a, MALI_GPU_COMMAND, cmd);
-	if (!poll_reg(hw, a, MALI_GPU_IRQ_RAWSTAT, done, done))
-		return -SHIM_EIO;
-	wr(hw, a, MALI_GPU_IRQ_CLEAR, done);
-	return 0;
-}
-
-int shim_hw_perfcnt_sample(struct shim_dev *dev, struct shim_acct *a)
-{
-	struct shim_hw *hw = dev->hw;
-
-	if (!hw)
-		return -SHIM_ENODEV;
-	if (gpu_command_wait(hw, a, MALI_GPU_CMD_PRFCNT_SAMPLE,
-			     MALI_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED) ||
-	    gpu_command_wait(hw, a, MALI_GPU_CMD_CLEAN_CACHES,
-			     MALI_GPU_IRQ_CLEAN_CACHES_COMPLETED))
-		return -SHIM_EIO;
-	return 0;
-}
-
-uint64_t shim_hw_timestamp(struct shim_dev *dev)
-{
-	if (!dev->hw)
-		return os_time_ns();
-	return rd64(dev->hw, NULL, MALI_GPU_TIMESTAMP_LO);
-}
-
-uint64_t shim_hw_cycles(struct shim_dev *dev)
-{
-	if (!dev->hw)
-		return os_time_ns();
-	return rd64(dev->hw, NULL, MALI_GPU_CYCLE_COUNT_LO);
-}
-
-unsigned shim_hw_shader_stats(struct shim_dev *dev, struct bi_stats *total,
-			      struct bi_job_record *jobs, unsigned max,
-			      uint64_t *njobs, uint64_t *busy_ns)
-{
-	*njobs = *busy_ns = 0;
-	if (!dev->hw || !dev->hw->compute) {
-		os_memset(total, 0, sizeof(*total));
-		return 0;
-	}
-	bi_compute_stats(dev->hw->compute, total);
-	*busy_ns = bi_compute_busy_ns(dev->hw->compute);
-	return bi_compute_jobs(dev->hw->compute, jobs, max, njobs);
-}
-
-void shim_hw_stats(struct shim_dev *dev, uint64_t *reg_reads,
-		   uint64_t *reg_writes, uint64_t *irqs, uint64_t *pages,
-		   uint64_t bytes[3])
-{
-	struct vgpu_stats st;
-
-	*reg_reads = *reg_writes = *irqs = *pages = 0;
-	bytes[0] = bytes[1] = bytes[2] = 0;
-	if (!dev->hw)
-		return;
-	vgpu_stats_get(dev->hw->gpu, &st);
-	for (int as = 0; as < VGPU_STATS_AS; as++) {
-		bytes[0] += st.as[as].bytes_read;
-		bytes[1] += st.as[as].bytes_written;
-		bytes[2] += st.as[as].bytes_fetched;
-	}
-	for (int b = 0; b < VGPU_BLOCK_COUNT; b++) {
-		*reg_reads += st.reg_reads[b];
-		*reg_writes += st.reg_writes[b];
-	}
-	for (int l = 0; l < VGPU_IRQ_COUNT; l++)
-		*irqs += st.irqs[l];
-	*pages = st.pages_touched;
-}
-
-uint64_t shim_hw_queued_next(struct shim_dev *dev)
-{
-	return dev->hw ? dev->hw->st_queued_next : 0;
 }

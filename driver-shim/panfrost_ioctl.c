@@ -260,6 +260,8 @@ static uint64_t param_value(struct shim_dev *dev, uint32_t param, bool *ok)
 	case PAN_PARAM_NR_CORE_GROUPS: return 1;
 	case PAN_PARAM_THREAD_TLS_ALLOC: return r->thread_tls_alloc;
 	case PAN_PARAM_AFBC_FEATURES: return r->afbc_features;
+	case PAN_PARAM_SYSTEM_TIMESTAMP: return shim_hw_timestamp(dev);
+	case PAN_PARAM_SYSTEM_TIMESTAMP_FREQUENCY: return shim_hw_timestamp_hz(dev);
 	}
 	*ok = false;
 	return 0;
@@ -276,7 +278,7 @@ static long submit(struct shim_file *f, struct shim_caller *c,
 
 	if (!a->jc)
 		return -SHIM_EINVAL;
-	if (a->requirements && a->requirements != PAN_JD_REQ_FS)
+	if (a->requirements & ~(PAN_JD_REQ_FS | PAN_JD_REQ_CYCLE_COUNT))
 		return -SHIM_EINVAL;
 	if (a->out_sync) {
 		out = drm_syncobj_lookup(p, a->out_sync);
@@ -352,6 +354,7 @@ static long submit(struct shim_file *f, struct shim_caller *c,
 	j->job.ctx = f->ctx;
 	j->job.jc = a->jc;
 	j->job.slot = (a->requirements & PAN_JD_REQ_FS) ? 0 : 1;
+	j->job.cycle_count = !!(a->requirements & PAN_JD_REQ_CYCLE_COUNT);
 	j->job.done = job_done;
 	j->job.owner = j;
 	j->job.stat_index = 256 + DRM_COMMAND_BASE + PAN_NR_SUBMIT;

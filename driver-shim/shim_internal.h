@@ -103,6 +103,7 @@ struct shim_job {
 	struct shim_list link;
 	bool on_hw;
 	bool soft_stopped;      /* resumed after a timeout soft-stop */
+	bool cycle_count;       /* keeps the GPU's cycle counter running */
 };
 
 enum shim_file_state {
@@ -328,7 +329,10 @@ void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx);
 /* The address space changed: flush the GPU's TLB for it. */
 void shim_hw_flush_as(struct shim_dev *dev, struct shim_ctx *ctx,
 		      struct shim_acct *a);
+/* The GPU's TIMESTAMP register (the counter jobs' SYSTEM_TIMESTAMP writes
+ * use) and how fast it ticks. */
 uint64_t shim_hw_timestamp(struct shim_dev *dev);
+uint64_t shim_hw_timestamp_hz(struct shim_dev *dev);
 /* Performance counters into @gpu_va of @ctx (whose space gets pinned). */
 int shim_hw_perfcnt_enable(struct shim_dev *dev, struct shim_ctx *ctx,
 			   uint64_t gpu_va, struct shim_acct *a);

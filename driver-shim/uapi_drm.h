@@ -226,6 +226,7 @@ struct pan_madvise_arg {
 #define DRM_IOCTL_PANFROST_MADVISE PAN_IOCTL(PAN_RW, PAN_NR_MADVISE, struct pan_madvise_arg)
 
 #define PAN_JD_REQ_FS (1u << 0)
+#define PAN_JD_REQ_CYCLE_COUNT (1u << 1) /* driver 1.3 */
 #define PAN_BO_NOEXEC 1u
 #define PAN_BO_HEAP 2u
 #define PAN_MADV_WILLNEED 0u
@@ -257,6 +258,9 @@ enum pan_param {
 	PAN_PARAM_NR_CORE_GROUPS,
 	PAN_PARAM_THREAD_TLS_ALLOC,
 	PAN_PARAM_AFBC_FEATURES,
+	/* driver 1.3 */
+	PAN_PARAM_SYSTEM_TIMESTAMP,
+	PAN_PARAM_SYSTEM_TIMESTAMP_FREQUENCY,
 	PAN_PARAM_COUNT,
 };
 
@@ -271,5 +275,6 @@ _Static_assert(sizeof(struct pan_submit_arg) == 40, "submit");
 _Static_assert(sizeof(struct pan_create_bo_arg) == 24, "create_bo");
 _Static_assert(sizeof(struct pan_madvise_arg) == 12, "madvise");
 _Static_assert(PAN_PARAM_AFBC_FEATURES == 40, "param numbering");
+_Static_assert(PAN_PARAM_SYSTEM_TIMESTAMP_FREQUENCY == 42, "param numbering");
 
 #endif

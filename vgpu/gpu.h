@@ -25,6 +25,8 @@ struct vgpu;
 /* ---- Configuration ---- */
 
 #define VGPU_MAX_CORES 32
+/* GPU_CONTROL TIMESTAMP (and the cycle counter) tick at 1 GHz. */
+#define VGPU_TIMESTAMP_HZ 1000000000ull
 
 /*
  * What the GPU reports in its ID and feature registers. Fill it with

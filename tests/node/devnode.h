@@ -226,6 +226,8 @@ static inline long long devnode_wait_live(const struct devnode *d,
 #define JOB_TYPE_NULL 1
 #define JOB_TYPE_WRITE_VALUE 2
 #define JOB_TYPE_CACHE_FLUSH 3
+#define WRITE_VALUE_CYCLE_COUNTER 1
+#define WRITE_VALUE_SYSTEM_TIMESTAMP 2
 #define WRITE_VALUE_IMM32 6
 #define WRITE_VALUE_IMM64 7
 

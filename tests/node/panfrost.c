@@ -12,6 +12,7 @@
 #include "harness.h"
 #include "node/devnode.h"
 #include "driver-shim/uapi_drm.h"
+#include "vgpu/gpu.h"
 
 /* The encodings libdrm and Mesa are compiled with. */
 _Static_assert(DRM_IOCTL_VERSION == 0xc0406400u, "VERSION");
@@ -112,7 +113,8 @@ TEST_F(pan, version_is_panfrost)
 	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_VERSION, &v), 0);
 	EXPECT_EQ(v.name_len, 8u);
 	EXPECT_EQ(v.version_major, 1);
-	EXPECT_EQ(v.version_minor, 2);
+	/* 1.3: CYCLE_COUNT jobs, SYSTEM_TIMESTAMP(_FREQUENCY) (tests below). */
+	EXPECT_EQ(v.version_minor, 3);
 	v.name = (uintptr_t)name;
 	v.name_len = sizeof(name);
 	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_VERSION, &v), 0);
@@ -181,6 +183,87 @@ TEST_F(pan, every_param_matches_the_gpu)
 	p.pad = 1;
 	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_GET_PARAM, &p), -1);
 	EXPECT_EQ(errno, EINVAL);
+}
+
+static uint64_t param(int fd, uint32_t which)
+{
+	struct pan_get_param_arg p = { .param = which };
+
+	return ioctl(fd, DRM_IOCTL_PANFROST_GET_PARAM, &p) ? 0 : p.value;
+}
+
+static uint64_t host_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The model's TIMESTAMP counts nanoseconds of the host's monotonic clock
+ * (VGPU_TIMESTAMP_HZ): a reading lies between host readings around it. */
+TEST_F(pan, system_timestamp_is_monotonic_at_its_frequency)
+{
+	uint64_t prev = 0, h0, h1, t;
+
+	NEED_DEV();
+	EXPECT_EQ(param(self->fd, PAN_PARAM_SYSTEM_TIMESTAMP_FREQUENCY),
+		  VGPU_TIMESTAMP_HZ);
+	for (int i = 0; i < 200; i++) {
+		h0 = host_ns();
+		t = param(self->fd, PAN_PARAM_SYSTEM_TIMESTAMP);
+		h1 = host_ns();
+		ASSERT_GE(t, h0);
+		ASSERT_LE(t, h1);
+		ASSERT_GE(t, prev);
+		prev = t;
+	}
+}
+
+/* A job's WRITE_VALUE SYSTEM_TIMESTAMP (Mesa's OpenCL event START/END)
+ * reads the same counter as GET_PARAM; CYCLE_COUNTER runs only while a
+ * job holding PAN_JD_REQ_CYCLE_COUNT is in flight. */
+TEST_F(pan, job_timestamps_and_the_cycle_count_requirement)
+{
+	struct pan_submit_arg s = { 0 };
+	uint64_t t0, t1, v[4];
+	uint32_t sync;
+	struct bo bo;
+
+	NEED_DEV();
+	ASSERT_EQ(bo_new(self->fd, 8192, 0, &bo), 0);
+	sync = syncobj_new(self->fd, 0);
+	ASSERT_NE(sync, 0u);
+	/* timestamp, cycles, cycles, timestamp */
+	for (unsigned i = 0; i < 4; i++)
+		job_write_value(bo.cpu + 64 * i, i + 1, i, i < 3 ? bo.gpu + 64 * (i + 1) : 0,
+				bo.gpu + 4096 + 8 * i,
+				i == 0 || i == 3 ? WRITE_VALUE_SYSTEM_TIMESTAMP :
+						   WRITE_VALUE_CYCLE_COUNTER, 0);
+	s.jc = bo.gpu;
+	s.out_sync = sync;
+	s.requirements = PAN_JD_REQ_CYCLE_COUNT;
+	t0 = param(self->fd, PAN_PARAM_SYSTEM_TIMESTAMP);
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), 0);
+	ASSERT_EQ(syncobj_wait(self->fd, &sync, 1, 0, 10000000000ll), 0);
+	t1 = param(self->fd, PAN_PARAM_SYSTEM_TIMESTAMP);
+	memcpy(v, bo.cpu + 4096, sizeof(v));
+	EXPECT_EQ(job_status(bo.cpu + 192), 1u);
+	EXPECT_GE(v[0], t0);
+	EXPECT_GT(v[3], v[0]);
+	EXPECT_LE(v[3], t1);
+	EXPECT_GT(v[2], v[1]);
+	/* Without the requirement nobody runs the counter: it stands still. */
+	s.requirements = 0;
+	ASSERT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), 0);
+	ASSERT_EQ(syncobj_wait(self->fd, &sync, 1, 0, 10000000000ll), 0);
+	memcpy(v, bo.cpu + 4096, sizeof(v));
+	EXPECT_EQ(v[2], v[1]);
+	/* Unknown requirement bits are refused. */
+	s.requirements = 1u << 2;
+	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -1);
+	EXPECT_EQ(errno, EINVAL);
+	munmap(bo.cpu, bo.size);
 }
 
 TEST_F(pan, bo_create_map_offset_close)
@@ -365,7 +448,7 @@ TEST_F(pan, submit_rejects_bad_arguments)
 	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -1);
 	EXPECT_EQ(errno, EINVAL);
 	s.jc = 0x2000000;
-	s.requirements = 2;
+	s.requirements = 4; /* bit 1 is CYCLE_COUNT since 1.3 */
 	EXPECT_EQ(ioctl(self->fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -1);
 	EXPECT_EQ(errno, EINVAL);
 	s.requirements = 0;
