@@ -34,6 +34,11 @@ typedef struct opaque *cl_platform_id, *cl_device_id, *cl_context,
 #define CL_MEM_WRITE_ONLY (1u << 1)
 #define CL_MEM_READ_ONLY (1u << 2)
 #define CL_MEM_COPY_HOST_PTR (1u << 5)
+#define CL_MEM_READ_WRITE (1u << 0)
+#define CL_DEVICE_MEM_BASE_ADDR_ALIGN 0x1019
+#define CL_BUFFER_CREATE_TYPE_REGION 0x1220
+#define CL_EVENT_COMMAND_EXECUTION_STATUS 0x11D3
+#define CL_COMPLETE 0
 
 /* Exit statuses the suites tell apart (as gles.h's). */
 #define CL_EXIT_MISMATCH 1
@@ -62,6 +67,12 @@ cl_int clEnqueueNDRangeKernel_t(cl_command_queue, cl_kernel, cl_uint, const size
 cl_int clEnqueueReadBuffer_t(cl_command_queue, cl_mem, cl_uint, size_t, size_t, void *,
 			     cl_uint, const cl_event *, cl_event *);
 cl_int clFinish_t(cl_command_queue);
+cl_int clEnqueueWriteBuffer_t(cl_command_queue, cl_mem, cl_uint, size_t, size_t, const void *,
+			      cl_uint, const cl_event *, cl_event *);
+cl_mem clCreateSubBuffer_t(cl_mem, cl_mem_flags, cl_uint, const void *, cl_int *);
+cl_int clWaitForEvents_t(cl_uint, const cl_event *);
+cl_int clGetEventInfo_t(cl_event, cl_uint, size_t, void *, size_t *);
+cl_int clReleaseEvent_t(cl_event);
 
 static void *cl_lib;
 
@@ -148,15 +159,13 @@ static void cl_init(struct cl_env *e)
 	CL_OK(err);
 }
 
-/* Kernel @name of OpenCL C @src, built for the device (the build log on
- * failure). */
-static cl_kernel cl_build(struct cl_env *e, const char *src, const char *name)
+/* OpenCL C @src built for the device (the build log on failure). */
+static inline cl_program cl_program_of(struct cl_env *e, const char *src)
 {
 	static char log[8192];
 	const char *srcs[] = { src };
 	cl_int err = 0;
 	cl_program prog = CL(clCreateProgramWithSource)(e->ctx, 1, srcs, NULL, &err);
-	cl_kernel k;
 
 	CL_OK(err);
 	if (CL(clBuildProgram)(prog, 1, &e->dev, "", NULL, NULL)) {
@@ -165,9 +174,70 @@ static cl_kernel cl_build(struct cl_env *e, const char *src, const char *name)
 		printf("FAIL: build: %s\n", log);
 		exit(CL_EXIT_SETUP);
 	}
-	k = CL(clCreateKernel)(prog, name, &err);
+	return prog;
+}
+
+static inline cl_kernel cl_kernel_of(cl_program prog, const char *name)
+{
+	cl_int err = 0;
+	cl_kernel k = CL(clCreateKernel)(prog, name, &err);
+
 	CL_OK(err);
 	return k;
+}
+
+/* Kernel @name of OpenCL C @src, built for the device. */
+static inline cl_kernel cl_build(struct cl_env *e, const char *src, const char *name)
+{
+	return cl_kernel_of(cl_program_of(e, src), name);
+}
+
+/* A buffer of @size bytes, holding a copy of @host unless that is NULL. */
+static inline cl_mem cl_buffer(struct cl_env *e, cl_mem_flags flags, size_t size,
+			       const void *host)
+{
+	cl_int err = 0;
+	cl_mem m = CL(clCreateBuffer)(e->ctx, flags | (host ? CL_MEM_COPY_HOST_PTR : 0), size,
+				      (void *)host, &err);
+
+	CL_OK(err);
+	return m;
+}
+
+/* Kernel argument @i is the value of @v (a buffer handle, a scalar); a
+ * __local argument is clSetKernelArg(k, i, bytes, NULL). */
+#define CL_ARG(k, i, v) CL_OK(CL(clSetKernelArg)((k), (i), sizeof(v), &(v)))
+
+/* @k over @dims dimensions of @global items in groups of @local, then a
+ * blocking read of @size bytes of @m into @dst when @dst is not NULL. */
+static inline void cl_run(struct cl_env *e, cl_kernel k, cl_uint dims, const size_t *global,
+			  const size_t *local, cl_mem m, size_t size, void *dst)
+{
+	CL_OK(CL(clEnqueueNDRangeKernel)(e->q, k, dims, NULL, global, local, 0, NULL, NULL));
+	if (dst)
+		CL_OK(CL(clEnqueueReadBuffer)(e->q, m, 1, 0, size, dst, 0, NULL, NULL));
+}
+
+/* Every 32-bit word of @got against the C reference @want: the first
+ * differences, then the PASS or FAIL line; the exit status. */
+static inline int cl_verdict(const char *what, const void *got, const void *want, size_t n)
+{
+	const uint32_t *g = got, *w = want;
+	size_t bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (g[i] == w[i])
+			continue;
+		if (bad < 8)
+			printf("MISMATCH %s[%zu] = 0x%08x, want 0x%08x\n", what, i, g[i], w[i]);
+		bad++;
+	}
+	if (bad) {
+		printf("FAIL: %zu of %zu words of %s differ\n", bad, n, what);
+		return CL_EXIT_MISMATCH;
+	}
+	printf("PASS: %s (%zu words) matches the C reference\n", what, n);
+	return 0;
 }
 
 #endif
