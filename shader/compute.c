@@ -178,6 +178,41 @@ static void preload(struct bi_warp *w, const struct job_state *s,
 	}
 }
 
+/* run_group's results for stops, beside 0 and the bi_faults. */
+#define ERR_TERMINATED (-1)
+#define ERR_STOPPED (-2)
+/* Clauses a warp runs between looks at its slot's stop requests: often
+ * enough that a stop lands promptly, rarely enough to cost nothing. */
+#define STOP_CHECK_CLAUSES 4096
+
+static int stop_err(uint32_t status)
+{
+	return status == MALI_EXC_STOPPED ? ERR_STOPPED : ERR_TERMINATED;
+}
+
+/*
+ * Runs @w until it ends, faults or reaches a barrier. A shader that loops
+ * without memory accesses or barriers still sees stops, at a clause
+ * boundary within STOP_CHECK_CLAUSES clauses: a soft stop ends the job
+ * there as STOPPED, a hard stop as TERMINATED. BI_RUN_LIMIT (with *@err
+ * set) means stopped.
+ */
+static enum bi_run warp_run(const struct bi_env *env, struct bi_warp *w,
+			    struct vgpu_job *job, int *err)
+{
+	enum bi_run r;
+
+	while ((r = bi_warp_run(env, w, STOP_CHECK_CLAUSES)) == BI_RUN_LIMIT) {
+		uint32_t stop = vgpu_job_stop_status(job);
+
+		if (stop) {
+			*err = stop_err(stop);
+			break;
+		}
+	}
+	return r;
+}
+
 /* Runs one workgroup; 0 or a bi_fault (w_fault_va for memory faults). */
 static int run_group(struct bi_compute *bc, const struct job_state *s,
 		     struct bi_env *env, struct vgpu_job *job, const uint32_t wg[3],
@@ -224,7 +259,7 @@ static int run_group(struct bi_compute *bc, const struct job_state *s,
 		for (unsigned i = 0; i < nwarps; i++) {
 			if (state[i])
 				continue;
-			switch (bi_warp_run(env, &w[i], 0)) {
+			switch (warp_run(env, &w[i], job, &err)) {
 			case BI_RUN_DONE:
 				state[i] = 2;
 				break;
@@ -234,8 +269,8 @@ static int run_group(struct bi_compute *bc, const struct job_state *s,
 			case BI_RUN_FAULT:
 				err = w[i].fault;
 				goto out;
-			default:
-				break;
+			default: /* BI_RUN_LIMIT: stopped */
+				goto out;
 			}
 		}
 		for (unsigned i = 0; i < nwarps; i++) {
@@ -248,8 +283,8 @@ static int run_group(struct bi_compute *bc, const struct job_state *s,
 		for (unsigned i = 0; i < nwarps; i++)
 			if (state[i] == 1)
 				state[i] = 0;
-		if (vgpu_job_stopping(job)) {
-			err = -1;
+		if (vgpu_job_stop_status(job)) {
+			err = stop_err(vgpu_job_stop_status(job));
 			goto out;
 		}
 	}
@@ -268,8 +303,10 @@ static uint32_t exception_of(int err)
 	switch (err) {
 	case 0:
 		return MALI_EXC_DONE;
-	case -1:
+	case ERR_TERMINATED:
 		return MALI_EXC_TERMINATED;
+	case ERR_STOPPED:
+		return MALI_EXC_STOPPED;
 	case BI_FAULT_MEMORY:
 		return MALI_EXC_JOB_BUS_FAULT; /* the MMU's own code wins */
 	case BI_FAULT_UNIMPLEMENTED:

@@ -69,9 +69,14 @@ struct vgpu_job_info {
 
 const struct vgpu_job_info *vgpu_job_info(struct vgpu_job *job);
 struct vgpu_as *vgpu_job_as(struct vgpu_job *job);
-/* True once the job is being hard-stopped or the GPU reset: return soon
- * (soft stops wait for the end of the job). */
+/* True once the job is being hard-stopped or the GPU reset: return soon. */
 bool vgpu_job_stopping(struct vgpu_job *job);
+/* What a back end checks at clause boundaries: 0 while the job may run
+ * on; MALI_EXC_STOPPED once its slot is soft-stopped (end it at this
+ * boundary: the chain's JS_TAIL names this job, so a resumed chain runs
+ * it again from its start); MALI_EXC_TERMINATED once hard-stopped or the
+ * GPU reset (end it at once). */
+uint32_t vgpu_job_stop_status(struct vgpu_job *job);
 
 /* Events a back end reports; they feed the performance counters and the
  * statistics. @core is the shader core (0 .. cores - 1). */

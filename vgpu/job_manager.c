@@ -62,6 +62,15 @@ bool vgpu_job_stopping(struct vgpu_job *job)
 	return hard_stopping(job->as.slot, job->as.gen);
 }
 
+uint32_t vgpu_job_stop_status(struct vgpu_job *job)
+{
+	struct vgpu_slot *s = job->as.slot;
+
+	if (hard_stopping(s, job->as.gen))
+		return MALI_EXC_TERMINATED;
+	return __atomic_load_n(&s->stop, __ATOMIC_SEQ_CST) ? MALI_EXC_STOPPED : 0;
+}
+
 void vgpu_job_event(struct vgpu_job *job, enum vgpu_job_event ev,
 		    unsigned core, uint64_t n)
 {

@@ -32,6 +32,11 @@ bool vgpu_job_stopping(struct vgpu_job *job)
 	(void)job;
 	return false;
 }
+uint32_t vgpu_job_stop_status(struct vgpu_job *job)
+{
+	(void)job;
+	return 0;
+}
 void vgpu_job_event(struct vgpu_job *job, enum vgpu_job_event ev, unsigned core,
 		    uint64_t n)
 {

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A shader that never ends, on the in-process nodes with a short job
+ * timeout: the watchdog soft-stops it (the model ends it at a clause
+ * boundary, STOPPED; the driver resumes it from JS_TAIL), then hard-stops
+ * it (TERMINATED). Only that job fails: the slot then runs the next one
+ * normally. The loop has no memory access and no barrier, so only the
+ * back end's clause-boundary checks can see the stops. (kbase shares the
+ * watchdog: tests/node/kbase.c stops a looping job chain the same way.)
+ * Last, the same stops on the bare model, through JS_COMMAND.
+ */
+#include <sys/mman.h>
+
+#include "harness.h"
+#include "node/devnode.h"
+#include "fuse-dev/inproc.h"
+#include "node/inproc_bo.h"
+#include "shader/bi_job.h"
+#include "shader/compute.h"
+#include "vgpu/vgpu_test.h"
+
+FIXTURE(loop)
+{
+	struct vgpu_inproc *ip;
+	struct vgpu_inproc_file *f;
+	struct tjob tj;
+};
+
+FIXTURE_SETUP(loop)
+{
+	struct shim_config cfg = { .gpu = SHIM_GPU_G71, .job_timeout_ms = 100 };
+
+	self->ip = vgpu_inproc_create(&cfg);
+	ASSERT_NONNULL(self->ip);
+}
+
+FIXTURE_TEARDOWN(loop)
+{
+	vgpu_inproc_close(self->f);
+	vgpu_inproc_destroy(self->ip);
+}
+
+/* 8 threads: r7 = &out[gid] (never 0), stored at out[gid] (the sign
+ * that the shader runs), then a clause that branches to itself while
+ * r7 != 0, then the store it never reaches. */
+static bool tjob_forever(struct tjob *j)
+{
+	struct asm_header h = { .flow = 3, .staging_reg = 7 };
+	struct asm_tuple st = { TJ_NOP_F, bi_enc(false, "+STORE.i32", SRCS(0, 5), NULL),
+				asm_block(true, 7, -1, -1, -1, -1, TJ_U_OUT) };
+	uint64_t top;
+
+	tjob_write(j, 3, 8, 1, 4, 0);
+	tj64(j, TJ_PUSH + 16, j->va + TJ_O);
+	tj64(j, TJ_PUSH + 24, 2);
+	memset(j->mem + TJ_O, 0, 32);
+	if (!tjob_emit_out_address(j) || st.add == ~0u)
+		return false;
+	tjob_emit(j, &h, &st, 1);
+	top = tjob_here(j);
+	if (!tjob_emit_branch_nz(j, 7, top) || !tjob_emit_store_out(j, 7))
+		return false;
+	tj32(j, TJ_JOB + 16)[0] |= 1u << 16; /* job index 1 */
+	return true;
+}
+
+/* The vector add the slot runs afterwards, in the same memory. */
+TEST_F_TIMEOUT(loop, panfrost_runaway_shader_is_terminated_then_the_slot_works, 60)
+{
+	char *json;
+	size_t len;
+
+	ASSERT_EQ(vgpu_inproc_open(self->ip, "renderD128", &self->f), 0);
+	self->tj.mem = pan_bo(self->f, TJ_SIZE, &self->tj.va);
+	ASSERT_TRUE(self->tj.mem != MAP_FAILED);
+	ASSERT_TRUE(tjob_forever(&self->tj));
+	/* The out-fence signals once the watchdog gave up on the job. */
+	ASSERT_EQ(pan_run(self->f, self->tj.va + TJ_JOB), 0);
+	EXPECT_EQ(tj32(&self->tj, TJ_JOB)[0], (uint32_t)MALI_EXC_TERMINATED);
+	/* The vector add the slot runs next, in the same memory. */
+	ASSERT_TRUE(tjob_vecadd(&self->tj, 8));
+	tj32(&self->tj, TJ_JOB + 16)[0] |= 1u << 16;
+	ASSERT_EQ(pan_run(self->f, self->tj.va + TJ_JOB), 0);
+	EXPECT_EQ(tj32(&self->tj, TJ_JOB)[0], (uint32_t)MALI_EXC_DONE);
+	EXPECT_EQ(tjob_vecadd_check(&self->tj, 8), -1);
+	len = vgpu_inproc_stats_json(self->ip, NULL, 0);
+	json = calloc(1, len + 1);
+	ASSERT_NONNULL(json);
+	vgpu_inproc_stats_json(self->ip, json, len + 1);
+	EXPECT_EQ(json_num(json, "jobs_failed"), 1);
+	/* Stopped, not reset: the hard stop ended it. */
+	EXPECT_EQ(json_num(json, "gpu_resets"), 0);
+	free(json);
+	munmap(self->tj.mem, TJ_SIZE);
+}
+
+/*
+ * The same shader on the bare model, stopped by hand through JS_COMMAND
+ * once it is known to run (its first store landed): a soft stop ends it
+ * at a clause boundary as STOPPED with JS_TAIL at the job (resumable), a
+ * hard stop of the resumed chain as TERMINATED; the slot then runs a
+ * vector add.
+ */
+#define BARE_VA 0x1000000ull
+#define BARE_AS 1
+#define BARE_SLOT 1
+
+static bool wait_first_store(struct tjob *tj)
+{
+	/* A hang guard, not a measurement: the store comes first. */
+	for (int i = 0; i < 20000; i++) {
+		if (__atomic_load_n(tj32(tj, TJ_O), __ATOMIC_SEQ_CST))
+			return true;
+		usleep(1000);
+	}
+	return false;
+}
+
+TEST(bare_model_soft_stop_is_stopped_hard_stop_terminated)
+{
+	struct board b;
+	struct area region;
+	struct tjob tj;
+	struct bi_compute *bc;
+
+	ASSERT_EQ(board_init(&b, "g71", 0, FMT_LPAE), 0);
+	ASSERT_TRUE(reset_and_power_up(&b));
+	region = make_area(&b, BARE_AS, BARE_VA, TJ_SIZE / PG, MAP_R | MAP_W | MAP_X);
+	as_enable(&b, BARE_AS);
+	tj.mem = area_ptr(&b, &region, BARE_VA);
+	tj.va = BARE_VA;
+	bc = bi_compute_attach(b.gpu);
+	ASSERT_NONNULL(bc);
+	ASSERT_TRUE(tjob_forever(&tj));
+	for (int round = 0; round < 2; round++) {
+		memset(tj.mem + TJ_O, 0, 32);
+		submit(&b, BARE_SLOT, BARE_AS, tj.va + TJ_JOB, 0);
+		ASSERT_TRUE(wait_first_store(&tj));
+		wr(&b, MALI_JS(BARE_SLOT) + MALI_JS_COMMAND,
+		   round ? MALI_JS_CMD_HARD_STOP : MALI_JS_CMD_SOFT_STOP);
+		ASSERT_EQ(wait_slot(&b, BARE_SLOT, 20), MALI_JOB_IRQ_FAIL(BARE_SLOT));
+		EXPECT_EQ(rd(&b, MALI_JS(BARE_SLOT) + MALI_JS_STATUS),
+			  round ? MALI_EXC_TERMINATED : MALI_EXC_STOPPED);
+		EXPECT_EQ(rd64(&b, MALI_JS(BARE_SLOT) + MALI_JS_TAIL_LO), tj.va + TJ_JOB);
+		EXPECT_EQ(tj32(&tj, TJ_JOB)[0],
+			  (uint32_t)(round ? MALI_EXC_TERMINATED : MALI_EXC_STOPPED));
+	}
+	ASSERT_TRUE(tjob_vecadd(&tj, 8));
+	tj32(&tj, TJ_JOB + 16)[0] |= 1u << 16;
+	submit(&b, BARE_SLOT, BARE_AS, tj.va + TJ_JOB, 0);
+	ASSERT_EQ(wait_slot(&b, BARE_SLOT, 20), MALI_JOB_IRQ_DONE(BARE_SLOT));
+	EXPECT_EQ(tjob_vecadd_check(&tj, 8), -1);
+	bi_compute_detach(b.gpu, bc);
+	board_fini(&b);
+}
+
+TEST_HARNESS_MAIN
