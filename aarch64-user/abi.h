@@ -121,6 +121,10 @@ int devview_set_cores(const char *n);
 int devview_set_workers(const char *n);
 const char *devview_cores(void);
 const char *devview_workers(void);
+/* -job-timeout MS (1..3600000; -1 otherwise): the driver's job watchdog;
+ * its argument, NULL while the default. */
+int devview_set_job_timeout(const char *ms);
+const char *devview_job_timeout(void);
 /* -shader-stats on|off (-1 for another word); "off" when off, else NULL. */
 int devview_set_shader_stats(const char *on_off);
 const char *devview_shader_stats(void);

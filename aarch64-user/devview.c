@@ -105,7 +105,7 @@ struct dv_map {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct vgpu_inproc *dev;
 static enum shim_gpu_model gpu_model = SHIM_GPU_G71;
-static char cores_arg[12], workers_arg[12]; /* "" while the default */
+static char cores_arg[12], workers_arg[12], job_timeout_arg[12]; /* "" while the default */
 static bool shader_stats_off;
 /* Indexed by guest descriptor; @open_count lets every other descriptor
  * skip the lock (one load). */
@@ -162,6 +162,16 @@ int devview_set_workers(const char *n)
 	return set_count(n, 256, workers_arg, sizeof(workers_arg));
 }
 
+int devview_set_job_timeout(const char *ms)
+{
+	return set_count(ms, 3600000, job_timeout_arg, sizeof(job_timeout_arg));
+}
+
+const char *devview_job_timeout(void)
+{
+	return job_timeout_arg[0] ? job_timeout_arg : NULL;
+}
+
 int devview_set_shader_stats(const char *on_off)
 {
 	if (strcmp(on_off, "on") && strcmp(on_off, "off"))
@@ -185,12 +195,14 @@ const char *devview_workers(void)
 	return workers_arg[0] ? workers_arg : NULL;
 }
 
-/* The device -gpu, -cores, -workers and -shader-stats describe. */
+/* The device -gpu, -cores, -workers, -shader-stats and -job-timeout
+ * describe. */
 static struct vgpu_inproc *device_create(void)
 {
 	struct shim_config cfg = { .gpu = gpu_model,
 				   .cores = (unsigned)atoi(cores_arg),
 				   .workers = (unsigned)atoi(workers_arg),
+				   .job_timeout_ms = (uint32_t)atoi(job_timeout_arg),
 				   .no_shader_stats = shader_stats_off };
 
 	return vgpu_inproc_create(&cfg);

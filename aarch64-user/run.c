@@ -70,7 +70,8 @@ static int usage_error(const char *msg, const char *arg)
 	fprintf(stderr, "vgpu run: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
 	fprintf(stderr, "usage: vgpu run [-L SYSROOT] [-E VAR=VAL] [-U VAR] "
 			"[-strace] [-0 ARGV0] [-gpu g71|g52] [-cores N] [-workers N] "
-			"[-shader-stats on|off] [-stats FILE] [-trace FILE] [--] PROGRAM [ARGS]\n");
+			"[-shader-stats on|off] [-job-timeout MS] [-stats FILE] [-trace FILE] "
+			"[--] PROGRAM [ARGS]\n");
 	return 2;
 }
 
@@ -98,7 +99,7 @@ static int parse(int argc, char **argv, struct env *env, const char **argv0)
 		if (strcmp(o, "-L") && strcmp(o, "-E") && strcmp(o, "-U") &&
 		    strcmp(o, "-0") && strcmp(o, "-gpu") && strcmp(o, "-stats") &&
 		    strcmp(o, "-trace") && strcmp(o, "-cores") && strcmp(o, "-workers") &&
-		    strcmp(o, "-shader-stats"))
+		    strcmp(o, "-shader-stats") && strcmp(o, "-job-timeout"))
 			return usage_error("unknown option", o), -1;
 		if (i + 1 >= argc)
 			return usage_error("missing argument to", o), -1;
@@ -112,6 +113,9 @@ static int parse(int argc, char **argv, struct env *env, const char **argv0)
 		} else if (!strcmp(o, "-workers")) {
 			if (devview_set_workers(v))
 				return usage_error("-workers wants 1..256, not", v), -1;
+		} else if (!strcmp(o, "-job-timeout")) {
+			if (devview_set_job_timeout(v))
+				return usage_error("-job-timeout wants 1..3600000 (ms), not", v), -1;
 		} else if (!strcmp(o, "-shader-stats")) {
 			if (devview_set_shader_stats(v))
 				return usage_error("-shader-stats wants on or off, not", v), -1;
@@ -179,7 +183,7 @@ const struct vgpu_cmd vgpu_cmd_run = {
 	.help =
 	"usage: vgpu run [-L SYSROOT] [-E VAR=VAL] [-U VAR] [-strace] [-0 ARGV0]\n"
 	"                [-gpu g71|g52] [-cores N] [-workers N] [-shader-stats on|off]\n"
-	"                [-stats FILE] [-trace FILE] [--] PROGRAM [ARGS]\n"
+	"                [-job-timeout MS] [-stats FILE] [-trace FILE] [--] PROGRAM [ARGS]\n"
 	"\n"
 	"Runs an AArch64 Linux user-space program on this host, translating its\n"
 	"instructions and system calls. Options mean what they mean to qemu-aarch64.\n"
@@ -202,6 +206,12 @@ const struct vgpu_cmd vgpu_cmd_run = {
 	"               count each shader instruction by class, clause sizes,\n"
 	"               operands and memory accesses (default on); off runs\n"
 	"               shaders faster, and -stats then says they were off\n"
+	"  -job-timeout MS\n"
+	"               a GPU job running longer (host time) is soft-stopped, then\n"
+	"               hard-stopped, and fails; 1..3600000 (default 600000, ten\n"
+	"               minutes: the model runs shaders about a thousand times\n"
+	"               slower than a Mali-G71 MP8, so Linux panfrost's 500 ms\n"
+	"               becomes minutes); as 'vgpu dev --job-timeout'\n"
 	"  -stats FILE  when the program exits, write the GPU's statistics (per\n"
 	"               ioctl, per job with the shader instruction mix, system)\n"
 	"               to FILE as JSON; 'vgpu stats FILE' renders them\n"

@@ -236,7 +236,7 @@ static long exec_translated(const char *guest_path, char **argv, char **envp)
 		argc++;
 	while (envp && envp[envc])
 		envc++;
-	hv = calloc(argc + 2 * envc + 20, sizeof(*hv));
+	hv = calloc(argc + 2 * envc + 24, sizeof(*hv));
 	he = calloc(envc + 1, sizeof(*he));
 	if (!hv || !he) {
 		free(hv);
@@ -265,6 +265,10 @@ static long exec_translated(const char *guest_path, char **argv, char **envp)
 	if (devview_shader_stats()) {
 		hv[n++] = "-shader-stats";
 		hv[n++] = devview_shader_stats();
+	}
+	if (devview_job_timeout()) {
+		hv[n++] = "-job-timeout";
+		hv[n++] = devview_job_timeout();
 	}
 	/* The new image reports; this one's device goes away with it. */
 	if (devview_stats()) {

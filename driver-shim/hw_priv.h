@@ -16,7 +16,16 @@
 #define HW_AS 8
 #define HW_POLL_NS (100 * 1000ull)
 #define HW_POLL_TRIES 20000
-#define HW_JOB_TIMEOUT_NS (5ull * 1000 * 1000 * 1000)
+/*
+ * The default job timeout, in host time. Linux panfrost allows a job
+ * 500 ms on a real Mali. The interpreter runs about 1.4e8 thread
+ * instructions a second on one worker (clpeak's kernel-latency run);
+ * a Mali-G71 MP8 issues about 1.6e11 (8 cores x 12 lanes x an FMA and an
+ * ADD per clock at 850 MHz): some 1000 times more. A job the hardware
+ * finishes within Linux's limit thus takes up to ~8 minutes here; ten
+ * minutes lets honest jobs finish and still stops a runaway one.
+ */
+#define HW_JOB_TIMEOUT_NS (600ull * 1000 * 1000 * 1000)
 #define HW_STOP_GRACE_NS (500ull * 1000 * 1000)
 
 #define HW_RB 2 /* chains a slot holds: the running one and the _NEXT one */

@@ -8,6 +8,7 @@
  * faults through the kernel log, not through the fence).
  */
 #include "driver-shim/drm_priv.h"
+#include "vgpu/regs.h"
 
 #define PAN_HEAP_ALIGN (2ull << 20)
 #define PAN_MAX_BO_SIZE (4ull << 30)
@@ -40,16 +41,29 @@ static void job_free(struct shim_dev *dev, struct pan_job *j)
 	os_free(j);
 }
 
+/* The error a job's fence carries, as Linux panfrost sets it: a job
+ * hard-stopped (the watchdog gave up on it) or dropped is cancelled, any
+ * other failure is EINVAL. (A soft-stopped one never ends here: it is
+ * resumed.) */
+static int fence_error(uint32_t status)
+{
+	if (status == MALI_EXC_DONE)
+		return 0;
+	if (status == MALI_EXC_TERMINATED || status == SHIM_JOB_STATUS_CANCELLED)
+		return -SHIM_ECANCELED;
+	return -SHIM_EINVAL;
+}
+
 static void job_done(struct shim_job *sj, uint32_t status)
 {
 	struct pan_job *j = shim_container_of(sj, struct pan_job, job);
 	struct shim_dev *dev = j->file->dev;
 
-	if (status != 0x01)
+	if (status != MALI_EXC_DONE)
 		os_info("panfrost", "job 0x%llx failed: status 0x%x",
 			(unsigned long long)sj->jc, status);
 	j->done->signaled = true;
-	j->done->error = status == 0x01 ? 0 : -SHIM_EIO;
+	j->done->error = fence_error(status);
 	shim_list_del(&j->link);
 	job_free(dev, j);
 	/* Other jobs may have waited on this fence. */

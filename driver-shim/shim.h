@@ -87,7 +87,7 @@ struct shim_config {
 	bool no_shader_stats;    /* per-instruction statistics off (on by default) */
 	bool unstable_ioctls;    /* panfrost's module parameter of that name */
 	uint64_t backing_size;   /* per-context window; 0 = default */
-	uint32_t job_timeout_ms; /* before a soft-stop; 0 = default (5 s) */
+	uint32_t job_timeout_ms; /* before a soft-stop; 0 = default (10 min) */
 };
 
 enum shim_node {

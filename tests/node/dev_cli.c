@@ -67,6 +67,37 @@ TEST(run_shader_stats_option)
 	proc_result_free(&r);
 }
 
+/* `vgpu run -job-timeout MS`: documented with its default, 1..3600000
+ * only; a good value lets the run go on (to the missing program). */
+TEST(run_job_timeout_option)
+{
+	static const char *const bad[] = { "0", "x", "3600001", "-5" };
+	struct proc_result r = run_vgpu("help", "run", NULL);
+
+	EXPECT_EQ(r.status, 0);
+	EXPECT_NONNULL(strstr(r.out, "-job-timeout MS"));
+	EXPECT_NONNULL(strstr(r.out, "default 600000"));
+	proc_result_free(&r);
+	r = run_vgpu("help", "dev", NULL);
+	EXPECT_NONNULL(strstr(r.out, "default 600000"));
+	proc_result_free(&r);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r = run_vgpu("run", "-job-timeout", bad[i]);
+		EXPECT_EQ(r.status, 2);
+		EXPECT_NONNULL(strstr(r.err, "-job-timeout wants 1..3600000"));
+		proc_result_free(&r);
+	}
+	{
+		char *argv[] = { (char *)build_path("vgpu"), "run", "-job-timeout", "250",
+				 "/nonexistent/program", NULL };
+
+		memset(&r, 0, sizeof(r));
+		ASSERT_EQ(proc_run(argv, NULL, NULL, NULL, 0, 30, &r), 0);
+		EXPECT_EQ(r.status, 127);
+		proc_result_free(&r);
+	}
+}
+
 TEST(stats_without_a_server_fails_clearly)
 {
 	struct proc_result r = run_vgpu("stats", "/nonexistent/vgpu-stats", NULL);
