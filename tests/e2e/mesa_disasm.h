@@ -18,9 +18,18 @@
  *   program with zeros for the prefetcher), which `vgpu dis` also stops
  *   at.
  * Every shader a job ran must equal one of Mesa's texts, and every
- * compute shader Mesa printed must have been run. Mesa's internal blit
- * shaders (fragment/vertex) are compiled but never run by these programs,
- * so no job names their address: they are not compared.
+ * compute shader (GLES) or kernel (OpenCL) Mesa printed must have been
+ * run. Mesa's internal blit shaders (fragment/vertex) are compiled but
+ * never run by these programs, so no job names their address: they are
+ * not compared. rusticl (Mesa 25) compiles a kernel more than once (at
+ * build time and again for the launch), so for it "run" means one of
+ * the texts printed for that kernel of that source (its source hash and
+ * entry point) ran; a shader without those lines is its own group.
+ *
+ * The listing can come from another run than the capture: one with a
+ * private MESA_SHADER_CACHE_DIR prints it as Mesa compiles, a second
+ * run with the same cache gets the same binaries back without compiling
+ * (tests/e2e/opencl_args.c does that, as compiling under qemu is slow).
  */
 #ifndef VGPU_TESTS_E2E_MESA_DISASM_H
 #define VGPU_TESTS_E2E_MESA_DISASM_H
@@ -37,6 +46,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dbt/abi_util.h"
 #include "harness.h"
 #include "lib/proc.h"
 
@@ -46,6 +56,7 @@
 struct dis_text {
 	char *text;
 	bool compute, matched;
+	char key[256]; /* source hash + entry point, "" when Mesa printed none */
 };
 
 /* Appends @line (length @n) normalised, unless it is blank. */
@@ -84,6 +95,7 @@ static unsigned dis_mesa_sections(const char *out, struct dis_text *t, unsigned 
 {
 	const char *p = out;
 	bool compute = false, in = false, label = false;
+	char key[256] = "";
 	unsigned k = 0;
 	size_t len = 0;
 
@@ -99,11 +111,20 @@ static unsigned dis_mesa_sections(const char *out, struct dis_text *t, unsigned 
 			t[k].text = NULL;
 			t[k].compute = compute;
 			t[k].matched = false;
+			snprintf(t[k].key, sizeof(t[k].key), "%s", key);
 			dis_put_line(&t[k].text, &len, "", 0);
 			k++;
 		}
-		if (!strncmp(p, "shader: ", 8))
-			compute = !strncmp(p, "shader: MESA_SHADER_COMPUTE", 27);
+		if (!strncmp(p, "shader: ", 8)) {
+			compute = !strncmp(p, "shader: MESA_SHADER_COMPUTE", 27) ||
+				  !strncmp(p, "shader: MESA_SHADER_KERNEL", 26);
+			key[0] = 0;
+		}
+		if ((!strncmp(p, "source_", 7) ||
+		     (!strncmp(p, "decl_function ", 14) && n > 12 &&
+		      !strncmp(p + n - 12, "(entrypoint)", 12))) &&
+		    strlen(key) + n + 2 < sizeof(key) && !in)
+			snprintf(key + strlen(key), sizeof(key) - strlen(key), "%.*s;", (int)n, p);
 		if (in) {
 			dis_put_line(&t[k - 1].text, &len, p, n);
 			label = !strncmp(p, "clause_", 7);
@@ -223,6 +244,142 @@ static void dis_first_difference(const char *a, const char *b, char *la, char *l
 	}
 	snprintf(la, size, "%.*s", (int)na, a);
 	snprintf(lb, size, "%.*s", (int)nb, b);
+}
+
+/* `vgpu dis --gpu @gpu` of binary @bin, normalised, into *@text. */
+static int dis_vgpu_text(const char *gpu, const char *bin, char **text)
+{
+	const char *argv[] = { abi_vgpu(), "dis", "--gpu", gpu, bin, NULL };
+	struct proc_result r;
+	size_t len = 0;
+
+	*text = NULL;
+	if (proc_run((char *const *)argv, NULL, NULL, NULL, 0, 60, &r))
+		return -1;
+	dis_put_line(text, &len, "", 0);
+	for (const char *p = r.out; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		dis_put_line(text, &len, p, n);
+		p += n + !!p[n];
+	}
+	proc_result_free(&r);
+	return r.status;
+}
+
+/*
+ * @prog (a built test program) under `vgpu preload --qemu` on @sysroot
+ * with @env, beside a `vgpu dev --capture` server for @gpu, in the
+ * scratch directory @dir: the statistics land in DIR/stats.json, the
+ * capture in DIR/capture, what the program printed in @r.
+ */
+static void dis_capture_run(struct __test_metadata *_metadata, const char *dir,
+			    const char *gpu, const char *sysroot, char *const *env,
+			    const char *prog, struct proc_result *r)
+{
+	char sock[256], stats[256];
+	const char *argv[] = { abi_vgpu(), "preload", "--qemu", "--sysroot", sysroot,
+			       "--socket", sock, "--stats", stats, "--", abi_guest(prog), NULL };
+	int status = -1;
+	pid_t server;
+
+	snprintf(sock, sizeof(sock), "%s/sock", dir);
+	snprintf(stats, sizeof(stats), "%s/stats.json", dir);
+	server = dis_server(abi_vgpu(), dir, gpu);
+	ASSERT_GT(server, 0);
+	ASSERT_EQ(proc_run((char *const *)argv, env, NULL, NULL, 0, 300, r), 0);
+	kill(server, SIGTERM);
+	waitpid(server, &status, 0);
+}
+
+/* Mesa's listing @listing (a run's stdout) against `vgpu dis` of every
+ * shader the jobs of the capture run in @dir ran (see the top of this
+ * file); the number of disagreements, each logged. */
+static unsigned dis_compare(struct __test_metadata *_metadata, const char *dir,
+			    const char *gpu, const char *listing)
+{
+	struct dis_text mesa[DIS_MAX_SHADERS];
+	uint64_t va[DIS_MAX_SHADERS];
+	char path[256], bin[256], la[256], lb[256], *json, *mine;
+	unsigned nmesa, nva, line, failures = 0;
+
+	(void)_metadata; /* TH_LOG's */
+	nmesa = dis_mesa_sections(listing, mesa, DIS_MAX_SHADERS);
+	snprintf(path, sizeof(path), "%s/stats.json", dir);
+	json = read_file(path, NULL);
+	if (!nmesa || !json) {
+		TH_LOG("%u shaders in Mesa's listing; statistics %s", nmesa,
+		       json ? "read" : "missing");
+		free(json);
+		return 1;
+	}
+	nva = dis_job_shaders(json, va, DIS_MAX_SHADERS);
+	free(json);
+	failures += !nva;
+	snprintf(path, sizeof(path), "%s/capture", dir);
+	for (unsigned i = 0; i < nva; i++) {
+		unsigned m, best = 0;
+
+		snprintf(bin, sizeof(bin), "%s/shader-%llx.bin", dir, (unsigned long long)va[i]);
+		if (dis_extract(path, va[i], bin) || dis_vgpu_text(gpu, bin, &mine)) {
+			TH_LOG("shader at 0x%llx: not in the capture, or vgpu dis failed",
+			       (unsigned long long)va[i]);
+			failures++;
+			continue;
+		}
+		for (m = 0; m < nmesa && strcmp(mesa[m].text, mine); m++)
+			if (mesa[m].compute && !mesa[m].matched)
+				best = m;
+		if (m < nmesa) {
+			mesa[m].matched = true;
+		} else {
+			dis_first_difference(mesa[best].text, mine, la, lb, sizeof(la), &line);
+			TH_LOG("shader at 0x%llx: line %u: Mesa \"%s\", vgpu dis \"%s\"",
+			       (unsigned long long)va[i], line, la, lb);
+			failures++;
+		}
+		free(mine);
+	}
+	for (unsigned m = 0; m < nmesa; m++) {
+		bool ran = mesa[m].matched;
+
+		for (unsigned o = 0; o < nmesa && !ran && mesa[m].key[0]; o++)
+			ran = mesa[o].matched && !strcmp(mesa[o].key, mesa[m].key);
+		if (mesa[m].compute && !ran) {
+			TH_LOG("compute shader %u that Mesa printed ran in no job:\n%.300s", m,
+			       mesa[m].text);
+			failures++;
+		}
+	}
+	for (unsigned m = 0; m < nmesa; m++)
+		free(mesa[m].text);
+	return failures;
+}
+
+/* The capture in @dir replayed on a fresh @gpu: every submission must
+ * leave exactly the captured bytes (a regression test of the model). */
+static void dis_replay(struct __test_metadata *_metadata, const char *dir, const char *gpu)
+{
+	char cap[256];
+	const char *argv[] = { abi_vgpu(), "replay", "--gpu", gpu, cap, NULL };
+	unsigned subs = 0, same = 0, differ = 1;
+	struct proc_result r;
+	const char *sum;
+
+	snprintf(cap, sizeof(cap), "%s/capture", dir);
+	ASSERT_EQ(proc_run((char *const *)argv, NULL, NULL, NULL, 0, 300, &r), 0);
+	if (r.status)
+		TH_LOG("vgpu replay: status %d\n%s%s", r.status, r.out, r.err);
+	EXPECT_EQ(r.status, 0);
+	sum = strstr(r.out, "vgpu replay: ");
+	if (sum)
+		EXPECT_EQ(sscanf(sum, "vgpu replay: %u submissions, %u identical, %u differ",
+				 &subs, &same, &differ), 3);
+	EXPECT_NONNULL(sum);
+	EXPECT_GT(subs, 0u);
+	EXPECT_EQ(same, subs);
+	EXPECT_EQ(differ, 0u);
+	proc_result_free(&r);
 }
 
 #endif

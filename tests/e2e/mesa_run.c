@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dbt/abi_util.h"
 #include "e2e/mesa_disasm.h"
 
 #define MESA_TIMEOUT 300
@@ -103,123 +102,30 @@ static void gles(struct __test_metadata *_metadata, const char *gpu,
 
 GLES_PROGRAMS(GLES_TESTS)
 
-/* `vgpu dis --gpu @gpu` of binary @bin, normalised, into *@text. */
-static int vgpu_dis_text(const char *gpu, const char *bin, char **text)
-{
-	const char *argv[] = { abi_vgpu(), "dis", "--gpu", gpu, bin, NULL };
-	struct proc_result r;
-	size_t len = 0;
-
-	*text = NULL;
-	if (proc_run((char *const *)argv, NULL, NULL, NULL, 0, 60, &r))
-		return -1;
-	dis_put_line(text, &len, "", 0);
-	for (const char *p = r.out; *p;) {
-		size_t n = strcspn(p, "\n");
-
-		dis_put_line(text, &len, p, n);
-		p += n + !!p[n];
-	}
-	proc_result_free(&r);
-	return r.status;
-}
-
 /* Mesa's disassembly of each shader @prog compiles against `vgpu dis` of
  * the binaries its jobs ran (tests/e2e/mesa_disasm.h says how); then the
  * run's capture must replay exactly. */
 static void disasm_agree(struct __test_metadata *_metadata, const char *gpu,
 			 const char *renderer, const char *prog)
 {
-	char dir[] = "/tmp/vgpu-dis-XXXXXX", sock[64], stats[64], cap[64], bin[96];
-	char env0[128], la[256], lb[256], *json, *mine;
+	char dir[] = "/tmp/vgpu-dis-XXXXXX", env0[128];
 	char *env[] = { env0, "BIFROST_MESA_DEBUG=shaders", "MESA_SHADER_CACHE_DISABLE=true",
 			NULL };
-	struct dis_text mesa[DIS_MAX_SHADERS];
-	uint64_t va[DIS_MAX_SHADERS];
-	unsigned nmesa, nva, line, failures = 0;
 	struct proc_result r;
-	int status = -1;
-	pid_t server;
 
 	if (!sysroot_path())
 		SKIP(return, "no arm64 sysroot (make sysroot)");
 	if (system("command -v qemu-aarch64 >/dev/null"))
 		SKIP(return, "no qemu-aarch64 (Debian qemu-user) to run Mesa beside a capturing server");
 	ASSERT_NONNULL(mkdtemp(dir));
-	snprintf(sock, sizeof(sock), "%s/sock", dir);
-	snprintf(stats, sizeof(stats), "%s/stats.json", dir);
-	snprintf(cap, sizeof(cap), "%s/capture", dir);
 	snprintf(env0, sizeof(env0), "VGPU_EXPECT_RENDERER=%s", renderer);
-	server = dis_server(abi_vgpu(), dir, gpu);
-	ASSERT_GT(server, 0);
-	{
-		const char *argv[] = { abi_vgpu(), "preload", "--qemu", "--sysroot",
-				       sysroot_path(), "--socket", sock, "--stats", stats,
-				       "--", abi_guest(prog), NULL };
-
-		ASSERT_EQ(proc_run((char *const *)argv, env, NULL, NULL, 0, MESA_TIMEOUT, &r), 0);
-	}
-	kill(server, SIGTERM);
-	waitpid(server, &status, 0);
+	dis_capture_run(_metadata, dir, gpu, sysroot_path(), env, prog, &r);
 	if (r.status)
 		TH_LOG("status %d, stderr:\n%s", r.status, r.err);
 	ASSERT_EQ(r.status, 0);
-	nmesa = dis_mesa_sections(r.out, mesa, DIS_MAX_SHADERS);
-	ASSERT_GT(nmesa, 0);
-	json = read_file(stats, NULL);
-	ASSERT_NONNULL(json);
-	nva = dis_job_shaders(json, va, DIS_MAX_SHADERS);
-	ASSERT_GT(nva, 0);
-	for (unsigned i = 0; i < nva; i++) {
-		unsigned m, best = 0;
-
-		snprintf(bin, sizeof(bin), "%s/shader-%llx.bin", dir, (unsigned long long)va[i]);
-		ASSERT_EQ(dis_extract(cap, va[i], bin), 0);
-		ASSERT_EQ(vgpu_dis_text(gpu, bin, &mine), 0);
-		for (m = 0; m < nmesa && strcmp(mesa[m].text, mine); m++)
-			if (mesa[m].compute && !mesa[m].matched)
-				best = m;
-		if (m < nmesa) {
-			mesa[m].matched = true;
-		} else {
-			dis_first_difference(mesa[best].text, mine, la, lb, sizeof(la), &line);
-			TH_LOG("shader at 0x%llx: line %u: Mesa \"%s\", vgpu dis \"%s\"",
-			       (unsigned long long)va[i], line, la, lb);
-			failures++;
-		}
-		free(mine);
-	}
-	for (unsigned m = 0; m < nmesa; m++) {
-		if (mesa[m].compute && !mesa[m].matched) {
-			TH_LOG("compute shader %u that Mesa printed ran in no job:\n%.300s", m,
-			       mesa[m].text);
-			failures++;
-		}
-		free(mesa[m].text);
-	}
-	EXPECT_EQ(failures, 0u);
-	free(json);
+	EXPECT_EQ(dis_compare(_metadata, dir, gpu, r.out), 0u);
 	proc_result_free(&r);
-	/* The same capture is a regression test of the model: replayed on a
-	 * fresh GPU, every submission leaves exactly the captured bytes. */
-	{
-		const char *argv[] = { abi_vgpu(), "replay", "--gpu", gpu, cap, NULL };
-		unsigned subs = 0, same = 0, differ = 1;
-		const char *sum;
-
-		ASSERT_EQ(proc_run((char *const *)argv, NULL, NULL, NULL, 0, MESA_TIMEOUT, &r), 0);
-		if (r.status)
-			TH_LOG("vgpu replay: status %d\n%s%s", r.status, r.out, r.err);
-		EXPECT_EQ(r.status, 0);
-		sum = strstr(r.out, "vgpu replay: ");
-		ASSERT_NONNULL(sum);
-		EXPECT_EQ(sscanf(sum, "vgpu replay: %u submissions, %u identical, %u differ",
-				 &subs, &same, &differ), 3);
-		EXPECT_GT(subs, 0u);
-		EXPECT_EQ(same, subs);
-		EXPECT_EQ(differ, 0u);
-		proc_result_free(&r);
-	}
+	dis_replay(_metadata, dir, gpu);
 	nftw(dir, dis_rm, 16, FTW_DEPTH | FTW_PHYS);
 }
 
