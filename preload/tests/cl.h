@@ -21,6 +21,8 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "verdict.h"
+
 typedef int32_t cl_int;
 typedef uint32_t cl_uint;
 typedef uint64_t cl_ulong, cl_bitfield, cl_device_type, cl_mem_flags;
@@ -41,7 +43,7 @@ typedef struct opaque *cl_platform_id, *cl_device_id, *cl_context,
 #define CL_COMPLETE 0
 
 /* Exit statuses the suites tell apart (as gles.h's). */
-#define CL_EXIT_MISMATCH 1
+#define CL_EXIT_MISMATCH VERDICT_MISMATCH
 #define CL_EXIT_WRONG_GPU 2
 #define CL_EXIT_SETUP 3
 
@@ -204,9 +206,26 @@ static inline cl_mem cl_buffer(struct cl_env *e, cl_mem_flags flags, size_t size
 	return m;
 }
 
-/* Kernel argument @i is the value of @v (a buffer handle, a scalar); a
- * __local argument is clSetKernelArg(k, i, bytes, NULL). */
+/* Kernel argument @i is the value of @v (a buffer handle, a scalar). */
 #define CL_ARG(k, i, v) CL_OK(CL(clSetKernelArg)((k), (i), sizeof(v), &(v)))
+
+/* Arguments 0, 1, ... of a kernel at once: CL_ARGS(k, CL_V(buf),
+ * CL_V(n), CL_LOCAL(bytes)), a __local argument being its size. */
+struct cl_arg {
+	size_t size;
+	const void *value;
+};
+#define CL_V(v) { sizeof(v), &(v) }
+#define CL_LOCAL(bytes) { (bytes), NULL }
+#define CL_ARGS(k, ...)                                                             \
+	cl_args((k), (const struct cl_arg[]){ __VA_ARGS__ },                        \
+		sizeof((const struct cl_arg[]){ __VA_ARGS__ }) / sizeof(struct cl_arg))
+
+static inline void cl_args(cl_kernel k, const struct cl_arg *a, cl_uint n)
+{
+	for (cl_uint i = 0; i < n; i++)
+		CL_OK(CL(clSetKernelArg)(k, i, a[i].size, a[i].value));
+}
 
 /* @k over @dims dimensions of @global items in groups of @local, then a
  * blocking read of @size bytes of @m into @dst when @dst is not NULL. */
@@ -218,26 +237,8 @@ static inline void cl_run(struct cl_env *e, cl_kernel k, cl_uint dims, const siz
 		CL_OK(CL(clEnqueueReadBuffer)(e->q, m, 1, 0, size, dst, 0, NULL, NULL));
 }
 
-/* Every 32-bit word of @got against the C reference @want: the first
- * differences, then the PASS or FAIL line; the exit status. */
-static inline int cl_verdict(const char *what, const void *got, const void *want, size_t n)
-{
-	const uint32_t *g = got, *w = want;
-	size_t bad = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (g[i] == w[i])
-			continue;
-		if (bad < 8)
-			printf("MISMATCH %s[%zu] = 0x%08x, want 0x%08x\n", what, i, g[i], w[i]);
-		bad++;
-	}
-	if (bad) {
-		printf("FAIL: %zu of %zu words of %s differ\n", bad, n, what);
-		return CL_EXIT_MISMATCH;
-	}
-	printf("PASS: %s (%zu words) matches the C reference\n", what, n);
-	return 0;
-}
+/* Every 32-bit word of @got against the C reference @want (verdict.h):
+ * the first differences, then the PASS or FAIL line; the exit status. */
+#define cl_verdict verdict_words
 
 #endif

@@ -18,11 +18,8 @@
  * check (tests/e2e/opencl_args.c) sees each kernel's job.
  */
 #include "cl.h"
+#include "bfs_graph.h"
 
-#define SIDE 32
-#define N (SIDE * SIDE)
-#define MAXDEG 5
-#define UNSEEN 0xffffffffu
 #define HIST 32 /* nodes per level; the last bin: unseen */
 
 static const char *const src =
@@ -46,63 +43,6 @@ static const char *const src =
 	"  }\n"
 	"}\n";
 
-static uint32_t row[N + 1], col[N * MAXDEG];
-
-/* The last column's bottom three nodes: nothing leads there. */
-static int walled(int x, int y)
-{
-	return x == SIDE - 1 && y >= SIDE - 3;
-}
-
-static void edge(uint32_t *n, int x, int y)
-{
-	if (x >= 0 && x < SIDE && y >= 0 && y < SIDE && !walled(x, y))
-		col[(*n)++] = (uint32_t)(y * SIDE + x);
-}
-
-/* Grid edges except where a deterministic "wall" hash says no, and
- * every third node also jumps one way to a node far ahead. */
-static void graph(void)
-{
-	uint32_t n = 0;
-
-	for (int v = 0; v < N; v++) {
-		int x = v % SIDE, y = v / SIDE, j = (v * 7 + 300) % N;
-
-		row[v] = n;
-		if ((uint32_t)(v * 2654435761u) >> 29)
-			edge(&n, x + 1, y);
-		if ((uint32_t)(v * 2246822519u) >> 29 != 3)
-			edge(&n, x, y + 1);
-		if ((uint32_t)(v * 3266489917u) >> 30)
-			edge(&n, x - 1, y);
-		edge(&n, x, y - 1);
-		if (v % 3 == 0)
-			edge(&n, j % SIDE, j / SIDE);
-	}
-	row[N] = n;
-}
-
-static void bfs(uint32_t *level)
-{
-	static uint32_t queue[N];
-	unsigned head = 0, tail = 0;
-
-	for (int i = 0; i < N; i++)
-		level[i] = UNSEEN;
-	level[0] = 0;
-	queue[tail++] = 0;
-	while (head < tail) {
-		uint32_t v = queue[head++];
-
-		for (uint32_t e = row[v]; e < row[v + 1]; e++)
-			if (level[col[e]] == UNSEEN) {
-				level[col[e]] = level[v] + 1;
-				queue[tail++] = col[e];
-			}
-	}
-}
-
 int main(void)
 {
 	static uint32_t got[N + HIST], want[N + HIST];
@@ -114,7 +54,7 @@ int main(void)
 	cl_program prog = cl_program_of(&e, src);
 	cl_kernel init = cl_kernel_of(prog, "init"), step = cl_kernel_of(prog, "step");
 	cl_kernel count = cl_kernel_of(prog, "count");
-	graph();
+	graph(3);
 	bfs(want);
 	for (int i = 0; i < N; i++)
 		want[N + (want[i] < HIST - 1 ? want[i] : HIST - 1)]++;
@@ -123,21 +63,16 @@ int main(void)
 	cl_mem lv = cl_buffer(&e, CL_MEM_READ_WRITE, N * sizeof(uint32_t), NULL);
 	cl_mem flag = cl_buffer(&e, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL);
 	cl_mem hist = cl_buffer(&e, CL_MEM_READ_WRITE, HIST * sizeof(cl_uint), &got[N]);
-	CL_ARG(init, 0, lv);
-	CL_ARG(init, 1, source);
+	CL_ARGS(init, CL_V(lv), CL_V(source));
 	cl_run(&e, init, 1, &global, &local, NULL, 0, NULL);
-	CL_ARG(step, 0, rows);
-	CL_ARG(step, 1, cols);
-	CL_ARG(step, 2, lv);
-	CL_ARG(step, 3, flag);
+	CL_ARGS(step, CL_V(rows), CL_V(cols), CL_V(lv), CL_V(flag));
 	for (cur = 0; changed && cur < N; cur++) {
 		CL_OK(CL(clEnqueueWriteBuffer)(e.q, flag, 1, 0, sizeof(zero), &zero, 0, NULL, NULL));
 		CL_ARG(step, 4, cur);
 		cl_run(&e, step, 1, &global, &local, flag, sizeof(changed), &changed);
 	}
 	printf("%u step enqueues\n", cur);
-	CL_ARG(count, 0, lv);
-	CL_ARG(count, 1, hist);
+	CL_ARGS(count, CL_V(lv), CL_V(hist));
 	cl_run(&e, count, 1, &global, &local, hist, HIST * sizeof(cl_uint), &got[N]);
 	CL_OK(CL(clEnqueueReadBuffer)(e.q, lv, 1, 0, N * sizeof(uint32_t), got, 0, NULL, NULL));
 	return cl_verdict("bfs levels and level sizes", got, want, N + HIST);

@@ -101,12 +101,8 @@ int main(void)
 	cl_mem whole = cl_buffer(&e, CL_MEM_READ_WRITE, 3 * rsize, host);
 	cl_mem in = sub(whole, 0, rsize), out = sub(whole, rsize, rsize);
 	cl_mem aux = sub(whole, 2 * rsize, rsize);
-	CL_ARG(scale, 0, in);
-	CL_ARG(scale, 1, out);
-	CL_ARG(scale, 2, mul);
-	CL_ARG(scale, 3, add);
-	CL_ARG(mix, 0, out);
-	CL_ARG(mix, 1, aux);
+	CL_ARGS(scale, CL_V(in), CL_V(out), CL_V(mul), CL_V(add));
+	CL_ARGS(mix, CL_V(out), CL_V(aux));
 	/* write (q1) -> scale (q2) -> mix (q1) -> two reads (q2, q1). */
 	CL_OK(CL(clEnqueueWriteBuffer)(e.q, whole, 0, WOFF * 4, sizeof(patch), patch, 0, NULL,
 				       &ev[0]));

@@ -50,10 +50,7 @@ int main(void)
 	/* Both counters start at zero: a copy of the zeroed result. */
 	cl_mem bins = cl_buffer(&e, CL_MEM_READ_WRITE, BINS * sizeof(uint32_t), got);
 	cl_mem above = cl_buffer(&e, CL_MEM_READ_WRITE, sizeof(uint32_t), &got[BINS]);
-	CL_ARG(k, 0, in);
-	CL_ARG(k, 1, bins);
-	CL_ARG(k, 2, above);
-	CL_ARG(k, 3, threshold);
+	CL_ARGS(k, CL_V(in), CL_V(bins), CL_V(above), CL_V(threshold));
 	cl_run(&e, k, 1, &global, &local, bins, BINS * sizeof(uint32_t), got);
 	CL_OK(CL(clEnqueueReadBuffer)(e.q, above, 1, 0, sizeof(uint32_t), &got[BINS], 0, NULL,
 				      NULL));

@@ -59,14 +59,8 @@ int main(void)
 	cl_mem ma = cl_buffer(&e, CL_MEM_READ_ONLY, sizeof(a), a);
 	cl_mem mb = cl_buffer(&e, CL_MEM_READ_ONLY, sizeof(b), b);
 	cl_mem mc = cl_buffer(&e, CL_MEM_WRITE_ONLY, sizeof(c), NULL);
-	CL_ARG(kern, 0, ma);
-	CL_ARG(kern, 1, mb);
-	CL_ARG(kern, 2, mc);
-	CL_ARG(kern, 3, m);
-	CL_ARG(kern, 4, n);
-	CL_ARG(kern, 5, k);
-	CL_ARG(kern, 6, alpha);
-	CL_OK(CL(clSetKernelArg)(kern, 7, T * T * sizeof(float), NULL));
+	CL_ARGS(kern, CL_V(ma), CL_V(mb), CL_V(mc), CL_V(m), CL_V(n), CL_V(k), CL_V(alpha),
+		CL_LOCAL(T * T * sizeof(float)));
 	cl_run(&e, kern, 2, global, local, mc, sizeof(c), c);
 	return cl_verdict("sgemm", c, want, M * N);
 }

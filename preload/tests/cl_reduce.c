@@ -41,15 +41,10 @@ int main(void)
 	cl_mem in = cl_buffer(&e, CL_MEM_READ_ONLY, sizeof(v), v);
 	cl_mem sums = cl_buffer(&e, CL_MEM_READ_WRITE, N / GROUP * sizeof(uint32_t), NULL);
 	cl_mem total = cl_buffer(&e, CL_MEM_WRITE_ONLY, sizeof(uint32_t), NULL);
-	CL_ARG(k, 0, in);
-	CL_ARG(k, 1, sums);
-	CL_ARG(k, 2, n);
-	CL_OK(CL(clSetKernelArg)(k, 3, GROUP * sizeof(uint32_t), NULL));
+	CL_ARGS(k, CL_V(in), CL_V(sums), CL_V(n), CL_LOCAL(GROUP * sizeof(uint32_t)));
 	cl_run(&e, k, 1, &global, &local, sums, N / GROUP * sizeof(uint32_t), got);
 	/* The second pass: 64 partial sums in one group of 128. */
-	CL_ARG(k, 0, sums);
-	CL_ARG(k, 1, total);
-	CL_ARG(k, 2, groups);
+	CL_ARGS(k, CL_V(sums), CL_V(total), CL_V(groups));
 	cl_run(&e, k, 1, &one, &local, total, sizeof(uint32_t), &got[N / GROUP]);
 	return cl_verdict("work-group sums and total", got, want, N / GROUP + 1);
 }

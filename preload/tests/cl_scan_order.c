@@ -11,6 +11,7 @@
  * that does not depend on it.
  */
 #include "cl.h"
+#include "cl_blelloch.h"
 
 #define N 4096
 #define BLOCK 256
@@ -18,16 +19,7 @@
 static const char *const src =
 	"__kernel void downsweep(__global uint *d) {\n"
 	"  __local uint t[256];\n"
-	"  uint l = get_local_id(0), base = get_group_id(0) * 256;\n"
-	"  t[2 * l] = d[base + 2 * l];\n"
-	"  t[2 * l + 1] = d[base + 2 * l + 1];\n"
-	"  uint off = 1;\n"
-	"  for (uint n = 128; n > 0; n >>= 1) {\n"
-	"    barrier(CLK_LOCAL_MEM_FENCE);\n"
-	"    if (l < n) t[off * (2 * l + 2) - 1] += t[off * (2 * l + 1) - 1];\n"
-	"    off <<= 1;\n"
-	"  }\n"
-	"  barrier(CLK_LOCAL_MEM_FENCE);\n"
+	CL_BLELLOCH_UP
 	"  if (l == 0) t[255] = 0;\n"
 	"  for (uint n = 1; n < 256; n <<= 1) {\n"
 	"    off >>= 1;\n"
@@ -39,9 +31,7 @@ static const char *const src =
 	"      t[b] += x;\n"
 	"    }\n"
 	"  }\n"
-	"  barrier(CLK_LOCAL_MEM_FENCE);\n"
-	"  d[base + 2 * l] = t[2 * l];\n"
-	"  d[base + 2 * l + 1] = t[2 * l + 1];\n"
+	CL_BLELLOCH_STORE
 	"}\n";
 
 int main(void)

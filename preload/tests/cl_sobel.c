@@ -7,9 +7,7 @@
  * integers, so the C reference is exact.
  */
 #include "cl.h"
-
-#define W 96
-#define H 64
+#include "sobel_ref.h"
 
 static const char *const src =
 	"int at(__global const uint *px, int w, int h, int x, int y) {\n"
@@ -27,25 +25,6 @@ static const char *const src =
 	"  mag[y * w + x] = (uint)(abs(gx) + abs(gy)) | oct << 16;\n"
 	"}\n";
 
-static int at(const uint32_t *px, int x, int y)
-{
-	x = x < 0 ? 0 : x >= W ? W - 1 : x;
-	y = y < 0 ? 0 : y >= H ? H - 1 : y;
-	return (int)px[y * W + x];
-}
-
-static uint32_t sobel(const uint32_t *px, int x, int y)
-{
-	int gx = at(px, x + 1, y - 1) + 2 * at(px, x + 1, y) + at(px, x + 1, y + 1) -
-		 at(px, x - 1, y - 1) - 2 * at(px, x - 1, y) - at(px, x - 1, y + 1);
-	int gy = at(px, x - 1, y + 1) + 2 * at(px, x, y + 1) + at(px, x + 1, y + 1) -
-		 at(px, x - 1, y - 1) - 2 * at(px, x, y - 1) - at(px, x + 1, y - 1);
-	int ax = gx < 0 ? -gx : gx, ay = gy < 0 ? -gy : gy;
-	uint32_t oct = (gx < 0 ? 4u : 0) | (gy < 0 ? 2u : 0) | (ax < ay ? 1u : 0);
-
-	return (uint32_t)(ax + ay) | oct << 16;
-}
-
 int main(void)
 {
 	static uint32_t px[W * H], mag[W * H], want[W * H];
@@ -55,24 +34,11 @@ int main(void)
 
 	cl_init(&e);
 	cl_kernel k = cl_build(&e, src, "sobel");
-	/* Rings and a diagonal ramp plus noise: edges in every direction. */
-	for (int y = 0; y < H; y++)
-		for (int x = 0; x < W; x++) {
-			int dx = x - W / 2, dy = y - H / 2;
-			uint32_t noise = (uint32_t)(x * 73 + y * 151) * 2654435761u >> 28;
-
-			px[y * W + x] = ((dx * dx + dy * dy) / 40 % 2 ? 200 : 30) +
-					(uint32_t)(x + y) / 8 + noise;
-		}
-	for (int y = 0; y < H; y++)
-		for (int x = 0; x < W; x++)
-			want[y * W + x] = sobel(px, x, y);
+	sobel_image(px);
+	sobel_ref(px, want);
 	cl_mem in = cl_buffer(&e, CL_MEM_READ_ONLY, sizeof(px), px);
 	cl_mem out = cl_buffer(&e, CL_MEM_WRITE_ONLY, sizeof(mag), NULL);
-	CL_ARG(k, 0, in);
-	CL_ARG(k, 1, out);
-	CL_ARG(k, 2, w);
-	CL_ARG(k, 3, h);
+	CL_ARGS(k, CL_V(in), CL_V(out), CL_V(w), CL_V(h));
 	cl_run(&e, k, 2, global, local, out, sizeof(mag), mag);
 	return cl_verdict("sobel", mag, want, W * H);
 }

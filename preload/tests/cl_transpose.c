@@ -39,10 +39,7 @@ int main(void)
 		}
 	cl_mem in = cl_buffer(&e, CL_MEM_READ_ONLY, sizeof(a), a);
 	cl_mem out = cl_buffer(&e, CL_MEM_WRITE_ONLY, sizeof(t), NULL);
-	CL_ARG(k, 0, in);
-	CL_ARG(k, 1, out);
-	CL_ARG(k, 2, rows);
-	CL_ARG(k, 3, cols);
+	CL_ARGS(k, CL_V(in), CL_V(out), CL_V(rows), CL_V(cols));
 	cl_run(&e, k, 2, global, local, out, sizeof(t), t);
 	return cl_verdict("transpose", t, want, ROWS * COLS);
 }

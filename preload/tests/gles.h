@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verdict.h"
+
 typedef void *EGLDisplay, *EGLConfig, *EGLContext, *EGLSurface;
 typedef int32_t EGLint;
 typedef unsigned EGLBoolean, EGLenum;
@@ -45,7 +47,7 @@ typedef char GLchar;
 #define GL_BUFFER_UPDATE_BARRIER_BIT 0x0200
 
 /* Exit statuses the suite tells apart. */
-#define GLES_EXIT_MISMATCH 1
+#define GLES_EXIT_MISMATCH VERDICT_MISMATCH
 #define GLES_EXIT_WRONG_GPU 2
 #define GLES_EXIT_SETUP 3
 
@@ -232,26 +234,7 @@ static void gles_read(GLuint b, size_t size, void *out)
 	GL(glUnmapBuffer)(GL_SHADER_STORAGE_BUFFER);
 }
 
-/* Compares @n 32-bit words bit for bit; prints the first differences and
- * the verdict; returns the exit status. */
-static int gles_verdict(const char *what, const void *got, const void *want, size_t n)
-{
-	const uint32_t *g = got, *w = want;
-	size_t bad = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (g[i] == w[i])
-			continue;
-		if (bad < 8)
-			printf("MISMATCH %s[%zu] = 0x%08x, want 0x%08x\n", what, i, g[i], w[i]);
-		bad++;
-	}
-	if (bad) {
-		printf("FAIL: %zu of %zu words of %s differ\n", bad, n, what);
-		return GLES_EXIT_MISMATCH;
-	}
-	printf("PASS: %s (%zu words) matches the C reference\n", what, n);
-	return 0;
-}
+/* Compares @n 32-bit words bit for bit (verdict.h); the exit status. */
+#define gles_verdict verdict_words
 
 #endif

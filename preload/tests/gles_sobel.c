@@ -7,9 +7,7 @@
  * reference is exact.
  */
 #include "gles.h"
-
-#define W 96
-#define H 64
+#include "sobel_ref.h"
 
 static const char *const src =
 	"#version 310 es\n"
@@ -30,13 +28,6 @@ static const char *const src =
 	"  mag[y * 96 + x] = uint(abs(gx) + abs(gy)) | oct << 16;\n"
 	"}\n";
 
-static int at(const uint32_t *px, int x, int y)
-{
-	x = x < 0 ? 0 : x >= W ? W - 1 : x;
-	y = y < 0 ? 0 : y >= H ? H - 1 : y;
-	return (int)px[y * W + x];
-}
-
 int main(void)
 {
 	static uint32_t px[W * H], mag[W * H], want[W * H];
@@ -44,28 +35,8 @@ int main(void)
 
 	gles_init();
 	gles_program(src);
-	/* Rings and a diagonal ramp plus noise: edges in every direction. */
-	for (int y = 0; y < H; y++)
-		for (int x = 0; x < W; x++) {
-			int dx = x - W / 2, dy = y - H / 2;
-			uint32_t noise = (uint32_t)(x * 73 + y * 151) * 2654435761u >> 28;
-
-			px[y * W + x] = ((dx * dx + dy * dy) / 40 % 2 ? 200 : 30) +
-					(uint32_t)(x + y) / 8 + noise;
-		}
-	for (int y = 0; y < H; y++)
-		for (int x = 0; x < W; x++) {
-			int gx = at(px, x + 1, y - 1) + 2 * at(px, x + 1, y) +
-				 at(px, x + 1, y + 1) - at(px, x - 1, y - 1) -
-				 2 * at(px, x - 1, y) - at(px, x - 1, y + 1);
-			int gy = at(px, x - 1, y + 1) + 2 * at(px, x, y + 1) +
-				 at(px, x + 1, y + 1) - at(px, x - 1, y - 1) -
-				 2 * at(px, x, y - 1) - at(px, x + 1, y - 1);
-			int ax = gx < 0 ? -gx : gx, ay = gy < 0 ? -gy : gy;
-			uint32_t oct = (gx < 0 ? 4u : 0) | (gy < 0 ? 2u : 0) | (ax < ay ? 1u : 0);
-
-			want[y * W + x] = (uint32_t)(ax + ay) | oct << 16;
-		}
+	sobel_image(px);
+	sobel_ref(px, want);
 	gles_ssbo(0, sizeof(px), px);
 	out = gles_ssbo(1, sizeof(mag), NULL);
 	gles_dispatch(W / 8, H / 8, 1);
