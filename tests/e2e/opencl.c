@@ -161,7 +161,8 @@ TEST_TIMEOUT(integer_builtins_g52, MESA_TIMEOUT)
 /*
  * Buffers as kernel arguments: Mesa 22.3.6 stops at load_kernel_input
  * and rusticl crashes before submitting (a skip, as in
- * tests/node/preload.c); anything else is judged. Getting there means
+ * tests/node/preload.c; tests/e2e/opencl_args.c runs it on Debian 13's
+ * Mesa 25, which can); anything else is judged. Getting there means
  * clang and LLVM compiled the kernel under the translator, and the
  * crash's SIGSEGV reached the program's handler.
  */
