@@ -17,7 +17,7 @@ if [ ! -f "$S/.vgpu-sysroot-stamp" ] || ! command -v qemu-aarch64 >/dev/null; th
 	exit 0
 fi
 progs=
-for p in cl_vadd cl_sgemm_args cl_sobel cl_reduce cl_scan cl_histogram cl_transpose cl_bfs \
+for p in cl_vadd cl_matmul cl_sobel cl_reduce cl_scan cl_histogram cl_transpose cl_bfs \
 	cl_buffers cl_images; do
 	[ -x "$P/$p" ] && progs="$progs $p"
 done
