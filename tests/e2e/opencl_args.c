@@ -170,10 +170,10 @@ static bool load_after_store(const char *text, char *line, size_t size)
 
 	for (const char *p = text; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
 		char op[64] = "", dst[32] = "", addr[32] = "";
-		int n = 0, reg = -1, d;
+		int reg = -1, d;
 
-		if ((*p != '*' && *p != '+') || sscanf(p + 1, "%63s %31[^,], %31[^,\n]%n", op, dst,
-							 addr, &n) < 2)
+		if ((*p != '*' && *p != '+') ||
+		    sscanf(p + 1, "%63s %31[^,], %31[^,\n]", op, dst, addr) < 2)
 			continue;
 		if (strstr(op, "BARRIER"))
 			memset(pending, 0, sizeof(pending));
