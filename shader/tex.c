@@ -17,13 +17,16 @@
  *                         followed by a continuation: dimensions - 1
  *                         (S [31:16] of word 0, T, R in word 1), row
  *                         stride word 2, slice stride word 3
- *   texture (32):         dimension [5:4], format [31:10]; width - 1,
+ *   texture (32):         dimension [5:4] (0 cube, 1-3 1D-3D; arrays
+ *                         keep theirs), format [31:10]; width - 1,
  *                         height - 1 in word 1; swizzle [11:0] (on top
  *                         of the format's), texel ordering [15:12]
  *                         and levels - 1 [20:16] of word 2; surfaces
  *                         pointer words 4-5; array size - 1, depth - 1
  *                         in words 6, 7
- *   surface (16):         pointer, row stride, surface stride
+ *   surface (16):         pointer, row stride, surface stride (3D:
+ *                         between slices); one per layer and level,
+ *                         levels inner
  *   sampler (32):         wrap R/T/S [11:8]/[15:12]/[19:16], normalized
  *                         coordinates [25], minify/magnify nearest
  *                         [27]/[28], mipmap mode [31:30]; border colour
@@ -31,12 +34,14 @@
  *
  * LEA_ATTR_TEX uses table 2 unless a DTSEL_IMM in the same tuple picks
  * one (Mesa puts images in table 1 and says so); LD_ATTR* use table 1.
- * Linear and u-interleaved (16x16 tiles) texel orderings are supported;
- * filtered lookups (TEXS_2D, TEXC TEX at a zero or explicit LOD) of 1D
- * and 2D textures, nearest or bilinear, with every wrap mode. AFBC,
- * cube maps, 3D and array lookups with filtering, computed LODs,
- * gradients, trilinear filtering, gathers, shadow compares and texel
- * offsets are BI_FAULT_UNIMPLEMENTED.
+ * Linear and u-interleaved (16x16 tiles) texel orderings are supported.
+ * Filtered lookups (TEXS_2D; TEXC TEX at a zero or explicit LOD) of 1D,
+ * 2D and 3D textures and of a layer of 1D and 2D arrays: nearest or
+ * linear (2, 4 or 8 taps), every wrap mode in each coordinate, integer
+ * formats nearest. AFBC, cube maps, computed LODs, gradients, trilinear
+ * filtering, gathers, shadow compares, texel offsets, linear filtering
+ * of integer formats and 16-bit integer results of lookups are
+ * BI_FAULT_UNIMPLEMENTED: the job faults rather than guessing.
  */
 #include "shader/format.h"
 #include "shader/interp_priv.h"
@@ -387,85 +392,105 @@ static int32_t wrap(int64_t i, uint32_t n, unsigned mode)
 	}
 }
 
+/* A filtered lookup's inputs: coordinates (f32: normalized unless the
+ * sampler says otherwise; unused ones ignored), the layer of an array
+ * (clamped to the last one, as the unit does), the LOD (signed 8:8) and
+ * the register format wanted. */
+struct lookup {
+	uint32_t c[3], layer;
+	int32_t lod;
+	enum bi_regfmt rf;
+};
+
+/* Texel-space 24.8 fixed-point position of coordinate @u along a
+ * dimension of @n texels; bilinear taps are centred between texels. */
+static int64_t fixed_pos(uint32_t u, uint32_t n, bool normalized, bool nearest)
+{
+	if (normalized)
+		u = bi_f32_mul(u, bi_fp_from_int(&bi_f32, n, BI_RM_RTE), BI_RM_RTE, false);
+	return bi_fp_to_int(&bi_f32, bi_fp_ldexp(&bi_f32, u, 8, BI_RM_RTE, false), BI_RM_RTN,
+			    INT32_MIN, INT32_MAX) - (nearest ? 0 : 128);
+}
+
+/* The level a lookup at LOD @lod uses: 0 for mipmap mode "none", else the
+ * nearest one (GL's rule); trilinear blending is not modelled. */
+static int lookup_level(const struct texture *t, uint32_t sw0, int32_t lod, unsigned *level)
+{
+	*level = 0;
+	if (lod > 0 && (sw0 >> 30) == 3)
+		return BI_FAULT_UNIMPLEMENTED; /* trilinear */
+	if (lod > 128 && (sw0 >> 30) == 0)
+		*level = OS_MIN((unsigned)((lod + 127) >> 8), t->levels - 1);
+	return 0;
+}
+
 /*
- * Filtered sampling of a 1D/2D texture at (s, t) (f32, normalized unless
- * the sampler says otherwise) at LOD @lod (signed 8:8), in f32. The level:
- * 0 for mipmap mode "none", else the nearest one (GL's rule); trilinear
- * blending is not modelled. Nearest or bilinear by the sampler's magnify
- * (LOD <= 0) or minify bit; bilinear weights have 8 fractional bits, as
+ * Filtered sampling of a 1D, 2D or 3D texture (or a layer of a 1D/2D
+ * array). Nearest or (bi/tri)linear by the sampler's magnify (LOD <= 0)
+ * or minify bit: 2, 4 or 8 taps, each coordinate wrapped by its own mode
+ * (S, T, R). Linear weights have 8 fractional bits per dimension, as
  * texture units' sub-texel precision goes, and blend by fused
- * multiply-adds.
+ * multiply-adds in f32. Integer formats are looked up nearest only.
  */
 static int sample(struct bi_tctx *x, unsigned lane, const struct texture *t,
-		  unsigned sampler, uint32_t s, uint32_t tc, int32_t lod, uint32_t out[4])
+		  unsigned sampler, const struct lookup *in, uint32_t out[4])
 {
-	uint32_t sw[8], n[2], c[2] = { s, tc };
-	unsigned dims = ((t->w[0] >> 4) & 3) == 1 ? 1 : 2, level = 0, nk;
-	int64_t fx[2];
-	bool nearest;
+	unsigned kind = (t->w[0] >> 4) & 3, dims = kind, level, nk;
+	bool integer = t->pf.kind == BI_FK_UINT || t->pf.kind == BI_FK_SINT, nearest;
+	uint32_t sw[8], n[3], layer = OS_MIN(in->layer, t->w[6] & 0xffff);
+	int64_t fx[3];
 	int err;
 
-	if (!x->env->samplers || ((t->w[0] >> 4) & 3) > 2 || ((t->w[0] >> 4) & 3) == 0)
-		return BI_FAULT_UNIMPLEMENTED; /* no sampler table, cube, 3D */
+	if (!x->env->samplers || kind == 0)
+		return BI_FAULT_UNIMPLEMENTED; /* no sampler table, cube maps */
+	if (integer ? in->rf != BI_RF_S32 && in->rf != BI_RF_U32 : in->rf > BI_RF_F32)
+		return BI_FAULT_UNIMPLEMENTED; /* 16-bit integers, mixed kinds */
 	err = rd(x, x->env->samplers + 32ull * sampler, sw, sizeof(sw));
+	if (!err)
+		err = lookup_level(t, sw[0], in->lod, &level);
 	if (err)
 		return err;
-	if (lod > 0 && (sw[0] >> 30) == 3)
-		return BI_FAULT_UNIMPLEMENTED; /* trilinear */
-	if (lod > 128 && (sw[0] >> 30) == 0)
-		level = OS_MIN((unsigned)((lod + 127) >> 8), t->levels - 1);
-	n[0] = texture_size(t, 0, level);
-	n[1] = texture_size(t, 1, level);
-	nearest = (sw[0] >> (lod <= 0 ? 28 : 27)) & 1;
-	nk = nearest ? 1 : dims == 2 ? 4 : 2;
+	nearest = (sw[0] >> (in->lod <= 0 ? 28 : 27)) & 1;
+	if (!nearest && integer)
+		return BI_FAULT_UNIMPLEMENTED; /* filtering integers is undefined */
+	nk = nearest ? 1 : 1u << dims;
 	for (unsigned d = 0; d < dims; d++) {
-		uint32_t u = c[d];
-
-		if ((sw[0] >> 25) & 1) /* normalized */
-			u = bi_f32_mul(u, bi_fp_from_int(&bi_f32, n[d], BI_RM_RTE), BI_RM_RTE, false);
-		/* 24.8 fixed point, bilinear centred between texels */
-		fx[d] = bi_fp_to_int(&bi_f32, bi_fp_ldexp(&bi_f32, u, 8, BI_RM_RTE, false),
-				     BI_RM_RTN, INT32_MIN, INT32_MAX) - (nearest ? 0 : 128);
+		n[d] = texture_size(t, d, level);
+		fx[d] = fixed_pos(in->c[d], n[d], (sw[0] >> 25) & 1, nearest);
 	}
-	if (dims == 1)
-		fx[1] = 0;
-	for (unsigned i = 0; i < 4; i++)
-		out[i] = 0;
+	os_memset(out, 0, 4 * sizeof(*out));
 	for (unsigned k = 0; k < nk; k++) {
-		int32_t i[2];
+		int32_t i[3] = { 0, 0, 0 };
 		uint32_t v[4], wgt = 0x3f800000u;
 		bool border = false;
 
-		for (unsigned d = 0; d < 2; d++) {
-			unsigned mode = (sw[0] >> (d ? 12 : 16)) & 0xf;
-			int64_t base = fx[d] >> 8;
+		for (unsigned d = 0; d < dims; d++) {
 			unsigned f = (unsigned)(fx[d] & 255), hi = (k >> d) & 1;
 
-			i[d] = d < dims ? wrap(base + hi, n[d], mode) : 0;
+			/* wrap S, T, R in [19:16], [15:12], [11:8] */
+			i[d] = wrap((fx[d] >> 8) + hi, n[d], (sw[0] >> (16 - 4 * d)) & 0xf);
 			if (i[d] == -2)
 				return BI_FAULT_UNIMPLEMENTED;
 			border |= i[d] < 0;
-			if (!nearest && d < dims)
+			if (!nearest)
 				wgt = bi_f32_mul(wgt, bi_fp_from_int(&bi_f32, hi ? f : 256 - f,
 								     BI_RM_RTE),
 						 BI_RM_RTE, false);
 		}
-		if (border) {
-			for (unsigned j = 0; j < 4; j++)
-				v[j] = sw[4 + j];
-		} else {
-			err = texel(x, lane, t, level, i[0], i[1], 0, 0, BI_RF_F32, v);
-			if (err)
-				return err;
-		}
+		if (border)
+			os_memcpy(v, &sw[4], sizeof(v));
+		else if ((err = texel(x, lane, t, level, i[0], i[1], (uint32_t)i[2], layer,
+				      integer ? in->rf : BI_RF_F32, v)))
+			return err;
 		if (nearest) {
 			os_memcpy(out, v, sizeof(v));
 			break;
 		}
-		wgt = bi_fp_ldexp(&bi_f32, wgt, dims == 2 ? -16 : -8, BI_RM_RTE, false);
+		wgt = bi_fp_ldexp(&bi_f32, wgt, -8 * (int32_t)dims, BI_RM_RTE, false);
 		for (unsigned j = 0; j < 4; j++)
 			out[j] = bi_f32_fma(v[j], wgt, out[j], BI_RM_RTE, false);
 	}
+	to_regfmt(in->rf, out);
 	return 0;
 }
 
@@ -538,13 +563,15 @@ static int texc(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 		err = texel(x, lane, &tx, (st.lod >> 8) & 0xff, (int32_t)s0,
 			    t.dim == 1 ? 0 : (int32_t)s1, st.z, st.layer, rf, out);
 	} else {
-		/* an explicit LOD is signed 8:8 */
-		int32_t lod = t.lod == LOD_EXPLICIT ? (int16_t)(st.lod & 0xffff) : 0;
+		/* an explicit LOD is signed 8:8; the layer an integer */
+		struct lookup in = {
+			{ s0, s1, st.z }, st.layer,
+			t.lod == LOD_EXPLICIT ? (int16_t)(st.lod & 0xffff) : 0, rf,
+		};
 
-		if (st.layer || st.z || rf > BI_RF_F32)
-			return BI_FAULT_UNIMPLEMENTED;
-		err = sample(x, lane, &tx, st.sampler, s0, s1, lod, out);
-		to_regfmt(rf, out);
+		if (t.dim != ((tx.w[0] >> 4) & 3))
+			return BI_FAULT_UNIMPLEMENTED; /* cube lookups, mismatched views */
+		err = sample(x, lane, &tx, st.sampler, &in, out);
 	}
 	if (err)
 		return err;
@@ -556,6 +583,9 @@ static int texc(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 static int texs_2d(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 {
 	enum bi_regfmt rf = ins->desc->op == BI_OP_TEXS_2D_F16 ? BI_RF_F16 : BI_RF_F32;
+	struct lookup in = {
+		{ bi_src(x, ins, 0, lane, false), bi_src(x, ins, 1, lane, false), 0 }, 0, 0, rf,
+	};
 	struct texture tx;
 	uint32_t out[4];
 	int err;
@@ -563,13 +593,12 @@ static int texs_2d(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	if (bi_mod(ins, BI_MOD_LOD_MODE, BI_O_ZERO_LOD) != BI_O_ZERO_LOD)
 		return BI_FAULT_UNIMPLEMENTED; /* computed LOD: no derivatives here */
 	err = texture_read(x, bi_imm_named(ins, "texture_index"), &tx);
+	if (!err && ((tx.w[0] >> 4) & 3) != 2)
+		err = BI_FAULT_UNIMPLEMENTED; /* a 2D lookup of another kind */
 	if (!err)
-		err = sample(x, lane, &tx, bi_imm_named(ins, "sampler_index"),
-			     bi_src(x, ins, 0, lane, false), bi_src(x, ins, 1, lane, false),
-			     0, out);
+		err = sample(x, lane, &tx, bi_imm_named(ins, "sampler_index"), &in, out);
 	if (err)
 		return err;
-	to_regfmt(rf, out);
 	tex_result(x, lane, rf, 0xf, out);
 	return 0;
 }
