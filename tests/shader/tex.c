@@ -9,61 +9,7 @@
  * Expected values are computed here independently of the unit (u-
  * interleaved offsets from the bit pattern, unorm from double division).
  */
-#include "harness.h"
-#include "bi_asm.h"
-#include "bi_enc.h"
-#include "bi_run.h"
-#include "shader/format.h"
-
-#define NOP_F bi_enc(true, "*NOP", NULL, NULL)
-#define NOP_A bi_enc(false, "+NOP", NULL, NULL)
-
-/* Data-region offsets (tdata) and their VAs. */
-#define ATTRS 0x000      /* table 1: attributes (8 bytes each) */
-#define BUFS 0x040       /* table 1: attribute buffers (16 bytes each) */
-#define ATTRS2 0x100     /* table 2 */
-#define BUFS2 0x140
-#define TEXS 0x200       /* texture descriptors (32 bytes each) */
-#define SURF 0x300       /* surface descriptors */
-#define SAMPLERS 0x400   /* sampler descriptors (32 bytes each) */
-#define IMG 0x1000       /* 16x16 texels of up to 4 bytes */
-#define IMG2 0x2000
-#define VA(off) (TMEM_DATA + (off))
-
-#define FMT_R32F 167u
-#define FMT_RGBA8 187u
-#define FMT_RGBA8UI 155u
-#define SWZ_RGBA (0u | 1u << 3 | 2u << 6 | 3u << 9)
-#define SWZ_R001 (0u | 4u << 3 | 4u << 6 | 5u << 9)
-
-static uint32_t fb(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static void put32(struct trun *t, unsigned off, uint32_t v)
-{
-	*tdata(t, off) = v;
-}
-
-static void put64(struct trun *t, unsigned off, uint64_t v)
-{
-	memcpy(tdata(t, off), &v, 8);
-}
-
-/* Byte offset of (x, y) in a u-interleaved surface, from the curve
- * y3 x3^y3 y2 x2^y2 y1 x1^y1 y0 x0^y0, most significant first. */
-static unsigned uil(unsigned x, unsigned y, unsigned bpp, unsigned row_stride)
-{
-	unsigned in = 0;
-
-	for (int b = 3; b >= 0; b--)
-		in = in << 2 | ((y >> b) & 1) << 1 | (((x ^ y) >> b) & 1);
-	return (y / 16) * row_stride + ((x / 16) * 256 + in) * bpp;
-}
+#include "tex_util.h"
 
 /* Attribute @i of a table: buffer 2i (and its 3D continuation). */
 static void image_attr(struct trun *t, unsigned attrs, unsigned bufs, unsigned i,
@@ -79,16 +25,6 @@ static void image_attr(struct trun *t, unsigned attrs, unsigned bufs, unsigned i
 	put32(t, bufs + 32 * i + 20, 15);
 	put32(t, bufs + 32 * i + 24, tiled ? 16 * 16 * bpp : 16 * bpp);
 	put32(t, bufs + 32 * i + 28, 0);
-}
-
-static void tables(struct trun *t)
-{
-	t->env.attrs[0] = VA(ATTRS);
-	t->env.attr_bufs[0] = VA(BUFS);
-	t->env.attrs[1] = VA(ATTRS2);
-	t->env.attr_bufs[1] = VA(BUFS2);
-	t->env.textures = VA(TEXS);
-	t->env.samplers = VA(SAMPLERS);
 }
 
 TEST(pixel_formats_decode_and_convert)
@@ -296,17 +232,8 @@ static void texture(struct trun *t, unsigned i, uint32_t fmtword, unsigned order
  * or u32 results (@fmt), mask @mask; LOD 0 in staging r4; (r0, r1). */
 static uint64_t fetch_program(struct trun *t, unsigned tex, unsigned fmt, unsigned mask)
 {
-	struct asm_header h = { .flow = 0, .staging_reg = 4 };
-	struct asm_tuple tx = {
-		NOP_F, bi_enc(false, "+TEXC", SRCS(0, 1, 4), NULL),
-		asm_block(true, 0, 1, -1, -1, -1, 0x80),
-	};
-
-	if (tx.add == ~0u)
-		return 0;
-	t->uniforms[0] = (uint32_t)(tex << 4 | 1u << 11 | 6u << 12 | 2u << 18 | 1u << 20 |
-				    fmt << 24 | mask << 28);
-	return trun_clause(t, &h, &tx, 1, NULL, 0);
+	return texc_program(t, tex << 4 | 1u << 11 | 6u << 12 | 2u << 18 | 1u << 20 |
+				       fmt << 24 | mask << 28);
 }
 
 TEST(texel_fetch_linear_tiled_swizzled_and_out_of_range)
