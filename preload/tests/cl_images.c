@@ -6,7 +6,7 @@
  * through samplers (clCreateSampler: normalized and unnormalized
  * coordinates, every CLK_ADDRESS_* mode OpenCL allows with them, nearest
  * and linear filtering), read without a sampler at integer coordinates,
- * written by write_imagef/ui, and their sizes by get_image_*.
+ * written by write_imagef/i/ui, and their sizes by get_image_*.
  *
  * Every value is checked against a C reference of OpenCL's own rules
  * (the specification's "Addressing and Filter Modes"). Nearest reads,
@@ -110,6 +110,10 @@ static const char *const src =
 	"__kernel void wrui_3d(write_only image3d_t im) {\n"
 	"  int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);\n"
 	"  write_imageui(im, (int4)(x, y, z, 0), (uint4)(x * 1000003u + y * 4099u + z, 0, 0, 0));\n"
+	"}\n"
+	"__kernel void wri_2da(write_only image2d_array_t im) {\n"
+	"  int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);\n"
+	"  write_imagei(im, (int4)(x, y, z, 0), (int4)(x * 1000 - y * 77 - z * 100000 - 5, 0, 0, 0));\n"
 	"}\n"
 	"__kernel void size_1d(read_only image1d_t im, __global int *o) {\n"
 	"  o[0] = get_image_width(im);\n"
@@ -299,6 +303,7 @@ static float coord(const struct samp *sp, unsigned n)
 }
 
 static int failures;
+static float worst; /* the largest linear difference / its allowance */
 
 static void mismatch(const char *what, unsigned i, const char *got, const char *want)
 {
@@ -349,6 +354,8 @@ static unsigned sampled(struct cl_env *e, cl_program prog, struct image *im,
 			float gf;
 
 			memcpy(&gf, &got[i][j], 4);
+			if (*fn == 'f' && tol > 0)
+				worst = fmaxf(worst, fabsf(gf - want[j]) / tol);
 			if (*fn == 'f' ? fabsf(gf - want[j]) <= tol : got[i][j] == wantu[j])
 				continue;
 			if (*fn == 'f') {
@@ -456,8 +463,11 @@ static unsigned written(struct cl_env *e, cl_program prog, const struct image *l
 			const char *fn)
 {
 	struct image im = *like;
-	struct cl_image_format_ f = { im.kind == K_UINT ? CL_R : CL_RGBA,
-				      im.kind == K_UINT ? CL_UNSIGNED_INT32 : CL_UNORM_INT8 };
+	bool one = im.kind == K_UINT || im.kind == K_SINT;
+	struct cl_image_format_ f = { one ? CL_R : CL_RGBA,
+				      im.kind == K_UINT	  ? CL_UNSIGNED_INT32
+				      : im.kind == K_SINT ? CL_SIGNED_INT32
+							  : CL_UNORM_INT8 };
 	struct cl_image_desc_ d = image_desc(&im);
 	size_t region[3] = { im.n[0], im.n[1], im.n[2] }, origin[3] = { 0, 0, 0 };
 	size_t global[3] = { im.n[0], im.n[1], im.n[2] }, texels = (size_t)im.n[0] * im.n[1] * im.n[2];
@@ -481,6 +491,9 @@ static unsigned written(struct cl_env *e, cl_program prog, const struct image *l
 				memcpy(&v, got + 4 * i, 4);
 				if (im.kind == K_UINT)
 					want = x * 1000003u + y * 4099u + z;
+				else if (im.kind == K_SINT)
+					want = (uint32_t)((int)x * 1000 - (int)y * 77 -
+							  (int)z * 100000 - 5);
 				else
 					want = (x * 7 + y * 3 + z * 11) % 256 |
 					       (x * 5 + y * 13 + z) % 256 << 8 |
@@ -560,11 +573,14 @@ int main(void)
 	}
 	checked += fetched(&e, prog, &ints[0], "fetch_3d");
 	checked += written(&e, prog, &ints[0], "ui");
+	checked += written(&e, prog, &ints[1], "i");
 	checked += fetched(&e, prog, &ims[3], "fetch_2da");
 	if (failures) {
 		printf("FAIL: %d of %u image values differ\n", failures, checked);
 		return CL_EXIT_MISMATCH;
 	}
+	printf("linear filtering: the largest difference from the exact formula is %.3f of "
+	       "its allowance\n", worst);
 	printf("PASS: images (%u values: sampled, fetched, written, sizes) match the C reference\n",
 	       checked);
 	return 0;
