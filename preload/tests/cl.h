@@ -30,6 +30,7 @@ typedef intptr_t cl_context_properties;
 typedef struct opaque *cl_platform_id, *cl_device_id, *cl_context,
 	*cl_command_queue, *cl_program, *cl_kernel, *cl_mem, *cl_event;
 
+#define CL_DEVICE_TYPE_CPU (1u << 1)
 #define CL_DEVICE_TYPE_GPU (1u << 2)
 #define CL_DEVICE_NAME 0x102B
 #define CL_PROGRAM_BUILD_LOG 0x1183
@@ -123,9 +124,11 @@ struct cl_env {
 	cl_command_queue q;
 };
 
-/* The first GPU device, a context and a queue. Prints the device name
- * first and exits unless it is the virtual Mali: "Mali-G71 (Panfrost)",
- * or $VGPU_EXPECT_DEVICE. */
+/* The first GPU device (the first CPU device with $VGPU_CL_DEVICE_TYPE=cpu,
+ * for comparing against rusticl's llvmpipe), a context and a queue. Prints
+ * the device name first and exits unless it is the expected one: "Mali-G71
+ * (Panfrost)", or $VGPU_EXPECT_DEVICE. A GPU run never falls back to a CPU
+ * device, which would pass every check without the virtual Mali. */
 static void cl_init(struct cl_env *e)
 {
 	struct sigaction sa = { .sa_sigaction = cl_on_crash, .sa_flags = SA_SIGINFO };
@@ -133,8 +136,15 @@ static void cl_init(struct cl_env *e)
 	cl_uint nplat = 0, ndev = 0;
 	char name[256] = "";
 	const char *want = getenv("VGPU_EXPECT_DEVICE");
+	const char *type = getenv("VGPU_CL_DEVICE_TYPE");
+	cl_device_type dtype = type && !strcmp(type, "cpu") ? CL_DEVICE_TYPE_CPU
+							    : CL_DEVICE_TYPE_GPU;
 	cl_int err = 0;
 
+	if (type && *type && strcmp(type, "cpu") && strcmp(type, "gpu")) {
+		printf("FAIL: VGPU_CL_DEVICE_TYPE=%s (cpu or gpu)\n", type);
+		exit(CL_EXIT_SETUP);
+	}
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
 	cl_lib = dlopen("libOpenCL.so.1", RTLD_NOW);
@@ -145,11 +155,12 @@ static void cl_init(struct cl_env *e)
 	e->dev = NULL;
 	CL_OK(CL(clGetPlatformIDs)(8, plats, &nplat));
 	for (cl_uint i = 0; i < nplat && i < 8 && !e->dev; i++)
-		if (CL(clGetDeviceIDs)(plats[i], CL_DEVICE_TYPE_GPU, 1, &e->dev, &ndev) || !ndev)
+		if (CL(clGetDeviceIDs)(plats[i], dtype, 1, &e->dev, &ndev) || !ndev)
 			e->dev = NULL;
 	if (e->dev)
 		CL(clGetDeviceInfo)(e->dev, CL_DEVICE_NAME, sizeof(name) - 1, name, NULL);
-	printf("device: %s\n", e->dev ? name : "(no GPU device)");
+	printf("device: %s\n", e->dev ? name : dtype == CL_DEVICE_TYPE_CPU ? "(no CPU device)"
+								   : "(no GPU device)");
 	fflush(stdout);
 	if (!want || !*want)
 		want = "Mali-G71 (Panfrost)";
