@@ -200,16 +200,23 @@ static int stop_err(uint32_t status)
 static enum bi_run warp_run(const struct bi_env *env, struct bi_warp *w,
 			    struct vgpu_job *job, int *err)
 {
+	uint64_t issued = w->tuples;
 	enum bi_run r;
 
+	/* The GPU's clock advances with the tuples as they run, so the
+	 * driver's watchdog sees a long warp's time pass. */
 	while ((r = bi_warp_run(env, w, STOP_CHECK_CLAUSES)) == BI_RUN_LIMIT) {
-		uint32_t stop = vgpu_job_stop_status(job);
+		uint32_t stop;
 
+		vgpu_job_issue(job, w->tuples - issued);
+		issued = w->tuples;
+		stop = vgpu_job_stop_status(job);
 		if (stop) {
 			*err = stop_err(stop);
 			break;
 		}
 	}
+	vgpu_job_issue(job, w->tuples - issued);
 	return r;
 }
 

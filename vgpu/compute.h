@@ -90,6 +90,14 @@ enum vgpu_job_event {
 };
 void vgpu_job_event(struct vgpu_job *job, enum vgpu_job_event ev,
 		    unsigned core, uint64_t n);
+/*
+ * The work that times the job: @tuples warp instructions (tuples, one per
+ * warp) just executed. The GPU's clock (CYCLE_COUNT) advances by them at
+ * the part's peak issue rate; report them as they run (at least every few
+ * thousand clauses of a warp), not only at the end, so that a driver
+ * timing a long job sees its clock move.
+ */
+void vgpu_job_issue(struct vgpu_job *job, uint64_t tuples);
 
 struct vgpu_compute_backend {
 	const char *name;

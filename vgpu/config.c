@@ -43,6 +43,9 @@ static const struct vgpu_model models[] = {
 			.gpu_id = 0x60000010,
 			.core_features = 0x0,
 			.tiler_features = 0x809,
+			/* 3 quad-wide execution engines per core */
+			.clock_hz = 850000000,
+			.core_ees = 3,
 		},
 	},
 	{
@@ -54,6 +57,9 @@ static const struct vgpu_model models[] = {
 			.gpu_id = 0x72120000,
 			.core_features = 0x2,
 			.tiler_features = 0x209,
+			/* 2 eight-wide execution engines per core */
+			.clock_hz = 800000000,
+			.core_ees = 2,
 		},
 	},
 };

@@ -25,7 +25,7 @@ struct vgpu;
 /* ---- Configuration ---- */
 
 #define VGPU_MAX_CORES 32
-/* GPU_CONTROL TIMESTAMP (and the cycle counter) tick at 1 GHz. */
+/* GPU_CONTROL TIMESTAMP (the system timer: host time) ticks at 1 GHz. */
 #define VGPU_TIMESTAMP_HZ 1000000000ull
 
 /*
@@ -44,6 +44,13 @@ struct vgpu_config {
 	uint32_t thread_max_barrier_size, thread_features, thread_tls_alloc;
 	uint32_t coherency_features, afbc_features;
 	uint64_t shader_present, tiler_present, l2_present, stack_present;
+	/*
+	 * Not registers but the board's (a device tree's) facts: the GPU
+	 * clock and the warps a shader core issues per clock (its execution
+	 * engines). CYCLE_COUNT counts modelled cycles of this clock.
+	 */
+	uint64_t clock_hz;
+	unsigned core_ees;
 };
 
 /*

@@ -109,15 +109,26 @@ static bool any_slot_active(struct vgpu *gpu)
 
 uint64_t vgpu_timestamp(void)
 {
-	/* The system timestamp ticks at 1 GHz: nanoseconds. */
+	/* The system timer is the host's clock: what profiling measures is
+	 * the time the model really took. It ticks at 1 GHz: nanoseconds. */
 	return os_time_ns();
+}
+
+/*
+ * CYCLE_COUNT counts the modelled GPU clock, not host time: the GPU's
+ * clock advances only by the work modelled (vgpu_clock_add: the Job
+ * Manager per job, the shader back end per instruction issued), so a
+ * driver that times jobs by it sees the time a real part would take.
+ */
+static uint64_t clock_cycles(struct vgpu *gpu)
+{
+	return __atomic_load_n(&gpu->clock_q16, __ATOMIC_RELAXED) >> 16;
 }
 
 uint64_t vgpu_cycle_count_locked(struct vgpu *gpu)
 {
-	/* The modelled clock runs at 1 GHz while the counter is enabled. */
 	if (gpu->cycle_users)
-		return gpu->cycle_accum + (os_time_ns() - gpu->cycle_start);
+		return gpu->cycle_accum + (clock_cycles(gpu) - gpu->cycle_start);
 	return gpu->cycle_accum;
 }
 
@@ -220,11 +231,11 @@ static void command(struct vgpu *gpu, uint32_t cmd)
 		break;
 	case MALI_GPU_CMD_CYCLE_COUNT_START:
 		if (!gpu->cycle_users++)
-			gpu->cycle_start = os_time_ns();
+			gpu->cycle_start = clock_cycles(gpu);
 		break;
 	case MALI_GPU_CMD_CYCLE_COUNT_STOP:
 		if (gpu->cycle_users && !--gpu->cycle_users)
-			gpu->cycle_accum += os_time_ns() - gpu->cycle_start;
+			gpu->cycle_accum += clock_cycles(gpu) - gpu->cycle_start;
 		break;
 	case MALI_GPU_CMD_CLEAN_CACHES:
 	case MALI_GPU_CMD_CLEAN_INV_CACHES:

@@ -173,6 +173,9 @@ struct vgpu {
 	uint32_t coherency_enable;
 	unsigned cycle_users;
 	uint64_t cycle_accum, cycle_start;
+	/* The modelled GPU clock: cycles x 2^16 of work done since
+	 * vgpu_create(), advanced atomically by the slots (vgpu_clock_add). */
+	uint64_t clock_q16;
 	struct vgpu_perf perf;
 
 	/* JOB_CONTROL */
@@ -210,6 +213,11 @@ uint32_t vgpu_gpu_control_read(struct vgpu *gpu, uint32_t off);
 void vgpu_gpu_control_write(struct vgpu *gpu, uint32_t off, uint32_t val);
 void vgpu_gpu_control_reset(struct vgpu *gpu);
 uint64_t vgpu_cycle_count_locked(struct vgpu *gpu);
+/* Advances the modelled clock by @q16 cycles / 2^16. */
+static inline void vgpu_clock_add(struct vgpu *gpu, uint64_t q16)
+{
+	__atomic_fetch_add(&gpu->clock_q16, q16, __ATOMIC_RELAXED);
+}
 uint64_t vgpu_timestamp(void);
 void vgpu_gpu_fault_locked(struct vgpu *gpu, uint32_t status, uint64_t addr);
 void vgpu_flush_caches_locked(struct vgpu *gpu);

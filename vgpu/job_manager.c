@@ -95,6 +95,28 @@ void vgpu_job_event(struct vgpu_job *job, enum vgpu_job_event ev,
 	os_mutex_unlock(gpu->lock);
 }
 
+/*
+ * The modelled clock (CYCLE_COUNT). A job costs the Job Manager
+ * JM_JOB_CYCLES (an estimate: reading the descriptor, writing the header
+ * back); shader work costs what the back end issues: one warp's tuple per
+ * execution engine per clock, spread evenly over the job's cores
+ * (vgpu_job_issue). That is the part's peak rate, so a job never looks
+ * slower than a real one would be: a watchdog timing it errs towards
+ * letting it finish.
+ */
+#define JM_JOB_CYCLES 100
+
+void vgpu_job_issue(struct vgpu_job *job, uint64_t tuples)
+{
+	struct vgpu *gpu = job->as.gpu;
+	const struct vgpu_config *cfg = &gpu->cfg;
+	uint64_t cores = job->info.affinity & cfg->shader_present;
+	uint64_t per_clock = (uint64_t)OS_MAX(cfg->core_ees, 1u) *
+			     OS_MAX(os_popcount64(cores ? cores : cfg->shader_present), 1u);
+
+	vgpu_clock_add(gpu, (tuples << 16) / per_clock);
+}
+
 static uint32_t write_value(struct vgpu *gpu, struct vgpu_as *as, uint64_t va)
 {
 	static const uint8_t sizes[] = {
@@ -257,6 +279,7 @@ static int step(struct vgpu *gpu, struct vgpu_slot *s, struct chain *c,
 		.as_nr = job.as.nr, .config = c->config,
 		.affinity = c->affinity,
 	};
+	vgpu_clock_add(gpu, (uint64_t)JM_JOB_CYCLES << 16);
 	/* Bifrost only has 64-bit descriptors. */
 	exc = hdr[4] & MALI_JOB_IS_64B ? run_job(gpu, &job) :
 					 MALI_EXC_JOB_CONFIG_FAULT;

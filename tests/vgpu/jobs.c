@@ -440,6 +440,51 @@ TEST_F(chain, compute_back_end_runs_through_the_mmu)
 	EXPECT_EQ(f.calls, 2u);
 }
 
+/* A stand-in shader core that issued 24000 warp tuples. */
+static uint32_t issue_run(void *priv, struct vgpu_job *job)
+{
+	(void)priv;
+	vgpu_job_issue(job, 24000);
+	return MALI_EXC_DONE;
+}
+
+static uint64_t cycles_of_chain(struct board *b, struct area *jobs, uint64_t cores)
+{
+	uint64_t c0 = rd64(b, MALI_GPU_CYCLE_COUNT_LO);
+
+	put_job(b, jobs, J(0), MALI_JOB_TYPE_COMPUTE, 1, 0, 0, J(1));
+	put_job(b, jobs, J(1), MALI_JOB_TYPE_NULL, 2, 1, 0, 0);
+	wr64(b, MALI_JS(2) + MALI_JS_HEAD_NEXT_LO, J(0));
+	wr64(b, MALI_JS(2) + MALI_JS_AFFINITY_NEXT_LO, cores);
+	wr(b, MALI_JS(2) + MALI_JS_CONFIG_NEXT, MALI_JS_CONFIG_START_MMU);
+	wr(b, MALI_JS(2) + MALI_JS_COMMAND_NEXT, MALI_JS_CMD_START);
+	if (wait_slot(b, 2, 10) != MALI_JOB_IRQ_DONE(2))
+		return 0;
+	return rd64(b, MALI_GPU_CYCLE_COUNT_LO) - c0;
+}
+
+/*
+ * CYCLE_COUNT is the modelled clock: 100 cycles per job for the Job
+ * Manager, and shader work at the part's peak issue rate (the G71: 3
+ * warps per core per clock, over the 8 cores of the job's affinity).
+ * Stopped, it holds its value whatever runs.
+ */
+TEST_F(chain, cycle_counter_counts_modelled_work)
+{
+	struct board *b = &self->b;
+	struct vgpu_compute_backend be = { "issue", issue_run, NULL };
+
+	vgpu_set_compute_backend(b->gpu, &be);
+	wr(b, MALI_GPU_COMMAND, MALI_GPU_CMD_CYCLE_COUNT_START);
+	/* two jobs (200) + 24000 / (3 x 8) */
+	EXPECT_EQ(cycles_of_chain(b, &self->jobs, 0xff), 1200u);
+	/* Half the cores take twice as long. */
+	EXPECT_EQ(cycles_of_chain(b, &self->jobs, 0x0f), 2200u);
+	wr(b, MALI_GPU_COMMAND, MALI_GPU_CMD_CYCLE_COUNT_STOP);
+	EXPECT_EQ(cycles_of_chain(b, &self->jobs, 0xff), 0u);
+	vgpu_set_compute_backend(b->gpu, NULL);
+}
+
 TEST_F(chain, reset_abandons_a_running_chain)
 {
 	struct board *b = &self->b;
