@@ -80,7 +80,7 @@ SYSROOT_SCRIPT := scripts/sysroot.sh
 
 .PHONY: all tests guests check demo bench fuzz deps deps-auto sysroot module \
 	print-sysroot sysroot-bpo print-sysroot-bpo sysroot-trixie print-sysroot-trixie \
-	install uninstall clean help
+	install uninstall clean help piglit-cl
 .DEFAULT_GOAL := all
 # Keep every intermediate (objects of tests, test libraries).
 .SECONDARY:
@@ -179,6 +179,12 @@ bench: deps-auto
 	$(Q)$(SYSROOT_SCRIPT) --variant trixie --fetch --quiet || echo "# Debian 13 sysroot unavailable: the OpenCL benchmark will say so"
 	$(Q)scripts/bench.sh $(BUILD)
 
+# piglit's OpenCL profile on the Mali (GPU=g71|g52; J parallel tests); more
+# options through PIGLIT_CL (-llvmpipe, -sample N, -compare FILE; see
+# scripts/piglit-cl.sh -h). Needs the Debian 13 sysroot (make sysroot-trixie).
+piglit-cl: $(VGPU)
+	$(Q)scripts/piglit-cl.sh -gpu $(or $(GPU),g71) -j $(or $(J),2) $(PIGLIT_CL) $(BUILD)
+
 # The core as a kernel module, built from a copy in $(BUILD)/kmod.
 module:
 	$(Q)scripts/kmod.sh $(BUILD)/kmod $(KDIR)
@@ -206,6 +212,7 @@ help:
 	@echo "  print-sysroot-bpo  print its path"
 	@echo "  sysroot-trixie  a Debian 13 sysroot: Mesa 25 with rusticl, clpeak, PyOpenCL, piglit CL"
 	@echo "  print-sysroot-trixie  print its path"
+	@echo "  piglit-cl [GPU=g52] [J=2] [PIGLIT_CL='-llvmpipe ...']  piglit's OpenCL tests on the Mali"
 	@echo "  module [KDIR=]  build the core as a kernel module (Kbuild) in \$$(BUILD)/kmod"
 	@echo "  install         install vgpu into \$$(DESTDIR)\$$(PREFIX)/bin"
 	@echo "variables: SAN=1 (ASan+UBSan, in build-san/), BUILD=dir, V=1"
