@@ -179,11 +179,16 @@ bench: deps-auto
 	$(Q)$(SYSROOT_SCRIPT) --variant trixie --fetch --quiet || echo "# Debian 13 sysroot unavailable: the OpenCL benchmark will say so"
 	$(Q)scripts/bench.sh $(BUILD)
 
-# piglit's OpenCL profile on the Mali (GPU=g71|g52; J parallel tests); more
-# options through PIGLIT_CL (-llvmpipe, -sample N, -compare FILE; see
+# piglit's OpenCL profile under vgpu run: on the Mali (GPU=g71|g52) or on
+# rusticl's llvmpipe (DEVICE=llvmpipe); J parallel tests, TIMEOUT seconds
+# each, FILTER a regex of test names, COMPARE another run's results.txt,
+# OUT the results directory; more options through PIGLIT_CL (see
 # scripts/piglit-cl.sh -h). Needs the Debian 13 sysroot (make sysroot-trixie).
 piglit-cl: $(VGPU)
-	$(Q)scripts/piglit-cl.sh -gpu $(or $(GPU),g71) -j $(or $(J),2) $(PIGLIT_CL) $(BUILD)
+	$(Q)scripts/piglit-cl.sh -gpu $(or $(GPU),g71) -device $(or $(DEVICE),mali) \
+		-j $(or $(J),2) $(if $(TIMEOUT),-timeout $(TIMEOUT)) \
+		$(if $(FILTER),-filter '$(FILTER)') $(if $(COMPARE),-compare '$(COMPARE)') \
+		$(if $(OUT),-o '$(OUT)') $(PIGLIT_CL) $(BUILD)
 
 # The core as a kernel module, built from a copy in $(BUILD)/kmod.
 module:
@@ -212,7 +217,8 @@ help:
 	@echo "  print-sysroot-bpo  print its path"
 	@echo "  sysroot-trixie  a Debian 13 sysroot: Mesa 25 with rusticl, clpeak, PyOpenCL, piglit CL"
 	@echo "  print-sysroot-trixie  print its path"
-	@echo "  piglit-cl [GPU=g52] [J=2] [PIGLIT_CL='-llvmpipe ...']  piglit's OpenCL tests on the Mali"
+	@echo "  piglit-cl [GPU=g52|DEVICE=llvmpipe] [J=2] [FILTER=re] [TIMEOUT=s] [COMPARE=file] [OUT=dir]"
+	@echo "                  piglit's OpenCL profile on the Mali (results, summary in OUT)"
 	@echo "  module [KDIR=]  build the core as a kernel module (Kbuild) in \$$(BUILD)/kmod"
 	@echo "  install         install vgpu into \$$(DESTDIR)\$$(PREFIX)/bin"
 	@echo "variables: SAN=1 (ASan+UBSan, in build-san/), BUILD=dir, V=1"

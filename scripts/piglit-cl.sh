@@ -19,8 +19,12 @@ usage: scripts/piglit-cl.sh [options] [BUILD]
                   family or a .cl file's folder), the first always: a
                   deterministic sample that covers every group
   -filter RE      only tests whose name matches the extended regex RE
-  -cache DIR      Mesa's shader cache (default ~/.cache/vgpu/piglit-cl-cache)
+  -cache DIR      Mesa's shader cache (default DIR/shader-cache: one per
+                  device, kept across reruns so kernels compile once)
   -summary        only (re)write the summary of an existing -o DIR
+The summary (DIR/summary.txt) counts the results, per group too; each test
+that neither passed nor skipped is listed with its log's last words in
+DIR/problems.txt, its whole output in DIR/logs/.
 BUILD is the build directory holding vgpu (default build).
 EOF
 	exit 2
@@ -46,7 +50,7 @@ run_one() {
 		r=timeout
 	elif [ "$rc" -gt 128 ] || [ -z "$r" ]; then
 		r=crash
-	elif grep '^#   Device: ' "$log" | grep -qv "^#   Device: $devname"; then
+	elif grep '^#   Device: ' "$log" | grep -qv "^#   Device: ${devline:-$devname}"; then
 		r=wrong-device
 	fi
 	echo "# exit status $rc" >> "$log"
@@ -64,11 +68,13 @@ if [ "${1:-}" = --one ]; then
 fi
 
 gpu=g71 dev=mali jobs=2 limit=600 out='' compare='' sample=1 filter='' summary_only=''
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/vgpu/piglit-cl-cache
+cache=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-gpu) gpu=${2:?}; shift ;;
 	-llvmpipe) dev=llvmpipe ;;
+	-device) case ${2:?} in mali) ;; llvmpipe) dev=llvmpipe ;;
+		*) die "-device takes mali or llvmpipe, not '$2'" ;; esac; shift ;;
 	-j) jobs=${2:?}; shift ;;
 	-timeout) limit=${2:?}; shift ;;
 	-o) out=${2:?}; shift ;;
@@ -94,8 +100,9 @@ if [ "$dev" = mali ]; then
 	# Only the panfrost device exists, and piglit warns when none has this
 	# name: a Mali run cannot fall back to llvmpipe.
 	devname=Mali enable=panfrost
+	devline=Mali-$(echo "$gpu" | tr g G)
 else
-	label=llvmpipe devname=llvmpipe enable=llvmpipe
+	label=llvmpipe devname=llvmpipe enable=llvmpipe devline=llvmpipe
 fi
 out=${out:-$build/piglit-cl/$label}
 
@@ -108,7 +115,12 @@ profile=$piglit/tests/cl.xml.gz
 
 summarize() {
 	res=$1/results.txt
-	[ -r "$res" ] || die "no $res"
+	# A run still going (or stopped): the tests done so far.
+	if [ ! -r "$res" ] && [ -d "$1/one" ]; then
+		res=$1/partial.txt
+		ls "$1/one" | sort -n | sed "s|^|$1/one/|" | xargs -r cat > "$res"
+	fi
+	[ -s "$res" ] || die "no results in $1"
 	{
 		echo "piglit CL on $(cat "$1/device" 2>/dev/null || echo "?")," \
 			"$(wc -l < "$res") tests, wall $(cat "$1/wall" 2>/dev/null || echo "?") s"
@@ -118,6 +130,7 @@ summarize() {
 		echo "by group (pass/total):"
 		awk -F'\t' '{ t[$4]++; if ($2 == "pass") p[$4]++ }
 			END { for (g in t) printf "  %-50s %d/%d\n", g, p[g], t[g] }' "$res" | sort
+		echo "not passing, not skipped (last words of each log): $1/problems.txt"
 		if [ -n "$compare" ]; then
 			echo "passing in $compare, not here:"
 			awk -F'\t' 'NR == FNR { if ($2 == "pass") ok[$1] = 1; next }
@@ -130,6 +143,13 @@ summarize() {
 				"$compare" "$res"
 		fi
 	} > "$1/summary.txt"
+	awk -F'\t' '$2 != "pass" && $2 != "skip" { print $1 "\t" $2 }' "$res" |
+	while IFS='	' read -r n r; do
+		log=$1/logs/$(printf '%s' "$n" | tr -c 'A-Za-z0-9_.+-' '_').log
+		why=$(grep -v '^# exit status\|^PIGLIT: \|^# Result:\|^ *$' "$log" 2>/dev/null |
+			tail -n 2 | tr '\n\t' '  ' | cut -c1-200)
+		printf '%s\t%s\t%s\n' "$n" "$r" "$why"
+	done > "$1/problems.txt"
 	cat "$1/summary.txt"
 }
 
@@ -141,8 +161,10 @@ fi
 [ -r "$profile" ] || die "no piglit CL profile at $profile: 'make sysroot-trixie' fetches the Debian 13 sysroot with piglit"
 command -v timeout > /dev/null || die "needs timeout(1) (coreutils)"
 
-mkdir -p "$out/logs" "$out/one" "$cache"
+mkdir -p "$out/logs" "$out/one"
 out=$(cd "$out" && pwd)
+cache=${cache:-$out/shader-cache}
+mkdir -p "$cache" || die "cannot make the shader cache $cache"
 rm -f "$out"/one/* "$out/results.txt"
 echo "$label" > "$out/device"
 
@@ -176,7 +198,7 @@ echo "piglit-cl: $total tests on $label, $jobs at a time, ${limit}s each; result
 
 start=$(date +%s)
 # N workers, each running this script on one line of the list.
-export out piglit sysroot vgpu gpu enable devname cache limit list
+export out piglit sysroot vgpu gpu enable devname devline cache limit list
 seq 1 "$total" | xargs -P "$jobs" -n 1 sh "$0" --one
 echo $(( $(date +%s) - start )) > "$out/wall"
 i=0
