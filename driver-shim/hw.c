@@ -23,7 +23,9 @@
  *           shows; after a failure the queued chain is taken back;
  *  faults   an MMU fault disables the address space so the stalled access
  *           is abandoned and the job fails with the fault's code;
- *  timeouts a job running too long is soft-stopped, then hard-stopped,
+ *  timeouts a chain running too long, by the GPU's clock (CYCLE_COUNT,
+ *           which every job in the driver's hands keeps running) or by
+ *           a host-time ceiling, is soft-stopped, then hard-stopped,
  *           then the GPU is reset; only that job fails.
  */
 #include "driver-shim/hw_priv.h"
@@ -206,9 +208,17 @@ static void rb_head_started(struct shim_hw *hw, struct hw_slot *sl)
 {
 	if (!sl->nrb)
 		return;
-	sl->started_ns = sl->stop_ns = os_time_ns();
+	/* A chain resumed after a soft-stop keeps its first start: the
+	 * watchdog's limits are for the whole chain, not for each run. */
+	if (!sl->rb[0]->soft_stopped) {
+		sl->rb[0]->run_ns = os_time_ns();
+		sl->rb[0]->run_cycles = hw_rd64_counter(hw, MALI_GPU_CYCLE_COUNT_LO);
+	}
+	sl->started_ns = sl->rb[0]->run_ns;
+	sl->cycles0 = sl->rb[0]->run_cycles;
+	sl->stop_ns = os_time_ns();
 	sl->touched0 = as_pages_touched(hw, sl->rb[0]->ctx->as_nr, &sl->bytes0);
-	sl->stop_stage = sl->rb[0]->soft_stopped ? 1 : 0;
+	sl->stop_stage = 0;
 	if (sl->rb[0]->started)
 		sl->rb[0]->started(sl->rb[0]);
 }
@@ -330,8 +340,7 @@ static void kick_all(struct shim_hw *hw, struct shim_acct *a)
 /* @job leaves the driver's hands: it lets go of the cycle counter. */
 static void job_end(struct shim_hw *hw, struct shim_job *job, uint32_t status)
 {
-	if (job->cycle_count)
-		hw_cycle_counter_put(hw, NULL);
+	hw_cycle_counter_put(hw, NULL);
 	job->done(job, status);
 }
 
@@ -397,8 +406,9 @@ static void evict_next(struct shim_hw *hw, unsigned s, struct shim_acct *a)
 
 /*
  * A chain we soft-stopped for running too long goes back to the front of
- * its slot's queue and resumes where JS_TAIL says, as kbase does; if it
- * runs too long again it is hard-stopped (stop_stage stays 1 for it).
+ * its slot's queue and resumes where JS_TAIL says, as kbase does; its
+ * time still counts from its first start, so the watchdog hard-stops it
+ * when it runs on.
  */
 static bool soft_stop_requeue(struct shim_hw *hw, unsigned s, struct shim_acct *a)
 {
@@ -460,8 +470,9 @@ void shim_hw_submit(struct shim_dev *dev, struct shim_job *job)
 		job->done(job, MALI_EXC_JOB_CONFIG_FAULT);
 		return;
 	}
-	if (job->cycle_count)
-		hw_cycle_counter_get(hw, NULL);
+	/* The watchdog times jobs by the cycle counter: every job keeps it
+	 * running (panfrost's CYCLE_COUNT requirement asks no more). */
+	hw_cycle_counter_get(hw, NULL);
 	queue_by_prio(&hw->slot[job->slot], job);
 	if (hw->hold)
 		return; /* kicked at shim_hw_release(), best first */
@@ -631,10 +642,35 @@ static void gpu_recover(struct shim_hw *hw, unsigned guilty, struct shim_acct *a
 	}
 }
 
+/* True when the running chain of @sl ran past a limit (it says which). */
+static bool overran(struct shim_hw *hw, unsigned s, uint64_t now, uint64_t cycles)
+{
+	struct hw_slot *sl = &hw->slot[s];
+	/* a reset zeroes the counter: then count from zero */
+	uint64_t ran = cycles >= sl->cycles0 ? cycles - sl->cycles0 : cycles;
+
+	if (ran > hw->gpu_timeout_cycles[sl->rb[0]->ctx->kbase]) {
+		os_warn("hw", "slot %u: job ran %llu GPU cycles, over its limit; stopping",
+			s, (unsigned long long)ran);
+		return true;
+	}
+	if (now - sl->started_ns > hw->host_timeout_ns) {
+		os_warn("hw", "slot %u: job ran %llu ms of host time, over its limit; stopping",
+			s, (unsigned long long)((now - sl->started_ns) / 1000000));
+		return true;
+	}
+	return false;
+}
+
 static void watchdog(struct shim_hw *hw, struct shim_acct *a)
 {
-	uint64_t now = os_time_ns();
+	uint64_t now = os_time_ns(), cycles = 0;
+	bool busy = false;
 
+	for (unsigned s = 0; s < HW_SLOTS; s++)
+		busy |= hw->slot[s].nrb && !hw->slot[s].stop_stage;
+	if (busy)
+		cycles = hw_rd64_counter(hw, MALI_GPU_CYCLE_COUNT_LO);
 	for (unsigned s = 0; s < HW_SLOTS; s++) {
 		struct hw_slot *sl = &hw->slot[s];
 		uint32_t base = MALI_JS(s);
@@ -643,10 +679,13 @@ static void watchdog(struct shim_hw *hw, struct shim_acct *a)
 			continue;
 		/* The stops name the chain by its flag: if it ended meanwhile
 		 * and the _NEXT one runs, that one is not hit. */
-		if (sl->stop_stage == 0 && now - sl->started_ns > hw->job_timeout_ns) {
-			os_warn("hw", "slot %u: job timed out, soft-stopping", s);
-			wr(hw, a, base + MALI_JS_COMMAND, stop_cmd(false, sl->flag[0]));
-			sl->stop_stage = 1;
+		if (sl->stop_stage == 0 && overran(hw, s, now, cycles)) {
+			/* A resumed chain still over its limits is
+			 * hard-stopped: it had its time. */
+			bool hard = sl->rb[0]->soft_stopped;
+
+			wr(hw, a, base + MALI_JS_COMMAND, stop_cmd(hard, sl->flag[0]));
+			sl->stop_stage = hard ? 2 : 1;
 			sl->stop_ns = now;
 		} else if (sl->stop_stage == 1 && now - sl->stop_ns > HW_STOP_GRACE_NS) {
 			os_warn("hw", "slot %u: job still running after a soft-stop, hard-stopping", s);
@@ -713,9 +752,15 @@ int shim_hw_init(struct shim_dev *dev)
 	if (!hw)
 		return -SHIM_ENOMEM;
 	hw->dev = dev;
-	hw->job_timeout_ns = dev->cfg.job_timeout_ms
-				     ? dev->cfg.job_timeout_ms * 1000000ull
-				     : HW_JOB_TIMEOUT_NS;
+	hw->host_timeout_ns = dev->cfg.job_timeout_ms
+				      ? dev->cfg.job_timeout_ms * 1000000ull
+				      : HW_HOST_TIMEOUT_NS;
+	/* The GPU clock's rate is the board's fact, as a device tree's. */
+	for (int k = 0; k < 2; k++)
+		hw->gpu_timeout_cycles[k] =
+			(dev->cfg.job_gpu_timeout_ms ? dev->cfg.job_gpu_timeout_ms :
+			 k ? HW_GPU_TIMEOUT_MS_KBASE : HW_GPU_TIMEOUT_MS_PANFROST) *
+			(cfg.clock_hz / 1000);
 	for (int s = 0; s < HW_SLOTS; s++)
 		shim_list_init(&hw->slot[s].queue);
 	hw->irq_lock = os_mutex_new();

@@ -17,15 +17,25 @@
 #define HW_POLL_NS (100 * 1000ull)
 #define HW_POLL_TRIES 20000
 /*
- * The default job timeout, in host time. Linux panfrost allows a job
- * 500 ms on a real Mali. The interpreter runs about 1.4e8 thread
- * instructions a second on one worker (clpeak's kernel-latency run);
- * a Mali-G71 MP8 issues about 1.6e11 (8 cores x 12 lanes x an FMA and an
- * ADD per clock at 850 MHz): some 1000 times more. A job the hardware
- * finishes within Linux's limit thus takes up to ~8 minutes here; ten
- * minutes lets honest jobs finish and still stops a runaway one.
+ * The watchdog times a running chain in GPU time: by the GPU's own clock,
+ * CYCLE_COUNT, which the model advances with the work done at the part's
+ * peak rate (vgpu/README.md). Its default limit is what the Linux drivers
+ * give a job on hardware: panfrost 500 ms (JOB_TIMEOUT_MS), kbase 5 s
+ * (hard-stop after 50 scheduling ticks of 100 ms), so a job a real Mali
+ * finishes in time is never stopped here, however slowly it runs.
  */
-#define HW_JOB_TIMEOUT_NS (600ull * 1000 * 1000 * 1000)
+#define HW_GPU_TIMEOUT_MS_PANFROST 500u
+#define HW_GPU_TIMEOUT_MS_KBASE 5000u
+/*
+ * And a ceiling in host time. 500 ms of a G71 MP8's clock is 1e10 warp
+ * tuples at its peak rate; one worker interprets a 1-tuple loop at
+ * ~1.3e7 a second (tests/node/runaway.c on a busy 2-core host), so a
+ * runaway shader would take the GPU-time limit ~13 minutes to catch.
+ * Ten minutes bounds that, stops what does not move the GPU's clock at
+ * all (a model that hangs), and cuts short only honest jobs of more
+ * than ~400 ms on the real part. `--job-timeout MS` replaces it.
+ */
+#define HW_HOST_TIMEOUT_NS (600ull * 1000 * 1000 * 1000)
 #define HW_STOP_GRACE_NS (500ull * 1000 * 1000)
 
 #define HW_RB 2 /* chains a slot holds: the running one and the _NEXT one */
@@ -40,6 +50,7 @@ struct hw_slot {
 	uint64_t started_ns;
 	uint64_t touched0;        /* the space's distinct pages at start */
 	uint64_t bytes0;          /* and the data bytes it had moved */
+	uint64_t cycles0;         /* CYCLE_COUNT then: its GPU time's start */
 	int stop_stage;           /* 0 none, 1 soft-stopped, 2 hard-stopped */
 	uint64_t stop_ns;
 };
@@ -58,7 +69,8 @@ struct shim_hw {
 	unsigned irq_pending;
 	bool stopping;
 	struct os_thread *thread;
-	uint64_t job_timeout_ns;
+	uint64_t host_timeout_ns;  /* watchdog limits: host time, */
+	uint64_t gpu_timeout_cycles[2]; /* GPU cycles: [ctx->kbase] */
 	unsigned hold;            /* shim_hw_hold() depth: submit without kicking */
 	uint64_t st_queued_next;  /* chains queued in _NEXT behind a running one */
 	unsigned cycle_users;     /* holders of the cycle counter (hw_query.c) */
@@ -97,6 +109,7 @@ bool hw_poll_reg(struct shim_hw *hw, struct shim_acct *a, uint32_t off,
 		 uint32_t mask, uint32_t want);
 bool hw_as_get(struct shim_hw *hw, struct shim_ctx *ctx, struct shim_acct *a);
 /* The cycle counter runs while anyone holds it (hw_query.c). */
+uint64_t hw_rd64_counter(struct shim_hw *hw, uint32_t off);
 void hw_cycle_counter_get(struct shim_hw *hw, struct shim_acct *a);
 void hw_cycle_counter_put(struct shim_hw *hw, struct shim_acct *a);
 void hw_cycle_counter_restore(struct shim_hw *hw, struct shim_acct *a);

@@ -94,7 +94,7 @@ void hw_cycle_counter_restore(struct shim_hw *hw, struct shim_acct *a)
 
 /* A 64-bit counter read as two halves: re-read until the high half did
  * not move in between, so a carry out of the low half is never torn. */
-static uint64_t rd64_counter(struct shim_hw *hw, uint32_t off)
+uint64_t hw_rd64_counter(struct shim_hw *hw, uint32_t off)
 {
 	uint32_t hi, lo;
 
@@ -112,7 +112,7 @@ uint64_t shim_hw_timestamp(struct shim_dev *dev)
 	if (!dev->hw)
 		return os_time_ns();
 	hw_cycle_counter_get(dev->hw, NULL);
-	t = rd64_counter(dev->hw, MALI_GPU_TIMESTAMP_LO);
+	t = hw_rd64_counter(dev->hw, MALI_GPU_TIMESTAMP_LO);
 	hw_cycle_counter_put(dev->hw, NULL);
 	return t;
 }
@@ -127,7 +127,7 @@ uint64_t shim_hw_cycles(struct shim_dev *dev)
 {
 	if (!dev->hw)
 		return os_time_ns();
-	return rd64_counter(dev->hw, MALI_GPU_CYCLE_COUNT_LO);
+	return hw_rd64_counter(dev->hw, MALI_GPU_CYCLE_COUNT_LO);
 }
 
 unsigned shim_hw_shader_stats(struct shim_dev *dev, struct bi_stats *total,

@@ -87,7 +87,10 @@ struct shim_config {
 	bool no_shader_stats;    /* per-instruction statistics off (on by default) */
 	bool unstable_ioctls;    /* panfrost's module parameter of that name */
 	uint64_t backing_size;   /* per-context window; 0 = default */
-	uint32_t job_timeout_ms; /* before a soft-stop; 0 = default (10 min) */
+	/* The watchdog soft-stops a job after either: */
+	uint32_t job_timeout_ms; /* host time; 0 = default (10 min) */
+	uint32_t job_gpu_timeout_ms; /* GPU time (its clock); 0 = the Linux
+				      * driver's: panfrost 500 ms, kbase 5 s */
 };
 
 enum shim_node {

@@ -103,7 +103,10 @@ struct shim_job {
 	struct shim_list link;
 	bool on_hw;
 	bool soft_stopped;      /* resumed after a timeout soft-stop */
-	bool cycle_count;       /* keeps the GPU's cycle counter running */
+	uint64_t run_ns, run_cycles; /* host time and CYCLE_COUNT when it
+				 * first ran: the watchdog's start */
+	bool cycle_count;       /* asked for the cycle counter (every job keeps
+				 * it running: the watchdog times jobs by it) */
 };
 
 enum shim_file_state {

@@ -7,7 +7,10 @@
  * normally. The loop has no memory access and no barrier, so only the
  * back end's clause-boundary checks can see the stops. (kbase shares the
  * watchdog: tests/node/kbase.c stops a looping job chain the same way.)
- * Last, the same stops on the bare model, through JS_COMMAND.
+ * Then the watchdog's own clock, GPU time: under a 1 ms GPU-time limit
+ * the looping shader and a long honest job are stopped, and the honest
+ * job finishes under the default limit. Last, the same stops on the bare
+ * model, through JS_COMMAND.
  */
 #include <sys/mman.h>
 
@@ -16,6 +19,7 @@
 #include "fuse-dev/inproc.h"
 #include "node/inproc_bo.h"
 #include "shader/bi_job.h"
+#include "shader/bi_progs.h"
 #include "shader/compute.h"
 #include "vgpu/vgpu_test.h"
 
@@ -92,6 +96,122 @@ TEST_F_TIMEOUT(loop, panfrost_runaway_shader_is_terminated_then_the_slot_works, 
 	EXPECT_EQ(json_num(json, "gpu_resets"), 0);
 	free(json);
 	munmap(self->tj.mem, TJ_SIZE);
+}
+
+/*
+ * The watchdog's clock is the GPU's (CYCLE_COUNT, advanced by the work
+ * modelled), its default limit the Linux driver's 500 ms; these nodes
+ * set a GPU-time limit of 1 ms and leave the host-time ceiling at its
+ * default (minutes), so only the GPU-time limit can stop a job in time.
+ */
+struct gnode {
+	struct vgpu_inproc *ip;
+	struct vgpu_inproc_file *f;
+	struct tjob tj;  /* in a BO of @size bytes */
+	uint32_t size;
+};
+
+static bool gnode_open(struct gnode *g, uint32_t gpu_ms, uint32_t size)
+{
+	struct shim_config cfg = { .gpu = SHIM_GPU_G71, .job_gpu_timeout_ms = gpu_ms };
+
+	g->size = size;
+	g->f = NULL;
+	g->tj.mem = MAP_FAILED;
+	g->ip = vgpu_inproc_create(&cfg);
+	if (!g->ip || vgpu_inproc_open(g->ip, "renderD128", &g->f))
+		return false;
+	g->tj.mem = pan_bo(g->f, size, &g->tj.va);
+	return g->tj.mem != MAP_FAILED;
+}
+
+static void gnode_close(struct gnode *g)
+{
+	if (g->tj.mem != MAP_FAILED)
+		munmap(g->tj.mem, g->size);
+	if (g->f)
+		vgpu_inproc_close(g->f);
+	if (g->ip)
+		vgpu_inproc_destroy(g->ip);
+}
+
+/* Runs the vector add on @tj: its status, -2 if it did not run. */
+static int vecadd_after(struct vgpu_inproc_file *f, struct tjob *tj)
+{
+	if (!tjob_vecadd(tj, 8))
+		return -2;
+	tj32(tj, TJ_JOB + 16)[0] |= 1u << 16;
+	if (pan_run(f, tj->va + TJ_JOB) || tjob_vecadd_check(tj, 8) != -1)
+		return -2;
+	return (int)tj32(tj, TJ_JOB)[0];
+}
+
+TEST_TIMEOUT(runaway_shader_is_stopped_by_gpu_time, 120)
+{
+	struct gnode g;
+
+	ASSERT_TRUE(gnode_open(&g, 1, TJ_SIZE));
+	ASSERT_TRUE(tjob_forever(&g.tj));
+	ASSERT_EQ(pan_run(g.f, g.tj.va + TJ_JOB), 0);
+	/* soft-stopped, resumed, still over its time: hard-stopped */
+	EXPECT_EQ(tj32(&g.tj, TJ_JOB)[0], (uint32_t)MALI_EXC_TERMINATED);
+	EXPECT_EQ(vecadd_after(g.f, &g.tj), MALI_EXC_DONE);
+	gnode_close(&g);
+}
+
+/*
+ * An honest job that takes a while: 1024 workgroups of 16 threads, each
+ * looping (gid & 0xffff) + 1 times (tp_loop of bi_progs.h), some 5 ms of
+ * a Mali-G71 MP8 at its peak rate and seconds of interpretation. Under a
+ * 1 ms GPU-time limit it is stopped (and the slot runs the next job);
+ * under the default limit it finishes, right.
+ */
+#define LONG_GROUPS 1024
+#define LONG_BO (TJ_O + 64 * LONG_GROUPS + 4096)
+
+static bool long_loop(struct tjob *tj)
+{
+	if (!tp_loop(tj, LONG_GROUPS))
+		return false;
+	tj64(tj, TJ_PUSH + 32, (uint64_t)1 << 32 | 0xffff); /* u4 = { mask, 1 } */
+	memset(tj->mem + TJ_O, 0xff, 64 * LONG_GROUPS);
+	tj32(tj, TJ_JOB + 16)[0] |= 1u << 16;
+	return true;
+}
+
+static int long_loop_check(struct tjob *tj)
+{
+	for (uint32_t i = 0; i < 16 * LONG_GROUPS; i++) {
+		uint32_t n = (i & 0xffff) + 1, acc = i, got;
+
+		do {
+			n--;
+			acc = acc * acc + n;
+		} while (n);
+		memcpy(&got, tj->mem + TJ_O + 4 * i, 4);
+		if (got != acc)
+			return (int)i;
+	}
+	return -1;
+}
+
+TEST_TIMEOUT(long_honest_job_gpu_time_limit_vs_default, 300)
+{
+	for (int dflt = 0; dflt < 2; dflt++) {
+		struct gnode g;
+
+		ASSERT_TRUE(gnode_open(&g, dflt ? 0 : 1, LONG_BO));
+		ASSERT_TRUE(long_loop(&g.tj));
+		ASSERT_EQ(pan_run(g.f, g.tj.va + TJ_JOB), 0);
+		if (dflt) {
+			EXPECT_EQ(tj32(&g.tj, TJ_JOB)[0], (uint32_t)MALI_EXC_DONE);
+			EXPECT_EQ(long_loop_check(&g.tj), -1);
+		} else {
+			EXPECT_EQ(tj32(&g.tj, TJ_JOB)[0], (uint32_t)MALI_EXC_TERMINATED);
+			EXPECT_EQ(vecadd_after(g.f, &g.tj), MALI_EXC_DONE);
+		}
+		gnode_close(&g);
+	}
 }
 
 /*
