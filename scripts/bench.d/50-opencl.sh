@@ -30,8 +30,10 @@ suite() {
 		if [ "$dev" = mali ]; then
 			env $mode "$VGPU_BIN" run -L "$S" -E RUSTICL_ENABLE=panfrost "$P/$p" || return 1
 		else
-			env $mode qemu-aarch64 -L "$S" -E RUSTICL_ENABLE=llvmpipe \
-				-E VGPU_CL_DEVICE_TYPE=cpu -E VGPU_EXPECT_DEVICE="$LLVMPIPE" "$P/$p" || return 1
+			# The device name has commas, which qemu's -E splits
+			# on: it goes through the environment qemu passes on.
+			env $mode VGPU_EXPECT_DEVICE="$LLVMPIPE" qemu-aarch64 -L "$S" \
+				-E RUSTICL_ENABLE=llvmpipe -E VGPU_CL_DEVICE_TYPE=cpu "$P/$p" || return 1
 		fi
 	done
 }
