@@ -21,6 +21,8 @@ usage: scripts/piglit-cl.sh [options] [BUILD]
   -filter RE      only tests whose name matches the extended regex RE
   -cache DIR      Mesa's shader cache (default DIR/shader-cache: one per
                   device, kept across reruns so kernels compile once)
+  -resume         keep the results already in -o DIR (same test list) and
+                  run only the tests that have none
   -summary        only (re)write the summary of an existing -o DIR
 The summary (DIR/summary.txt) counts the results, per group too; each test
 that neither passed nor skipped is listed with its log's last words in
@@ -67,7 +69,7 @@ if [ "${1:-}" = --one ]; then
 	exit 0
 fi
 
-gpu=g71 dev=mali jobs=2 limit=600 out='' compare='' sample=1 filter='' summary_only=''
+gpu=g71 dev=mali jobs=2 limit=600 out='' compare='' sample=1 filter='' summary_only='' resume=''
 cache=''
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -83,6 +85,7 @@ while [ $# -gt 0 ]; do
 	-filter) filter=${2:?}; shift ;;
 	-cache) cache=${2:?}; shift ;;
 	-summary) summary_only=1 ;;
+	-resume) resume=1 ;;
 	-h|--help) usage ;;
 	-*) echo "piglit-cl: unknown option $1" >&2; usage ;;
 	*) break ;;
@@ -118,7 +121,7 @@ summarize() {
 	# A run still going (or stopped): the tests done so far.
 	if [ ! -r "$res" ] && [ -d "$1/one" ]; then
 		res=$1/partial.txt
-		ls "$1/one" | sort -n | sed "s|^|$1/one/|" | xargs -r cat > "$res"
+		find "$1/one" -type f -printf '%f\n' | sort -n | sed "s|^|$1/one/|" | xargs -r cat > "$res"
 	fi
 	[ -s "$res" ] || die "no results in $1"
 	{
@@ -165,12 +168,14 @@ mkdir -p "$out/logs" "$out/one"
 out=$(cd "$out" && pwd)
 cache=${cache:-$out/shader-cache}
 mkdir -p "$cache" || die "cannot make the shader cache $cache"
-rm -f "$out"/one/* "$out/results.txt"
+[ -n "$resume" ] || rm -f "$out"/one/*
+rm -f "$out/results.txt"
 echo "$label" > "$out/device"
 
 # The profile, one test a line: name, group, then the command's words
 # (piglit binaries, or cl-program-tester and a path under the piglit dir).
 list=$out/tests.txt
+[ -z "$resume" ] || [ -r "$list" ] || die "-resume: no test list in $out"
 gzip -dc "$profile" | sed 's/<Test /\n<Test /g' | awk -v sample="$sample" -v filter="$filter" '
 	function unxml(s) {
 		gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&quot;/, "\"", s)
@@ -191,7 +196,12 @@ gzip -dc "$profile" | sed 's/<Test /\n<Test /g' | awk -v sample="$sample" -v fil
 		} else next
 		if (n[group]++ % sample) next
 		printf "%s\t%s\t%s\n", name, group, cmd
-	}' > "$list"
+	}' > "$list.new"
+if [ -n "$resume" ] && ! cmp -s "$list" "$list.new"; then
+	rm -f "$list.new"
+	die "-resume: the test list differs from the one in $out (other -filter or -sample?)"
+fi
+mv "$list.new" "$list"
 total=$(wc -l < "$list")
 [ "$total" -gt 0 ] || die "no test matched"
 echo "piglit-cl: $total tests on $label, $jobs at a time, ${limit}s each; results in $out"
@@ -199,7 +209,8 @@ echo "piglit-cl: $total tests on $label, $jobs at a time, ${limit}s each; result
 start=$(date +%s)
 # N workers, each running this script on one line of the list.
 export out piglit sysroot vgpu gpu enable devname devline cache limit list
-seq 1 "$total" | xargs -P "$jobs" -n 1 sh "$0" --one
+seq 1 "$total" | while read -r i; do [ -e "$out/one/$i" ] || echo "$i"; done |
+	xargs -r -P "$jobs" -n 1 sh "$0" --one
 echo $(( $(date +%s) - start )) > "$out/wall"
 i=0
 while [ $i -lt "$total" ]; do i=$((i + 1)); cat "$out/one/$i"; done > "$out/results.txt"
