@@ -23,6 +23,8 @@ usage: scripts/piglit-cl.sh [options] [BUILD]
                   device, kept across reruns so kernels compile once)
   -resume         keep the results already in -o DIR (same test list) and
                   run only the tests that have none
+  -list           only write the test list (DIR/tests.txt: name, group,
+                  command) and print its names
   -summary        only (re)write the summary of an existing -o DIR
 The summary (DIR/summary.txt) counts the results, per group too; each test
 that neither passed nor skipped is listed with its log's last words in
@@ -69,7 +71,7 @@ if [ "${1:-}" = --one ]; then
 	exit 0
 fi
 
-gpu=g71 dev=mali jobs=2 limit=600 out='' compare='' sample=1 filter='' summary_only='' resume=''
+gpu=g71 dev=mali jobs=2 limit=600 out='' compare='' sample=1 filter='' summary_only='' resume='' list_only=''
 cache=''
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -86,6 +88,7 @@ while [ $# -gt 0 ]; do
 	-cache) cache=${2:?}; shift ;;
 	-summary) summary_only=1 ;;
 	-resume) resume=1 ;;
+	-list) list_only=1 ;;
 	-h|--help) usage ;;
 	-*) echo "piglit-cl: unknown option $1" >&2; usage ;;
 	*) break ;;
@@ -168,8 +171,6 @@ mkdir -p "$out/logs" "$out/one"
 out=$(cd "$out" && pwd)
 cache=${cache:-$out/shader-cache}
 mkdir -p "$cache" || die "cannot make the shader cache $cache"
-[ -n "$resume" ] || rm -f "$out"/one/*
-rm -f "$out/results.txt"
 echo "$label" > "$out/device"
 
 # The profile, one test a line: name, group, then the command's words
@@ -202,6 +203,12 @@ if [ -n "$resume" ] && ! cmp -s "$list" "$list.new"; then
 	die "-resume: the test list differs from the one in $out (other -filter or -sample?)"
 fi
 mv "$list.new" "$list"
+if [ -n "$list_only" ]; then
+	cut -f1 "$list"
+	exit 0
+fi
+[ -n "$resume" ] || rm -f "$out"/one/*
+rm -f "$out/results.txt"
 total=$(wc -l < "$list")
 [ "$total" -gt 0 ] || die "no test matched"
 echo "piglit-cl: $total tests on $label, $jobs at a time, ${limit}s each; results in $out"
