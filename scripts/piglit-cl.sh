@@ -37,14 +37,17 @@ EOF
 die() { echo "piglit-cl: $*" >&2; exit 1; }
 
 # One test (the workers call the script with --one INDEX, the settings in
-# the environment): writes one/<index> and prints its name, result, seconds.
+# the environment): writes one/<index> (name, result, seconds, group, GPU
+# jobs failed) and prints its name, result, seconds.
 run_one() {
 	idx=$1 name=$2 group=$3 prog=$4; shift 4
 	log=$out/logs/$(printf '%s' "$name" | tr -c 'A-Za-z0-9_.+-' '_').log
+	stats=${log%.log}.stats.json
+	rm -f "$stats"
 	t0=$(date +%s.%N)
 	rc=0
 	(cd "$piglit" && exec timeout -k 20 "$limit" nice "$vgpu" run -L "$sysroot" \
-		-gpu "$gpu" -E RUSTICL_ENABLE="$enable" \
+		-gpu "$gpu" -stats "$stats" -E RUSTICL_ENABLE="$enable" \
 		-E PIGLIT_CL_PLATFORM=rusticl -E PIGLIT_CL_DEVICE="$devname" \
 		-E MESA_SHADER_CACHE_DIR="$cache" \
 		"$piglit/bin/$prog" "$@") > "$log" 2>&1 || rc=$?
@@ -57,9 +60,12 @@ run_one() {
 	elif grep '^#   Device: ' "$log" | grep -qv "^#   Device: ${devline:-$devname}"; then
 		r=wrong-device
 	fi
-	echo "# exit status $rc" >> "$log"
-	awk -v a="$t0" -v b="$t1" -v n="$name" -v r="$r" -v g="$group" \
-		'BEGIN { printf "%s\t%s\t%.1f\t%s\n", n, r, b - a, g }' > "$out/one/$idx"
+	# rusticl does not tell a program that its GPU job failed: the
+	# statistics do (the Mali's; llvmpipe does no GPU jobs).
+	jf=$(sed -n 's/.*"jobs_failed": \([0-9]*\).*/\1/p' "$stats" 2>/dev/null | head -n 1)
+	echo "# exit status $rc, GPU jobs failed ${jf:-?}" >> "$log"
+	awk -v a="$t0" -v b="$t1" -v n="$name" -v r="$r" -v g="$group" -v f="${jf:-?}" \
+		'BEGIN { printf "%s\t%s\t%.1f\t%s\t%s\n", n, r, b - a, g, f }' > "$out/one/$idx"
 	cut -f1-3 "$out/one/$idx"
 }
 
@@ -136,6 +142,8 @@ summarize() {
 		echo "by group (pass/total):"
 		awk -F'\t' '{ t[$4]++; if ($2 == "pass") p[$4]++ }
 			END { for (g in t) printf "  %-50s %d/%d\n", g, p[g], t[g] }' "$res" | sort
+		echo "passing with a failed GPU job (rusticl hides those):"
+		awk -F'\t' '$2 == "pass" && $5 ~ /^[1-9]/ { printf "  %s\n", $1 }' "$res"
 		echo "not passing, not skipped (last words of each log): $1/problems.txt"
 		if [ -n "$compare" ]; then
 			echo "passing in $compare, not here:"
@@ -154,7 +162,8 @@ summarize() {
 		log=$1/logs/$(printf '%s' "$n" | tr -c 'A-Za-z0-9_.+-' '_').log
 		why=$(grep -v '^# exit status\|^PIGLIT: \|^# Result:\|^ *$' "$log" 2>/dev/null |
 			tail -n 2 | tr '\n\t' '  ' | cut -c1-200)
-		printf '%s\t%s\t%s\n' "$n" "$r" "$why"
+		jf=$(awk -F'\t' -v n="$n" '$1 == n { print $5 }' "$res")
+		printf '%s\t%s\tGPU jobs failed %s\t%s\n' "$n" "$r" "${jf:-?}" "$why"
 	done > "$1/problems.txt"
 	cat "$1/summary.txt"
 }
