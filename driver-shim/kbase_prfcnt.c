@@ -178,7 +178,8 @@ static void take_sample(struct shim_dev *dev, struct kb_prfcnt *p, uint64_t user
 
 	if (shim_hw_perfcnt_sample(dev, a))
 		p->flags |= PRF_FLAG_ERROR;
-	now = shim_hw_timestamp(dev);
+	/* Sample times are the CPU's nanoseconds, as kbase's raw clock. */
+	now = os_time_ns();
 	cycles = shim_hw_cycles(dev);
 	os_memset(s, 0, p->sample_size);
 	md->hdr.item_type = KB_PRFCNT_META_SAMPLE;
@@ -285,7 +286,7 @@ static long cmd_start(struct shim_dev *dev, struct kb_prfcnt *p, uint64_t user_d
 	p->active = true;
 	p->user_data = user_data;
 	p->flags = 0;
-	p->ts_start = shim_hw_timestamp(dev);
+	p->ts_start = os_time_ns();
 	p->cycles_start = shim_hw_cycles(dev);
 	p->next_dump = os_time_ns() + p->period_ns;
 	os_cond_broadcast(dev->wake); /* the sampler's new deadline */

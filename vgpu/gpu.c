@@ -207,6 +207,7 @@ struct vgpu *vgpu_create(const struct vgpu_config *cfg, vgpu_irq_fn irq,
 	if (!gpu)
 		return NULL;
 	gpu->cfg = *cfg;
+	gpu->ts_origin = os_time_ns();
 	gpu->nslots = os_popcount64(cfg->js_present);
 	gpu->nas = os_popcount64(cfg->as_present);
 	gpu->irq_fn = irq;

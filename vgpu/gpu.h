@@ -25,8 +25,14 @@ struct vgpu;
 /* ---- Configuration ---- */
 
 #define VGPU_MAX_CORES 32
-/* GPU_CONTROL TIMESTAMP (the system timer: host time) ticks at 1 GHz. */
-#define VGPU_TIMESTAMP_HZ 1000000000ull
+/*
+ * GPU_CONTROL TIMESTAMP is the board's system timer: host time since the
+ * GPU was created (the board's power-on), at 1 MHz. Not the 1 GHz of
+ * nanoseconds: Mesa 25 turns ticks into nanoseconds as ticks * 1e9 / Hz
+ * in 64 bits, which wraps past 1.8e10 ticks, 18 s at 1 GHz (the 24 MHz of
+ * a real board's timer: 13 minutes); 1 MHz gives a run five hours.
+ */
+#define VGPU_TIMESTAMP_HZ 1000000ull
 
 /*
  * What the GPU reports in its ID and feature registers. Fill it with

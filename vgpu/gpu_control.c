@@ -107,11 +107,11 @@ static bool any_slot_active(struct vgpu *gpu)
 	return false;
 }
 
-uint64_t vgpu_timestamp(void)
+uint64_t vgpu_timestamp(struct vgpu *gpu)
 {
 	/* The system timer is the host's clock: what profiling measures is
-	 * the time the model really took. It ticks at 1 GHz: nanoseconds. */
-	return os_time_ns();
+	 * the time the model really took. */
+	return (os_time_ns() - gpu->ts_origin) / (1000000000ull / VGPU_TIMESTAMP_HZ);
 }
 
 /*
@@ -169,9 +169,9 @@ uint32_t vgpu_gpu_control_read(struct vgpu *gpu, uint32_t off)
 	case MALI_GPU_CYCLE_COUNT_HI:
 		return (uint32_t)(vgpu_cycle_count_locked(gpu) >> 32);
 	case MALI_GPU_TIMESTAMP_LO:
-		return (uint32_t)vgpu_timestamp();
+		return (uint32_t)vgpu_timestamp(gpu);
 	case MALI_GPU_TIMESTAMP_HI:
-		return (uint32_t)(vgpu_timestamp() >> 32);
+		return (uint32_t)(vgpu_timestamp(gpu) >> 32);
 	default:
 		return 0;	/* unimplemented and write-only: read as zero */
 	}

@@ -176,6 +176,7 @@ struct vgpu {
 	/* The modelled GPU clock: cycles x 2^16 of work done since
 	 * vgpu_create(), advanced atomically by the slots (vgpu_clock_add). */
 	uint64_t clock_q16;
+	uint64_t ts_origin;	/* host time at creation: TIMESTAMP's zero */
 	struct vgpu_perf perf;
 
 	/* JOB_CONTROL */
@@ -218,7 +219,7 @@ static inline void vgpu_clock_add(struct vgpu *gpu, uint64_t q16)
 {
 	__atomic_fetch_add(&gpu->clock_q16, q16, __ATOMIC_RELAXED);
 }
-uint64_t vgpu_timestamp(void);
+uint64_t vgpu_timestamp(struct vgpu *gpu);
 void vgpu_gpu_fault_locked(struct vgpu *gpu, uint32_t status, uint64_t addr);
 void vgpu_flush_caches_locked(struct vgpu *gpu);
 

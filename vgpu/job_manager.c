@@ -146,7 +146,7 @@ static uint32_t write_value(struct vgpu *gpu, struct vgpu_as *as, uint64_t va)
 		os_mutex_unlock(gpu->lock);
 		break;
 	case MALI_WRITE_VALUE_SYSTEM_TIMESTAMP:
-		v = vgpu_timestamp();
+		v = vgpu_timestamp(gpu);
 		break;
 	case MALI_WRITE_VALUE_ZERO:
 		v = 0;

@@ -130,7 +130,7 @@ void vgpu_perf_sample_locked(struct vgpu *gpu)
 {
 	struct vgpu_perf *p = &gpu->perf;
 	uint64_t va = p->base & ~(uint64_t)(MALI_PRFCNT_BLOCK_BYTES - 1);
-	uint64_t ts = vgpu_timestamp();
+	uint64_t ts = vgpu_timestamp(gpu);
 	unsigned nl2 = os_popcount64(gpu->cfg.l2_present);
 	bool ok;
 
