@@ -187,7 +187,7 @@ bench: deps-auto
 piglit-cl: $(VGPU)
 	$(Q)scripts/piglit-cl.sh -gpu $(or $(GPU),g71) -device $(or $(DEVICE),mali) \
 		-j $(or $(J),2) $(if $(TIMEOUT),-timeout $(TIMEOUT)) \
-		$(if $(FILTER),-filter '$(FILTER)') $(if $(COMPARE),-compare '$(COMPARE)') \
+		$(if $(FILTER),-filter '$(value FILTER)') $(if $(COMPARE),-compare '$(COMPARE)') \
 		$(if $(OUT),-o '$(OUT)') $(PIGLIT_CL) $(BUILD)
 
 # The core as a kernel module, built from a copy in $(BUILD)/kmod.
