@@ -10,7 +10,6 @@
  * view lives in.
  */
 #include <dirent.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,12 +135,6 @@ TEST_TIMEOUT(strace_names_the_mode_and_the_calls, 120)
 	proc_result_free(&r);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st, (void)f;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
 /* `vgpu run` with TMPDIR=@tmp. */
 static int run_in_tmp(struct proc_result *r, const char *tmp, const char *guest)
 {
@@ -190,7 +183,7 @@ TEST_TIMEOUT(view_directory_is_private, 120)
 	EXPECT_NONNULL(strstr(r.err, "cannot make the device view's directory"));
 	EXPECT_NONNULL(strstr(r.out, "FAIL"));
 	proc_result_free(&r);
-	nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	rm_tree(tmp);
 }
 
 TEST_HARNESS_MAIN

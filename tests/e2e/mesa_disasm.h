@@ -36,7 +36,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -219,12 +218,6 @@ static pid_t dis_server(const char *vgpu, const char *dir, const char *gpu)
 	}
 	close(pipefd[0]);
 	return pid;
-}
-
-static int dis_rm(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st, (void)f;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
 }
 
 /* The first line where @a and @b differ, copied to @la and @lb; its

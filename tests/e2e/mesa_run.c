@@ -126,7 +126,7 @@ static void disasm_agree(struct __test_metadata *_metadata, const char *gpu,
 	EXPECT_EQ(dis_compare(_metadata, dir, gpu, r.out), 0u);
 	proc_result_free(&r);
 	dis_replay(_metadata, dir, gpu);
-	nftw(dir, dis_rm, 16, FTW_DEPTH | FTW_PHYS);
+	rm_tree(dir);
 }
 
 #define DISASM_TESTS(name, prog, pass)                                        \

@@ -10,7 +10,6 @@
  * tests/node/preload.c). clinfo's listing is tests/e2e/mesa_run.c's.
  * Skips without the arm64 sysroot.
  */
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,17 +54,11 @@ static int cl_run(struct cl_run *c, const char *gpu, const char *prog, char *con
 	return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st, (void)f;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
 static void cl_run_free(struct cl_run *c)
 {
 	proc_result_free(&c->r);
 	free(c->json);
-	nftw(c->dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+	rm_tree(c->dir);
 }
 
 /*

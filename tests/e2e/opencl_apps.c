@@ -6,7 +6,6 @@
  * kernels PyOpenCL generates itself. Skips without that sysroot.
  */
 #include <ctype.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,12 +21,6 @@ struct app_run {
 	struct proc_result r;
 	char *json; /* the -stats file */
 };
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st, (void)f;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
 
 /* `vgpu run OPTS... -stats FILE -L TRIXIE -E RUSTICL_ENABLE=panfrost
  * PROG ARGS...` in a scratch directory; @opts and @argv end in NULL. */
@@ -62,7 +55,7 @@ static void app_run_free(struct app_run *a)
 {
 	proc_result_free(&a->r);
 	free(a->json);
-	nftw(a->dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+	rm_tree(a->dir);
 }
 
 /* The value clinfo prints for @key in the block of the first device

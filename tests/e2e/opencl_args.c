@@ -17,7 +17,6 @@
  * scan_order_* follow a Mesa 25.0.7 scheduling bug in its own listing.
  * Skips without the trixie sysroot (make sysroot-trixie).
  */
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,7 +109,7 @@ static void cl_program_test(struct __test_metadata *_metadata, const struct cl_c
 	no_reordered_local_load(_metadata, run.out);
 	if (system("command -v qemu-aarch64 >/dev/null")) {
 		proc_result_free(&run);
-		nftw(dir, dis_rm, 16, FTW_DEPTH | FTW_PHYS);
+		rm_tree(dir);
 		SKIP(return, "no qemu-aarch64 (Debian qemu-user) to run Mesa beside a "
 			     "capturing server: ran, disassembly and replay not checked");
 	}
@@ -123,7 +122,7 @@ static void cl_program_test(struct __test_metadata *_metadata, const struct cl_c
 	dis_replay(_metadata, dir, c->gpu);
 	proc_result_free(&run);
 	proc_result_free(&cap);
-	nftw(dir, dis_rm, 16, FTW_DEPTH | FTW_PHYS);
+	rm_tree(dir);
 }
 
 /* Test name, program, the start of its PASS line. */
@@ -229,7 +228,7 @@ static void scan_order_run(struct __test_metadata *_metadata, const char *debug,
 		}
 		free(t[i].text);
 	}
-	nftw(dir, dis_rm, 16, FTW_DEPTH | FTW_PHYS);
+	rm_tree(dir);
 }
 
 /*

@@ -9,7 +9,6 @@
  * back as zeros): so besides the PASS line, the statistics must show
  * jobs done and none failed. Skips without the trixie sysroot.
  */
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +17,6 @@
 #include "dbt/abi_util.h"
 
 #define IMAGES_TIMEOUT 300
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st, (void)f;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
 
 /* cl_images under `vgpu run -gpu @gpu -stats` on the trixie sysroot:
  * the device line first, status 0, the PASS line, jobs done, none failed. */
@@ -53,7 +46,7 @@ static void images_on(struct __test_metadata *_metadata, const char *gpu, const 
 	EXPECT_NULL(strstr(json, "\"jobs_done\": 0,"));
 	free(json);
 	proc_result_free(&r);
-	nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+	rm_tree(dir);
 }
 
 TEST_TIMEOUT(images_g71, IMAGES_TIMEOUT)

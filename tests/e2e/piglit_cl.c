@@ -13,7 +13,6 @@
  * G71, and a test that runs kernels must have run GPU jobs, none failed.
  * Skips without the trixie sysroot.
  */
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,12 +31,6 @@ struct piglit_case {
 	bool kernels;		/* it runs kernels: the GPU must have done jobs */
 	const char *detail;	/* with a result other than pass: what piglit must print */
 };
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st, (void)f;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
 
 /* The result word of piglit's last `PIGLIT: {"result": "..."` line, or "". */
 static void last_result(const char *out, char *word, size_t size)
@@ -126,7 +119,7 @@ static void run_piglit(struct __test_metadata *_metadata, const struct piglit_ca
 		EXPECT_TRUE(jobs_ok);
 	}
 	proc_result_free(&r);
-	nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+	rm_tree(dir);
 }
 
 /* One piglit test: a TAP test named @id running @prog @arg. */

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -241,4 +242,15 @@ char *read_file(const char *path, size_t *len)
 	if (len)
 		*len = b.len;
 	return b.p;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st, (void)f;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+int rm_tree(const char *dir)
+{
+	return nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

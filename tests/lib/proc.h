@@ -36,6 +36,9 @@ const char *sysroot_path(void);
  * the base). */
 const char *sysroot_variant_path(const char *variant);
 
+/* Removes @dir and everything under it (no symlink followed); 0 or -1. */
+int rm_tree(const char *dir);
+
 /* Reads a whole file; NULL on error. *len gets its size. */
 char *read_file(const char *path, size_t *len);
 

@@ -12,7 +12,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,12 +99,6 @@ FIXTURE_SETUP(pre)
 	ASSERT_GT(n, 0);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st, (void)f;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
 FIXTURE_TEARDOWN(pre)
 {
 	struct stat st;
@@ -121,7 +114,7 @@ FIXTURE_TEARDOWN(pre)
 	EXPECT_NE(lstat(self->tree, &st), 0);
 	unlink(self->log);
 	unlink(self->dump);
-	nftw(self->cap, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	rm_tree(self->cap);
 	rmdir(self->dir);
 }
 
