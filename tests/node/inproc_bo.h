@@ -31,8 +31,12 @@ static inline uint8_t *pan_bo(struct vgpu_inproc_file *f, uint32_t size, uint64_
 				(off_t)m.offset, &err);
 }
 
-/* Submits the job chain at @jc and waits for it on a syncobj: 0 or -1. */
-static inline int pan_run(struct vgpu_inproc_file *f, uint64_t jc)
+/*
+ * Submits the job chain at @jc and waits for it on a syncobj, at most
+ * @secs seconds of host time (a hang guard: a loaded machine or a
+ * sanitizer build runs the interpreter many times slower): 0 or -1.
+ */
+static inline int pan_run_wait(struct vgpu_inproc_file *f, uint64_t jc, int secs)
 {
 	struct drm_syncobj_create_arg sc = { 0 };
 	struct drm_syncobj_wait_arg w = { 0 };
@@ -48,8 +52,13 @@ static inline int pan_run(struct vgpu_inproc_file *f, uint64_t jc)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	w.handles = (uintptr_t)&sc.handle;
 	w.count_handles = 1;
-	w.timeout_nsec = (ts.tv_sec + 20) * 1000000000ll;
+	w.timeout_nsec = (ts.tv_sec + secs) * 1000000000ll;
 	return vgpu_inproc_ioctl(f, DRM_IOCTL_SYNCOBJ_WAIT, &w) ? -1 : 0;
+}
+
+static inline int pan_run(struct vgpu_inproc_file *f, uint64_t jc)
+{
+	return pan_run_wait(f, jc, 60);
 }
 
 #endif
