@@ -701,7 +701,7 @@ static struct vgpu_inproc *device(void)
 		vgpu_inproc_set_install_hook(install_object);
 		if (dev && trace_path[0])
 			shim_trace_start(vgpu_inproc_shim(dev));
-		/* Which mode serves the nodes (issue 5): only when asked for,
+		/* Which mode serves the nodes: only when asked for,
 		 * so that the program's own output stays clean. */
 		if (dev && abi_opts.strace)
 			fprintf(stderr, "vgpu run: /dev/dri/renderD128 and /dev/mali0 are "

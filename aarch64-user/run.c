@@ -229,6 +229,12 @@ const struct vgpu_cmd vgpu_cmd_run = {
 	"platform device compatible with \"arm,mali-bifrost\", and the nodes drive\n"
 	"the virtual GPU. Mesa needs RUSTICL_ENABLE=panfrost for OpenCL.\n"
 	"\n"
+	"Mesa 25.0.7's Bifrost scheduler (Debian 13) may move a __local load\n"
+	"after a store to the same address, so a kernel such as a Blelloch scan\n"
+	"gets wrong results on any Bifrost GPU, virtual or not; its listing\n"
+	"(BIFROST_MESA_DEBUG=shaders) shows it. Work around it with\n"
+	"-E BIFROST_MESA_DEBUG=nopsched -E MESA_SHADER_CACHE_DISABLE=true.\n"
+	"\n"
 	"Exit status: the program's; 127 when PROGRAM or its interpreter does not\n"
 	"exist, 126 when it is not an aarch64 ELF executable; 2 on a usage error.\n",
 	.main = run_main,
