@@ -75,6 +75,19 @@ static int usage_error(const char *msg, const char *arg)
 	return 2;
 }
 
+static const char *const run_value_opts[] = {
+	"-L", "-E", "-U", "-0", "-gpu", "-cores", "-workers", "-shader-stats",
+	"-job-timeout", "-stats", "-trace", NULL
+};
+
+static bool is_value_opt(const char *o)
+{
+	for (const char *const *v = run_value_opts; *v; v++)
+		if (!strcmp(*v, o))
+			return true;
+	return false;
+}
+
 /* Fills @env and the options; returns the index of PROGRAM in argv, or
  * -1 after a usage error. */
 static int parse(int argc, char **argv, struct env *env, const char **argv0)
@@ -96,10 +109,7 @@ static int parse(int argc, char **argv, struct env *env, const char **argv0)
 			abi_opts.strace = true;
 			continue;
 		}
-		if (strcmp(o, "-L") && strcmp(o, "-E") && strcmp(o, "-U") &&
-		    strcmp(o, "-0") && strcmp(o, "-gpu") && strcmp(o, "-stats") &&
-		    strcmp(o, "-trace") && strcmp(o, "-cores") && strcmp(o, "-workers") &&
-		    strcmp(o, "-shader-stats") && strcmp(o, "-job-timeout"))
+		if (!is_value_opt(o))
 			return usage_error("unknown option", o), -1;
 		if (i + 1 >= argc)
 			return usage_error("missing argument to", o), -1;
@@ -149,7 +159,7 @@ static int run_main(int argc, char **argv)
 	char self[PATH_MAX];
 	int i, status = 2;
 
-	if (vgpu_cmd_wants_help(argc, argv)) {
+	if (vgpu_cmd_wants_help(&vgpu_cmd_run, argc, argv)) {
 		fputs(vgpu_cmd_run.help, stdout);
 		return 0;
 	}
@@ -238,4 +248,5 @@ const struct vgpu_cmd vgpu_cmd_run = {
 	"Exit status: the program's; 127 when PROGRAM or its interpreter does not\n"
 	"exist, 126 when it is not an aarch64 ELF executable; 2 on a usage error.\n",
 	.main = run_main,
+	.value_opts = run_value_opts,
 };

@@ -12,6 +12,12 @@ struct vgpu_cmd {
 	const char *help;    /* full text for `vgpu help NAME` / NAME --help */
 	/* argv[0] is the subcommand name. Returns the exit status. */
 	int (*main)(int argc, char **argv);
+	/*
+	 * For a command that runs a PROGRAM [ARGS]: its options that take a
+	 * value (NULL-terminated). -h and --help then count only before
+	 * PROGRAM, so that `vgpu run prog --help` asks prog, not vgpu.
+	 */
+	const char *const *value_opts;
 };
 
 extern const struct vgpu_cmd vgpu_cmd_run;   /* aarch64-user/ */
@@ -21,7 +27,8 @@ extern const struct vgpu_cmd vgpu_cmd_dis;   /* cmd/dis.c */
 extern const struct vgpu_cmd vgpu_cmd_preload; /* cmd/preload.c */
 extern const struct vgpu_cmd vgpu_cmd_replay;  /* fuse-dev/replay.c */
 
-/* True when argv holds -h or --help before any "--". */
-int vgpu_cmd_wants_help(int argc, char **argv);
+/* True when argv holds -h or --help before any "--" (and, for @cmd with
+ * value_opts, before its PROGRAM). */
+int vgpu_cmd_wants_help(const struct vgpu_cmd *cmd, int argc, char **argv);
 
 #endif

@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 			argv[1]);
 		return 1;
 	}
-	if (vgpu_cmd_wants_help(argc - 1, argv + 1)) {
+	if (vgpu_cmd_wants_help(cmd, argc - 1, argv + 1)) {
 		fputs(cmd->help, stdout);
 		return 0;
 	}

@@ -334,4 +334,5 @@ const struct vgpu_cmd vgpu_cmd_preload = {
 	"\n"
 	"example: vgpu preload --qemu -- ~/.cache/vgpu/sysroot/usr/bin/clinfo\n",
 	.main = preload_main,
+	.value_opts = (const char *const[]){ "--gpu", "--socket", "--sysroot", "--stats", NULL },
 };

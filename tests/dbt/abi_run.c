@@ -185,6 +185,27 @@ TEST(argv0_option)
 	proc_result_free(&r);
 }
 
+/* --help after PROGRAM is the program's, as under qemu-aarch64; before
+ * it (after an option's value) it is vgpu's. */
+TEST(help_after_the_program_is_the_programs)
+{
+	struct proc_result r;
+	const char *p = abi_guest("tests/guest-abi/raw");
+	const char *a[] = { "-gpu", "g52", p, "--help", NULL };
+	const char *b[] = { "-gpu", "g52", "--help", p, NULL };
+	char want[4096];
+
+	ASSERT_EQ(abi_run(&r, a, NULL), 0);
+	snprintf(want, sizeof(want), "arg: %s\narg: --help\n", p);
+	EXPECT_EQ(strncmp(r.out, want, strlen(want)), 0);
+	EXPECT_EQ(r.status, 2);
+	proc_result_free(&r);
+	ASSERT_EQ(abi_run(&r, b, NULL), 0);
+	EXPECT_NONNULL(strstr(r.out, "usage: vgpu run"));
+	EXPECT_EQ(r.status, 0);
+	proc_result_free(&r);
+}
+
 TEST(static_pie_program)
 {
 	struct proc_result r;
