@@ -2,8 +2,9 @@
 /*
  * Real OpenCL programs nobody here wrote, unmodified from Debian 13 (the
  * trixie sysroot: Mesa 25's rusticl), on the virtual Mali under our own
- * translator: clinfo's full report, and PyOpenCL with numpy running
- * kernels PyOpenCL generates itself. Skips without that sysroot.
+ * translator: clinfo's full report, clpeak's kernel latency (a profiling
+ * queue and event timestamps), and PyOpenCL with numpy running kernels
+ * PyOpenCL generates itself. Skips without that sysroot.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -129,6 +130,42 @@ TEST_TIMEOUT(clinfo_full_g71, APP_TIMEOUT)
 TEST_TIMEOUT(clinfo_full_g52_four_cores, APP_TIMEOUT)
 {
 	clinfo_full(_metadata, "g52", "4", "Mali-G52 (Panfrost)");
+}
+
+/*
+ * clpeak --kernel-latency: 20000 launches of a small kernel on a profiling
+ * queue, each timed by its events (QUEUED to END, from the GPU's
+ * timestamp). Only rusticl's ICD is loaded (Debian's clover one fails to
+ * make a context and clpeak says so). One core keeps the kernel small.
+ */
+TEST_TIMEOUT(clpeak_kernel_latency, APP_TIMEOUT)
+{
+	char clpeak[4200];
+	const char *opts[] = { "-cores", "1", "-E",
+			       "OCL_ICD_VENDORS=/etc/OpenCL/vendors/rusticl.icd", NULL };
+	const char *argv[] = { clpeak, "--kernel-latency", NULL };
+	struct app_run a = { 0 };
+	const char *lat, *jobs;
+
+	if (!sysroot_variant_path("trixie"))
+		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
+	snprintf(clpeak, sizeof(clpeak), "%s/usr/bin/clpeak", sysroot_variant_path("trixie"));
+	ASSERT_EQ(app_run(&a, opts, argv), 0);
+	if (a.r.status)
+		TH_LOG("status %d, stdout:\n%s\nstderr:\n%s", a.r.status, a.r.out, a.r.err);
+	EXPECT_EQ(a.r.status, 0);
+	EXPECT_NONNULL(strstr(a.r.out, "Device: Mali-G71 (Panfrost)\n"));
+	EXPECT_NONNULL(strstr(a.r.out, "Compute units   : 1\n"));
+	/* A profiling queue was made and its times are positive. */
+	lat = strstr(a.r.out, "Kernel launch latency : ");
+	ASSERT_NONNULL(lat);
+	EXPECT_GT(strtod(lat + 24, NULL), 0.0);
+	ASSERT_NONNULL(a.json);
+	EXPECT_NONNULL(strstr(a.json, "\"jobs_failed\": 0,"));
+	jobs = strstr(a.json, "\"jobs_done\": ");
+	ASSERT_NONNULL(jobs);
+	EXPECT_GE(atoi(jobs + 13), 20000);
+	app_run_free(&a);
 }
 
 /* tests/e2e/data/pyopencl_check.py: PyOpenCL's own kernels against numpy,
