@@ -22,7 +22,7 @@ struct vgpu_cmd {
 
 extern const struct vgpu_cmd vgpu_cmd_run;   /* aarch64-user/ */
 extern const struct vgpu_cmd vgpu_cmd_dev;   /* fuse-dev/ */
-extern const struct vgpu_cmd vgpu_cmd_stats; /* cmd/stats.c */
+extern const struct vgpu_cmd vgpu_cmd_stats; /* cmd/stats_cmd.c */
 extern const struct vgpu_cmd vgpu_cmd_dis;   /* cmd/dis.c */
 extern const struct vgpu_cmd vgpu_cmd_preload; /* cmd/preload.c */
 extern const struct vgpu_cmd vgpu_cmd_replay;  /* fuse-dev/replay.c */
