@@ -26,7 +26,7 @@ CC := gcc
 endif
 CROSS_CC ?= aarch64-linux-gnu-gcc
 PKG_CONFIG ?= pkg-config
-PKGS := fuse3 liburing libelf
+PKGS := fuse3 liburing libelf json-c
 
 ifeq ($(V),1)
 Q :=

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
-#include "cmd/json.h"
+#include "cmd/stats_json.h"
 #include "fuse-dev/socket_io.h"
 
 struct preload_opts {
@@ -76,11 +76,11 @@ static char *fetch_stats(const char *sock)
 /* Whether every file opened on the server has been released. */
 static bool all_released(const char *text)
 {
-	struct jv *root = jv_parse(text);
-	const struct jv *sys = jv_get(root, "system");
-	bool done = jv_num(sys, "opens") == jv_num(sys, "releases");
+	struct json_object *root = sj_parse(text);
+	const struct json_object *sys = sj_get(root, "system");
+	bool done = sj_num(sys, "opens") == sj_num(sys, "releases");
 
-	jv_free(root);
+	json_object_put(root);
 	return done;
 }
 

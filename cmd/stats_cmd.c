@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
-#include "cmd/json.h"
+#include "cmd/stats_json.h"
 #include "cmd/stats_dot.h"
 #include "cmd/stats_svg.h"
 
@@ -40,50 +40,50 @@ static double pct(long long part, long long whole)
 }
 
 /* Thread-instructions of all classes in a shader statistics object. */
-static long long instr_total(const struct jv *st)
+static long long instr_total(const struct json_object *st)
 {
-	const struct jv *in = jv_get(st, "instrs");
+	const struct json_object *in = sj_get(st, "instrs");
 	long long n = 0;
 
 	for (size_t i = 0; i < NCLASS; i++)
-		n += jv_num(in, class_keys[i]);
+		n += sj_num(in, class_keys[i]);
 	return n;
 }
 
 /* Mean tuples per clause from the clause-size histogram (1..8 tuples). */
-static double mean_tuples(const struct jv *st)
+static double mean_tuples(const struct json_object *st)
 {
-	const struct jv *h = jv_get(st, "clause_tuples");
+	const struct json_object *h = sj_get(st, "clause_tuples");
 	long long n = 0, t = 0;
 
-	for (int i = 0; h && h->t == J_ARR && i < h->n; i++) {
-		n += h->items[i]->num;
-		t += h->items[i]->num * (i + 1);
+	for (int i = 0; i < sj_len(h); i++) {
+		n += sj_int(sj_at(h, i));
+		t += sj_int(sj_at(h, i)) * (i + 1);
 	}
 	return n ? (double)t / (double)n : 0.0;
 }
 
 /* Whether the server counted shader statistics (files from before the
  * switch existed have no "stats" member: they did). */
-static bool shader_stats_on(const struct jv *sh)
+static bool shader_stats_on(const struct json_object *sh)
 {
-	return !jv_get(sh, "stats") || jv_num(sh, "stats");
+	return !sj_get(sh, "stats") || sj_num(sh, "stats");
 }
 
 /* The shader cores' statistics over all jobs: instruction mix, clause
  * sizes, operand traffic, memory accesses, branches. */
-static void render_shader_total(const struct jv *sh)
+static void render_shader_total(const struct json_object *sh)
 {
-	const struct jv *st = jv_get(sh, "total"), *in = jv_get(st, "instrs");
-	const struct jv *h = jv_get(st, "clause_tuples"), *op = jv_get(st, "operands");
-	const struct jv *mem = jv_get(st, "memory");
+	const struct json_object *st = sj_get(sh, "total"), *in = sj_get(st, "instrs");
+	const struct json_object *h = sj_get(st, "clause_tuples"), *op = sj_get(st, "operands");
+	const struct json_object *mem = sj_get(st, "memory");
 	long long all = instr_total(st);
 
 	char t[32];
 
-	printf("\nshader cores (%lld jobs", jv_num(sh, "jobs_run"));
-	if (jv_get(sh, "gpu_ns"))
-		printf(", %s on the GPU model", dur(jv_num(sh, "gpu_ns"), t, sizeof(t)));
+	printf("\nshader cores (%lld jobs", sj_num(sh, "jobs_run"));
+	if (sj_get(sh, "gpu_ns"))
+		printf(", %s on the GPU model", dur(sj_num(sh, "gpu_ns"), t, sizeof(t)));
 	printf(")");
 	if (!shader_stats_on(sh)) {
 		printf(": shader statistics were off (-shader-stats off), so no "
@@ -93,60 +93,61 @@ static void render_shader_total(const struct jv *sh)
 	printf("\n  instructions (per thread)\n");
 	for (size_t i = 0; i < NCLASS; i++)
 		printf("    %-10s %12lld %5.1f%%\n", class_keys[i],
-		       jv_num(in, class_keys[i]), pct(jv_num(in, class_keys[i]), all));
+		       sj_num(in, class_keys[i]), pct(sj_num(in, class_keys[i]), all));
 	printf("    %-10s %12lld\n  clause sizes (tuples:clauses)", "total", all);
-	for (int i = 0; h && h->t == J_ARR && i < h->n; i++)
-		printf(" %d:%lld", i + 1, h->items[i]->num);
+	for (int i = 0; i < sj_len(h); i++)
+		printf(" %d:%lld", i + 1, sj_int(sj_at(h, i)));
 	printf(", mean %.2f tuples\n", mean_tuples(st));
 	printf("  operands (per thread): registers read %lld written %lld, "
 	       "temporaries %lld, FAU/uniforms %lld, constants %lld\n",
-	       jv_num(op, "reg_reads"), jv_num(op, "reg_writes"), jv_num(op, "temp_reads"),
-	       jv_num(op, "fau_reads"), jv_num(op, "const_reads"));
+	       sj_num(op, "reg_reads"), sj_num(op, "reg_writes"), sj_num(op, "temp_reads"),
+	       sj_num(op, "fau_reads"), sj_num(op, "const_reads"));
 	printf("  memory (accesses)    %10s %10s %10s %12s\n", "loads", "stores",
 	       "atomics", "bytes");
-	for (int i = 0; mem && mem->t == J_OBJ && i < mem->n; i++)
-		printf("    %-18s %10lld %10lld %10lld %12lld\n", mem->keys[i],
-		       jv_num(mem->items[i], "loads"), jv_num(mem->items[i], "stores"),
-		       jv_num(mem->items[i], "atomics"), jv_num(mem->items[i], "bytes"));
-	printf("  branches %lld, divergent %lld\n", jv_num(st, "branches"),
-	       jv_num(st, "branches_divergent"));
+	if (json_object_is_type(mem, json_type_object)) {
+		json_object_object_foreach(mem, name, m)
+			printf("    %-18s %10lld %10lld %10lld %12lld\n", name, sj_num(m, "loads"),
+			       sj_num(m, "stores"), sj_num(m, "atomics"), sj_num(m, "bytes"));
+	}
+	printf("  branches %lld, divergent %lld\n", sj_num(st, "branches"),
+	       sj_num(st, "branches_divergent"));
 }
 
 /* One row per recent job: the host time it took on the GPU model and its
  * instruction mix in percent (when counted). */
-static void render_shader_jobs(const struct jv *sh)
+static void render_shader_jobs(const struct json_object *sh)
 {
-	const struct jv *jobs = jv_get(sh, "recent_jobs");
+	const struct json_object *jobs = sj_get(sh, "recent_jobs");
 
-	if (!jobs || jobs->t != J_ARR || !jobs->n)
+	if (!sj_len(jobs))
 		return;
 	printf("\nrecent shader jobs (gpu: host time on the GPU model; instruction mix "
 	       "in %% of thread-instructions)\n"
 	       "  %5s %4s %-12s %7s %9s %8s %11s %5s %5s %5s %5s %5s %5s %5s %6s %6s\n",
 	       "seq", "exc", "shader", "groups", "threads", "gpu", "instrs", "fma", "add",
 	       "cvt", "ld", "st", "atom", "ctl", "nop", "t/cl");
-	for (int i = 0; i < jobs->n; i++) {
-		const struct jv *j = jobs->items[i], *st = jv_get(j, "stats");
-		const struct jv *in = jv_get(st, "instrs"), *ls = jv_get(j, "local_size");
-		long long all = instr_total(st), threads = jv_num(j, "workgroups");
+	for (int i = 0; i < sj_len(jobs); i++) {
+		const struct json_object *j = sj_at(jobs, i), *st = sj_get(j, "stats");
+		const struct json_object *in = sj_get(st, "instrs"), *ls = sj_get(j, "local_size");
+		long long all = instr_total(st), threads = sj_num(j, "workgroups");
 		char t[32];
 
-		for (int d = 0; ls && ls->t == J_ARR && d < ls->n; d++)
-			threads *= ls->items[d]->num;
-		printf("  %5lld %4llx %-12s %7lld %9lld %8s", jv_num(j, "seq"),
-		       (unsigned long long)jv_num(j, "exception"), jv_str(j, "shader_va"),
-		       jv_num(j, "workgroups"), threads,
-		       jv_get(j, "gpu_ns") ? dur(jv_num(j, "gpu_ns"), t, sizeof(t)) : "-");
+		for (int d = 0; d < sj_len(ls); d++)
+			threads *= sj_int(sj_at(ls, d));
+		printf("  %5lld %4llx %-12s %7lld %9lld %8s", sj_num(j, "seq"),
+		       (unsigned long long)sj_num(j, "exception"), sj_str(j, "shader_va"),
+		       sj_num(j, "workgroups"), threads,
+		       sj_get(j, "gpu_ns") ? dur(sj_num(j, "gpu_ns"), t, sizeof(t)) : "-");
 		if (!st) {
 			printf(" %11s\n", "(not counted)");
 			continue;
 		}
 		printf(" %11lld %5.1f %5.1f %5.1f %5.1f "
 		       "%5.1f %5.1f %5.1f %5.1f %6.2f\n", all,
-		       pct(jv_num(in, "fma_arith"), all), pct(jv_num(in, "add_arith"), all),
-		       pct(jv_num(in, "convert"), all), pct(jv_num(in, "load"), all),
-		       pct(jv_num(in, "store"), all), pct(jv_num(in, "atomic"), all),
-		       pct(jv_num(in, "control"), all), pct(jv_num(in, "nop"), all),
+		       pct(sj_num(in, "fma_arith"), all), pct(sj_num(in, "add_arith"), all),
+		       pct(sj_num(in, "convert"), all), pct(sj_num(in, "load"), all),
+		       pct(sj_num(in, "store"), all), pct(sj_num(in, "atomic"), all),
+		       pct(sj_num(in, "control"), all), pct(sj_num(in, "nop"), all),
 		       mean_tuples(st));
 	}
 }
@@ -154,36 +155,36 @@ static void render_shader_jobs(const struct jv *sh)
 /* One line for scripts (scripts/bench.d/40-e2e.sh): where the driver's
  * time went. Waits (WAIT_BO, SYNCOBJ_WAIT...) are the client blocked on
  * GPU jobs; the other ioctls are the driver path itself. */
-static void render_summary(const struct jv *root)
+static void render_summary(const struct json_object *root)
 {
-	const struct jv *ctxs = jv_get(root, "contexts"), *sh = jv_get(root, "shader");
-	const struct jv *sys = jv_get(root, "system");
+	const struct json_object *ctxs = sj_get(root, "contexts"), *sh = sj_get(root, "shader");
+	const struct json_object *sys = sj_get(root, "system");
 	long long n = 0, ns = 0, wait_ns = 0;
 
-	for (int i = 0; ctxs && ctxs->t == J_ARR && i < ctxs->n; i++) {
-		const struct jv *req = jv_get(ctxs->items[i], "requests");
+	for (int i = 0; i < sj_len(ctxs); i++) {
+		const struct json_object *req = sj_get(sj_at(ctxs, i), "requests");
 
-		for (int j = 0; req && req->t == J_ARR && j < req->n; j++) {
-			const struct jv *r = req->items[j];
+		for (int j = 0; j < sj_len(req); j++) {
+			const struct json_object *r = sj_at(req, j);
 
-			n += jv_num(r, "count");
-			if (strstr(jv_str(r, "name"), "WAIT"))
-				wait_ns += jv_num(r, "ns");
+			n += sj_num(r, "count");
+			if (strstr(sj_str(r, "name"), "WAIT"))
+				wait_ns += sj_num(r, "ns");
 			else
-				ns += jv_num(r, "ns");
+				ns += sj_num(r, "ns");
 		}
 	}
 	printf("ioctls=%lld ioctl_ns=%lld wait_ns=%lld jobs=%lld thread_instrs=%lld "
 	       "gpu_ns=%lld jobs_failed=%lld mmu_faults=%lld%s\n",
-	       n, ns, wait_ns, jv_num(sys, "jobs_done"), instr_total(jv_get(sh, "total")),
-	       jv_num(sh, "gpu_ns"), jv_num(sys, "jobs_failed"), jv_num(sys, "mmu_faults"),
+	       n, ns, wait_ns, sj_num(sys, "jobs_done"), instr_total(sj_get(sh, "total")),
+	       sj_num(sh, "gpu_ns"), sj_num(sys, "jobs_failed"), sj_num(sys, "mmu_faults"),
 	       shader_stats_on(sh) ? "" : " shader_stats=off");
 }
 
-static void render(const struct jv *root)
+static void render(const struct json_object *root)
 {
-	const struct jv *sys = jv_get(root, "system"), *ctxs = jv_get(root, "contexts");
-	const struct jv *ioc = jv_get(root, "ioctls");
+	const struct json_object *sys = sj_get(root, "system"), *ctxs = sj_get(root, "contexts");
+	const struct json_object *ioc = sj_get(root, "ioctls");
 	static const char *const sys_keys[] = {
 		"opens", "releases", "contexts_live", "contexts_peak", "jobs_done",
 		"jobs_failed", "mmu_faults", "gpu_resets", "gpu_pages_mapped",
@@ -192,55 +193,55 @@ static void render(const struct jv *root)
 		"chains_queued_next",
 	};
 
-	printf("GPU: %s\n\nsystem\n", jv_str(root, "gpu"));
+	printf("GPU: %s\n\nsystem\n", sj_str(root, "gpu"));
 	for (size_t i = 0; i < sizeof(sys_keys) / sizeof(sys_keys[0]); i++)
-		printf("  %-18s %lld\n", sys_keys[i], jv_num(sys, sys_keys[i]));
+		printf("  %-18s %lld\n", sys_keys[i], sj_num(sys, sys_keys[i]));
 	printf("\ncontexts\n  %4s %-9s %3s %8s %7s %7s %9s %9s %8s %11s\n", "id", "uapi",
 	       "as", "ioctls", "jobs", "faults", "gpu_pages", "peak", "pt_pages",
 	       "gpu_bytes");
-	for (int i = 0; ctxs && i < ctxs->n; i++) {
-		const struct jv *c = ctxs->items[i];
+	for (int i = 0; i < sj_len(ctxs); i++) {
+		const struct json_object *c = sj_at(ctxs, i);
 
 		printf("  %4lld %-9s %3lld %8lld %7lld %7lld %9lld %9lld %8lld %11lld\n",
-		       jv_num(c, "id"), jv_str(c, "uapi"), jv_num(c, "as"), jv_num(c, "ioctls"),
-		       jv_num(c, "jobs"), jv_num(c, "faults"), jv_num(c, "gpu_pages"),
-		       jv_num(c, "gpu_pages_peak"), jv_num(c, "pt_pages"),
-		       jv_num(c, "gpu_bytes"));
+		       sj_num(c, "id"), sj_str(c, "uapi"), sj_num(c, "as"), sj_num(c, "ioctls"),
+		       sj_num(c, "jobs"), sj_num(c, "faults"), sj_num(c, "gpu_pages"),
+		       sj_num(c, "gpu_pages_peak"), sj_num(c, "pt_pages"),
+		       sj_num(c, "gpu_bytes"));
 	}
-	for (int i = 0; ctxs && i < ctxs->n; i++) {
-		const struct jv *c = ctxs->items[i], *req = jv_get(c, "requests");
+	for (int i = 0; i < sj_len(ctxs); i++) {
+		const struct json_object *c = sj_at(ctxs, i), *req = sj_get(c, "requests");
 
-		if (!req || req->t != J_ARR || !req->n)
+		if (!sj_len(req))
 			continue;
-		printf("  ctx %lld:", jv_num(c, "id"));
-		for (int j = 0; j < req->n; j++)
-			printf(" %s x%lld%s", jv_str(req->items[j], "name"),
-			       jv_num(req->items[j], "count"),
-			       jv_num(req->items[j], "errors") ? " (errors)" : "");
+		printf("  ctx %lld:", sj_num(c, "id"));
+		for (int j = 0; j < sj_len(req); j++)
+			printf(" %s x%lld%s", sj_str(sj_at(req, j), "name"),
+			       sj_num(sj_at(req, j), "count"),
+			       sj_num(sj_at(req, j), "errors") ? " (errors)" : "");
 		printf("\n");
 	}
 	printf("\nioctls\n  %-10s %-30s %7s %5s %8s %8s %9s %9s %7s %7s %5s %5s %6s %6s "
 	       "%11s\n", "node", "name", "count", "err", "p50", "p99", "bytes_in",
 	       "bytes_out", "reg_rd", "reg_wr", "irqs", "jobs", "pages", "faults",
 	       "gpu_bytes");
-	for (int i = 0; ioc && i < ioc->n; i++) {
-		const struct jv *r = ioc->items[i];
+	for (int i = 0; i < sj_len(ioc); i++) {
+		const struct json_object *r = sj_at(ioc, i);
 		char a[32], b[32];
 
-		if (!jv_num(r, "count") && !jv_num(r, "irqs") && !jv_num(r, "jobs"))
+		if (!sj_num(r, "count") && !sj_num(r, "irqs") && !sj_num(r, "jobs"))
 			continue;
 		printf("  %-10s %-30s %7lld %5lld %8s %8s %9lld %9lld %7lld %7lld %5lld %5lld %6lld %6lld "
 		       "%11lld\n",
-		       jv_str(r, "node"), jv_str(r, "ioctl"), jv_num(r, "count"), jv_num(r, "errors"),
-		       dur(jv_num(r, "lat_p50_ns"), a, sizeof(a)),
-		       dur(jv_num(r, "lat_p99_ns"), b, sizeof(b)), jv_num(r, "bytes_in"),
-		       jv_num(r, "bytes_out"), jv_num(r, "reg_reads"), jv_num(r, "reg_writes"),
-		       jv_num(r, "irqs"), jv_num(r, "jobs"), jv_num(r, "gpu_pages"),
-		       jv_num(r, "faults"), jv_num(r, "gpu_bytes"));
+		       sj_str(r, "node"), sj_str(r, "ioctl"), sj_num(r, "count"), sj_num(r, "errors"),
+		       dur(sj_num(r, "lat_p50_ns"), a, sizeof(a)),
+		       dur(sj_num(r, "lat_p99_ns"), b, sizeof(b)), sj_num(r, "bytes_in"),
+		       sj_num(r, "bytes_out"), sj_num(r, "reg_reads"), sj_num(r, "reg_writes"),
+		       sj_num(r, "irqs"), sj_num(r, "jobs"), sj_num(r, "gpu_pages"),
+		       sj_num(r, "faults"), sj_num(r, "gpu_bytes"));
 	}
-	if (jv_get(root, "shader")) {
-		render_shader_total(jv_get(root, "shader"));
-		render_shader_jobs(jv_get(root, "shader"));
+	if (sj_get(root, "shader")) {
+		render_shader_total(sj_get(root, "shader"));
+		render_shader_jobs(sj_get(root, "shader"));
 	}
 }
 
@@ -279,7 +280,7 @@ static int stats_main(int argc, char **argv)
 	char path[4096];
 	bool json = false, summary = false;
 	struct stat st;
-	struct jv *root;
+	struct json_object *root;
 	char *text;
 
 	for (int i = 1; i < argc; i++) {
@@ -321,14 +322,14 @@ static int stats_main(int argc, char **argv)
 		free(text);
 		return 0;
 	}
-	root = jv_parse(text);
-	if (!root || root->t != J_OBJ) {
+	root = sj_parse(text);
+	if (!root) {
 		fprintf(stderr, "vgpu stats: %s: not the stats JSON\n", path);
-		jv_free(root);
+		json_object_put(root);
 		free(text);
 		return 1;
 	}
-	if ((svg || dot) && !shader_stats_on(jv_get(root, "shader")))
+	if ((svg || dot) && !shader_stats_on(sj_get(root, "shader")))
 		fprintf(stderr, "vgpu stats: %s: shader statistics were off "
 			"(-shader-stats off), so no instruction mix, clause sizes or "
 			"branches to draw\n", path);
@@ -338,14 +339,14 @@ static int stats_main(int argc, char **argv)
 		if (!err)
 			printf("SVG plots: %s/instruction-mix.svg, %s/clause-sizes.svg, "
 			       "%s/ioctl-latency.svg\n", svg, svg, svg);
-		jv_free(root);
+		json_object_put(root);
 		free(text);
 		return err ? 1 : 0;
 	}
 	if (dot) {
 		int err = stats_dot(root, dot);
 
-		jv_free(root);
+		json_object_put(root);
 		free(text);
 		return err ? 1 : 0;
 	}
@@ -353,7 +354,7 @@ static int stats_main(int argc, char **argv)
 		render_summary(root);
 	else
 		render(root);
-	jv_free(root);
+	json_object_put(root);
 	free(text);
 	return 0;
 }

@@ -14,33 +14,33 @@
 #include "cmd/stats_dot.h"
 #include "shader/stats.h"
 
-static uint64_t hex(const struct jv *o, const char *key)
+static uint64_t hex(const struct json_object *o, const char *key)
 {
-	return strtoull(jv_str(o, key), NULL, 16);
+	return strtoull(sj_str(o, key), NULL, 16);
 }
 
 /* The branch sites of one "stats" object, as the interpreter kept them. */
-static void sites_of(const struct jv *st, struct bi_stats *out)
+static void sites_of(const struct json_object *st, struct bi_stats *out)
 {
-	const struct jv *sites = jv_get(st, "branch_sites");
+	const struct json_object *sites = sj_get(st, "branch_sites");
 
 	memset(out, 0, sizeof(*out));
-	for (int i = 0; sites && sites->t == J_ARR && i < sites->n &&
+	for (int i = 0; i < sj_len(sites) &&
 			i < BI_BRANCH_SITES; i++) {
-		const struct jv *s = sites->items[i];
+		const struct json_object *s = sj_at(sites, i);
 		struct bi_branch_site *b = &out->site[out->nsites++];
 
 		b->va = hex(s, "va");
 		b->target = hex(s, "target");
 		b->next_va = hex(s, "next");
-		b->execs = (uint64_t)jv_num(s, "execs");
-		b->taken = (uint64_t)jv_num(s, "taken");
-		b->not_taken = (uint64_t)jv_num(s, "not_taken");
-		b->divergent = (uint64_t)jv_num(s, "divergent");
+		b->execs = (uint64_t)sj_num(s, "execs");
+		b->taken = (uint64_t)sj_num(s, "taken");
+		b->not_taken = (uint64_t)sj_num(s, "not_taken");
+		b->divergent = (uint64_t)sj_num(s, "divergent");
 	}
 }
 
-static int write_dot(const struct jv *st, const char *path)
+static int write_dot(const struct json_object *st, const char *path)
 {
 	struct bi_stats *bs = malloc(sizeof(*bs));
 	struct bi_text t = { 0 };
@@ -67,10 +67,10 @@ static int write_dot(const struct jv *st, const char *path)
 	return err;
 }
 
-int stats_dot(const struct jv *root, const char *dir)
+int stats_dot(const struct json_object *root, const char *dir)
 {
-	const struct jv *sh = jv_get(root, "shader");
-	const struct jv *jobs = jv_get(sh, "recent_jobs");
+	const struct json_object *sh = sj_get(root, "shader");
+	const struct json_object *jobs = sj_get(sh, "recent_jobs");
 	char path[4096];
 
 	if (!sh) {
@@ -82,19 +82,19 @@ int stats_dot(const struct jv *root, const char *dir)
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/all-jobs.dot", dir);
-	if (write_dot(jv_get(sh, "total"), path))
+	if (write_dot(sj_get(sh, "total"), path))
 		return -1;
 	printf("branch graph (DOT): %s (every job)\n", path);
-	for (int i = 0; jobs && jobs->t == J_ARR && i < jobs->n; i++) {
-		const struct jv *j = jobs->items[i];
+	for (int i = 0; i < sj_len(jobs); i++) {
+		const struct json_object *j = sj_at(jobs, i);
 
-		snprintf(path, sizeof(path), "%s/job-%lld.dot", dir, jv_num(j, "seq"));
-		if (write_dot(jv_get(j, "stats"), path))
+		snprintf(path, sizeof(path), "%s/job-%lld.dot", dir, sj_num(j, "seq"));
+		if (write_dot(sj_get(j, "stats"), path))
 			return -1;
 		printf("branch graph (DOT): %s (job %lld, shader %s, %lld branches, %lld divergent)\n",
-		       path, jv_num(j, "seq"), jv_str(j, "shader_va"),
-		       jv_num(jv_get(j, "stats"), "branches"),
-		       jv_num(jv_get(j, "stats"), "branches_divergent"));
+		       path, sj_num(j, "seq"), sj_str(j, "shader_va"),
+		       sj_num(sj_get(j, "stats"), "branches"),
+		       sj_num(sj_get(j, "stats"), "branches_divergent"));
 	}
 	return 0;
 }

@@ -3,12 +3,12 @@
 #ifndef VGPU_CMD_STATS_DOT_H
 #define VGPU_CMD_STATS_DOT_H
 
-#include "cmd/json.h"
+#include "cmd/stats_json.h"
 
 /* Writes DIR/all-jobs.dot and DIR/job-SEQ.dot for each recent job: the
  * observed branch graph of the shaders, divergent branches in red, from
  * the statistics @root. Prints the files written. 0, or -1 after printing
  * why. */
-int stats_dot(const struct jv *root, const char *dir);
+int stats_dot(const struct json_object *root, const char *dir);
 
 #endif

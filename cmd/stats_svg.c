@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd/json.h"
+#include "cmd/stats_json.h"
 #include "cmd/stats_svg.h"
 
 #define BAR_H 18
@@ -111,12 +111,12 @@ static double logscale(double v, double max)
 	return v > 100 ? (log10(v) - lo) / (hi - lo) : 0;
 }
 
-int stats_svg(const struct jv *root, const char *dir, const char *const *classes,
+int stats_svg(const struct json_object *root, const char *dir, const char *const *classes,
 	      int nclass)
 {
-	const struct jv *sh = jv_get(jv_get(root, "shader"), "total");
-	const struct jv *in = jv_get(sh, "instrs"), *h = jv_get(sh, "clause_tuples");
-	const struct jv *ioc = jv_get(root, "ioctls");
+	const struct json_object *sh = sj_get(sj_get(root, "shader"), "total");
+	const struct json_object *in = sj_get(sh, "instrs"), *h = sj_get(sh, "clause_tuples");
+	const struct json_object *ioc = sj_get(root, "ioctls");
 	static const char *const lat[2] = { "p50", "p99" };
 	struct bar b[64];
 	double all = 0;
@@ -127,9 +127,9 @@ int stats_svg(const struct jv *root, const char *dir, const char *const *classes
 		return -1;
 	}
 	for (int i = 0; i < nclass; i++)
-		all += (double)jv_num(in, classes[i]);
+		all += (double)sj_num(in, classes[i]);
 	for (int i = 0; i < nclass && i < 64; i++, n++) {
-		double v = (double)jv_num(in, classes[i]);
+		double v = (double)sj_num(in, classes[i]);
 
 		snprintf(b[n].label, sizeof(b[n].label), "%s", classes[i]);
 		b[n].v[0] = v;
@@ -140,24 +140,24 @@ int stats_svg(const struct jv *root, const char *dir, const char *const *classes
 		     linear);
 
 	n = 0;
-	for (int i = 0; h && h->t == J_ARR && i < h->n && n < 64; i++, n++) {
+	for (int i = 0; i < sj_len(h) && n < 64; i++, n++) {
 		snprintf(b[n].label, sizeof(b[n].label), "%d tuple%s", i + 1, i ? "s" : "");
-		b[n].v[0] = (double)h->items[i]->num;
-		snprintf(b[n].note, sizeof(b[n].note), "%lld", h->items[i]->num);
+		b[n].v[0] = (double)sj_int(sj_at(h, i));
+		snprintf(b[n].note, sizeof(b[n].note), "%lld", sj_int(sj_at(h, i)));
 	}
 	err |= chart(dir, "clause-sizes.svg", "Clause sizes (clauses executed, per warp)",
 		     NULL, b, n, 1, linear);
 
 	n = 0;
-	for (int i = 0; ioc && ioc->t == J_ARR && i < ioc->n && n < 64; i++) {
-		const struct jv *r = ioc->items[i];
+	for (int i = 0; i < sj_len(ioc) && n < 64; i++) {
+		const struct json_object *r = sj_at(ioc, i);
 
-		if (!jv_num(r, "count"))
+		if (!sj_num(r, "count"))
 			continue;
-		snprintf(b[n].label, sizeof(b[n].label), "%s x%lld", jv_str(r, "ioctl"),
-			 jv_num(r, "count"));
-		b[n].v[0] = (double)jv_num(r, "lat_p50_ns");
-		b[n].v[1] = (double)jv_num(r, "lat_p99_ns");
+		snprintf(b[n].label, sizeof(b[n].label), "%s x%lld", sj_str(r, "ioctl"),
+			 sj_num(r, "count"));
+		b[n].v[0] = (double)sj_num(r, "lat_p50_ns");
+		b[n].v[1] = (double)sj_num(r, "lat_p99_ns");
 		snprintf(b[n].note, sizeof(b[n].note), "%.1f us", b[n].v[0] / 1e3);
 		n++;
 	}

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/json.h"
+#include "cmd/stats_json.h"
 #include "dbt/abi_util.h"
 
 #define PIGLIT_TIMEOUT 300
@@ -55,12 +55,12 @@ static void last_result(const char *out, char *word, size_t size)
 static bool gpu_jobs_ok(const char *path, long long *done, long long *failed)
 {
 	char *json = read_file(path, NULL);
-	struct jv *v = json ? jv_parse(json) : NULL;
-	const struct jv *sys = v ? jv_get(v, "system") : NULL;
+	struct json_object *v = json ? sj_parse(json) : NULL;
+	const struct json_object *sys = v ? sj_get(v, "system") : NULL;
 
-	*done = sys ? jv_num(sys, "jobs_done") : -1;
-	*failed = sys ? jv_num(sys, "jobs_failed") : -1;
-	jv_free(v);
+	*done = sys ? sj_num(sys, "jobs_done") : -1;
+	*failed = sys ? sj_num(sys, "jobs_failed") : -1;
+	json_object_put(v);
 	free(json);
 	return sys && *done > 0 && *failed == 0;
 }

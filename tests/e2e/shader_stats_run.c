@@ -12,17 +12,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/json.h"
+#include "cmd/stats_json.h"
 #include "dbt/abi_util.h"
 
 /* The "shader" section of the stats of gles_vadd run with
  * -shader-stats @on_off (NULL: the default); NULL on failure. */
-static struct jv *vadd_stats(struct __test_metadata *_metadata, const char *on_off)
+static struct json_object *vadd_stats(struct __test_metadata *_metadata, const char *on_off)
 {
 	char json[] = "/tmp/vgpu-shst-XXXXXX", env_path[4096], prog[4096];
 	const char *argv[12];
 	struct proc_result r;
-	struct jv *v = NULL;
+	struct json_object *v = NULL;
 	int n = 0, fd = mkstemp(json);
 	size_t len;
 	char *text;
@@ -53,43 +53,43 @@ static struct jv *vadd_stats(struct __test_metadata *_metadata, const char *on_o
 	text = read_file(json, &len);
 	unlink(json);
 	if (text)
-		v = jv_parse(text);
+		v = sj_parse(text);
 	free(text);
 	return v;
 }
 
 TEST_TIMEOUT(shader_stats_off_survives_execve, 300)
 {
-	struct jv *v;
-	const struct jv *sh;
+	struct json_object *v;
+	const struct json_object *sh;
 
 	if (!sysroot_path())
 		SKIP(return, "no arm64 sysroot (make sysroot)");
 	v = vadd_stats(_metadata, "off");
-	sh = jv_get(v, "shader");
+	sh = sj_get(v, "shader");
 	ASSERT_NONNULL(sh);
-	EXPECT_EQ(jv_num(sh, "jobs_run"), 1);
-	ASSERT_NONNULL(jv_get(sh, "stats"));
-	EXPECT_EQ(jv_num(sh, "stats"), 0);
-	EXPECT_NULL(jv_get(sh, "total"));
-	jv_free(v);
+	EXPECT_EQ(sj_num(sh, "jobs_run"), 1);
+	ASSERT_NONNULL(sj_get(sh, "stats"));
+	EXPECT_EQ(sj_num(sh, "stats"), 0);
+	EXPECT_NULL(sj_get(sh, "total"));
+	json_object_put(v);
 }
 
 TEST_TIMEOUT(shader_stats_on_by_default_survives_execve, 300)
 {
-	struct jv *v;
-	const struct jv *sh;
+	struct json_object *v;
+	const struct json_object *sh;
 
 	if (!sysroot_path())
 		SKIP(return, "no arm64 sysroot (make sysroot)");
 	v = vadd_stats(_metadata, NULL);
-	sh = jv_get(v, "shader");
+	sh = sj_get(v, "shader");
 	ASSERT_NONNULL(sh);
-	EXPECT_EQ(jv_num(sh, "jobs_run"), 1);
-	EXPECT_EQ(jv_num(sh, "stats"), 1);
+	EXPECT_EQ(sj_num(sh, "jobs_run"), 1);
+	EXPECT_EQ(sj_num(sh, "stats"), 1);
 	/* 4096 threads, one store each */
-	EXPECT_EQ(jv_num(jv_get(jv_get(sh, "total"), "instrs"), "store"), 4096);
-	jv_free(v);
+	EXPECT_EQ(sj_num(sj_get(sj_get(sh, "total"), "instrs"), "store"), 4096);
+	json_object_put(v);
 }
 
 TEST_HARNESS_MAIN

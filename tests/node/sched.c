@@ -14,7 +14,7 @@
 
 #include "harness.h"
 #include "node/devnode.h"
-#include "cmd/json.h"
+#include "cmd/stats_json.h"
 #include "driver-shim/uapi_drm.h"
 #include "driver-shim/uapi_kbase.h"
 #include "fuse-dev/inproc.h"
@@ -340,11 +340,11 @@ TEST_F(sched, stats_json_stays_whole_while_jobs_run)
 	while (seen < 8ll * c.rounds && !__atomic_load_n(&c.failed, __ATOMIC_RELAXED)) {
 		size_t len = 0;
 		char *text = vgpu_inproc_stats_dup(self->ip, &len);
-		struct jv *v;
+		struct json_object *v;
 
 		ASSERT_NONNULL(text);
 		EXPECT_EQ(strlen(text), len);
-		v = jv_parse(text);
+		v = sj_parse(text);
 		EXPECT_NONNULL(v);
 		if (!v) {
 			fprintf(stderr, "# not JSON (%zu bytes): ...%s\n", len,
@@ -352,11 +352,11 @@ TEST_F(sched, stats_json_stays_whole_while_jobs_run)
 			free(text);
 			break;
 		}
-		seen = jv_num(jv_get(v, "system"), "jobs_done");
+		seen = sj_num(sj_get(v, "system"), "jobs_done");
 		EXPECT_GE(seen, last);
 		last = seen;
 		reads++;
-		jv_free(v);
+		json_object_put(v);
 		free(text);
 	}
 	pthread_join(t, NULL);

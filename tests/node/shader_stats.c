@@ -16,20 +16,20 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "cmd/json.h"
+#include "cmd/stats_json.h"
 #include "fuse-dev/inproc.h"
 #include "lib/proc.h"
 #include "node/inproc_bo.h"
 #include "shader/bi_job.h"
 
 /* The stats JSON after one vecadd job of 12 workgroups on 2 workers. */
-static struct jv *stats_after_a_job(struct __test_metadata *_metadata, bool off)
+static struct json_object *stats_after_a_job(struct __test_metadata *_metadata, bool off)
 {
 	struct shim_config cfg = { .gpu = SHIM_GPU_G71, .workers = 2,
 				   .no_shader_stats = off };
 	struct vgpu_inproc *ip = vgpu_inproc_create(&cfg);
 	struct vgpu_inproc_file *f = NULL;
-	struct jv *v = NULL;
+	struct json_object *v = NULL;
 	struct tjob tj;
 	size_t len;
 	char *text;
@@ -47,7 +47,7 @@ static struct jv *stats_after_a_job(struct __test_metadata *_metadata, bool off)
 	munmap(tj.mem, TJ_SIZE);
 	text = vgpu_inproc_stats_dup(ip, &len);
 	if (text)
-		v = jv_parse(text);
+		v = sj_parse(text);
 	free(text);
 out:
 	vgpu_inproc_close(f);
@@ -56,74 +56,74 @@ out:
 }
 
 /* The recent job's record in the "shader" section @sh, or NULL. */
-static const struct jv *last_job(const struct jv *sh)
+static const struct json_object *last_job(const struct json_object *sh)
 {
-	const struct jv *jobs = jv_get(sh, "recent_jobs");
+	const struct json_object *jobs = sj_get(sh, "recent_jobs");
 
-	return jobs && jobs->t == J_ARR && jobs->n ? jobs->items[jobs->n - 1] : NULL;
+	return sj_at(jobs, sj_len(jobs) - 1);
 }
 
 /* The only job moved all the data the GPU did: its context and the
  * SUBMIT row that queued it say so, to the byte. */
 static void expect_bytes_are_the_jobs(struct __test_metadata *_metadata,
-				      const struct jv *v)
+				      const struct json_object *v)
 {
-	const struct jv *sys = jv_get(v, "system"), *ctxs = jv_get(v, "contexts");
-	const struct jv *rows = jv_get(v, "ioctls"), *submit = NULL;
-	long long all = jv_num(sys, "gpu_bytes_read") + jv_num(sys, "gpu_bytes_written");
+	const struct json_object *sys = sj_get(v, "system"), *ctxs = sj_get(v, "contexts");
+	const struct json_object *rows = sj_get(v, "ioctls"), *submit = NULL;
+	long long all = sj_num(sys, "gpu_bytes_read") + sj_num(sys, "gpu_bytes_written");
 
-	for (int i = 0; rows && rows->t == J_ARR && i < rows->n; i++)
-		if (!strcmp(jv_str(rows->items[i], "ioctl"), "PANFROST_SUBMIT"))
-			submit = rows->items[i];
-	ASSERT_TRUE(ctxs && ctxs->t == J_ARR && ctxs->n == 1);
-	EXPECT_EQ(jv_num(ctxs->items[0], "gpu_bytes"), all);
+	for (int i = 0; i < sj_len(rows); i++)
+		if (!strcmp(sj_str(sj_at(rows, i), "ioctl"), "PANFROST_SUBMIT"))
+			submit = sj_at(rows, i);
+	ASSERT_EQ(sj_len(ctxs), 1);
+	EXPECT_EQ(sj_num(sj_at(ctxs, 0), "gpu_bytes"), all);
 	ASSERT_NONNULL(submit);
-	EXPECT_EQ(jv_num(submit, "gpu_bytes"), all);
+	EXPECT_EQ(sj_num(submit, "gpu_bytes"), all);
 }
 
 TEST(shader_stats_on_has_instruction_counts)
 {
-	struct jv *v = stats_after_a_job(_metadata, false);
-	const struct jv *sh = jv_get(v, "shader"), *job = last_job(sh);
+	struct json_object *v = stats_after_a_job(_metadata, false);
+	const struct json_object *sh = sj_get(v, "shader"), *job = last_job(sh);
 
 	ASSERT_NONNULL(v);
 	ASSERT_NONNULL(sh);
-	EXPECT_EQ(jv_num(sh, "stats"), 1);
-	EXPECT_EQ(jv_num(sh, "jobs_run"), 1);
+	EXPECT_EQ(sj_num(sh, "stats"), 1);
+	EXPECT_EQ(sj_num(sh, "jobs_run"), 1);
 	/* 96 threads, one store each */
-	EXPECT_EQ(jv_num(jv_get(jv_get(sh, "total"), "instrs"), "store"), 96);
+	EXPECT_EQ(sj_num(sj_get(sj_get(sh, "total"), "instrs"), "store"), 96);
 	ASSERT_NONNULL(job);
-	EXPECT_EQ(jv_num(jv_get(jv_get(job, "stats"), "instrs"), "store"), 96);
-	EXPECT_GT(jv_num(job, "gpu_ns"), 0);
+	EXPECT_EQ(sj_num(sj_get(sj_get(job, "stats"), "instrs"), "store"), 96);
+	EXPECT_GT(sj_num(job, "gpu_ns"), 0);
 	/* one job: all jobs' time is its own */
-	EXPECT_EQ(jv_num(sh, "gpu_ns"), jv_num(job, "gpu_ns"));
+	EXPECT_EQ(sj_num(sh, "gpu_ns"), sj_num(job, "gpu_ns"));
 	/* at least each thread's two 4-byte loads and its store */
-	EXPECT_GE(jv_num(jv_get(v, "system"), "gpu_bytes_read"), 96 * 8);
-	EXPECT_GE(jv_num(jv_get(v, "system"), "gpu_bytes_written"), 96 * 4);
-	EXPECT_GT(jv_num(jv_get(v, "system"), "gpu_bytes_fetched"), 0);
+	EXPECT_GE(sj_num(sj_get(v, "system"), "gpu_bytes_read"), 96 * 8);
+	EXPECT_GE(sj_num(sj_get(v, "system"), "gpu_bytes_written"), 96 * 4);
+	EXPECT_GT(sj_num(sj_get(v, "system"), "gpu_bytes_fetched"), 0);
 	expect_bytes_are_the_jobs(_metadata, v);
-	jv_free(v);
+	json_object_put(v);
 }
 
 TEST(shader_stats_off_says_so_and_has_no_counts)
 {
-	struct jv *v = stats_after_a_job(_metadata, true);
-	const struct jv *sh = jv_get(v, "shader"), *job = last_job(sh);
+	struct json_object *v = stats_after_a_job(_metadata, true);
+	const struct json_object *sh = sj_get(v, "shader"), *job = last_job(sh);
 
 	ASSERT_NONNULL(v);
 	ASSERT_NONNULL(sh);
-	ASSERT_NONNULL(jv_get(sh, "stats"));
-	EXPECT_EQ(jv_num(sh, "stats"), 0);
-	EXPECT_EQ(jv_num(sh, "jobs_run"), 1);
-	EXPECT_NULL(jv_get(sh, "total"));
+	ASSERT_NONNULL(sj_get(sh, "stats"));
+	EXPECT_EQ(sj_num(sh, "stats"), 0);
+	EXPECT_EQ(sj_num(sh, "jobs_run"), 1);
+	EXPECT_NULL(sj_get(sh, "total"));
 	ASSERT_NONNULL(job);
-	EXPECT_NULL(jv_get(job, "stats"));
+	EXPECT_NULL(sj_get(job, "stats"));
 	/* what is counted without them still is */
-	EXPECT_EQ(jv_num(job, "workgroups"), 12);
-	EXPECT_GT(jv_num(job, "tuples"), 0);
-	EXPECT_GT(jv_num(job, "gpu_ns"), 0);
-	EXPECT_EQ(jv_num(sh, "gpu_ns"), jv_num(job, "gpu_ns"));
-	jv_free(v);
+	EXPECT_EQ(sj_num(job, "workgroups"), 12);
+	EXPECT_GT(sj_num(job, "tuples"), 0);
+	EXPECT_GT(sj_num(job, "gpu_ns"), 0);
+	EXPECT_EQ(sj_num(sh, "gpu_ns"), sj_num(job, "gpu_ns"));
+	json_object_put(v);
 }
 
 /*
@@ -140,7 +140,7 @@ TEST(dev_shader_stats_off_reaches_the_device)
 			out, "--", "true", NULL };
 	struct proc_result r;
 	int pipefd[2], status = -1;
-	struct jv *v = NULL;
+	struct json_object *v = NULL;
 	size_t len;
 	char *text;
 	pid_t server;
@@ -172,15 +172,15 @@ TEST(dev_shader_stats_off_reaches_the_device)
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	text = read_file(out, &len);
 	if (text)
-		v = jv_parse(text);
+		v = sj_parse(text);
 	free(text);
 	unlink(out);
 	rmdir(dir);
 	ASSERT_NONNULL(v);
-	ASSERT_NONNULL(jv_get(jv_get(v, "shader"), "stats"));
-	EXPECT_EQ(jv_num(jv_get(v, "shader"), "stats"), 0);
-	EXPECT_NULL(jv_get(jv_get(v, "shader"), "total"));
-	jv_free(v);
+	ASSERT_NONNULL(sj_get(sj_get(v, "shader"), "stats"));
+	EXPECT_EQ(sj_num(sj_get(v, "shader"), "stats"), 0);
+	EXPECT_NULL(sj_get(sj_get(v, "shader"), "total"));
+	json_object_put(v);
 }
 
 TEST_HARNESS_MAIN
