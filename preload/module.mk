@@ -32,25 +32,3 @@ $(PRELOAD_LIB_A64): $(PRELOAD_OBJS_A64) preload/exports.map
 tests: $(PRELOAD_LIB) $(PRELOAD_LIB_A64)
 
 -include $(PRELOAD_OBJS:.o=.d) $(PRELOAD_OBJS_A64:.o=.d)
-
-# Programs the node tier's preload suite runs under the library: the
-# device view and a job without Mesa (both architectures), and real-Mesa
-# GLES and OpenCL compute (aarch64, dynamically linked against the arm64
-# sysroot's libraries, which they dlopen: the sysroot has no -dev headers).
-PRELOAD_TEST_CFLAGS := -std=gnu11 $(WARN) -I. -Itests -D_GNU_SOURCE -O2 -g -MMD -MP
-PRELOAD_TEST_BINS := $(BUILD)/preload-tests/devview $(BUILD)/preload-tests/efault \
-	$(patsubst preload/tests/%.c,$(BUILD)/aarch64/preload-tests/%,$(wildcard preload/tests/*.c))
-
-$(BUILD)/preload-tests/%: preload/tests/%.c
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) $(PRELOAD_TEST_CFLAGS) -o $@ $< -ldl -lpthread
-
-$(BUILD)/aarch64/preload-tests/%: preload/tests/%.c
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CROSS   $@")
-	$(Q)$(CROSS_CC) $(PRELOAD_TEST_CFLAGS) -o $@ $< -ldl -lpthread
-
-tests: $(PRELOAD_TEST_BINS)
-
--include $(PRELOAD_TEST_BINS:=.d)

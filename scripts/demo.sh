@@ -14,7 +14,7 @@ SYSROOT=$("$(dirname "$0")"/sysroot.sh --print)
 TRIXIE=$("$(dirname "$0")"/sysroot.sh --variant trixie --print)
 CL_SGEMM=cl_matmul
 OUT=$(mkdir -p "${VGPU_DEMO_OUT:-$BUILD/demo}" && cd "${VGPU_DEMO_OUT:-$BUILD/demo}" && pwd)
-PROGS=$(cd "$BUILD" && pwd)/aarch64/preload-tests
+PROGS=$(cd "$BUILD" && pwd)/aarch64/gpu-progs
 fail=0
 
 say() { printf '\n== %s\n' "$*"; }
@@ -49,7 +49,7 @@ RUSTICL_ENABLE=panfrost "$VGPU" run -L "$TRIXIE" "$TRIXIE/usr/bin/clinfo" -l 2>/
 
 say "2. A Sobel edge filter (GLES 3.1 compute on SSBOs) on the virtual Mali-G71"
 echo "   The program asserts the renderer, then checks all 96x64 gradient words"
-echo "   against a C reference (preload/tests/gles_sobel.c)."
+echo "   against a C reference (tests/gpu-progs/gles_sobel.c)."
 if run_gles gles_sobel -stats "$OUT/gles_sobel.json" -trace "$OUT/trace.json"; then
 	echo "   RESULT: the GPU's Sobel output is correct (every word matches)"
 else
@@ -59,7 +59,7 @@ fi
 say "3. An OpenCL SGEMM through Debian 13's rusticl (Mesa 25) on the virtual Mali-G71"
 echo "   A and B are passed as buffers, M, N, K as scalar arguments; the kernel"
 echo "   multiplies through __local tiles, and the program compares every element"
-echo "   of C with its C reference (preload/tests/$CL_SGEMM.c)."
+echo "   of C with its C reference (tests/gpu-progs/$CL_SGEMM.c)."
 echo "   The first run is slow: Mesa's shader cache is cold, so clang/LLVM and the"
 echo "   Bifrost back end compile the kernel inside the translator (up to a minute);"
 echo "   later runs take the binary from Mesa's on-disk shader cache under ~/.cache."

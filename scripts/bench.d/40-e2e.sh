@@ -16,7 +16,7 @@
 #               set-up, the GLSL compiler, the C reference)
 . "$(dirname "$0")/../bench-lib.sh"
 S=$SYSROOT
-P=$VGPU_BUILD/aarch64/preload-tests
+P=$VGPU_BUILD/aarch64/gpu-progs
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 export MESA_SHADER_CACHE_DISABLE=true

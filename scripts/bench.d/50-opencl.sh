@@ -7,7 +7,7 @@
 # back end) and a warm one (a cache the first run filled).
 . "$(dirname "$0")/../bench-lib.sh"
 S=$("$(dirname "$0")/../sysroot.sh" --variant trixie --print)
-P=$VGPU_BUILD/aarch64/preload-tests
+P=$VGPU_BUILD/aarch64/gpu-progs
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 echo "OpenCL suite: rusticl on the Mali (vgpu run) vs rusticl on llvmpipe (qemu-aarch64)"

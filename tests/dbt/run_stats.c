@@ -68,7 +68,7 @@ TEST_TIMEOUT(mesa_job_reports_its_shader_mix, 300)
 
 	if (!sysroot)
 		SKIP(return, "arm64 sysroot not fetched (make sysroot)");
-	json = run_with_stats("aarch64/preload-tests/gles_vadd", sysroot, &status);
+	json = run_with_stats("aarch64/gpu-progs/gles_vadd", sysroot, &status);
 	ASSERT_NONNULL(json);
 	EXPECT_EQ(status, 0);
 	EXPECT_NONNULL(strstr(json, "\"ioctl\": \"PANFROST_SUBMIT\""));

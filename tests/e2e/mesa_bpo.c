@@ -4,7 +4,7 @@
  * sysroot with scripts/sysroot-bpo.list unpacked over it) under our own
  * translator: a newer panfrost UAPI client and a newer Bifrost compiler
  * than Debian 12's Mesa 22.3.6, on the same model. Every GLES program of
- * the suite (preload/tests/gles_*.c, found in the build) must insist on
+ * the suite (tests/gpu-progs/gles_*.c, found in the build) must insist on
  * the virtual Mali and match its C reference, on the G71 and the G52.
  * Skips without that sysroot.
  */
@@ -46,7 +46,7 @@ TEST_TIMEOUT(gles_vector_add_loads_mesa25, MESA_TIMEOUT)
 
 	if (!bpo_sysroot())
 		SKIP(return, "no bpo sysroot (make sysroot-bpo)");
-	ASSERT_EQ(run_bpo(&r, NULL, true, "aarch64/preload-tests/gles_vadd",
+	ASSERT_EQ(run_bpo(&r, NULL, true, "aarch64/gpu-progs/gles_vadd",
 			  "Mali-G71 (Panfrost)"), 0);
 	if (r.status)
 		TH_LOG("status %d, stdout:\n%s", r.status, r.out);
@@ -68,7 +68,7 @@ static void all_gles(struct __test_metadata *_metadata, const char *gpu, const c
 
 	if (!bpo_sysroot())
 		SKIP(return, "no bpo sysroot (make sysroot-bpo)");
-	snprintf(dir, sizeof(dir), "%s", abi_guest("aarch64/preload-tests"));
+	snprintf(dir, sizeof(dir), "%s", abi_guest("aarch64/gpu-progs"));
 	snprintf(want, sizeof(want), "renderer: %s\n", renderer);
 	d = opendir(dir);
 	ASSERT_NONNULL(d);
@@ -77,7 +77,7 @@ static void all_gles(struct __test_metadata *_metadata, const char *gpu, const c
 
 		if (strncmp(e->d_name, "gles_", 5) || strchr(e->d_name, '.'))
 			continue;
-		snprintf(prog, sizeof(prog), "aarch64/preload-tests/%s", e->d_name);
+		snprintf(prog, sizeof(prog), "aarch64/gpu-progs/%s", e->d_name);
 		ASSERT_EQ(run_bpo(&r, gpu, false, prog, renderer), 0);
 		if (r.status || strncmp(r.out, want, strlen(want)))
 			TH_LOG("%s: status %d, stdout:\n%s\nstderr:\n%s", e->d_name, r.status,

@@ -4,7 +4,7 @@
  * no LD_PRELOAD, no qemu): it finds the virtual Mali through the device
  * view alone and computes on it. Each GLES program first insists on the
  * virtual GPU's renderer (Mesa falls back to llvmpipe silently), then
- * checks its result against a C reference (preload/tests/gles*.c exit 2
+ * checks its result against a C reference (tests/gpu-progs/gles*.c exit 2
  * on a wrong GPU, 1 on a wrong result, printing the first differing
  * words); clinfo lists the rusticl device. The disasm_* tests compare
  * Mesa's disassembly of each program's shaders with `vgpu dis`
@@ -71,7 +71,7 @@ static void gles(struct __test_metadata *_metadata, const char *gpu,
 }
 
 /*
- * The GLES programs (preload/tests/gles_*.c): test name, program, and
+ * The GLES programs (tests/gpu-progs/gles_*.c): test name, program, and
  * the line its C reference check prints on success. Each runs on the
  * Mali-G71 (the default) and again on the Mali-G52 (v7 encodings, the
  * other GPU_ID): a whole run is about half a second, so doing every
@@ -92,12 +92,12 @@ static void gles(struct __test_metadata *_metadata, const char *gpu,
 	TEST_TIMEOUT(gles_##name, MESA_TIMEOUT)                               \
 	{                                                                     \
 		gles(_metadata, NULL, "Mali-G71 (Panfrost)",                  \
-		     "aarch64/preload-tests/" prog, pass);                    \
+		     "aarch64/gpu-progs/" prog, pass);                    \
 	}                                                                     \
 	TEST_TIMEOUT(gles_##name##_g52, MESA_TIMEOUT)                         \
 	{                                                                     \
 		gles(_metadata, "g52", "Mali-G52 (Panfrost)",                 \
-		     "aarch64/preload-tests/" prog, pass);                    \
+		     "aarch64/gpu-progs/" prog, pass);                    \
 	}
 
 GLES_PROGRAMS(GLES_TESTS)
@@ -133,12 +133,12 @@ static void disasm_agree(struct __test_metadata *_metadata, const char *gpu,
 	TEST_TIMEOUT(disasm_##name, MESA_TIMEOUT)                             \
 	{                                                                     \
 		disasm_agree(_metadata, "g71", "Mali-G71 (Panfrost)",         \
-			     "aarch64/preload-tests/" prog);                  \
+			     "aarch64/gpu-progs/" prog);                  \
 	}                                                                     \
 	TEST_TIMEOUT(disasm_##name##_g52, MESA_TIMEOUT)                       \
 	{                                                                     \
 		disasm_agree(_metadata, "g52", "Mali-G52 (Panfrost)",         \
-			     "aarch64/preload-tests/" prog);                  \
+			     "aarch64/gpu-progs/" prog);                  \
 	}
 
 GLES_PROGRAMS(DISASM_TESTS)
@@ -149,7 +149,7 @@ TEST_TIMEOUT(gles_trace, MESA_TIMEOUT)
 {
 	char dir[] = "/tmp/vgpu-trace-XXXXXX", path[64], *t;
 	const char *argv[] = { abi_vgpu(), "run", "-L", sysroot_path(), "-trace", path,
-			       abi_guest("aarch64/preload-tests/gles_vadd"), NULL };
+			       abi_guest("aarch64/gpu-progs/gles_vadd"), NULL };
 	struct proc_result r;
 
 	if (!sysroot_path())
@@ -177,7 +177,7 @@ TEST_TIMEOUT(gles_stats_summary_and_plots, MESA_TIMEOUT)
 {
 	char dir[] = "/tmp/vgpu-plots-XXXXXX", json[64], svg[64], file[96], *t;
 	const char *run[] = { abi_vgpu(), "run", "-L", sysroot_path(), "-stats", json,
-			      abi_guest("aarch64/preload-tests/gles_sobel"), NULL };
+			      abi_guest("aarch64/gpu-progs/gles_sobel"), NULL };
 	const char *sum[] = { abi_vgpu(), "stats", "--summary", json, NULL };
 	const char *plot[] = { abi_vgpu(), "stats", "--svg", svg, json, NULL };
 	static const char *const charts[] = { "instruction-mix.svg", "clause-sizes.svg",
@@ -226,7 +226,7 @@ TEST_TIMEOUT(gles_branch_graph, MESA_TIMEOUT)
 {
 	char dir[] = "/tmp/vgpu-dot-XXXXXX", json[64], out[64], *t;
 	const char *run[] = { abi_vgpu(), "run", "-L", sysroot_path(), "-stats", json,
-			      abi_guest("aarch64/preload-tests/gles_bfs"), NULL };
+			      abi_guest("aarch64/gpu-progs/gles_bfs"), NULL };
 	const char *dot[] = { abi_vgpu(), "stats", "--dot", out, json, NULL };
 	struct proc_result r;
 	unsigned files = 0;

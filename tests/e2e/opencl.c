@@ -3,7 +3,7 @@
  * Unmodified Debian arm64 rusticl (Mesa 22.3.6) under our own translator
  * (`vgpu run`, no preload, no qemu): OpenCL C compiled by clang/LLVM 15
  * inside the translated process, run on the in-process virtual Mali.
- * cl_sgemm and cl_intops (preload/tests/) check their own results on
+ * cl_sgemm and cl_intops (tests/gpu-progs/) check their own results on
  * the GPU and fault the job on a wrong one, so `vgpu run -stats` judges
  * them (lib/cl_stats.h); cl_vadd passes buffers as kernel arguments,
  * which Mesa 22.3's Bifrost compiler cannot load (see
@@ -167,7 +167,7 @@ TEST_TIMEOUT(vector_add, MESA_TIMEOUT)
 
 	if (!sysroot_path())
 		SKIP(return, "no arm64 sysroot (make sysroot)");
-	ASSERT_EQ(cl_run(&c, NULL, "aarch64/preload-tests/cl_vadd", env), 0);
+	ASSERT_EQ(cl_run(&c, NULL, "aarch64/gpu-progs/cl_vadd", env), 0);
 	ASSERT_EQ(strncmp(c.r.out, "device: Mali-G71 (Panfrost)\n", 28), 0);
 	ASSERT_NONNULL(c.json);
 	done = strstr(c.json, "\"jobs_done\": 0,");

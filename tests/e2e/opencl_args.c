@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * OpenCL kernels with buffer, scalar and __local arguments
- * (preload/tests/cl_*.c), as Debian 13's Mesa 25 rusticl compiles them,
+ * (tests/gpu-progs/cl_*.c), as Debian 13's Mesa 25 rusticl compiles them,
  * on the virtual Mali-G71 and Mali-G52 under our own translator. Each
  * program checks every output against its own C reference and prints a
  * PASS line; for each program and GPU one test:
@@ -141,13 +141,13 @@ static void cl_program_test(struct __test_metadata *_metadata, const struct cl_c
 	TEST_TIMEOUT(name, CL_TIMEOUT)                                        \
 	{                                                                     \
 		const struct cl_case c = { "g71", "Mali-G71 (Panfrost)",      \
-					   "aarch64/preload-tests/" prog, pass }; \
+					   "aarch64/gpu-progs/" prog, pass }; \
 		cl_program_test(_metadata, &c);                               \
 	}                                                                     \
 	TEST_TIMEOUT(name##_g52, CL_TIMEOUT)                                  \
 	{                                                                     \
 		const struct cl_case c = { "g52", "Mali-G52 (Panfrost)",      \
-					   "aarch64/preload-tests/" prog, pass }; \
+					   "aarch64/gpu-progs/" prog, pass }; \
 		cl_program_test(_metadata, &c);                               \
 	}
 
@@ -211,7 +211,7 @@ static void scan_order_run(struct __test_metadata *_metadata, const char *debug,
 			   size_t size)
 {
 	static const struct cl_case c = { "g71", "Mali-G71 (Panfrost)",
-					  "aarch64/preload-tests/cl_scan_order", "" };
+					  "aarch64/gpu-progs/cl_scan_order", "" };
 	char dir[] = "/tmp/vgpu-clorder-XXXXXX";
 	struct dis_text t[DIS_MAX_SHADERS];
 	unsigned n;

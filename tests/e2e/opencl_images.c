@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * OpenCL images (preload/tests/cl_images.c) on the virtual Mali-G71 and
+ * OpenCL images (tests/gpu-progs/cl_images.c) on the virtual Mali-G71 and
  * Mali-G52 through Debian 13's Mesa 25 rusticl under our own translator:
  * 1D, 1D array, 2D, 2D array and 3D images read through samplers of
  * every kind OpenCL allows, fetched, written and sized, each value
@@ -25,7 +25,7 @@ static void images_on(struct __test_metadata *_metadata, const char *gpu, const 
 	char dir[] = "/tmp/vgpu-climg-XXXXXX", stats[96], dev[96], want[128], *json;
 	const char *args[] = { "-gpu", gpu, "-stats", stats, "-E", "RUSTICL_ENABLE=panfrost",
 			       "-E", dev, "-L", sysroot_variant_path("trixie"),
-			       abi_guest("aarch64/preload-tests/cl_images"), NULL };
+			       abi_guest("aarch64/gpu-progs/cl_images"), NULL };
 	struct proc_result r;
 
 	if (!sysroot_variant_path("trixie"))

@@ -4,7 +4,7 @@
  * trixie sysroot): rusticl creates a CL_QUEUE_PROFILING_ENABLE queue only
  * when panfrost is 1.3 and answers the SYSTEM_TIMESTAMP params, and an
  * event's START/END come from the jobs' WRITE_VALUE SYSTEM_TIMESTAMP.
- * preload/tests/cl_profile.c checks the four times itself. Skips without
+ * tests/gpu-progs/cl_profile.c checks the four times itself. Skips without
  * that sysroot.
  */
 #include <stdlib.h>
@@ -18,14 +18,14 @@ TEST_TIMEOUT(profiling_queue_times_a_kernel, 300)
 	char dir[] = "/tmp/vgpu-clprof-XXXXXX", stats[64];
 	const char *args[] = { "-stats", stats, "-E", "RUSTICL_ENABLE=panfrost",
 			       "-L", sysroot_variant_path("trixie"),
-			       abi_guest("aarch64/preload-tests/cl_profile"), NULL };
+			       abi_guest("aarch64/gpu-progs/cl_profile"), NULL };
 	struct proc_result r = { 0 };
 	char *json;
 	size_t len;
 
 	if (!sysroot_variant_path("trixie"))
 		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
-	if (access(abi_guest("aarch64/preload-tests/cl_profile"), X_OK))
+	if (access(abi_guest("aarch64/gpu-progs/cl_profile"), X_OK))
 		SKIP(return, "cl_profile not built (needs aarch64-linux-gnu-gcc)");
 	ASSERT_NONNULL(mkdtemp(dir));
 	snprintf(stats, sizeof(stats), "%s/stats.json", dir);

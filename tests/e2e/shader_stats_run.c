@@ -31,7 +31,7 @@ static struct json_object *vadd_stats(struct __test_metadata *_metadata, const c
 		return NULL;
 	close(fd);
 	snprintf(env_path, sizeof(env_path), "%s/usr/bin/env", sysroot_path());
-	snprintf(prog, sizeof(prog), "%s", abi_guest("aarch64/preload-tests/gles_vadd"));
+	snprintf(prog, sizeof(prog), "%s", abi_guest("aarch64/gpu-progs/gles_vadd"));
 	argv[n++] = abi_vgpu();
 	argv[n++] = "run";
 	if (on_off) {

@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "driver-shim/uapi_drm.h"
-#include "preload/tests/check.h"
+#include "gpu-progs/check.h"
 
 #define RENDER "/dev/dri/renderD128"
 

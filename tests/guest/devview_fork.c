@@ -27,8 +27,8 @@
 #include "driver-shim/uapi_drm.h"
 #include "driver-shim/uapi_kbase.h"
 #include "node/devnode.h"
-#include "preload/tests/check.h"
-#include "preload/tests/kb_client.h"
+#include "gpu-progs/check.h"
+#include "gpu-progs/kb_client.h"
 
 #define RENDER "/dev/dri/renderD128"
 #define MALI "/dev/mali0"

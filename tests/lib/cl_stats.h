@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Judging a run of a self-checking OpenCL program (preload/tests/cl_sgemm.c,
+ * Judging a run of a self-checking OpenCL program (tests/gpu-progs/cl_sgemm.c,
  * cl_intops.c) by the GPU's statistics JSON (a `vgpu dev` server's, or
  * `vgpu run -stats`): its kernel checks its results on the GPU and faults
  * the job on a wrong one, at 0x100000 + 4 * (what was wrong), so the
@@ -19,10 +19,10 @@ struct cl_selfcheck {
 };
 
 #define CL_SGEMM                                                                      \
-	{ "aarch64/preload-tests/cl_sgemm", "ran: sgemm 32x32x32", 16, 32 * 32 * 2 * 4, \
+	{ "aarch64/gpu-progs/cl_sgemm", "ran: sgemm 32x32x32", 16, 32 * 32 * 2 * 4, \
 	  "165", "0x100294" }
 #define CL_INTOPS                                                                  \
-	{ "aarch64/preload-tests/cl_intops", "ran: integer built-ins", 16, 16 * 127, "9", \
+	{ "aarch64/gpu-progs/cl_intops", "ran: integer built-ins", 16, 16 * 127, "9", \
 	  "0x100024" }
 
 /* What is wrong with @json for a correct run of @p (one job done, no

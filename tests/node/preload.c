@@ -293,7 +293,7 @@ TEST_F_TIMEOUT(pre, device_view_and_job_native, 120)
 	struct proc_result r;
 	char *st;
 
-	ASSERT_EQ(run_native(self, "preload-tests/devview", self->sock, &r), 0);
+	ASSERT_EQ(run_native(self, "gpu-progs/devview", self->sock, &r), 0);
 	if (r.status)
 		show_run(self->log, &r);
 	EXPECT_EQ(r.status, 0);
@@ -320,7 +320,7 @@ TEST_F_TIMEOUT(pre, no_server_no_node, 60)
 	struct proc_result r;
 
 	snprintf(nobody, sizeof(nobody), "%s/nobody", self->dir);
-	ASSERT_EQ(run_native(self, "preload-tests/devview", nobody, &r), 0);
+	ASSERT_EQ(run_native(self, "gpu-progs/devview", nobody, &r), 0);
 	EXPECT_NE(r.status, 0);
 	EXPECT_NULL(strstr(r.out, "all checks passed"));
 	proc_result_free(&r);
@@ -330,12 +330,12 @@ TEST_F_TIMEOUT(pre, no_server_no_node, 60)
  * program and its files live on (x86-64, then aarch64 under qemu). */
 TEST_F_TIMEOUT(pre, bad_pointers_are_efault_not_crashes, MESA_TIMEOUT)
 {
-	char *cmd[] = { build_abs("aarch64/preload-tests/efault"), NULL };
+	char *cmd[] = { build_abs("aarch64/gpu-progs/efault"), NULL };
 	const char *skip;
 	struct proc_result r;
 	char *st;
 
-	ASSERT_EQ(run_native(self, "preload-tests/efault", self->sock, &r), 0);
+	ASSERT_EQ(run_native(self, "gpu-progs/efault", self->sock, &r), 0);
 	if (r.status)
 		show_run(self->log, &r);
 	EXPECT_EQ(r.status, 0);
@@ -359,7 +359,7 @@ TEST_F_TIMEOUT(pre, bad_pointers_are_efault_not_crashes, MESA_TIMEOUT)
 
 TEST_F_TIMEOUT(pre, device_view_and_job_aarch64, MESA_TIMEOUT)
 {
-	char *cmd[] = { build_abs("aarch64/preload-tests/devview"), NULL };
+	char *cmd[] = { build_abs("aarch64/gpu-progs/devview"), NULL };
 	const char *skip = mesa_unavailable();
 	struct proc_result r;
 
@@ -414,22 +414,22 @@ TEST_F_TIMEOUT(pre, clinfo_lists_mali_g71, MESA_TIMEOUT)
 
 TEST_F_TIMEOUT(pre, gles31_vector_add, MESA_TIMEOUT)
 {
-	gles_case(_metadata, self, "aarch64/preload-tests/gles_vadd");
+	gles_case(_metadata, self, "aarch64/gpu-progs/gles_vadd");
 }
 
 TEST_F_TIMEOUT(pre, gles31_shared_memory_reduction, MESA_TIMEOUT)
 {
-	gles_case(_metadata, self, "aarch64/preload-tests/gles_reduce");
+	gles_case(_metadata, self, "aarch64/gpu-progs/gles_reduce");
 }
 
 TEST_F_TIMEOUT(pre, gles31_atomics_histogram, MESA_TIMEOUT)
 {
-	gles_case(_metadata, self, "aarch64/preload-tests/gles_histogram");
+	gles_case(_metadata, self, "aarch64/gpu-progs/gles_histogram");
 }
 
 TEST_F_TIMEOUT(pre, gles31_sgemm_shared_tiles, MESA_TIMEOUT)
 {
-	gles_case(_metadata, self, "aarch64/preload-tests/gles_sgemm");
+	gles_case(_metadata, self, "aarch64/gpu-progs/gles_sgemm");
 }
 
 /*
@@ -439,7 +439,7 @@ TEST_F_TIMEOUT(pre, gles31_sgemm_shared_tiles, MESA_TIMEOUT)
  */
 TEST_F_TIMEOUT(pre, capture_of_vector_add_replays_exactly, MESA_TIMEOUT)
 {
-	char *cmd[] = { build_abs("aarch64/preload-tests/gles_vadd"), NULL };
+	char *cmd[] = { build_abs("aarch64/gpu-progs/gles_vadd"), NULL };
 	char *replay[] = { self->vgpu, "replay", self->cap, NULL };
 	const char *skip = mesa_unavailable();
 	char out[256], events[160];
@@ -507,7 +507,7 @@ TEST_F_TIMEOUT(pre, kbase_capture_replays_exactly, 120)
 	size_t len;
 	int fd;
 
-	ASSERT_EQ(run_native(self, "preload-tests/devview", self->sock, &r), 0);
+	ASSERT_EQ(run_native(self, "gpu-progs/devview", self->sock, &r), 0);
 	ASSERT_EQ(r.status, 0);
 	proc_result_free(&r);
 	snprintf(path, sizeof(path), "%s/events", self->cap);
@@ -553,7 +553,7 @@ TEST_F_TIMEOUT(pre, gles31_vector_add_on_g52, MESA_TIMEOUT)
 	char tmp[128], env_tmp[160];
 	char *env[] = { env_tmp, "VGPU_EXPECT_RENDERER=Mali-G52 (Panfrost)", NULL };
 	char *argv[] = { self->vgpu, "preload", "--gpu", "g52", "--qemu", "--sysroot",
-			 (char *)sysroot_path(), "--", build_abs("aarch64/preload-tests/gles_vadd"),
+			 (char *)sysroot_path(), "--", build_abs("aarch64/gpu-progs/gles_vadd"),
 			 NULL };
 	const char *skip = mesa_unavailable();
 	struct proc_result r;
@@ -592,7 +592,7 @@ static bool mesa_cannot_load_kernel_args(const struct proc_result *r, const char
  * C. On the base sysroot, Mesa 22.3's limit above is a skip. */
 static void rusticl_vadd_case(struct __test_metadata *_metadata, struct __fixture_pre *self)
 {
-	char *cmd[] = { build_abs("aarch64/preload-tests/cl_vadd"), NULL };
+	char *cmd[] = { build_abs("aarch64/gpu-progs/cl_vadd"), NULL };
 	const char *skip = mesa_unavailable();
 	struct proc_result r;
 	char *st;
@@ -688,7 +688,7 @@ static void cl_selfcheck_case(struct __test_metadata *_metadata, struct __fixtur
 
 static const struct cl_selfcheck cl_sgemm = CL_SGEMM, cl_intops = CL_INTOPS;
 
-/* SGEMM with __local tiles and barriers (preload/tests/cl_sgemm.c). */
+/* SGEMM with __local tiles and barriers (tests/gpu-progs/cl_sgemm.c). */
 TEST_F_TIMEOUT(pre, rusticl_sgemm_local_tiles, MESA_TIMEOUT)
 {
 	cl_selfcheck_case(_metadata, self, &cl_sgemm, false);
@@ -699,7 +699,7 @@ TEST_F_TIMEOUT(pre, rusticl_sgemm_wrong_reference_faults, MESA_TIMEOUT)
 	cl_selfcheck_case(_metadata, self, &cl_sgemm, true);
 }
 
-/* Integer built-ins and a __local reduction (preload/tests/cl_intops.c). */
+/* Integer built-ins and a __local reduction (tests/gpu-progs/cl_intops.c). */
 TEST_F_TIMEOUT(pre, rusticl_integer_builtins, MESA_TIMEOUT)
 {
 	cl_selfcheck_case(_metadata, self, &cl_intops, false);

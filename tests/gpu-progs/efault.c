@@ -19,8 +19,8 @@
 #include "driver-shim/uapi_drm.h"
 #include "driver-shim/uapi_kbase.h"
 #include "node/devnode.h"
-#include "preload/tests/check.h"
-#include "preload/tests/kb_client.h"
+#include "gpu-progs/check.h"
+#include "gpu-progs/kb_client.h"
 
 /* An address nothing is mapped at, and a page mapped without access. */
 static void *unmapped, *noaccess;
