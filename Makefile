@@ -6,6 +6,7 @@
 #   user space (libc allowed):          os/os-user.c aarch64-user/ fuse-dev/ cmd/
 #   tests:                              tests/<tier>/*.c, one TAP binary each
 #   aarch64 guest programs:             tests/guest/*.c (cross-compiled)
+#   GPU programs (GLES, OpenCL):        tests/gpu-progs/*.c (its module.mk)
 # An area that needs extra rules adds a `module.mk` in its directory.
 
 PREFIX ?= /usr/local
