@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
-/* Message framing for the socket transport (socket_io.h). */
+/* Message I/O for the socket transport (socket_io.h): framing, and the
+ * client's side of a request. */
 #include "fuse-dev/socket_io.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -138,4 +142,173 @@ int sock_recv_payload(int fd, void *buf, size_t len)
 		len -= n;
 	}
 	return 0;
+}
+
+/* ---- the client's side ---- */
+
+/*
+ * The kernel checks the addresses for us: process_vm_readv/writev on our
+ * own pid, or, where those are missing (qemu-user), a pipe, whose read
+ * and write fail with EFAULT alike.
+ */
+static int user_rw_pipe(uintptr_t user, uint8_t *buf, size_t len, bool to_user)
+{
+	int p[2], ret = 0;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	while (len && !ret) {
+		size_t n = len < 65536 ? len : 65536; /* a pipe's default size */
+		const void *from = to_user ? (const void *)buf : (const void *)user;
+		void *to = to_user ? (void *)user : (void *)buf;
+
+		if (write(p[1], from, n) != (ssize_t)n ||
+		    read(p[0], to, n) != (ssize_t)n)
+			ret = -EFAULT;
+		user += n;
+		buf += n;
+		len -= n;
+	}
+	close(p[0]);
+	close(p[1]);
+	return ret;
+}
+
+int sock_user_rw(uintptr_t user, void *buf, size_t len, bool to_user)
+{
+	static int no_vm_rw;
+	struct iovec local = { buf, len }, remote = { (void *)user, len };
+	ssize_t n;
+
+	if (!len)
+		return 0;
+	if (!__atomic_load_n(&no_vm_rw, __ATOMIC_RELAXED)) {
+		n = to_user ? process_vm_writev(getpid(), &local, 1, &remote, 1, 0)
+			    : process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+		if (n == (ssize_t)len)
+			return 0;
+		if (n >= 0 || errno == EFAULT)
+			return -EFAULT;
+		if (errno != ENOSYS && errno != EPERM)
+			return -errno;
+		__atomic_store_n(&no_vm_rw, 1, __ATOMIC_RELAXED);
+	}
+	return user_rw_pipe(user, buf, len, to_user);
+}
+
+/* Answers one COPY_IN/COPY_OUT of the driver. 0 or -errno (stream). */
+static int answer_copy(int sock, const struct vgpu_sock_msg *m)
+{
+	struct vgpu_sock_msg r = { .op = VGPU_SOCK_REPLY };
+	uint8_t *tmp = malloc(m->op == VGPU_SOCK_COPY_IN ? m->b : m->len);
+	int ret;
+
+	if (!tmp && (m->op == VGPU_SOCK_COPY_IN ? m->b : m->len))
+		return -ENOMEM;
+	if (m->op == VGPU_SOCK_COPY_IN) {
+		/* The driver reads user memory: our own, as a kernel would;
+		 * what we cannot read is an error reply (EFAULT there). */
+		r.ret = sock_user_rw(m->a, tmp, m->b, false);
+		r.len = r.ret ? 0 : (uint32_t)m->b;
+		ret = sock_send(sock, &r, tmp, -1);
+	} else {
+		ret = sock_recv_payload(sock, tmp, m->len);
+		if (!ret) {
+			r.ret = sock_user_rw(m->a, tmp, m->len, true);
+			ret = sock_send(sock, &r, NULL, -1);
+		}
+	}
+	free(tmp);
+	return ret;
+}
+
+int sock_exchange(int sock, struct vgpu_sock_msg *req, const void *in,
+		  struct vgpu_sock_msg *rep, void *out, size_t cap, int *got_fd,
+		  sock_fd_answer *fdc)
+{
+	int ret, fd = -1;
+
+	ret = sock_send(sock, req, in, -1);
+	while (!ret) {
+		bool fd_call;
+
+		ret = sock_recv_hdr(sock, rep, &fd);
+		if (ret)
+			break;
+		if (rep->op == VGPU_SOCK_REPLY) {
+			size_t n = rep->len < cap ? rep->len : cap;
+
+			ret = sock_recv_payload(sock, out, n);
+			if (!ret && rep->len > n)
+				ret = sock_recv_payload(sock, NULL, rep->len - n);
+			break;
+		}
+		fd_call = rep->op == VGPU_SOCK_FD_INSTALL || rep->op == VGPU_SOCK_FD_GET;
+		if (fd_call)
+			ret = fdc ? fdc(sock, rep, &fd) : -EPROTO;
+		else if (rep->op == VGPU_SOCK_COPY_IN || rep->op == VGPU_SOCK_COPY_OUT)
+			ret = answer_copy(sock, rep);
+		else
+			ret = -EPROTO;
+		if (fd >= 0) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (got_fd)
+		*got_fd = fd;
+	else if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+int sock_call_ioctl(int sock, unsigned long cmd, void *arg, sock_fd_answer *fdc,
+		    long *ret)
+{
+	struct vgpu_sock_msg req = { .op = VGPU_SOCK_IOCTL, .a = (uint32_t)cmd }, rep;
+	size_t size = _IOC_SIZE(cmd); /* 14 bits: at most 16 KiB */
+	unsigned dir = _IOC_DIR(cmd);
+	uint8_t kbuf[1u << 14];
+	int err;
+
+	/* The argument goes through a copy, as the kernel's ioctl entry
+	 * copies it: a bad pointer is EFAULT before the driver sees it. */
+	if (dir & _IOC_WRITE) {
+		req.len = (uint32_t)size;
+		if (sock_user_rw((uintptr_t)arg, kbuf, size, false)) {
+			*ret = -EFAULT;
+			return 0;
+		}
+	}
+	err = sock_exchange(sock, &req, kbuf, &rep, (dir & _IOC_READ) ? kbuf : NULL,
+			    (dir & _IOC_READ) ? size : 0, NULL, fdc);
+	if (err)
+		return err;
+	*ret = (long)rep.ret;
+	if ((dir & _IOC_READ) && rep.ret >= 0 &&
+	    sock_user_rw((uintptr_t)arg, kbuf, size, true))
+		*ret = -EFAULT;
+	return 0;
+}
+
+int sock_call_read(int sock, void *buf, size_t len, bool nonblock,
+		   sock_fd_answer *fdc, long *ret)
+{
+	size_t cap = len < VGPU_SOCK_MAX_PAYLOAD ? len : VGPU_SOCK_MAX_PAYLOAD;
+	struct vgpu_sock_msg req = { .op = VGPU_SOCK_READ, .a = cap, .b = nonblock }, rep;
+	uint8_t *tmp = malloc(cap ? cap : 1);
+	int err;
+
+	if (!tmp) {
+		*ret = -ENOMEM;
+		return 0;
+	}
+	err = sock_exchange(sock, &req, NULL, &rep, tmp, cap, NULL, fdc);
+	if (!err) {
+		*ret = (long)rep.ret;
+		if (rep.ret > 0 && sock_user_rw((uintptr_t)buf, tmp, (size_t)rep.ret, true))
+			*ret = -EFAULT;
+	}
+	free(tmp);
+	return err;
 }

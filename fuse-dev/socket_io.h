@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Framing of socket_proto.h messages on a stream socket, shared by the
- * server (fuse-dev/socket.c) and the preload library. libc only, and only
- * sendmsg/recvmsg: the preload library intercepts read() and close().
+ * Both ends' message I/O for socket_proto.h: the framing on a stream
+ * socket, shared by the server (fuse-dev/socket.c) and its clients, and
+ * the client's side of a request, shared by the clients: the preload
+ * library and `vgpu run`'s fork relay (aarch64-user/devview_fork.c).
+ * libc only, and only sendmsg/recvmsg on the stream: the preload library
+ * intercepts read() and close().
  */
 #ifndef VGPU_FUSE_DEV_SOCKET_IO_H
 #define VGPU_FUSE_DEV_SOCKET_IO_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "fuse-dev/socket_proto.h"
 
@@ -21,5 +26,39 @@ int sock_send(int fd, const struct vgpu_sock_msg *m, const void *payload,
 int sock_recv_hdr(int fd, struct vgpu_sock_msg *m, int *got_fd);
 /* Receives exactly @len payload bytes into @buf (NULL: throw them away). */
 int sock_recv_payload(int fd, void *buf, size_t len);
+
+/* ---- the client's side ---- */
+
+/* Copies @len bytes between this process's memory at @user and @buf
+ * (@to_user: towards @user) without faulting: 0, or -EFAULT when any of
+ * it is not mapped so. */
+int sock_user_rw(uintptr_t user, void *buf, size_t len, bool to_user);
+
+/* Answers a driver's descriptor-table callback @m (FD_INSTALL, FD_GET)
+ * on @sock; *@fd is the descriptor that came with it (set it to -1 when
+ * taken). 0 or -errno of the stream. */
+typedef int sock_fd_answer(int sock, const struct vgpu_sock_msg *m, int *fd);
+
+/*
+ * Sends @req (+ @in) on @sock, answers the driver's callbacks while it
+ * waits (COPY_IN/COPY_OUT from this process's memory, FD_* with @fdc; a
+ * client without @fdc gets none from a server that installs nothing),
+ * and receives the reply: its header into *@rep, up to @cap payload
+ * bytes into @out, a descriptor into *@got_fd (if not NULL). 0, or
+ * -errno of the stream.
+ */
+int sock_exchange(int sock, struct vgpu_sock_msg *req, const void *in,
+		  struct vgpu_sock_msg *rep, void *out, size_t cap, int *got_fd,
+		  sock_fd_answer *fdc);
+
+/* ioctl @cmd with argument @arg (this process's pointer) on the file of
+ * connection @sock, its argument copied in and out as the _IOC encoding
+ * sizes it (a bad pointer is EFAULT, as the kernel's ioctl entry makes
+ * it): 0 and the driver's answer in *@ret, or -errno of the stream. */
+int sock_call_ioctl(int sock, unsigned long cmd, void *arg, sock_fd_answer *fdc,
+		    long *ret);
+/* read(2) of up to @len bytes into @buf: as sock_call_ioctl(). */
+int sock_call_read(int sock, void *buf, size_t len, bool nonblock,
+		   sock_fd_answer *fdc, long *ret);
 
 #endif

@@ -5,9 +5,10 @@
  * file, or attaches a new one, so concurrent requests from several
  * threads (a wait in one, a submission in another) proceed as they would
  * on a kernel file; while a request waits for its reply it answers the
- * driver's user-copy callbacks from this process's memory, through
- * user_rw(): a pointer the program got wrong is EFAULT for the ioctl, as
- * copy_from_user/copy_to_user make it, never a crash. Mappings of
+ * driver's user-copy callbacks from this process's memory
+ * (sock_exchange(), fuse-dev/socket_io.h): a pointer the program got
+ * wrong is EFAULT for the ioctl, as copy_from_user/copy_to_user make it,
+ * never a crash. Mappings of
  * device memory are kept in a list so munmap() can tell the driver (its
  * vm_close).
  *
@@ -92,128 +93,7 @@ bool vconn_nonblock(struct vconn *c)
 	return c->nonblock;
 }
 
-/*
- * Copies @len bytes between the program's memory at @user and @buf
- * (@to_user: towards the program) without faulting: 0, or -EFAULT when
- * any of it is not mapped so. The kernel checks the addresses for us:
- * process_vm_readv/writev on our own pid, or, where those are missing
- * (qemu-user), a pipe, whose read and write fail with EFAULT alike.
- */
-static int user_rw_pipe(uintptr_t user, uint8_t *buf, size_t len, bool to_user)
-{
-	int p[2], ret = 0;
-
-	if (pipe2(p, O_CLOEXEC))
-		return -errno;
-	while (len && !ret) {
-		size_t n = len < 65536 ? len : 65536; /* a pipe's default size */
-		const void *from = to_user ? (const void *)buf : (const void *)user;
-		void *to = to_user ? (void *)user : (void *)buf;
-
-		if (write(p[1], from, n) != (ssize_t)n ||
-		    read(p[0], to, n) != (ssize_t)n)
-			ret = -EFAULT;
-		user += n;
-		buf += n;
-		len -= n;
-	}
-	close(p[0]);
-	close(p[1]);
-	return ret;
-}
-
-static int user_rw(uintptr_t user, void *buf, size_t len, bool to_user)
-{
-	static int no_vm_rw;
-	struct iovec local = { buf, len }, remote = { (void *)user, len };
-	ssize_t n;
-
-	if (!len)
-		return 0;
-	if (!__atomic_load_n(&no_vm_rw, __ATOMIC_RELAXED)) {
-		n = to_user ? process_vm_writev(getpid(), &local, 1, &remote, 1, 0)
-			    : process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
-		if (n == (ssize_t)len)
-			return 0;
-		if (n >= 0 || errno == EFAULT)
-			return -EFAULT;
-		if (errno != ENOSYS && errno != EPERM)
-			return -errno;
-		__atomic_store_n(&no_vm_rw, 1, __ATOMIC_RELAXED);
-	}
-	return user_rw_pipe(user, buf, len, to_user);
-}
-
-/* Answers one COPY_IN/COPY_OUT of the driver. 0 or -errno (stream). */
-static int serve_copy(int sock, const struct vgpu_sock_msg *m)
-{
-	struct vgpu_sock_msg r = { .op = VGPU_SOCK_REPLY };
-	uint8_t *tmp = malloc(m->op == VGPU_SOCK_COPY_IN ? m->b : m->len);
-	int ret;
-
-	if (!tmp && (m->op == VGPU_SOCK_COPY_IN ? m->b : m->len))
-		return -ENOMEM;
-	if (m->op == VGPU_SOCK_COPY_IN) {
-		/* The driver reads user memory: our own, as a kernel would;
-		 * what we cannot read is an error reply (EFAULT there). */
-		r.ret = user_rw(m->a, tmp, m->b, false);
-		r.len = r.ret ? 0 : (uint32_t)m->b;
-		ret = sock_send(sock, &r, tmp, -1);
-	} else {
-		ret = sock_recv_payload(sock, tmp, m->len);
-		if (!ret) {
-			r.ret = user_rw(m->a, tmp, m->len, true);
-			ret = sock_send(sock, &r, NULL, -1);
-		}
-	}
-	free(tmp);
-	return ret;
-}
-
 static int serve_fd(int sock, const struct vgpu_sock_msg *m, int *fd);
-
-/*
- * Sends @req (+ @in) on @sock, serves callbacks, and receives the reply:
- * its header into *@rep, up to @cap payload bytes into @out, a descriptor
- * into *@got_fd (if not NULL). Returns 0 or -errno of the transport.
- */
-static int exchange(int sock, struct vgpu_sock_msg *req, const void *in,
-		    struct vgpu_sock_msg *rep, void *out, size_t cap, int *got_fd)
-{
-	int ret, fd = -1;
-
-	ret = sock_send(sock, req, in, -1);
-	while (!ret) {
-		ret = sock_recv_hdr(sock, rep, &fd);
-		if (ret)
-			break;
-		if (rep->op == VGPU_SOCK_REPLY) {
-			size_t n = rep->len < cap ? rep->len : cap;
-
-			ret = sock_recv_payload(sock, out, n);
-			if (!ret && rep->len > n)
-				ret = sock_recv_payload(sock, NULL, rep->len - n);
-			break;
-		}
-		if (rep->op == VGPU_SOCK_FD_INSTALL || rep->op == VGPU_SOCK_FD_GET)
-			ret = serve_fd(sock, rep, &fd);
-		if (fd >= 0) {
-			close(fd);
-			fd = -1;
-		}
-		if (rep->op == VGPU_SOCK_FD_INSTALL || rep->op == VGPU_SOCK_FD_GET)
-			continue;
-		if (rep->op != VGPU_SOCK_COPY_IN && rep->op != VGPU_SOCK_COPY_OUT)
-			ret = -EPROTO;
-		else
-			ret = serve_copy(sock, rep);
-	}
-	if (got_fd)
-		*got_fd = fd;
-	else if (fd >= 0)
-		close(fd);
-	return ret;
-}
 
 static int connect_server(void);
 
@@ -308,7 +188,7 @@ static int take_sock(struct vconn *c)
 	sock = connect_server();
 	if (sock < 0)
 		return sock;
-	if (exchange(sock, &req, NULL, &rep, NULL, 0, NULL) || rep.ret < 0) {
+	if (sock_exchange(sock, &req, NULL, &rep, NULL, 0, NULL, serve_fd) || rep.ret < 0) {
 		close(sock);
 		return -EIO;
 	}
@@ -327,7 +207,7 @@ static void give_sock(struct vconn *c, int sock, bool broken)
 		close(sock);
 }
 
-/* One request on the file (see exchange()). */
+/* One request on the file (see sock_exchange()). */
 static int call(struct vconn *c, struct vgpu_sock_msg *req, const void *in,
 		struct vgpu_sock_msg *rep, void *out, size_t cap, int *got_fd)
 {
@@ -338,7 +218,7 @@ static int call(struct vconn *c, struct vgpu_sock_msg *req, const void *in,
 			*got_fd = -1;
 		return sock;
 	}
-	ret = exchange(sock, req, in, rep, out, cap, got_fd);
+	ret = sock_exchange(sock, req, in, rep, out, cap, got_fd, serve_fd);
 	give_sock(c, sock, ret != 0);
 	/* A broken stream looks like a device that went away. */
 	return ret ? -EIO : 0;
@@ -383,7 +263,7 @@ int vconn_open(enum preload_node node, bool nonblock, struct vconn **out)
 		vconn_put(c);
 		return sock;
 	}
-	ret = exchange(sock, &req, NULL, &rep, NULL, 0, &efd) ? -EIO : 0;
+	ret = sock_exchange(sock, &req, NULL, &rep, NULL, 0, &efd, serve_fd) ? -EIO : 0;
 	if (!ret && rep.ret < 0)
 		ret = (int)rep.ret;
 	else if (!ret && efd < 0)
@@ -403,44 +283,27 @@ int vconn_open(enum preload_node node, bool nonblock, struct vconn **out)
 
 long vconn_ioctl(struct vconn *c, unsigned long cmd, void *arg)
 {
-	struct vgpu_sock_msg req = { .op = VGPU_SOCK_IOCTL, .a = (uint32_t)cmd }, rep;
-	size_t size = _IOC_SIZE(cmd); /* 14 bits: at most 16 KiB */
-	unsigned dir = _IOC_DIR(cmd);
-	uint8_t kbuf[1u << 14];
-	int ret;
+	int sock = take_sock(c), err;
+	long ret;
 
-	/* The argument goes through a copy, as the kernel's ioctl entry
-	 * copies it: a bad pointer is EFAULT before the driver sees it. */
-	if (dir & _IOC_WRITE) {
-		req.len = (uint32_t)size;
-		if (user_rw((uintptr_t)arg, kbuf, size, false))
-			return -EFAULT;
-	}
-	ret = call(c, &req, kbuf, &rep, (dir & _IOC_READ) ? kbuf : NULL,
-		   (dir & _IOC_READ) ? size : 0, NULL);
-	if (ret)
-		return ret;
-	if ((dir & _IOC_READ) && rep.ret >= 0 &&
-	    user_rw((uintptr_t)arg, kbuf, size, true))
-		return -EFAULT;
-	return rep.ret;
+	if (sock < 0)
+		return sock;
+	err = sock_call_ioctl(sock, cmd, arg, serve_fd, &ret);
+	give_sock(c, sock, err != 0);
+	/* A broken stream looks like a device that went away. */
+	return err ? -EIO : ret;
 }
 
 long vconn_read(struct vconn *c, void *buf, size_t len)
 {
-	struct vgpu_sock_msg req = { .op = VGPU_SOCK_READ, .b = c->nonblock }, rep;
-	size_t cap = len < VGPU_SOCK_MAX_PAYLOAD ? len : VGPU_SOCK_MAX_PAYLOAD;
-	uint8_t *tmp = malloc(cap ? cap : 1);
-	int ret;
+	int sock = take_sock(c), err;
+	long ret;
 
-	if (!tmp)
-		return -ENOMEM;
-	req.a = cap;
-	ret = call(c, &req, NULL, &rep, tmp, cap, NULL);
-	if (!ret && rep.ret > 0 && user_rw((uintptr_t)buf, tmp, (size_t)rep.ret, true))
-		ret = -EFAULT;
-	free(tmp);
-	return ret ? ret : rep.ret;
+	if (sock < 0)
+		return sock;
+	err = sock_call_read(sock, buf, len, c->nonblock, serve_fd, &ret);
+	give_sock(c, sock, err != 0);
+	return err ? -EIO : ret;
 }
 
 /* ---- mappings ---- */
