@@ -108,7 +108,7 @@ const char *path_proc_self_rest(const char *p);
  * links whose absolute targets are meant inside the sysroot. */
 const char *path_resolve_exec(const char *p, char *buf);
 
-/* ---- the guest's device view (devview.c) ---- */
+/* ---- the guest's device view (devview*.c) ---- */
 
 /* The modelled GPU of the in-process nodes: "g71" (default) or "g52";
  * -1 for another name. */

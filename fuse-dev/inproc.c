@@ -17,6 +17,7 @@
 #include "driver-shim/uapi_ioc.h"
 #include "fuse-dev/client.h"
 #include "fuse-dev/fobj_fd.h"
+#include "fuse-dev/socket.h"
 #include "fuse-dev/transport.h"
 
 struct vgpu_inproc {
@@ -308,16 +309,6 @@ int vgpu_inproc_after_fork(struct vgpu_inproc_file *f)
 	return f->efd;
 }
 
-/* A forked child's call (vgpu_inproc_ioctl_for): its memory through
- * process_vm_readv/writev, no descriptors handed to it, interrupted when
- * it is gone. */
-static void child_caller_init(struct fuse_caller *c, struct vgpu_inproc *ip, pid_t pid)
-{
-	transport_caller_init(c, NULL, NULL);
-	c->base.pid = (int)pid;
-	c->base.priv = ip;
-}
-
 static long file_ioctl(struct vgpu_inproc_file *f, struct fuse_caller *c, unsigned cmd,
 		       void *arg)
 {
@@ -353,13 +344,9 @@ long vgpu_inproc_ioctl(struct vgpu_inproc_file *f, unsigned cmd, void *arg)
 	return file_ioctl(f, &c, cmd, arg);
 }
 
-long vgpu_inproc_ioctl_for(struct vgpu_inproc_file *f, pid_t pid, unsigned cmd,
-			   uint64_t arg)
+void vgpu_inproc_serve(struct vgpu_inproc_file *f, int sock)
 {
-	struct fuse_caller c;
-
-	child_caller_init(&c, f->ip, pid);
-	return file_ioctl(f, &c, cmd, (void *)(uintptr_t)arg);
+	sock_serve_lent(sock, f->sf, f->obj, &f->h, f->efd);
 }
 
 static long file_read(struct vgpu_inproc_file *f, struct fuse_caller *c, uint64_t buf,
@@ -386,15 +373,6 @@ long vgpu_inproc_read(struct vgpu_inproc_file *f, void *buf, size_t len,
 
 	caller_init(&c, f->ip);
 	return file_read(f, &c, (uintptr_t)buf, len, nonblock);
-}
-
-long vgpu_inproc_read_for(struct vgpu_inproc_file *f, pid_t pid, uint64_t buf, size_t len,
-			  bool nonblock)
-{
-	struct fuse_caller c;
-
-	child_caller_init(&c, f->ip, pid);
-	return file_read(f, &c, buf, len, nonblock);
 }
 
 unsigned vgpu_inproc_poll(struct vgpu_inproc_file *f)

@@ -60,13 +60,11 @@ long vgpu_inproc_ioctl(struct vgpu_inproc_file *f, unsigned cmd, void *arg);
 long vgpu_inproc_read(struct vgpu_inproc_file *f, void *buf, size_t len,
 		      bool nonblock);
 unsigned vgpu_inproc_poll(struct vgpu_inproc_file *f); /* POLLIN bits */
-/* The same calls made by another process @pid on this file (a forked
- * child's, relayed by the DBT: aarch64-user/devview.c), with @arg and
- * @buf addresses in that process; no descriptor can be handed to it. */
-long vgpu_inproc_ioctl_for(struct vgpu_inproc_file *f, pid_t pid, unsigned cmd,
-			   uint64_t arg);
-long vgpu_inproc_read_for(struct vgpu_inproc_file *f, pid_t pid, uint64_t buf, size_t len,
-			  bool nonblock);
+/* Serves the calls another process makes on this file over connected
+ * stream socket @sock (the socket transport's protocol, socket_proto.h)
+ * until it hangs up: a forked child's, whose DBT relays them
+ * (aarch64-user/devview_fork.c); no descriptor can be handed to it. */
+void vgpu_inproc_serve(struct vgpu_inproc_file *f, int sock);
 /* mmap(@addr, @len, @prot, @flags & MAP_FIXED*, this file, @offset). */
 void *vgpu_inproc_mmap(struct vgpu_inproc_file *f, void *addr, size_t len,
 		       int prot, int flags, off_t offset, int *err);

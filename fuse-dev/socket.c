@@ -59,6 +59,7 @@ struct sock_file {
 	struct shim_file *sf;
 	struct shim_fobj *obj;
 	struct fobj_fd h;  /* @obj's descriptor */
+	struct fobj_fd *lent_h; /* or, a lent file's, its owner's (sock_serve_lent()) */
 	bool desc_ref;     /* @refs counts the client's descriptors too */
 	int efd; /* readable while the file is (given to the client), or -1 */
 	int refs; /* connections; under sock_server.lock */
@@ -75,6 +76,9 @@ struct sock_conn {
 	struct shim_file *sf; /* file->sf */
 	struct sock_conn *prev, *next;
 };
+
+/* The server of lent files: no listening socket, no device of its own. */
+static struct sock_server lent_server = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 struct sock_caller {
 	struct shim_caller base;
@@ -277,8 +281,12 @@ static void caller_init(struct sock_caller *sc, struct sock_conn *conn)
 	sc->base.copy_from_user = copy_from;
 	sc->base.copy_to_user = copy_to;
 	sc->base.interrupted = interrupted;
-	sc->base.fd_install = fd_install;
-	sc->base.fd_get = fd_get;
+	/* A lent file's owner keeps its descriptors to itself: as for a
+	 * FUSE caller, no descriptor can be given (fuse-dev/README.md). */
+	if (conn->ss != &lent_server) {
+		sc->base.fd_install = fd_install;
+		sc->base.fd_get = fd_get;
+	}
 }
 
 static int reply(struct sock_conn *c, int64_t ret, uint64_t a, uint64_t b,
@@ -288,6 +296,12 @@ static int reply(struct sock_conn *c, int64_t ret, uint64_t a, uint64_t b,
 				   .a = a, .b = b };
 
 	return sock_send(c->fd, &m, payload, pass_fd);
+}
+
+/* After a call that may have consumed what made the file readable. */
+static void rearm(struct sock_file *f)
+{
+	transport_rearm(f->obj, f->lent_h ? f->lent_h : &f->h, f->sf, f->efd);
 }
 
 static int do_ioctl(struct sock_conn *c, struct vgpu_sock_msg *m)
@@ -318,7 +332,7 @@ static int do_ioctl(struct sock_conn *c, struct vgpu_sock_msg *m)
 				    c->sf, &sc.base, cmd, buf);
 	else
 		ret = shim_ioctl(c->sf, &sc.base, cmd, buf);
-	transport_rearm(c->file->obj, &c->file->h, c->sf, c->file->efd);
+	rearm(c->file);
 	if (sc.broken) {
 		free(buf);
 		return -EPIPE;
@@ -344,7 +358,7 @@ static int do_read(struct sock_conn *c, struct vgpu_sock_msg *m)
 			 : shim_read(c->sf, &sc.base, buf, len, m->b != 0);
 	if (c->ss->cap && !c->file->obj && !c->file->panfrost)
 		capture_kb_events(c->ss->cap, c->file->cap_file, buf, n);
-	transport_rearm(c->file->obj, &c->file->h, c->sf, c->file->efd);
+	rearm(c->file);
 	err = sc.broken ? -EPIPE :
 		reply(c, n, 0, 0, buf, n > 0 ? (uint32_t)n : 0, -1);
 	free(buf);
@@ -369,9 +383,11 @@ static int do_stats(struct sock_conn *c)
 {
 	struct server *srv = c->ss->srv;
 	size_t len;
-	char *text = shim_stats_json_dup(srv->dev, &len);
+	char *text = srv ? shim_stats_json_dup(srv->dev, &len) : NULL;
 	int err;
 
+	if (!srv)
+		return reply(c, -EOPNOTSUPP, 0, 0, NULL, 0, -1);
 	if (!text)
 		return reply(c, -ENOMEM, 0, 0, NULL, 0, -1);
 	err = reply(c, 0, 0, 0, text, (uint32_t)len, -1);
@@ -537,6 +553,30 @@ static int serve_first(struct sock_conn *c, struct vgpu_sock_msg *m, int got)
 	return -EPROTO;
 }
 
+/* The requests on an open file, until the client hangs up. */
+static void serve_file(struct sock_conn *c)
+{
+	struct vgpu_sock_msg m;
+	int got;
+
+	while (!sock_recv_hdr(c->fd, &m, &got)) {
+		if (got >= 0)
+			close(got);
+		reap(c->ss);
+		if (serve_one(c, &m))
+			break;
+	}
+}
+
+void sock_serve_lent(int fd, struct shim_file *sf, struct shim_fobj *obj,
+		     struct fobj_fd *h, int efd)
+{
+	struct sock_file f = { .sf = sf, .obj = obj, .lent_h = h, .efd = efd, .refs = 1 };
+	struct sock_conn c = { .ss = &lent_server, .fd = fd, .file = &f, .sf = sf };
+
+	serve_file(&c);
+}
+
 static void *conn_thread(void *arg)
 {
 	struct sock_conn *c = arg;
@@ -553,15 +593,8 @@ static void *conn_thread(void *arg)
 
 		if (got >= 0)
 			close(got);
-		if (!first && c->file) {
-			while (!sock_recv_hdr(c->fd, &m, &got)) {
-				if (got >= 0)
-					close(got);
-				reap(ss);
-				if (serve_one(c, &m))
-					break;
-			}
-		}
+		if (!first && c->file)
+			serve_file(c);
 	}
 	if (c->file)
 		file_put(ss, c->file);

@@ -22,6 +22,19 @@ struct sock_server *sock_server_start(struct server *srv, const char *path,
  * tree. Call before server_fini(). */
 void sock_server_stop(struct sock_server *ss);
 
+/*
+ * Serves the requests on connected stream socket @fd, as on a connection
+ * ATTACHed to a file, until the peer hangs up, for a file another
+ * transport owns and keeps: node file @sf, or file object @obj with its
+ * descriptor @h; @efd is readable while the file is. `vgpu run`'s fork
+ * relay (aarch64-user/devview_fork.c): a forked child's calls on the
+ * in-process files it inherited. The peer gets no descriptors (FD_* is
+ * never asked) and no statistics.
+ */
+struct fobj_fd;
+void sock_serve_lent(int fd, struct shim_file *sf, struct shim_fobj *obj,
+		     struct fobj_fd *h, int efd);
+
 /* The tree "<path>.d": 0 or -1 (errno set). */
 int sock_tree_create(const char *sock_path);
 void sock_tree_remove(const char *sock_path);
