@@ -16,9 +16,13 @@ if [ ! -f "$S/.vgpu-sysroot-stamp" ] || ! command -v qemu-aarch64 >/dev/null; th
 	echo "  (no Debian 13 sysroot or qemu-aarch64: run 'make sysroot-trixie')"
 	exit 0
 fi
+# Not cl_images: its reference holds the Mali's conventions where OpenCL
+# leaves room (unorm-to-float exact, not within 1.5 ulp; a sampler's
+# border as rusticl fills it; 8-bit filter weights), which llvmpipe's
+# answers need not meet, so it would fail there for no fault of either.
 progs=
 for p in cl_vadd cl_matmul cl_sobel cl_reduce cl_scan cl_histogram cl_transpose cl_bfs \
-	cl_buffers cl_images; do
+	cl_buffers; do
 	[ -x "$P/$p" ] && progs="$progs $p"
 done
 echo "  programs:$progs"
