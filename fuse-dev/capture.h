@@ -2,8 +2,8 @@
 /*
  * `vgpu dev --capture DIR`: every panfrost SUBMIT and kbase JOB_SUBMIT
  * that reaches the server through the socket transport, with the memory
- * it can touch before and after, so `vgpu replay DIR` (fuse-dev/replay.c)
- * can run it again on a fresh model and compare.
+ * it can touch before and after (capture_record.c), so `vgpu replay DIR`
+ * (capture_replay.c) can run it again on a fresh model and compare.
  *
  * Format (all numbers decimal unless 0x-prefixed, one record a line):
  *   DIR/events      the files' memory life cycle and submissions, in order:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Submission capture (capture.h). */
+/* Submission capture: the recording side (capture.h). */
 #include "fuse-dev/capture.h"
 
 #include <errno.h>
