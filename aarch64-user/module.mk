@@ -16,14 +16,14 @@ fuzz-a64: $(BUILD)/tests/dbt/isa_diff $(BUILD)/tests/guest/a64_diff
 # The device view's guest programs (tests/dbt/devview.c runs them under
 # `vgpu run`, statically linked so that no sysroot is needed): the board
 # view and one job on each UAPI, the very checks the preload library's
-# suite runs (preload/tests/devview.c), and the descriptor semantics of
+# suite runs (tests/gpu-progs/devview.c), and the descriptor semantics of
 # tests/guest/devview_fd.c (and devview_fork.c). They use the project's
 # UAPI headers.
 DEVVIEW_GUEST := $(BUILD)/guest-view/devview
 
 $(BUILD)/tests/guest/devview_%: GUEST_CFLAGS += -I. -Itests -MMD -MP
 
-$(DEVVIEW_GUEST): preload/tests/devview.c
+$(DEVVIEW_GUEST): tests/gpu-progs/devview.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CROSS   $@")
 	$(Q)$(CROSS_CC) $(GUEST_CFLAGS) -I. -Itests -MMD -MP -static -o $@ $< -lpthread

@@ -4,7 +4,7 @@
  * sysroot needed) see /dev/dri/renderD128 and /dev/mali0 as on a board
  * with a Mali, backed by the in-process driver: libdrm's scan entries, one
  * job on each UAPI (the checks the preload library's suite runs too,
- * preload/tests/devview.c), descriptor semantics (tests/guest/devview_fd.c),
+ * tests/gpu-progs/devview.c), descriptor semantics (tests/guest/devview_fd.c),
  * a forked child (tests/guest/devview_fork.c),
  * -gpu, -cores and -workers, the start-up line that names the mode, and the directory the
  * view lives in.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The device-view programs' checks (preload/tests/devview.c, and
+ * The device-view programs' checks (tests/gpu-progs/devview.c, and
  * tests/guest/devview_fd.c under `vgpu run`): each failed check prints
  * one line naming it, and the program's exit status says whether any did.
  */

@@ -9,15 +9,14 @@
 #                                libraries, which they dlopen (the sysroot
 #                                has no -dev headers)
 #   $(BUILD)/gpu-progs/          devview and efault for x86-64
-# devview.c is still in preload/tests/: aarch64-user/module.mk builds it
-# statically from there too.
+# devview.c is also built statically by aarch64-user/module.mk.
 GPU_PROGS_CFLAGS := -std=gnu11 $(WARN) -I. -Itests -D_GNU_SOURCE -O2 -g -MMD -MP
-GPU_PROGS_SRCS := $(wildcard tests/gpu-progs/*.c) preload/tests/devview.c
+GPU_PROGS_SRCS := $(wildcard tests/gpu-progs/*.c)
 GPU_PROGS_HOST := $(BUILD)/gpu-progs/devview $(BUILD)/gpu-progs/efault
 GPU_PROGS_A64 := $(patsubst %.c,$(BUILD)/aarch64/gpu-progs/%,$(notdir $(GPU_PROGS_SRCS)))
 GPU_PROGS_BINS := $(GPU_PROGS_HOST) $(GPU_PROGS_A64)
 
-# Each program from its source, wherever that is.
+# Each program from its source.
 $(foreach s,$(GPU_PROGS_SRCS),$(eval $(filter %/$(basename $(notdir $(s))),$(GPU_PROGS_BINS)): $(s)))
 
 $(GPU_PROGS_HOST):

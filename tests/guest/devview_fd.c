@@ -2,7 +2,7 @@
 /*
  * Runs under `vgpu run` (tests/dbt/devview.c): what a board's kernel
  * shows of an open DRM render node beyond libdrm's scan (which the shared
- * preload/tests/devview.c checks): its /proc/self/fd link, F_GETFL and
+ * tests/gpu-progs/devview.c checks): its /proc/self/fd link, F_GETFL and
  * O_NONBLOCK shared by copies, statx, the node file living on through
  * dup2/dup3 copies and mappings and ending with the last of them, close
  * and close_range forgetting the descriptor, no write handler,
