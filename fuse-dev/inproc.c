@@ -18,7 +18,7 @@
 #include "fuse-dev/client.h"
 #include "fuse-dev/fobj_fd.h"
 #include "fuse-dev/socket.h"
-#include "fuse-dev/transport.h"
+#include "fuse-dev/node_host.h"
 
 struct vgpu_inproc {
 	struct shim_dev *dev;
@@ -76,7 +76,7 @@ static bool local_interrupted(struct shim_caller *c)
  * before the guest can close its descriptor. */
 static int fd_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec)
 {
-	struct vgpu_inproc *ip = ((struct fuse_caller *)c)->base.priv;
+	struct vgpu_inproc *ip = ((struct node_caller *)c)->base.priv;
 	struct vgpu_inproc_file *f = calloc(1, sizeof(*f));
 	int fd, ret;
 
@@ -87,8 +87,8 @@ static int fd_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec)
 		free(f);
 		return ret;
 	}
-	f->h.rfd = transport_fd_aside(f->h.rfd);
-	f->h.wfd = transport_fd_aside(f->h.wfd);
+	f->h.rfd = node_fd_aside(f->h.rfd);
+	f->h.wfd = node_fd_aside(f->h.wfd);
 	f->ip = ip;
 	f->efd = f->h.rfd;
 	f->obj = shim_fobj_get(o);
@@ -116,7 +116,7 @@ static int fd_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec)
 /* fd_get: a descriptor of this process back to its object, by identity. */
 static int fd_get(struct shim_caller *c, int fd, struct shim_fobj **out)
 {
-	struct vgpu_inproc *ip = ((struct fuse_caller *)c)->base.priv;
+	struct vgpu_inproc *ip = ((struct node_caller *)c)->base.priv;
 	struct vgpu_inproc_file *f;
 	struct stat st;
 	int ret = -EINVAL;
@@ -152,9 +152,9 @@ struct vgpu_inproc_file *vgpu_inproc_fd_file(struct vgpu_inproc *ip, int fd)
 /* "current" for a call from this process: user copies that turn a bad
  * pointer into EFAULT, interruption by the caller's signals, and this
  * process's descriptor table for file objects. */
-static void caller_init(struct fuse_caller *c, struct vgpu_inproc *ip)
+static void caller_init(struct node_caller *c, struct vgpu_inproc *ip)
 {
-	transport_caller_init_local(c);
+	node_caller_init_local(c);
 	c->base.interrupted = local_interrupted;
 	c->base.priv = ip;
 	c->base.fd_install = fd_install;
@@ -171,14 +171,14 @@ static void notify(void *priv, struct shim_file *sf)
 }
 
 /* The transport's memfds, kept clear of the guest's descriptor numbers. */
-static int (*transport_backing_create)(void *priv, uint64_t size, struct shim_backing *b);
+static int (*memfd_backing_create)(void *priv, uint64_t size, struct shim_backing *b);
 
 static int backing_create(void *priv, uint64_t size, struct shim_backing *b)
 {
-	int ret = transport_backing_create(priv, size, b);
+	int ret = memfd_backing_create(priv, size, b);
 
 	if (!ret)
-		b->handle = transport_fd_aside(b->handle);
+		b->handle = node_fd_aside(b->handle);
 	return ret;
 }
 
@@ -190,8 +190,8 @@ struct vgpu_inproc *vgpu_inproc_create(const struct shim_config *cfg)
 	if (!ip)
 		return NULL;
 	memset(&host, 0, sizeof(host));
-	transport_host_init(&host, ip);
-	transport_backing_create = host.backing_create;
+	node_host_init(&host, ip);
+	memfd_backing_create = host.backing_create;
 	host.backing_create = backing_create;
 	host.file_notify = notify;
 	host.fobj_notify = fobj_fd_notify;
@@ -239,7 +239,7 @@ int vgpu_inproc_open(struct vgpu_inproc *ip, const char *node,
 		     struct vgpu_inproc_file **out)
 {
 	struct vgpu_inproc_file *f;
-	struct fuse_caller c;
+	struct node_caller c;
 	enum shim_node n;
 	int ret;
 
@@ -259,7 +259,7 @@ int vgpu_inproc_open(struct vgpu_inproc *ip, const char *node,
 		free(f);
 		return ret;
 	}
-	f->efd = transport_fd_aside(f->efd);
+	f->efd = node_fd_aside(f->efd);
 	caller_init(&c, ip);
 	ret = shim_open(ip->dev, n, &c.base, &f->sf);
 	if (ret) {
@@ -305,11 +305,11 @@ int vgpu_inproc_after_fork(struct vgpu_inproc_file *f)
 		return -errno;
 	/* Only this process's copy of the shared descriptor goes. */
 	close(f->efd);
-	f->efd = transport_fd_aside(efd);
+	f->efd = node_fd_aside(efd);
 	return f->efd;
 }
 
-static long file_ioctl(struct vgpu_inproc_file *f, struct fuse_caller *c, unsigned cmd,
+static long file_ioctl(struct vgpu_inproc_file *f, struct node_caller *c, unsigned cmd,
 		       void *arg)
 {
 	size_t size = SHIM_IOC_SIZE(cmd);
@@ -338,7 +338,7 @@ static long file_ioctl(struct vgpu_inproc_file *f, struct fuse_caller *c, unsign
 
 long vgpu_inproc_ioctl(struct vgpu_inproc_file *f, unsigned cmd, void *arg)
 {
-	struct fuse_caller c;
+	struct node_caller c;
 
 	caller_init(&c, f->ip);
 	return file_ioctl(f, &c, cmd, arg);
@@ -349,7 +349,7 @@ void vgpu_inproc_serve(struct vgpu_inproc_file *f, int sock)
 	sock_serve_lent(sock, f->sf, f->obj, &f->h, f->efd);
 }
 
-static long file_read(struct vgpu_inproc_file *f, struct fuse_caller *c, uint64_t buf,
+static long file_read(struct vgpu_inproc_file *f, struct node_caller *c, uint64_t buf,
 		      size_t len, bool nonblock)
 {
 	uint8_t *tmp = malloc(len ? len : 1);
@@ -369,7 +369,7 @@ static long file_read(struct vgpu_inproc_file *f, struct fuse_caller *c, uint64_
 long vgpu_inproc_read(struct vgpu_inproc_file *f, void *buf, size_t len,
 		      bool nonblock)
 {
-	struct fuse_caller c;
+	struct node_caller c;
 
 	caller_init(&c, f->ip);
 	return file_read(f, &c, (uintptr_t)buf, len, nonblock);

@@ -40,7 +40,7 @@ struct dev_fh {
 	struct dev_fh *prev, *next; /* server.open_files */
 };
 
-bool transport_fh_closing(struct dev_fh *fh)
+bool node_fh_closing(struct dev_fh *fh)
 {
 	bool c;
 
@@ -211,7 +211,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct server *srv = fuse_req_userdata(req);
 	struct dev_fh *fh;
-	struct fuse_caller c;
+	struct node_caller c;
 	int ret = 0;
 
 	if (ino == INO_ROOT) {
@@ -237,7 +237,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		if (!fh->text)
 			ret = -ENOMEM;
 	} else {
-		transport_caller_init(&c, req, NULL);
+		node_caller_init(&c, req, NULL);
 		ret = shim_open(srv->dev, ino == INO_MALI ? SHIM_NODE_KBASE : SHIM_NODE_PANFROST,
 				&c.base, &fh->sf);
 		if (!ret)
@@ -277,7 +277,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	struct dev_fh *fh = fh_of(fi);
-	struct fuse_caller c;
+	struct node_caller c;
 	char *buf;
 	long n;
 
@@ -302,7 +302,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	transport_caller_init(&c, req, fh);
+	node_caller_init(&c, req, fh);
 	n = shim_read(fh->sf, &c.base, buf, size, fi->flags & O_NONBLOCK);
 	fh_leave(fh);
 	if (n < 0)
@@ -349,7 +349,7 @@ static void op_ioctl(fuse_req_t req, fuse_ino_t ino, unsigned int cmd, void *arg
 {
 	struct dev_fh *fh = fh_of(fi);
 	size_t size = SHIM_IOC_SIZE(cmd);
-	struct fuse_caller c;
+	struct node_caller c;
 	uint8_t *buf;
 	long ret;
 
@@ -381,7 +381,7 @@ static void op_ioctl(fuse_req_t req, fuse_ino_t ino, unsigned int cmd, void *arg
 	    size == sizeof(struct vgpu_dev_mmap)) {
 		ret = mmap_ioctl(fh, cmd, (struct vgpu_dev_mmap *)buf);
 	} else {
-		transport_caller_init(&c, req, fh);
+		node_caller_init(&c, req, fh);
 		ret = shim_ioctl(fh->sf, &c.base, cmd, buf);
 	}
 	fh_leave(fh);
@@ -440,7 +440,7 @@ int server_init(struct server *srv, const struct shim_config *cfg)
 	memset(&host, 0, sizeof(host));
 	pthread_mutex_init(&srv->lock, NULL);
 	srv->open_files = NULL;
-	transport_host_init(&host, srv);
+	node_host_init(&host, srv);
 	host.file_notify = host_notify;
 	host.fobj_notify = fobj_fd_notify; /* objects of the socket clients */
 	srv->dev = shim_dev_create(cfg, &host);

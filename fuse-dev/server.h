@@ -6,7 +6,7 @@
 #include <poll.h>
 #include <pthread.h>
 
-#include "fuse-dev/transport.h"
+#include "fuse-dev/node_host.h"
 
 struct dev_fh;
 

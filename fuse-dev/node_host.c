@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The transport under driver-shim: copy_from_user/copy_to_user with
+ * The host under driver-shim (node_host.h): copy_from_user/copy_to_user with
  * process_vm_readv/writev on the thread that made the request (a fault or
  * a vanished process is EFAULT, as in the kernel), interruption (FUSE
  * INTERRUPT, the caller gone, or its file being released), and memfds as
  * the backing objects of GPU contexts.
  */
-#include "fuse-dev/transport.h"
+#include "fuse-dev/node_host.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,9 +47,9 @@ static int copy_to(struct shim_caller *c, uint64_t uaddr, const void *src,
 
 static bool interrupted(struct shim_caller *sc)
 {
-	struct fuse_caller *c = (struct fuse_caller *)sc;
+	struct node_caller *c = (struct node_caller *)sc;
 
-	if (c->fh && transport_fh_closing(c->fh))
+	if (c->fh && node_fh_closing(c->fh))
 		return true;
 	if (c->req && fuse_req_interrupted(c->req))
 		return true;
@@ -57,7 +57,7 @@ static bool interrupted(struct shim_caller *sc)
 	return c->base.pid && kill(c->base.pid, 0) && errno == ESRCH;
 }
 
-void transport_caller_init(struct fuse_caller *c, fuse_req_t req,
+void node_caller_init(struct node_caller *c, fuse_req_t req,
 			   struct dev_fh *fh)
 {
 	const struct fuse_ctx *ctx = req ? fuse_req_ctx(req) : NULL;
@@ -75,13 +75,13 @@ void transport_caller_init(struct fuse_caller *c, fuse_req_t req,
 	c->fh = fh;
 }
 
-void transport_caller_init_local(struct fuse_caller *c)
+void node_caller_init_local(struct node_caller *c)
 {
-	transport_caller_init(c, NULL, NULL);
+	node_caller_init(c, NULL, NULL);
 	c->base.pid = (int)getpid();
 }
 
-int transport_fd_aside(int fd)
+int node_fd_aside(int fd)
 {
 	struct rlimit rl;
 	rlim_t base;
@@ -153,7 +153,7 @@ static void backing_discard(void *priv, struct shim_backing *b, uint64_t off,
 		memset(b->host + off, 0, len);
 }
 
-void transport_host_init(struct shim_host *host, void *priv)
+void node_host_init(struct shim_host *host, void *priv)
 {
 	host->priv = priv;
 	host->backing_create = backing_create;
