@@ -440,7 +440,7 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	"\n"
 	"The nodes are regular FUSE files: ioctl(), read() and poll() behave as\n"
 	"on the real devices; mmap() goes through a side channel (the ioctls in\n"
-	"fuse-dev/dev_ioctl.h) because FUSE cannot map device memory. Needs\n"
+	"fuse-dev/fuse_mmap.h) because FUSE cannot map device memory. Needs\n"
 	"/dev/fuse and root (or fusermount3).\n",
 	.main = dev_main,
 };

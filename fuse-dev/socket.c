@@ -24,7 +24,7 @@
 #include "driver-shim/uapi_errno.h"
 #include "driver-shim/uapi_ioc.h"
 #include "fuse-dev/capture.h"
-#include "fuse-dev/dev_ioctl.h"
+#include "fuse-dev/fuse_mmap.h"
 #include "fuse-dev/fobj_fd.h"
 #include "fuse-dev/socket_io.h"
 
@@ -374,7 +374,7 @@ static int do_mmap_prepare(struct sock_conn *c, struct vgpu_sock_msg *m)
 
 	if (ret)
 		return reply(c, ret, 0, 0, NULL, 0, -1);
-	/* SHIM_MMAP_* == VGPU_DEV_MMAP_* (dev_ioctl.h). */
+	/* SHIM_MMAP_* == VGPU_DEV_MMAP_* (fuse_mmap.h). */
 	return reply(c, 0, mi.flags, mi.offset, NULL, 0,
 		     (mi.flags & SHIM_MMAP_RESERVE_ONLY) ? -1 : mi.backing);
 }

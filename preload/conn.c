@@ -33,7 +33,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "fuse-dev/client.h"
+#include "fuse-dev/fuse_mmap_client.h"
 #include "fuse-dev/socket_io.h"
 #include "preload/preload.h"
 

@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fuse-dev/client.h"
+#include "fuse-dev/fuse_mmap_client.h"
 #include "lib/proc.h"
 
 struct devnode {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vgpu's own ioctls on the device nodes: the mmap side channel.
+ * vgpu's own ioctls on the FUSE device nodes: the mmap side channel.
  *
  * A FUSE file cannot give a client the driver's view of mmap(): FUSE maps
  * files through the page cache (or refuses, with direct I/O), and the
@@ -21,8 +21,8 @@
  * The type byte 0xf7 is used by neither kbase (0x80) nor DRM ('d'); the
  * server recognises these requests before the driver sees anything.
  */
-#ifndef VGPU_FUSE_DEV_IOCTL_H
-#define VGPU_FUSE_DEV_IOCTL_H
+#ifndef VGPU_FUSE_DEV_FUSE_MMAP_H
+#define VGPU_FUSE_DEV_FUSE_MMAP_H
 
 #include <stdint.h>
 #include <sys/ioctl.h>

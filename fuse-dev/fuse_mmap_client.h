@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Client side of the mmap side channel (dev_ioctl.h), for native
+ * Client side of the mmap side channel (fuse_mmap.h), for native
  * programs and tests: vgpu_dev_mmap() does what mmap() on a real Mali or
  * DRM node does, vgpu_dev_munmap() what munmap() does.
  */
-#ifndef VGPU_FUSE_DEV_CLIENT_H
-#define VGPU_FUSE_DEV_CLIENT_H
+#ifndef VGPU_FUSE_DEV_FUSE_MMAP_CLIENT_H
+#define VGPU_FUSE_DEV_FUSE_MMAP_CLIENT_H
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "fuse-dev/dev_ioctl.h"
+#include "fuse-dev/fuse_mmap.h"
 
 /*
  * An address range of @length that does not cross a 4 GiB boundary,
