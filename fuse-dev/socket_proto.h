@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The wire protocol of `vgpu dev --socket PATH` (fuse-dev/socket.c) and
- * its client, the preload library (preload/).
+ * its client, the preload library (preload/); `vgpu run`'s fork relay
+ * speaks it too, on connections made already attached to a file
+ * (sock_serve_lent(), socket.h).
  *
  * A stream connection begins with OPEN (a new open device file), ATTACH
  * (one more connection to a file already open: a client gives each of
