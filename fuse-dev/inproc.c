@@ -15,10 +15,10 @@
 #include <sys/stat.h>
 
 #include "driver-shim/uapi_ioc.h"
-#include "fuse-dev/fuse_mmap_client.h"
 #include "fuse-dev/fobj_fd.h"
-#include "fuse-dev/socket.h"
+#include "fuse-dev/fuse_mmap_client.h"
 #include "fuse-dev/node_host.h"
+#include "fuse-dev/socket.h"
 
 struct vgpu_inproc {
 	struct shim_dev *dev;

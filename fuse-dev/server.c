@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "driver-shim/uapi_ioc.h"
-#include "fuse-dev/fuse_mmap.h"
 #include "fuse-dev/fobj_fd.h"
+#include "fuse-dev/fuse_mmap.h"
 
 enum { INO_ROOT = 1, INO_MALI, INO_RENDER, INO_STATS, INO_COUNT };
 

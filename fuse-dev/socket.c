@@ -24,8 +24,8 @@
 #include "driver-shim/uapi_errno.h"
 #include "driver-shim/uapi_ioc.h"
 #include "fuse-dev/capture.h"
-#include "fuse-dev/fuse_mmap.h"
 #include "fuse-dev/fobj_fd.h"
+#include "fuse-dev/fuse_mmap.h"
 #include "fuse-dev/socket_io.h"
 
 struct sock_conn;
