@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/close_range.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,8 +290,8 @@ long sys_close_range(struct gthread *t, const uint64_t *a)
 	(void)t;
 	if (syscall(SYS_close_range, first, last, (unsigned)a[2]))
 		return -errno;
-	/* CLOSE_RANGE_CLOEXEC (4) only marks them. */
-	if (a[2] & 4)
+	/* The same bit in the guest's ABI: it only marks them. */
+	if (a[2] & CLOSE_RANGE_CLOEXEC)
 		return 0;
 	/* Only descriptors the table knows can be nodes. */
 	pthread_mutex_lock(&dv_lock);
@@ -364,7 +365,9 @@ long devview_fcntl(int fd, int cmd, uint64_t arg)
 	if (!df)
 		return 1;
 	if (cmd == F_GETFL) {
-		r = (long)oflags_to_guest(df->oflags | 0100000 /* O_LARGEFILE */);
+		/* The host's O_LARGEFILE (glibc spells it 0 on x86-64, the
+		 * kernel shows it): oflags_to_guest() makes it the guest's. */
+		r = (long)oflags_to_guest(df->oflags | 0100000);
 	} else {
 		int h = oflags_to_host(arg);
 
