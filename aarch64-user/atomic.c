@@ -24,7 +24,7 @@
 
 static bool cas_sz(uint64_t a, unsigned size, uint64_t *expected, uint64_t v)
 {
-	void *p = (void *)(uintptr_t)a;
+	void *p = gmem_host(a, 1u << size, true);
 	const int mo = __ATOMIC_SEQ_CST;
 	bool ok;
 	switch (size) {
@@ -58,7 +58,7 @@ static bool cas128(uint64_t a, uint64_t *lo, uint64_t *hi, uint64_t nlo, uint64_
 {
 	bool ok;
 	__asm__ volatile("lock cmpxchg16b %1"
-			 : "=@ccz"(ok), "+m"(*(volatile unsigned __int128 *)(uintptr_t)a),
+			 : "=@ccz"(ok), "+m"(*(volatile unsigned __int128 *)gmem_host(a, 16, true)),
 			   "+a"(*lo), "+d"(*hi)
 			 : "b"(nlo), "c"(nhi)
 			 : "memory");
@@ -67,21 +67,23 @@ static bool cas128(uint64_t a, uint64_t *lo, uint64_t *hi, uint64_t nlo, uint64_
 
 static uint64_t load_acq(uint64_t a, unsigned size)
 {
+	const void *p = gmem_host(a, 1u << size, false);
 	switch (size) {
-	case 0: return __atomic_load_n((uint8_t *)(uintptr_t)a, __ATOMIC_ACQUIRE);
-	case 1: return __atomic_load_n((uint16_t *)(uintptr_t)a, __ATOMIC_ACQUIRE);
-	case 2: return __atomic_load_n((uint32_t *)(uintptr_t)a, __ATOMIC_ACQUIRE);
-	default: return __atomic_load_n((uint64_t *)(uintptr_t)a, __ATOMIC_ACQUIRE);
+	case 0: return __atomic_load_n((const uint8_t *)p, __ATOMIC_ACQUIRE);
+	case 1: return __atomic_load_n((const uint16_t *)p, __ATOMIC_ACQUIRE);
+	case 2: return __atomic_load_n((const uint32_t *)p, __ATOMIC_ACQUIRE);
+	default: return __atomic_load_n((const uint64_t *)p, __ATOMIC_ACQUIRE);
 	}
 }
 
 static void store_rel(uint64_t a, unsigned size, uint64_t v)
 {
+	void *p = gmem_host(a, 1u << size, true);
 	switch (size) {
-	case 0: __atomic_store_n((uint8_t *)(uintptr_t)a, (uint8_t)v, __ATOMIC_SEQ_CST); break;
-	case 1: __atomic_store_n((uint16_t *)(uintptr_t)a, (uint16_t)v, __ATOMIC_SEQ_CST); break;
-	case 2: __atomic_store_n((uint32_t *)(uintptr_t)a, (uint32_t)v, __ATOMIC_SEQ_CST); break;
-	default: __atomic_store_n((uint64_t *)(uintptr_t)a, v, __ATOMIC_SEQ_CST); break;
+	case 0: __atomic_store_n((uint8_t *)p, (uint8_t)v, __ATOMIC_SEQ_CST); break;
+	case 1: __atomic_store_n((uint16_t *)p, (uint16_t)v, __ATOMIC_SEQ_CST); break;
+	case 2: __atomic_store_n((uint32_t *)p, (uint32_t)v, __ATOMIC_SEQ_CST); break;
+	default: __atomic_store_n((uint64_t *)p, v, __ATOMIC_SEQ_CST); break;
 	}
 }
 

@@ -48,7 +48,11 @@ static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The engine's view of the current thread, for a64_fault_pc(). */
 static __thread const struct a64_cpu *tls_cpu;
+#ifndef A64_SYSTEM
+/* One variable for both builds of the engine: the handlers they share
+ * (those that touch no memory) store it. */
 __thread const struct a64_insn *a64_tls_insn A64_TLS_INSN_MODEL; /* executing, or NULL */
+#endif
 static __thread uint64_t tls_fetch_pc;		  /* decoding, when a64_tls_insn is NULL */
 
 static inline unsigned hash_pc(uint64_t pc)
@@ -96,7 +100,7 @@ static struct a64_block *translate(uint64_t pc)
 	a64_tls_insn = NULL;
 	for (uint64_t a = pc; n < MAX_BLOCK_INSNS && a < end; a += 4) {
 		tls_fetch_pc = a;
-		uint32_t w = ld_u32(a);
+		uint32_t w = gmem_fetch32(a);
 		bool stop = a64_decode(&tmp[n++], w, a);
 		if (stop)
 			break;
@@ -266,13 +270,14 @@ static struct a64_block *next_block(struct a64_block *prev, uint64_t pc)
 	return b;
 }
 
-struct a64_stop_info a64_run(struct a64_cpu *c)
+/* Runs blocks until a stop; always inlined, so user mode's loop is the
+ * one a64_run() had before system mode existed. */
+static inline __attribute__((always_inline)) void run_blocks(struct a64_cpu *c,
+							      struct a64_stop_info *out)
 {
 	struct a64_stop_info si = { 0 };
 	struct a64_block *prev = NULL;
 
-	a64_engine_init();
-	tls_cpu = c;
 	for (;;) {
 		/* one test per block for the two rare stops, then their order */
 		if (__builtin_expect((unsigned)c->interrupt | (unsigned)(c->pc & 3), 0)) {
@@ -332,6 +337,22 @@ struct a64_stop_info a64_run(struct a64_cpu *c)
 		}
 		break;
 	}
+	*out = si;
+}
+
+struct a64_stop_info a64_run(struct a64_cpu *c)
+{
+	struct a64_stop_info si;
+
+	a64_engine_init();
+	tls_cpu = c;
+#ifdef A64_SYSTEM
+	/* A guest MMU fault in an access or a fetch enters the guest's
+	 * exception vector and comes back here: the block is abandoned. */
+	while (__builtin_setjmp(a64s_abort_jmp))
+		;
+#endif
+	run_blocks(c, &si);
 	tls_cpu = NULL;
 	return si;
 }

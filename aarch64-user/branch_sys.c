@@ -226,7 +226,7 @@ static bool dec_barrier(struct a64_insn *d, uint32_t w, uint64_t pc)
 static int exec_dc_zva(struct a64_cpu *c, const struct a64_insn *i)
 {
 	uint64_t bs = 4u << A64_DCZID_BS;
-	memset((void *)(uintptr_t)(xr(c, i->rd) & ~(bs - 1)), 0, bs);
+	gmem_zero(xr(c, i->rd) & ~(bs - 1), (unsigned)bs);
 	return a64_next(c, i);
 }
 

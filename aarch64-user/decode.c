@@ -16,13 +16,21 @@ static struct a64_pattern *const all_tables[] = {
 	a64_atomic_table, a64_branch_sys_table, a64_fp_table,
 	a64_simd_table, a64_simd_ldst_table, a64_simd_int_table, a64_simd_fp_table,
 	a64_simd_crypto_table,
+#ifdef A64_SYSTEM
+	a64s_system_table,
+#endif
 };
 
 /* Tables searched for each value of bits [28:25] (the A64 major groups). */
 static struct a64_pattern *const *group_tables(uint32_t op0)
 {
 	static struct a64_pattern *const dpi[] = { a64_dp_imm_table, NULL };
+#ifdef A64_SYSTEM
+	/* System instructions of EL1 (MSR/MRS, exceptions, TLBI, AT...) first. */
+	static struct a64_pattern *const br[] = { a64s_system_table, a64_branch_sys_table, NULL };
+#else
 	static struct a64_pattern *const br[] = { a64_branch_sys_table, NULL };
+#endif
 	static struct a64_pattern *const ls[] = { a64_atomic_table, a64_simd_ldst_table,
 						  a64_ldst_table, NULL };
 	static struct a64_pattern *const dpr[] = { a64_dp_reg_table, NULL };

@@ -109,6 +109,10 @@ extern struct a64_pattern a64_simd_int_table[];
 extern struct a64_pattern a64_simd_fp_table[];
 extern struct a64_pattern a64_simd_ldst_table[];
 extern struct a64_pattern a64_simd_crypto_table[];
+#ifdef A64_SYSTEM
+/* EL1's system instructions (aarch64-system/sysinsn.c), decoded first. */
+extern struct a64_pattern a64s_system_table[];
+#endif
 /* Decode the crypto instructions to the portable handlers even where the
  * host has AES-NI/PCLMULQDQ (simd_crypto.c; for the differential test). */
 extern bool a64_crypto_portable;
@@ -295,6 +299,12 @@ static inline uint64_t extend_val(uint64_t v, unsigned option, unsigned shift)
 bool a64_decode_bitmask(unsigned n, unsigned imms, unsigned immr, bool sf,
 			uint64_t *wmask, uint64_t *tmask);
 
+#ifdef A64_SYSTEM
+/* Full-system mode compiles the memory-touching engine files a second
+ * time with these accessors: guest virtual addresses go through a soft
+ * TLB (aarch64-system/softmmu.h). */
+#include "aarch64-system/softmmu.h"
+#else
 /* Unaligned little-endian guest memory accessors (guest address = host
  * address), one host access each. Loads are volatile: a guest load whose
  * value is discarded (LDR XZR, [Xn]) must still happen, since it may
@@ -314,6 +324,39 @@ GMEM(uint16_t, u16)
 GMEM(uint32_t, u32)
 GMEM(uint64_t, u64)
 #undef GMEM
+
+/* Instruction fetch of the word at @a. */
+static inline uint32_t gmem_fetch32(uint64_t a)
+{
+	return ld_u32(a);
+}
+
+/* Host pointer of @n bytes at @a for an atomic access (aligned, so it
+ * never crosses a page in system mode). */
+static inline void *gmem_host(uint64_t a, unsigned n, bool write)
+{
+	(void)n;
+	(void)write;
+	return (void *)(uintptr_t)a;
+}
+
+/* Copies of up to 16 bytes between guest memory and a host buffer
+ * (SIMD&FP registers), and DC ZVA's zeroing. */
+static inline void gmem_read(void *dst, uint64_t a, unsigned n)
+{
+	memcpy(dst, (const void *)(uintptr_t)a, n);
+}
+
+static inline void gmem_write(uint64_t a, const void *src, unsigned n)
+{
+	memcpy((void *)(uintptr_t)a, src, n);
+}
+
+static inline void gmem_zero(uint64_t a, unsigned n)
+{
+	memset((void *)(uintptr_t)a, 0, n);
+}
+#endif
 
 static inline uint64_t ld_sz(uint64_t a, unsigned size)
 {

@@ -41,13 +41,13 @@ void a64_vload(struct a64_cpu *c, unsigned t, uint64_t a, unsigned scale)
 {
 	union a64_vreg v;
 	memset(&v, 0, sizeof(v));
-	memcpy(&v, (const void *)(uintptr_t)a, 1u << scale);
+	gmem_read(&v, a, 1u << scale);
 	c->v[t] = v;
 }
 
 void a64_vstore(struct a64_cpu *c, unsigned t, uint64_t a, unsigned scale)
 {
-	memcpy((void *)(uintptr_t)a, &c->v[t], 1u << scale);
+	gmem_write(a, &c->v[t], 1u << scale);
 }
 
 /* Plain loads and stores dominate most code: one handler per addressing
@@ -304,8 +304,8 @@ static int exec_vpair(struct a64_cpu *c, const struct a64_insn *i)
 		union a64_vreg v1, v2;
 		memset(&v1, 0, sizeof(v1));
 		memset(&v2, 0, sizeof(v2));
-		memcpy(&v1, (const void *)(uintptr_t)a, n);
-		memcpy(&v2, (const void *)(uintptr_t)(a + n), n);
+		gmem_read(&v1, a, n);
+		gmem_read(&v2, a + n, n);
 		ea_end(c, i);
 		c->v[i->rd] = v1;
 		c->v[i->ra] = v2;

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* Booting a Linux arm64 Image on the machine: the device tree and the loader. */
+#ifndef VGPU_A64S_BOOT_H
+#define VGPU_A64S_BOOT_H
+
+#include <stddef.h>
+
+#include "aarch64-system/sys.h"
+
+/* qemu -M virt's addresses, so the same kernel command line works there. */
+#define VIRT_GIC_DIST 0x08000000ull
+#define VIRT_GIC_CPU 0x08010000ull
+#define VIRT_UART 0x09000000ull
+#define VIRT_UART_SPI 1 /* GIC interrupt ID 33 */
+#define VIRT_RAM 0x40000000ull
+
+struct a64s_boot {
+	const char *cmdline;
+	uint64_t initrd_start, initrd_end; /* 0, 0: none */
+	/* The board adds its devices' nodes (the GPU) under the root node:
+	 * @fdt is libfdt's sequential-write state; returns 0 or a libfdt
+	 * error. NULL: none. */
+	int (*add_nodes)(void *fdt, const struct a64s_machine *m, void *arg);
+	void *arg;
+};
+
+/* Writes the machine's device tree into @buf; returns its size or a
+ * negative errno. Phandles: 1 the GIC, 2 the APB clock. */
+int a64s_fdt_build(const struct a64s_machine *m, const struct a64s_boot *b, void *buf,
+		   size_t size);
+
+/* Reads an arm64 Image (raw or gzip-compressed) from @path into RAM and
+ * sets up vCPU 0 to enter it with the device tree @dtb (placed in RAM
+ * too) and the initrd @initrd (NULL: none). @err receives a message. */
+int a64s_load_linux(struct a64s_machine *m, const char *path, const char *initrd,
+		    struct a64s_boot *b, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: MIT
+# Full-system mode. Its own files, plus a second build of the engine files
+# that touch guest memory (aarch64-user/: loads/stores, atomics, SIMD
+# structure loads, system instructions, the block cache, the decoder)
+# with -DA64_SYSTEM, whose accessors go through the soft TLB
+# (aarch64-system/softmmu.h). variant.h renames their external symbols,
+# so user mode's objects stay exactly as they were. Everything lands in
+# the user library that the vgpu binary and the tests link.
+
+SYS_ENGINE := ldst atomic simd_ldst branch_sys block decode
+SYS_SRCS := $(wildcard aarch64-system/*.c)
+SYS_OBJS := $(SYS_SRCS:%.c=$(BUILD)/%.o) $(SYS_ENGINE:%=$(BUILD)/aarch64-system/engine/%.o)
+SYS_CFLAGS = $(USER_CFLAGS) -include aarch64-system/variant.h
+
+$(BUILD)/aarch64-system/%.o: CF = $(SYS_CFLAGS)
+
+$(BUILD)/aarch64-system/engine/%.o: aarch64-user/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $< (system)")
+	$(Q)$(CC) $(SYS_CFLAGS) -c $< -o $@
+
+$(USER_LIB): $(SYS_OBJS)
+
+# libfdt writes the device tree, zlib inflates Debian's compressed kernel.
+LDLIBS += -lfdt -lz
+
+-include $(SYS_OBJS:.o=.d)

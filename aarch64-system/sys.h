@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Full-system mode: an AArch64 vCPU at EL0/EL1 on the shared A64 engine,
+ * with its system registers, stage-1 MMU and exceptions, and the machine
+ * around it (RAM, the device bus, the interrupt controller).
+ *
+ * The machine is what a board plugs devices into: a64s_bus_add() maps an
+ * MMIO region (the Mali's register window, say) and a64s_irq_set() drives
+ * an interrupt line of the GIC, so no device needs to know about the CPU.
+ */
+#ifndef VGPU_A64S_SYS_H
+#define VGPU_A64S_SYS_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "aarch64-user/cpu.h"
+#include "aarch64-system/softmmu.h"
+
+/* Storage-backed system registers (sysreg.c names their encodings). */
+enum a64s_reg {
+	R_SCTLR, R_TCR, R_TTBR0, R_TTBR1, R_MAIR, R_AMAIR, R_VBAR, R_ESR, R_FAR,
+	R_ELR, R_SPSR, R_CPACR, R_CONTEXTIDR, R_TPIDR_EL1, R_TPIDRRO_EL0,
+	R_CNTKCTL, R_PAR, R_AFSR0, R_AFSR1, R_MDSCR, R_CNTV_CTL, R_CNTV_CVAL,
+	R_CNTP_CTL, R_CNTP_CVAL, R_CSSELR, R_OSLSR, R_MDCCINT, R_SCRATCH,
+	A64S_NREGS
+};
+
+/* PSTATE bits as SPSR_EL1 holds them. */
+#define PSR_D (1u << 9)
+#define PSR_A (1u << 8)
+#define PSR_I (1u << 7)
+#define PSR_F (1u << 6)
+#define PSR_DAIF (PSR_D | PSR_A | PSR_I | PSR_F)
+
+/* Exception classes (ESR_ELx.EC) the vCPU raises. */
+enum {
+	EC_UNKNOWN = 0x00, EC_WFX = 0x01, EC_SVC64 = 0x15, EC_HVC64 = 0x16,
+	EC_SMC64 = 0x17, EC_SYS64 = 0x18, EC_IABT_LOW = 0x20, EC_IABT_CUR = 0x21,
+	EC_PC_ALIGN = 0x22, EC_DABT_LOW = 0x24, EC_DABT_CUR = 0x25,
+	EC_SP_ALIGN = 0x26, EC_BRK64 = 0x3c,
+};
+#define ESR_IL (1u << 25)
+
+struct a64s_machine;
+
+struct a64s_cpu {
+	struct a64_cpu c; /* first: the engine's view (x[31] is the current SP) */
+	struct a64s_machine *m;
+	unsigned index;
+	unsigned el;	   /* 0 or 1 */
+	unsigned spsel;	   /* 1: SP_EL1 at EL1 */
+	uint32_t daif;	   /* PSR_D..PSR_F */
+	uint64_t sp_el0, sp_el1; /* the banked SP not in x[31] */
+	uint64_t reg[A64S_NREGS];
+	bool powered;	   /* PSCI: on */
+	bool wfi;	   /* waiting for an interrupt */
+	uint64_t insns;	   /* retired instructions, estimated per block */
+	struct a64s_tlb tlb[2]; /* one per exception level */
+};
+
+/* A device on the bus: offsets are from the region's base. */
+struct a64s_mmio_ops {
+	uint64_t (*read)(void *dev, uint64_t off, unsigned size);
+	void (*write)(void *dev, uint64_t off, unsigned size, uint64_t v);
+};
+
+#define A64S_MAX_MMIO 16
+#define A64S_MAX_CPUS 8
+
+struct a64s_gic;
+
+struct a64s_machine {
+	uint64_t ram_base, ram_size;
+	uint8_t *ram;
+	unsigned ncpus;
+	struct a64s_cpu *cpu[A64S_MAX_CPUS];
+	struct {
+		uint64_t base, size;
+		const struct a64s_mmio_ops *ops;
+		void *dev;
+	} mmio[A64S_MAX_MMIO];
+	unsigned nmmio;
+	struct a64s_gic *gic;
+	uint64_t timer_hz;   /* CNTFRQ_EL0 */
+	uint64_t time_base;  /* host ns at counter 0 */
+	volatile int stop;   /* 1: power off, 2: reset */
+	bool psci_hvc;	     /* PSCI conduit: HVC (else SMC) */
+	pthread_mutex_t lock; /* devices, GIC */
+	pthread_cond_t wake;  /* a vCPU in WFI */
+};
+
+/* The engine's system-mode build under the names variant.h gives it, for
+ * code built without variant.h (tests, the command). */
+struct a64_stop_info a64s_run(struct a64_cpu *cpu);
+void a64s_invalidate(uint64_t addr, uint64_t len);
+
+/* ---- machine.c ---- */
+int a64s_machine_init(struct a64s_machine *m, uint64_t ram_base, uint64_t ram_size,
+		      unsigned ncpus);
+void a64s_machine_free(struct a64s_machine *m);
+int a64s_bus_add(struct a64s_machine *m, uint64_t base, uint64_t size,
+		 const struct a64s_mmio_ops *ops, void *dev);
+/* Host pointer of guest physical [pa, pa + n) in RAM, or NULL. */
+void *a64s_ram_ptr(struct a64s_machine *m, uint64_t pa, uint64_t n);
+bool a64s_bus_read(struct a64s_machine *m, uint64_t pa, unsigned size, uint64_t *v);
+bool a64s_bus_write(struct a64s_machine *m, uint64_t pa, unsigned size, uint64_t v);
+uint64_t a64s_counter(const struct a64s_machine *m);
+/* Runs vCPU 0 (and those PSCI starts) until the guest powers off: returns
+ * the machine's stop reason. */
+int a64s_machine_run(struct a64s_machine *m);
+/* Makes every vCPU look at its interrupts again. */
+void a64s_kick_all(struct a64s_machine *m);
+
+/* ---- cpu.c: state, exceptions ---- */
+void a64s_cpu_reset(struct a64s_cpu *s, struct a64s_machine *m, unsigned index);
+struct a64s_cpu *a64s_current(void);
+void a64s_set_current(struct a64s_cpu *s);
+uint32_t a64s_pstate(const struct a64s_cpu *s);
+/* Synchronous exception to EL1 with @esr; @ret is the preferred return. */
+void a64s_take_sync(struct a64s_cpu *s, uint32_t esr, uint64_t ret);
+void a64s_take_irq(struct a64s_cpu *s);
+void a64s_eret(struct a64s_cpu *s);
+void a64s_set_spsel(struct a64s_cpu *s, unsigned spsel);
+/* An unmasked interrupt is pending. */
+bool a64s_irq_ready(struct a64s_cpu *s);
+/* Converts a stop of the engine into a guest exception; false when the
+ * stop is not one the guest handles. */
+bool a64s_handle_stop(struct a64s_cpu *s, const struct a64_stop_info *si);
+/* Registers and exception state, for a machine that stopped unexpectedly. */
+void a64s_dump(struct a64s_cpu *s, FILE *f);
+
+/* ---- mmu.c: stage-1 translation ---- */
+enum a64s_fault {
+	F_NONE, F_TRANSLATION, F_ACCESS, F_PERMISSION, F_ADDRSIZE, F_ALIGN, F_EXTERNAL,
+};
+struct a64s_walk {
+	uint64_t pa;
+	enum a64s_fault fault;
+	int level;
+	bool r, w, x;	 /* allowed at the EL asked for */
+};
+/* Translates @va for an access at @el; fills @out (fault F_NONE or why). */
+void a64s_translate(struct a64s_cpu *s, uint64_t va, unsigned el, enum a64s_access acc,
+		    struct a64s_walk *out);
+/* ESR ISS fault status code of a walk's fault. */
+uint32_t a64s_fsc(const struct a64s_walk *w);
+void a64s_tlb_flush(struct a64s_cpu *s);
+void a64s_tlb_flush_va(struct a64s_cpu *s, uint64_t va);
+/* Selects the TLB of the current EL for the accessors. */
+void a64s_tlb_select(struct a64s_cpu *s);
+
+/* ---- sysreg.c ---- */
+/* Reads/writes the register of MRS/MSR encoding @key (op0:op1:CRn:CRm:op2,
+ * bits 20:5 of the instruction); false when it does not exist. */
+const void *a64s_sysreg_find(uint32_t key);
+uint64_t a64s_sysreg_read(struct a64s_cpu *s, const void *reg);
+void a64s_sysreg_write(struct a64s_cpu *s, const void *reg, uint64_t v);
+
+/* ---- timer.c, gic.c ---- */
+int a64s_gic_create(struct a64s_machine *m, uint64_t dist_base, uint64_t cpu_base);
+void a64s_irq_set(struct a64s_machine *m, unsigned intid, bool level);
+/* Per-CPU interrupt (SGI/PPI) of one vCPU. */
+void a64s_ppi_set(struct a64s_machine *m, unsigned cpu, unsigned intid, bool level);
+bool a64s_gic_pending(struct a64s_machine *m, unsigned cpu);
+/* Updates the timer's interrupt lines; returns the host ns until it next fires. */
+uint64_t a64s_timer_update(struct a64s_cpu *s);
+
+#endif

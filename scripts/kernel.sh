@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Debian 12's arm64 kernel for `vgpu system`: the linux-image-arm64
+# metapackage's kernel package, fetched with apt-get download through a
+# private apt state (arm64 only, no root, /etc/apt untouched) and unpacked
+# with dpkg -x into the cache; nothing lands in the repository.
+#
+#   kernel.sh --fetch [--quiet]  download and unpack (a second run does nothing)
+#   kernel.sh --print            print the path of the kernel image (vmlinuz)
+#
+# VGPU_KERNEL_DIR overrides the directory (default
+# ${XDG_CACHE_HOME:-~/.cache}/vgpu/kernel). The image is Debian's vmlinuz:
+# a gzip-compressed arm64 Image, which `vgpu system --kernel` takes as is.
+set -euo pipefail
+
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/vgpu"
+DIR="${VGPU_KERNEL_DIR:-$CACHE/kernel}"
+QUIET=0
+say() { [ "$QUIET" = 1 ] || echo "kernel: $*"; }
+die() { echo "kernel: error: $*" >&2; exit 1; }
+
+image() { ls "$DIR"/root/boot/vmlinuz-*-arm64 2>/dev/null | sort -V | tail -1; }
+
+fetch() {
+	[ -n "$(image)" ] && [ -f "$DIR/.stamp" ] && { say "up to date: $(image)"; return 0; }
+	local apt="$DIR/apt" key=/usr/share/keyrings/debian-archive-keyring.gpg
+	local src="[arch=arm64 signed-by=$key] http://deb.debian.org/debian"
+	[ -r "$key" ] || die "no $key (Debian package debian-archive-keyring)"
+	mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$DIR/debs"
+	{
+		echo "deb $src bookworm main"
+		echo "deb $src bookworm-updates main"
+		echo "deb $src-security bookworm-security main"
+	} >"$apt/sources.list"
+	: >"$apt/status"
+	local opts=(-o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null
+		-o Dir::State="$apt" -o Dir::State::Lists="$apt/lists"
+		-o Dir::State::status="$apt/status" -o Dir::Cache="$apt"
+		-o Dir::Cache::Archives="$apt/archives" -o Dir::Cache::pkgcache=
+		-o Dir::Cache::srcpkgcache= -o APT::Architecture=arm64
+		-o APT::Architectures=arm64 -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+	say "updating the private package lists in $apt"
+	apt-get -q "${opts[@]}" update >/dev/null || die "apt-get update failed"
+	# The metapackage names the versioned kernel package it pulls in.
+	local pkg
+	pkg=$(apt-cache "${opts[@]}" depends linux-image-arm64 2>/dev/null |
+		awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+	[ -n "$pkg" ] || die "linux-image-arm64 names no kernel package"
+	say "downloading $pkg"
+	(cd "$DIR/debs" && apt-get -q "${opts[@]}" download "$pkg:arm64" >/dev/null) ||
+		die "apt-get download $pkg failed"
+	rm -rf "$DIR/root"
+	dpkg -x "$(ls "$DIR"/debs/"${pkg}"_*_arm64.deb | tail -1)" "$DIR/root"
+	[ -n "$(image)" ] || die "$pkg has no boot/vmlinuz"
+	echo "$pkg" >"$DIR/.stamp"
+	say "kernel: $(image)"
+}
+
+case "${1:-}" in
+--fetch)
+	[ "${2:-}" = --quiet ] && QUIET=1
+	fetch
+	;;
+--print)
+	image
+	;;
+*)
+	echo "usage: $0 --fetch [--quiet] | --print" >&2
+	exit 2
+	;;
+esac
