@@ -4,7 +4,8 @@
  * as on Linux, where the child shares its parent's open files. The child
  * submits on the files it inherited (the parent's BO, the parent's kbase
  * memory) and reads its kbase event; the parent sees the results in the
- * memory they share. A grandchild cannot use those files (ENODEV: their
+ * memory they share; a bad pointer there is EFAULT, as on the parent's
+ * own files. A grandchild cannot use those files (ENODEV: their
  * driver runs two processes up). Nodes the child opens itself give it a
  * GPU of its own; the parent's files work on. Prints one line per failed
  * check, then the GPU's
@@ -153,6 +154,18 @@ static int child(int inherited, int kb_inherited, uint8_t *kb_mem, const struct 
 	r = pan_job(inherited, parent_bo, 0x2222);
 	CHECK(!r, "a panfrost job on the inherited file (%d)", r);
 	CHECK(!kb_write(kb_inherited, kb_mem, 0x2323), "a kbase job and its event on the inherited mali0");
+	/* A bad pointer is EFAULT, not a crash: the argument's own, and one
+	 * inside it, whose bytes the parent's driver asks the child for. */
+	errno = 0;
+	r = ioctl(inherited, DRM_IOCTL_PANFROST_GET_BO_OFFSET, (void *)8);
+	CHECK(r == -1 && errno == EFAULT, "a bad argument on the inherited file (%d, errno %d)", r,
+	      errno);
+	errno = 0;
+	r = ioctl(inherited, DRM_IOCTL_PANFROST_SUBMIT,
+		  &(struct pan_submit_arg){ .jc = parent_bo->gpu, .bo_handles = 8,
+					    .bo_handle_count = 1 });
+	CHECK(r == -1 && errno == EFAULT, "a bad BO list on the inherited file (%d, errno %d)", r,
+	      errno);
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
