@@ -16,6 +16,7 @@ static const struct vgpu_cmd *const commands[] = {
 	&vgpu_cmd_dis,
 	&vgpu_cmd_preload,
 	&vgpu_cmd_replay,
+	&vgpu_cmd_system,
 };
 
 static const struct vgpu_cmd *find(const char *name)
