@@ -25,3 +25,9 @@ $(USER_LIB): $(SYS_OBJS)
 LDLIBS += -lfdt -lz
 
 -include $(SYS_OBJS:.o=.d)
+
+# Debian 12's arm64 kernel for `vgpu system` and tests/dbt/system_boot.c
+# (into ~/.cache/vgpu/kernel/; never committed).
+.PHONY: kernel
+kernel:
+	$(Q)scripts/kernel.sh --fetch

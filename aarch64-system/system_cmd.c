@@ -30,13 +30,15 @@ static const char help[] =
 	"  -smp N             vCPUs (default 1; others start through PSCI CPU_ON)\n"
 	"  --time-limit SECS  stop the machine after SECS seconds of host time\n"
 	"\n"
-	"State of this mode: the kernel boots through its early set-up and prints\n"
-	"its first messages on the console; there is no Mali on this machine\n"
-	"yet (it will come through the board), no block device, and TLB entries\n"
-	"and translated code are flushed on every TTBR write and TLBI, which is\n"
-	"slow. Exit status: 0 after the guest powers off, 1 when the machine\n"
-	"cannot be built or the vCPU stops, 2 after a reset request, 124 when\n"
-	"the time limit stopped it.\n";
+	"What works: Debian 12's kernel (6.1) boots on one vCPU to the /init of\n"
+	"an initramfs, which runs at EL0 and powers off (PSCI SYSTEM_OFF). Not\n"
+	"yet: a Mali on this machine (it will come through the board), block\n"
+	"devices, networking, a second vCPU's boot (untested); TLB entries and\n"
+	"translated code are flushed on every TTBR write and TLBI.\n"
+	"\n"
+	"Exit status: 0 after the guest powers off, 2 after it asks for a reset\n"
+	"(panic=-1 makes a panic one), 124 when the time limit stopped it, 1 when\n"
+	"the machine cannot be built or a vCPU stops.\n";
 
 static uint64_t parse_size(const char *s)
 {
