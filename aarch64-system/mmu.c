@@ -129,16 +129,26 @@ uint32_t a64s_fsc(const struct a64s_walk *w)
 	}
 }
 
+/* Another vCPU's thread may flush this TLB while its owner reads it:
+ * only the tags are cleared, so a reader sees either no entry or one
+ * whose addend still points into guest RAM. */
+static void drop_entry(struct a64s_tlb_entry *e)
+{
+	for (int k = 0; k < 3; k++)
+		__atomic_store_n(&e->tag[k], ~0ull, __ATOMIC_RELAXED);
+}
+
 void a64s_tlb_flush(struct a64s_cpu *s)
 {
-	memset(s->tlb, 0xff, sizeof(s->tlb));
+	for (int el = 0; el < 2; el++)
+		for (unsigned k = 0; k < A64S_TLB_SIZE; k++)
+			drop_entry(&s->tlb[el].e[k]);
 }
 
 void a64s_tlb_flush_va(struct a64s_cpu *s, uint64_t va)
 {
 	for (int el = 0; el < 2; el++)
-		memset(&s->tlb[el].e[(va >> 12) & (A64S_TLB_SIZE - 1)], 0xff,
-		       sizeof(struct a64s_tlb_entry));
+		drop_entry(&s->tlb[el].e[(va >> 12) & (A64S_TLB_SIZE - 1)]);
 }
 
 void a64s_tlb_select(struct a64s_cpu *s)
@@ -182,6 +192,7 @@ static uint64_t resolve(uint64_t va, enum a64s_access acc, bool *ram)
 	if (host) {
 		struct a64s_tlb_entry *e = &s->tlb[s->el].e[(va >> 12) & (A64S_TLB_SIZE - 1)];
 		uint64_t vp = va & A64S_PAGE_MASK;
+		drop_entry(e);
 		e->addend = (uint64_t)(uintptr_t)host - vp;
 		e->tag[A64S_READ] = w.r ? vp : ~0ull;
 		e->tag[A64S_WRITE] = w.w ? vp : ~0ull;

@@ -5,7 +5,8 @@
  * console lines through earlycon, the kernel's own console, the panic
  * without a root file system ending in PSCI SYSTEM_RESET; then an
  * initramfs whose /init (tests/guest/system_init.c) runs at EL0, forks,
- * and powers off through PSCI SYSTEM_OFF. qemu-system-aarch64 -M virt,
+ * and powers off through PSCI SYSTEM_OFF, on one vCPU and on two (the
+ * second started by PSCI CPU_ON). qemu-system-aarch64 -M virt,
  * the oracle, prints the same lines of /init from the same files.
  * Console lines end in CR LF (the kernel's serial console and the tty).
  */
@@ -152,20 +153,41 @@ static void expect_init_lines(struct __test_metadata *_metadata, const char *out
 		TH_LOG("console: %s", out);
 }
 
+/* Boots the initramfs under vgpu system with @smp vCPUs; returns the console. */
+static char *boot_vgpu(struct __test_metadata *_metadata, const char *k, const char *smp)
+{
+	char dir[] = "/tmp/vgpu-system-XXXXXX", rd[64];
+	if (!mkdtemp(dir))
+		return NULL;
+	snprintf(rd, sizeof(rd), "%s/initrd", dir);
+	char *out = NULL;
+	if (!make_initramfs(rd)) {
+		char *argv[] = { (char *)vgpu_bin(), "system", "--kernel", (char *)k, "--initrd", rd,
+				 "-smp", (char *)smp, "--append", APPEND, "--time-limit", "240", NULL };
+		out = boot_init(_metadata, argv, 0);
+	}
+	rm_tree(dir);
+	return out;
+}
+
 TEST_TIMEOUT(initramfs_init_runs_at_el0_and_powers_off, 300)
 {
 	const char *k = kernel();
 	NEED_KERNEL(k);
-	char dir[] = "/tmp/vgpu-system-XXXXXX", rd[64];
-	ASSERT_TRUE(mkdtemp(dir) != NULL);
-	snprintf(rd, sizeof(rd), "%s/initrd", dir);
-	ASSERT_EQ(make_initramfs(rd), 0);
-	char *argv[] = { (char *)vgpu_bin(), "system", "--kernel", (char *)k, "--initrd", rd,
-			 "--append", APPEND, "--time-limit", "240", NULL };
-	char *out = boot_init(_metadata, argv, 0);
+	char *out = boot_vgpu(_metadata, k, "1");
 	expect_init_lines(_metadata, out);
 	free(out);
-	rm_tree(dir);
+}
+
+TEST_TIMEOUT(two_vcpus_come_up_through_psci, 300)
+{
+	const char *k = kernel();
+	NEED_KERNEL(k);
+	char *out = boot_vgpu(_metadata, k, "2");
+	expect_init_lines(_metadata, out);
+	EXPECT_TRUE(out && strstr(out, "] CPU1: Booted secondary processor 0x0000000001 [0x410fd034]\r\n"));
+	EXPECT_TRUE(out && strstr(out, "] smp: Brought up 1 node, 2 CPUs\r\n"));
+	free(out);
 }
 
 TEST_TIMEOUT(qemu_boots_the_same_initramfs, 300)
