@@ -5,8 +5,10 @@
  * TLB in front of it. No hardware Access-flag or dirty management is
  * advertised (ID_AA64MMFR1_EL1.HAFDBS = 0), so AF = 0 faults as Linux
  * expects; bit 51 (DBM) is Linux's software write bit then, not part of
- * the output address. TLB entries are not tagged by ASID: writes of TTBR0_EL1 and
- * every TLBI flush them, which is correct if slower than hardware.
+ * the output address. TLB entries are not tagged by ASID: writes of
+ * TTBR0_EL1 and every TLBI flush them, which is correct if slower than
+ * hardware. Translated code is keyed by host address (block.c), so it
+ * survives those flushes.
  */
 #include "aarch64-system/sys.h"
 #include "aarch64-user/engine.h"
@@ -258,14 +260,19 @@ void *a64s_host_slow(uint64_t va, unsigned n, enum a64s_access acc)
 	return p;
 }
 
-uint32_t a64s_fetch_slow(uint64_t va)
+void *a64s_code_slow(uint64_t va)
 {
 	bool ram;
 	uint64_t pa = resolve(va, A64S_EXEC, &ram);
-	uint32_t *p = ram ? a64s_ram_ptr(a64s_current()->m, pa, 4) : NULL;
-	if (!p) {
+	void *p = ram ? a64s_ram_ptr(a64s_current()->m, pa, 4) : NULL;
+	if (!p) { /* code runs from RAM only */
 		struct a64s_walk w = { .fault = F_EXTERNAL };
 		abort_access(a64s_current(), va, A64S_EXEC, &w);
 	}
-	return *p;
+	return p;
+}
+
+uint32_t a64s_fetch_slow(uint64_t va)
+{
+	return *(const uint32_t *)a64s_code_slow(va);
 }

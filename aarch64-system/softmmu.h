@@ -41,6 +41,7 @@ uint64_t a64s_load_slow(uint64_t va, unsigned size);
 void a64s_store_slow(uint64_t va, unsigned size, uint64_t v);
 void *a64s_host_slow(uint64_t va, unsigned n, enum a64s_access acc);
 uint32_t a64s_fetch_slow(uint64_t va);
+void *a64s_code_slow(uint64_t va);
 
 static inline __attribute__((always_inline)) const struct a64s_tlb_entry *
 a64s_hit(uint64_t a, unsigned n, enum a64s_access acc)
@@ -80,6 +81,16 @@ static inline uint32_t gmem_fetch32(uint64_t a)
 	if (e)
 		return *(const uint32_t *)(uintptr_t)(a + e->addend);
 	return a64s_fetch_slow(a);
+}
+
+/* Host address of the instruction at @pc, which this EL may execute (else
+ * an Instruction Abort): the block cache's key (aarch64-user/block.c). */
+static inline uint64_t a64s_code_key(uint64_t pc)
+{
+	const struct a64s_tlb_entry *e = a64s_hit(pc, 4, A64S_EXEC);
+	if (e)
+		return pc + e->addend;
+	return (uint64_t)(uintptr_t)a64s_code_slow(pc);
 }
 
 static inline void *gmem_host(uint64_t a, unsigned n, bool write)

@@ -163,12 +163,14 @@ static bool dec_wfi(struct a64_insn *d, uint32_t w, uint64_t pc)
 /* ---- SYS: op = op1, imm = CRn:CRm:op2 ---- */
 #define SYSOP(op1, crn, crm, op2) ((op1) << 11 | (crn) << 7 | (crm) << 3 | (op2))
 
+/* TLBIs are broadcast (the inner-shareable forms are what Linux uses on
+ * SMP): every vCPU's TLB. Translated code is keyed by host address and
+ * stays. */
 static void flush_all(struct a64s_cpu *s)
 {
 	for (unsigned k = 0; k < s->m->ncpus; k++)
 		if (s->m->cpu[k])
 			a64s_tlb_flush(s->m->cpu[k]);
-	a64_invalidate(0, ~0ull);
 }
 
 static int exec_tlbi(struct a64_cpu *c, const struct a64_insn *i)
@@ -182,7 +184,6 @@ static int exec_tlbi(struct a64_cpu *c, const struct a64_insn *i)
 		for (unsigned k = 0; k < s->m->ncpus; k++)
 			if (s->m->cpu[k])
 				a64s_tlb_flush_va(s->m->cpu[k], va);
-		a64_invalidate(va, A64S_PAGE);
 	}
 	return sync_next(s, i);
 }
@@ -207,10 +208,17 @@ static int exec_ic_all(struct a64_cpu *c, const struct a64_insn *i)
 	return sync_next(sc(c), i);
 }
 
+/* IC IVAU: drops the code translated from that line's host page, whatever
+ * virtual address it ran at. */
 static int exec_ic_ivau(struct a64_cpu *c, const struct a64_insn *i)
 {
-	a64_invalidate(xr(c, i->rd) & ~63ull, 64);
-	return sync_next(sc(c), i);
+	struct a64s_cpu *s = sc(c);
+	struct a64s_walk w;
+	a64s_translate(s, xr(c, i->rd) & ~63ull, s->el, A64S_READ, &w);
+	void *host = w.fault == F_NONE ? a64s_ram_ptr(s->m, w.pa, 64) : NULL;
+	if (host)
+		a64_invalidate((uint64_t)(uintptr_t)host, 64);
+	return sync_next(s, i);
 }
 
 static int exec_dc_zva(struct a64_cpu *c, const struct a64_insn *i)

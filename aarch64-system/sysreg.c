@@ -29,7 +29,7 @@ struct sysreg {
 	uint64_t val; /* STORE: reg[] index; CONST: the value */
 	uint64_t (*rd)(struct a64s_cpu *s);
 	void (*wr)(struct a64s_cpu *s, uint64_t v);
-	bool flush;   /* writes change translation: flush TLBs and blocks */
+	bool flush;   /* writes change translation: flush the TLB */
 };
 
 static uint64_t rd_sp_el0(struct a64s_cpu *s)
@@ -198,10 +198,6 @@ void a64s_sysreg_write(struct a64s_cpu *s, const void *reg, uint64_t v)
 		r->wr(s, v);
 	else if (r->kind == STORE)
 		s->reg[r->val] = v;
-	if (r->flush) {
-		for (unsigned k = 0; k < s->m->ncpus; k++)
-			if (s->m->cpu[k])
-				a64s_tlb_flush(s->m->cpu[k]);
-		a64_invalidate(0, ~0ull);
-	}
+	if (r->flush)
+		a64s_tlb_flush(s);
 }

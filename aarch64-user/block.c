@@ -25,6 +25,9 @@
 
 struct a64_block {
 	uint64_t pc;
+#ifdef A64_SYSTEM
+	uint64_t host; /* where pc's instruction is in host memory */
+#endif
 	uint32_t n;
 	atomic_int valid;
 	struct a64_block *_Atomic hnext; /* hash chain */
@@ -55,6 +58,24 @@ __thread const struct a64_insn *a64_tls_insn A64_TLS_INSN_MODEL; /* executing, o
 #endif
 static __thread uint64_t tls_fetch_pc;		  /* decoding, when a64_tls_insn is NULL */
 
+/*
+ * System mode keys a block by its pc and by the host address that pc
+ * translates to now (a64s_code_key(): the current exception level's TLB,
+ * which only holds pages that level may execute, and faults as a fetch
+ * does), so a change of address space needs no flush of the cache, and
+ * its page index is by host page: an IC IVAU through any alias of the
+ * code drops it. User mode's key is the pc alone.
+ */
+#ifdef A64_SYSTEM
+#define CODE_KEY(pc) a64s_code_key(pc)
+#define KEY_MATCH(b, key) ((b)->host == (key))
+#define PAGE_OF(pc, key) ((key) / GUEST_PAGE)
+#else
+#define CODE_KEY(pc) 0
+#define KEY_MATCH(b, key) 1
+#define PAGE_OF(pc, key) ((pc) / GUEST_PAGE)
+#endif
+
 static inline unsigned hash_pc(uint64_t pc)
 {
 	return (unsigned)((pc >> 2) * 0x9E3779B97F4A7C15ull >> (64 - HASH_BITS));
@@ -65,11 +86,13 @@ static inline unsigned hash_page(uint64_t page)
 	return (unsigned)(page * 0x9E3779B97F4A7C15ull >> (64 - PAGE_HASH_BITS));
 }
 
-static struct a64_block *lookup(uint64_t pc)
+static struct a64_block *lookup(uint64_t pc, uint64_t key)
 {
+	(void)key;
 	struct a64_block *b = atomic_load_explicit(&hash[hash_pc(pc)], memory_order_acquire);
 	for (; b; b = atomic_load_explicit(&b->hnext, memory_order_acquire))
-		if (b->pc == pc && atomic_load_explicit(&b->valid, memory_order_relaxed))
+		if (b->pc == pc && KEY_MATCH(b, key) &&
+		    atomic_load_explicit(&b->valid, memory_order_relaxed))
 			return b;
 	return NULL;
 }
@@ -90,7 +113,7 @@ static int exec_block_end(struct a64_cpu *c, const struct a64_insn *i)
 	return A64_NEXT;
 }
 
-static struct a64_block *translate(uint64_t pc)
+static struct a64_block *translate(uint64_t pc, uint64_t key)
 {
 	struct a64_insn tmp[MAX_BLOCK_INSNS];
 	uint32_t n = 0;
@@ -111,6 +134,9 @@ static struct a64_block *translate(uint64_t pc)
 	if (!b)
 		abort();
 	b->pc = pc;
+#ifdef A64_SYSTEM
+	b->host = key;
+#endif
 	b->n = n;
 	atomic_init(&b->valid, 1);
 	atomic_init(&b->link[0], NULL);
@@ -121,18 +147,18 @@ static struct a64_block *translate(uint64_t pc)
 	b->insns[n].pc = pc + 4ull * n;
 
 	pthread_mutex_lock(&cache_lock);
-	struct a64_block *other = lookup(pc);
+	struct a64_block *other = lookup(pc, key);
 	if (other) { /* another thread won the race */
 		pthread_mutex_unlock(&cache_lock);
 		free(b);
 		return other;
 	}
-	struct page_ent **pp = page_slot(pc / GUEST_PAGE);
+	struct page_ent **pp = page_slot(PAGE_OF(pc, key));
 	if (!*pp) {
 		struct page_ent *e = calloc(1, sizeof(*e));
 		if (!e)
 			abort();
-		e->page = pc / GUEST_PAGE;
+		e->page = PAGE_OF(pc, key);
 		*pp = e;
 		npages++;
 	}
@@ -246,20 +272,23 @@ static __thread struct {
 static struct a64_block *next_block(struct a64_block *prev, uint64_t pc)
 {
 	struct a64_block *b;
+	uint64_t key = CODE_KEY(pc);
+	(void)key;
 	if (prev) {
 		for (int k = 0; k < 2; k++) {
 			b = atomic_load_explicit(&prev->link[k], memory_order_acquire);
-			if (b && b->pc == pc &&
+			if (b && b->pc == pc && KEY_MATCH(b, key) &&
 			    atomic_load_explicit(&b->valid, memory_order_relaxed))
 				return b;
 		}
 	}
 	unsigned t = (unsigned)(pc >> 2) & (TCACHE_SIZE - 1);
 	b = tcache[t].b;
-	if (!b || tcache[t].pc != pc || !atomic_load_explicit(&b->valid, memory_order_relaxed)) {
-		b = lookup(pc);
+	if (!b || tcache[t].pc != pc || !KEY_MATCH(b, key) ||
+	    !atomic_load_explicit(&b->valid, memory_order_relaxed)) {
+		b = lookup(pc, key);
 		if (!b)
-			b = translate(pc);
+			b = translate(pc, key);
 		tcache[t].pc = pc;
 		tcache[t].b = b;
 	}
