@@ -2,7 +2,8 @@
 # vgpu user-space build. `make help` lists the targets.
 #
 # Sources are found by directory, so adding a file needs no edit here:
-#   core (kernel-style, OS layer only): vgpu/ shader/ driver-shim/
+#   core (kernel-style, OS layer only): vgpu/ shader/ driver-shim/, and
+#                                       board/ (its module.mk)
 #   user space (libc allowed):          os/os-user.c aarch64-user/ fuse-dev/ cmd/
 #   tests:                              tests/<tier>/*.c, one TAP binary each
 #   aarch64 guest programs:             tests/guest/*.c (cross-compiled)

@@ -9,7 +9,8 @@
 #include "driver-shim/uapi_ioc.h"
 
 struct shim_dev *shim_dev_create(const struct shim_config *cfg,
-				 const struct shim_host *host)
+				 const struct shim_host *host,
+				 const struct shim_port *port)
 {
 	struct shim_dev *dev = os_zalloc(sizeof(*dev));
 
@@ -20,6 +21,7 @@ struct shim_dev *shim_dev_create(const struct shim_config *cfg,
 		dev->cfg.backing_size = SHIM_DEFAULT_BACKING;
 	dev->cfg.backing_size = OS_ALIGN_UP(dev->cfg.backing_size, 2ull << 20);
 	dev->host = *host;
+	dev->port = *port;
 	dev->lock = os_mutex_new();
 	dev->stat_lock = os_mutex_new();
 	dev->wake = os_cond_new();

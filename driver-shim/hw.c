@@ -43,16 +43,51 @@ bool hw_poll_reg(struct shim_hw *hw, struct shim_acct *a, uint32_t off,
 	return false;
 }
 
-static void irq_cb(void *owner, enum vgpu_irq_line line, bool level)
+/* The lines' handlers only note the interrupt: they may run inside our
+ * own register writes, with dev->lock held. */
+static void irq_note(struct shim_hw *hw, enum shim_irq_line line, bool level)
 {
-	struct shim_hw *hw = owner;
-
 	if (!level)
 		return;
 	os_mutex_lock(hw->irq_lock);
 	hw->irq_pending |= 1u << line;
 	os_cond_signal(hw->irq_wake);
 	os_mutex_unlock(hw->irq_lock);
+}
+
+static void job_irq(void *arg, bool level)
+{
+	irq_note(arg, SHIM_IRQ_JOB, level);
+}
+
+static void mmu_irq(void *arg, bool level)
+{
+	irq_note(arg, SHIM_IRQ_MMU, level);
+}
+
+static void gpu_irq(void *arg, bool level)
+{
+	irq_note(arg, SHIM_IRQ_GPU, level);
+}
+
+static const shim_irq_handler irq_handlers[SHIM_IRQ_LINES] = {
+	[SHIM_IRQ_JOB] = job_irq,
+	[SHIM_IRQ_MMU] = mmu_irq,
+	[SHIM_IRQ_GPU] = gpu_irq,
+};
+
+/* The product by GPU_ID's top half, as panfrost names it. */
+static const char *gpu_model_name(uint32_t gpu_id)
+{
+	static const struct { uint16_t id; const char *name; } models[] = {
+		{ 0x6000, "Mali-G71" },
+		{ 0x7212, "Mali-G52" },
+	};
+
+	for (unsigned i = 0; i < OS_ARRAY_SIZE(models); i++)
+		if (models[i].id == gpu_id >> 16)
+			return models[i].name;
+	return "Mali (unknown)";
 }
 
 static bool power_domain(struct shim_hw *hw, struct shim_acct *a,
@@ -160,16 +195,13 @@ static void as_program(struct shim_hw *hw, struct shim_acct *a, int as,
  * the data bytes read and written through it (to @bytes if not NULL). */
 static uint64_t as_pages_touched(struct shim_hw *hw, int as, uint64_t *bytes)
 {
-	struct vgpu_stats st;
+	uint64_t pages = 0, b = 0;
 
+	if (as >= 0 && hw->port->as_traffic)
+		hw->port->as_traffic(hw->port->priv, (unsigned)as, &pages, &b);
 	if (bytes)
-		*bytes = 0;
-	if (as < 0 || as >= VGPU_STATS_AS)
-		return 0;
-	vgpu_stats_get(hw->gpu, &st);
-	if (bytes)
-		*bytes = st.as[as].bytes_read + st.as[as].bytes_written;
-	return st.as[as].pages_touched;
+		*bytes = b;
+	return pages;
 }
 
 static bool as_busy(struct shim_hw *hw, int as)
@@ -737,21 +769,20 @@ static void irq_thread(void *arg)
 	}
 }
 
+static void irqs_free(struct shim_hw *hw)
+{
+	for (int l = 0; l < SHIM_IRQ_LINES; l++)
+		hw->port->free_irq(hw->port->priv, l);
+}
+
 int shim_hw_init(struct shim_dev *dev)
 {
-	static const char *const names[] = { "g71", "g52" };
-	struct vgpu_config cfg;
-	struct shim_hw *hw;
+	struct shim_hw *hw = os_zalloc(sizeof(*hw));
 
-	if (vgpu_config_init(&cfg, names[dev->cfg.gpu == SHIM_GPU_G52],
-			     dev->cfg.cores)) {
-		os_err("hw", "bad GPU configuration (%u cores)", dev->cfg.cores);
-		return -SHIM_EINVAL;
-	}
-	hw = os_zalloc(sizeof(*hw));
 	if (!hw)
 		return -SHIM_ENOMEM;
 	hw->dev = dev;
+	hw->port = &dev->port;
 	hw->host_timeout_ns = dev->cfg.job_timeout_ms
 				      ? dev->cfg.job_timeout_ms * 1000000ull
 				      : HW_HOST_TIMEOUT_NS;
@@ -760,26 +791,21 @@ int shim_hw_init(struct shim_dev *dev)
 		hw->gpu_timeout_cycles[k] =
 			(dev->cfg.job_gpu_timeout_ms ? dev->cfg.job_gpu_timeout_ms :
 			 k ? HW_GPU_TIMEOUT_MS_KBASE : HW_GPU_TIMEOUT_MS_PANFROST) *
-			(cfg.clock_hz / 1000);
+			(hw->port->clock_hz / 1000);
 	for (int s = 0; s < HW_SLOTS; s++)
 		shim_list_init(&hw->slot[s].queue);
 	hw->irq_lock = os_mutex_new();
 	hw->irq_wake = os_cond_new();
-	hw->gpu = vgpu_create(&cfg, irq_cb, hw);
-	if (!hw->irq_lock || !hw->irq_wake || !hw->gpu)
+	if (!hw->irq_lock || !hw->irq_wake)
 		goto fail;
-	/* Without it, every COMPUTE job would fail with JOB_CONFIG_FAULT. */
-	hw->compute = bi_compute_attach(hw->gpu);
-	if (!hw->compute)
-		goto fail;
-	/* Host threads are not the modelled cores: those are SHADER_PRESENT. */
-	if (dev->cfg.workers)
-		bi_compute_set_workers(hw->compute, dev->cfg.workers);
-	bi_compute_set_stats(hw->compute, !dev->cfg.no_shader_stats);
-	if (vgpu_bus_add(hw->gpu, SHIM_KPOOL_PA, SHIM_KPOOL_SIZE, dev->kpool))
-		goto fail;
+	for (int l = 0; l < SHIM_IRQ_LINES; l++)
+		if (hw->port->request_irq(hw->port->priv, l, irq_handlers[l], hw))
+			goto fail_irq;
+	if (hw->port->bus_add(hw->port->priv, SHIM_KPOOL_PA, SHIM_KPOOL_SIZE,
+			      dev->kpool))
+		goto fail_irq;
 	read_features(hw, &dev->regs);
-	dev->gpu_name = dev->cfg.gpu == SHIM_GPU_G52 ? "Mali-G52" : "Mali-G71";
+	dev->gpu_name = gpu_model_name(dev->regs.gpu_id);
 	dev->hw = hw;
 	if (gpu_bring_up(hw, NULL))
 		goto fail_hw;
@@ -790,11 +816,10 @@ int shim_hw_init(struct shim_dev *dev)
 
 fail_hw:
 	dev->hw = NULL;
+	hw->port->bus_remove(hw->port->priv, SHIM_KPOOL_PA);
+fail_irq:
+	irqs_free(hw);
 fail:
-	if (hw->compute)
-		bi_compute_detach(hw->gpu, hw->compute);
-	if (hw->gpu)
-		vgpu_destroy(hw->gpu);
 	if (hw->irq_wake)
 		os_cond_free(hw->irq_wake);
 	if (hw->irq_lock)
@@ -814,8 +839,12 @@ void shim_hw_fini(struct shim_dev *dev)
 	os_cond_signal(hw->irq_wake);
 	os_mutex_unlock(hw->irq_lock);
 	os_thread_join(hw->thread);
-	bi_compute_detach(hw->gpu, hw->compute);
-	vgpu_destroy(hw->gpu);
+	/* Masked, so the model raises nothing once the handlers are gone. */
+	wr(hw, NULL, MALI_JOB_IRQ_MASK, 0);
+	wr(hw, NULL, MALI_MMU_IRQ_MASK, 0);
+	wr(hw, NULL, MALI_GPU_IRQ_MASK, 0);
+	irqs_free(hw);
+	hw->port->bus_remove(hw->port->priv, SHIM_KPOOL_PA);
 	os_cond_free(hw->irq_wake);
 	os_mutex_free(hw->irq_lock);
 	os_free(hw);
@@ -826,21 +855,21 @@ int shim_hw_bus_add(struct shim_dev *dev, uint64_t pa, uint64_t size, void *host
 {
 	if (!dev->hw)
 		return -SHIM_ENODEV;
-	return vgpu_bus_add(dev->hw->gpu, pa, size, host) ? -SHIM_ENOMEM : 0;
+	return dev->port.bus_add(dev->port.priv, pa, size, host) ? -SHIM_ENOMEM : 0;
 }
 
 void shim_hw_bus_remove(struct shim_dev *dev, uint64_t pa)
 {
 	if (dev->hw)
-		vgpu_bus_remove(dev->hw->gpu, pa);
+		dev->port.bus_remove(dev->port.priv, pa);
 }
 
 int shim_hw_ctx_attach(struct shim_dev *dev, struct shim_ctx *ctx)
 {
 	if (!dev->hw)
 		return 0;
-	return vgpu_bus_add(dev->hw->gpu, ctx->pa_base, ctx->backing.size,
-			    ctx->backing.host) ? -SHIM_ENOMEM : 0;
+	return dev->port.bus_add(dev->port.priv, ctx->pa_base, ctx->backing.size,
+				 ctx->backing.host) ? -SHIM_ENOMEM : 0;
 }
 
 void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx)
@@ -904,5 +933,5 @@ void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx)
 void shim_hw_ctx_detach(struct shim_dev *dev, struct shim_ctx *ctx)
 {
 	if (dev->hw && ctx->backing.host)
-		vgpu_bus_remove(dev->hw->gpu, ctx->pa_base);
+		dev->port.bus_remove(dev->port.priv, ctx->pa_base);
 }

@@ -8,8 +8,6 @@
 #define DRIVER_SHIM_HW_PRIV_H
 
 #include "driver-shim/shim_internal.h"
-#include "shader/compute.h"
-#include "vgpu/gpu.h"
 #include "vgpu/regs.h"
 
 #define HW_SLOTS 3
@@ -56,8 +54,7 @@ struct hw_slot {
 };
 
 struct shim_hw {
-	struct vgpu *gpu;
-	struct bi_compute *compute; /* the shader cores' back end */
+	const struct shim_port *port; /* the GPU's registers, IRQs, bus */
 	struct shim_dev *dev;
 	struct hw_slot slot[HW_SLOTS];
 	struct shim_ctx *as_owner[HW_AS];
@@ -80,7 +77,7 @@ static inline uint32_t rd(struct shim_hw *hw, struct shim_acct *a, uint32_t off)
 {
 	if (a)
 		a->reg_reads++;
-	return vgpu_read32(hw->gpu, off);
+	return hw->port->read32(hw->port->priv, off);
 }
 
 static inline void wr(struct shim_hw *hw, struct shim_acct *a, uint32_t off,
@@ -88,7 +85,7 @@ static inline void wr(struct shim_hw *hw, struct shim_acct *a, uint32_t off,
 {
 	if (a)
 		a->reg_writes++;
-	vgpu_write32(hw->gpu, off, v);
+	hw->port->write32(hw->port->priv, off, v);
 }
 
 static inline uint64_t rd64(struct shim_hw *hw, struct shim_acct *a, uint32_t off)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * What the hardware back end reads back from the GPU besides job results:
- * performance counter dumps, the timestamp and cycle counters, and the
- * model's statistics. Registers only, as in hw.c.
+ * performance counter dumps, the timestamp and cycle counters. Registers
+ * only, as in hw.c.
  */
 #include "driver-shim/hw_priv.h"
 
@@ -119,8 +119,7 @@ uint64_t shim_hw_timestamp(struct shim_dev *dev)
 
 uint64_t shim_hw_timestamp_hz(struct shim_dev *dev)
 {
-	(void)dev;
-	return VGPU_TIMESTAMP_HZ;
+	return dev->port.timestamp_hz;
 }
 
 uint64_t shim_hw_cycles(struct shim_dev *dev)
@@ -128,45 +127,6 @@ uint64_t shim_hw_cycles(struct shim_dev *dev)
 	if (!dev->hw)
 		return os_time_ns();
 	return hw_rd64_counter(dev->hw, MALI_GPU_CYCLE_COUNT_LO);
-}
-
-unsigned shim_hw_shader_stats(struct shim_dev *dev, struct bi_stats *total,
-			      struct bi_job_record *jobs, unsigned max,
-			      uint64_t *njobs, uint64_t *busy_ns)
-{
-	*njobs = *busy_ns = 0;
-	if (!dev->hw || !dev->hw->compute) {
-		os_memset(total, 0, sizeof(*total));
-		return 0;
-	}
-	bi_compute_stats(dev->hw->compute, total);
-	*busy_ns = bi_compute_busy_ns(dev->hw->compute);
-	return bi_compute_jobs(dev->hw->compute, jobs, max, njobs);
-}
-
-void shim_hw_stats(struct shim_dev *dev, uint64_t *reg_reads,
-		   uint64_t *reg_writes, uint64_t *irqs, uint64_t *pages,
-		   uint64_t bytes[3])
-{
-	struct vgpu_stats st;
-
-	*reg_reads = *reg_writes = *irqs = *pages = 0;
-	bytes[0] = bytes[1] = bytes[2] = 0;
-	if (!dev->hw)
-		return;
-	vgpu_stats_get(dev->hw->gpu, &st);
-	for (int as = 0; as < VGPU_STATS_AS; as++) {
-		bytes[0] += st.as[as].bytes_read;
-		bytes[1] += st.as[as].bytes_written;
-		bytes[2] += st.as[as].bytes_fetched;
-	}
-	for (int b = 0; b < VGPU_BLOCK_COUNT; b++) {
-		*reg_reads += st.reg_reads[b];
-		*reg_writes += st.reg_writes[b];
-	}
-	for (int l = 0; l < VGPU_IRQ_COUNT; l++)
-		*irqs += st.irqs[l];
-	*pages = st.pages_touched;
 }
 
 uint64_t shim_hw_queued_next(struct shim_dev *dev)

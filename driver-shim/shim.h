@@ -80,6 +80,12 @@ enum shim_gpu_model {
 	SHIM_GPU_G52,
 };
 
+/*
+ * What a front end asks for. The first four fields describe the machine,
+ * which the board (board/) builds from them; the driver ignores them and
+ * learns its GPU from the registers, as a real one does. The rest are
+ * the driver's own parameters.
+ */
 struct shim_config {
 	enum shim_gpu_model gpu;
 	unsigned cores;          /* modelled cores (SHADER_PRESENT); 0: the GPU's */
@@ -98,8 +104,12 @@ enum shim_node {
 	SHIM_NODE_PANFROST, /* /dev/dri/renderD128 */
 };
 
+/* Probes the GPU behind @port (driver-shim/port.h), which the board made
+ * and keeps valid until shim_dev_destroy(). */
+struct shim_port;
 struct shim_dev *shim_dev_create(const struct shim_config *cfg,
-				 const struct shim_host *host);
+				 const struct shim_host *host,
+				 const struct shim_port *port);
 void shim_dev_destroy(struct shim_dev *dev);
 const char *shim_dev_gpu_name(struct shim_dev *dev);
 
@@ -207,10 +217,18 @@ int shim_trace_start(struct shim_dev *dev);
 void shim_trace_write(struct shim_dev *dev,
 		      void (*emit)(void *priv, const char *s, size_t n), void *priv);
 
-/* The statistics as JSON into @buf; returns the length it needs. */
-size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size);
-/* The same, whole, in a buffer of its own (os_free it); NULL without
- * memory. Jobs running meanwhile cannot truncate it. */
-char *shim_stats_json_dup(struct shim_dev *dev, size_t *len);
+/*
+ * The driver's sections of the statistics document, which the board
+ * assembles (board_stats_json): handed to @emit piece by piece, as JSON
+ * text that fits where the board puts it.
+ */
+enum shim_stats_part {
+	SHIM_STATS_SYSTEM,   /* the driver's members of "system", comma-separated */
+	SHIM_STATS_CONTEXTS, /* the elements of "contexts" (per context) */
+	SHIM_STATS_IOCTLS,   /* the elements of "ioctls" (per request kind) */
+};
+void shim_stats_write(struct shim_dev *dev, enum shim_stats_part part,
+		      void (*emit)(void *priv, const char *s, size_t n),
+		      void *priv);
 
 #endif

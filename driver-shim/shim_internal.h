@@ -15,6 +15,7 @@
 
 #include "os/os.h"
 #include "driver-shim/list.h"
+#include "driver-shim/port.h"
 #include "driver-shim/ralloc.h"
 #include "driver-shim/shim.h"
 #include "driver-shim/uapi_errno.h"
@@ -175,6 +176,7 @@ struct shim_stat_row {
 struct shim_dev {
 	struct shim_config cfg;
 	struct shim_host host;
+	struct shim_port port;  /* the machine's GPU (board/) */
 	struct os_mutex *lock;
 	struct os_cond *wake;   /* broadcast on any completion */
 	struct shim_list files;
@@ -311,21 +313,6 @@ void shim_hw_bus_remove(struct shim_dev *dev, uint64_t pa);
 /* Puts a new context's backing window on the GPU bus, and takes it off. */
 int shim_hw_ctx_attach(struct shim_dev *dev, struct shim_ctx *ctx);
 void shim_hw_ctx_detach(struct shim_dev *dev, struct shim_ctx *ctx);
-/* Totals the model keeps (register accesses, IRQs, pages touched, and
- * the GPU's memory traffic: data bytes read, written, and fetched as
- * shader instructions, in @bytes[0..2]). */
-void shim_hw_stats(struct shim_dev *dev, uint64_t *reg_reads,
-		   uint64_t *reg_writes, uint64_t *irqs, uint64_t *pages,
-		   uint64_t bytes[3]);
-/* The shader cores' statistics: the total over all jobs to @total, the
- * latest jobs' records to @jobs (at most @max, oldest first; returns how
- * many), the number of jobs they ran to @njobs and the host time those
- * took on the shader model to @busy_ns. Nothing without a GPU. */
-struct bi_stats;
-struct bi_job_record;
-unsigned shim_hw_shader_stats(struct shim_dev *dev, struct bi_stats *total,
-			      struct bi_job_record *jobs, unsigned max,
-			      uint64_t *njobs, uint64_t *busy_ns);
 /* Removes every job of @ctx from the hardware and queues (its file is
  * going away); their done() runs with a cancelled status. */
 void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx);

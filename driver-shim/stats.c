@@ -1,33 +1,41 @@
 // SPDX-License-Identifier: MIT
 /*
- * The stats file: per-ioctl rows (count, errors, bytes in/out, latency
- * p50/p99/max from a log2 histogram, register reads/writes, IRQs, jobs,
- * GPU pages mapped, faults), per-context totals, system counters and the
- * shader cores' statistics (all jobs, and the latest jobs one by one), as
- * one JSON object. Written with a bounded printer so a too-small buffer
- * still yields the length needed.
+ * The driver's sections of the statistics document (the board assembles
+ * the whole, board/stats.c): per-ioctl rows (count, errors, bytes in/out,
+ * latency p50/p99/max from a log2 histogram, register reads/writes, IRQs,
+ * jobs, GPU pages mapped, faults), per-context totals and the driver's
+ * system counters, as JSON handed out piece by piece.
  */
 #include "driver-shim/shim_internal.h"
-#include "shader/compute.h"
-#include "shader/stats.h"
 
 struct out {
-	char *buf;
-	size_t size, len;
+	void (*emit)(void *priv, const char *s, size_t n);
+	void *priv;
 };
 
 static void put(struct out *o, const char *fmt, ...) OS_PRINTF(2, 3);
 static void put(struct out *o, const char *fmt, ...)
 {
+	char small[1024], *buf = small;
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = os_vsnprintf(o->buf && o->len < o->size ? o->buf + o->len : NULL,
-			 o->buf && o->len < o->size ? o->size - o->len : 0, fmt, ap);
+	n = os_vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		o->len += (size_t)n;
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(small)) {
+		buf = os_alloc((size_t)n + 1);
+		if (!buf)
+			return;
+		va_start(ap, fmt);
+		os_vsnprintf(buf, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	o->emit(o->priv, buf, (size_t)n);
+	if (buf != small)
+		os_free(buf);
 }
 
 static const char *const kb_names[64] = {
@@ -136,118 +144,14 @@ static void row_json(struct out *o, const char *node, const char *name,
 	*first = false;
 }
 
-/* One block of shader statistics (shader/interp.h) as a JSON object:
- * thread-instructions by class, the clause-size histogram (tuples 1-8),
- * operand traffic, data accesses by memory, branches. */
-static void bi_stats_json(struct out *o, const struct bi_stats *st)
+static void system_json(struct out *o, struct shim_dev *dev)
 {
-	put(o, "{\"clauses\": %llu, \"thread_clauses\": %llu, \"instrs\": {",
-	    (unsigned long long)st->clauses,
-	    (unsigned long long)st->threads_in_clauses);
-	for (unsigned i = 0; i < BI_CLASS_COUNT; i++)
-		put(o, "%s\"%s\": %llu", i ? ", " : "", bi_class_name(i),
-		    (unsigned long long)st->instrs[i]);
-	put(o, "}, \"clause_tuples\": [");
-	for (unsigned i = 1; i < OS_ARRAY_SIZE(st->clause_tuples); i++)
-		put(o, "%s%llu", i > 1 ? ", " : "",
-		    (unsigned long long)st->clause_tuples[i]);
-	put(o, "], \"operands\": {\"reg_reads\": %llu, \"reg_writes\": %llu, "
-	    "\"temp_reads\": %llu, \"fau_reads\": %llu, \"const_reads\": %llu}, "
-	    "\"memory\": {",
-	    (unsigned long long)st->reg_reads, (unsigned long long)st->reg_writes,
-	    (unsigned long long)st->temp_reads, (unsigned long long)st->fau_reads,
-	    (unsigned long long)st->const_reads);
-	for (unsigned i = 0; i < BI_SPACE_COUNT; i++)
-		put(o, "%s\"%s\": {\"loads\": %llu, \"stores\": %llu, "
-		    "\"atomics\": %llu, \"bytes\": %llu}", i ? ", " : "",
-		    bi_space_name(i), (unsigned long long)st->mem[i][BI_ACC_LOAD],
-		    (unsigned long long)st->mem[i][BI_ACC_STORE],
-		    (unsigned long long)st->mem[i][BI_ACC_ATOMIC],
-		    (unsigned long long)st->mem_bytes[i]);
-	put(o, "}, \"branches\": %llu, \"branches_divergent\": %llu, \"branch_sites\": [",
-	    (unsigned long long)st->branches,
-	    (unsigned long long)st->branches_divergent);
-	/* Each site's clause, last taken target (0: the end of the shader)
-	 * and fall-through: enough for `vgpu stats --dot` to draw the graph. */
-	for (unsigned i = 0; i < st->nsites; i++) {
-		const struct bi_branch_site *b = &st->site[i];
-
-		put(o, "%s{\"va\": \"0x%llx\", \"target\": \"0x%llx\", \"next\": \"0x%llx\", "
-		    "\"execs\": %llu, \"taken\": %llu, \"not_taken\": %llu, \"divergent\": %llu}",
-		    i ? ", " : "", (unsigned long long)b->va, (unsigned long long)b->target,
-		    (unsigned long long)b->next_va, (unsigned long long)b->execs,
-		    (unsigned long long)b->taken, (unsigned long long)b->not_taken,
-		    (unsigned long long)b->divergent);
-	}
-	put(o, "]}");
-}
-
-/* "shader": the total over all jobs and the latest jobs' records. With
- * shader statistics off ("stats": false) neither has the per-instruction
- * objects, so nothing reads as zero that was never counted. */
-static void shader_json(struct out *o, struct shim_dev *dev)
-{
-	struct bi_job_record *rec = os_zalloc(BI_JOB_LOG * sizeof(*rec));
-	struct bi_stats *total = os_zalloc(sizeof(*total));
-	bool on = !dev->cfg.no_shader_stats;
-	uint64_t njobs = 0, busy_ns = 0;
-	unsigned n = 0;
-
-	if (rec && total)
-		n = shim_hw_shader_stats(dev, total, rec, BI_JOB_LOG, &njobs, &busy_ns);
-	put(o, ",\n  \"shader\": {\"jobs_run\": %llu", (unsigned long long)njobs);
-	if (on) {
-		put(o, ", \"total\": ");
-		if (total)
-			bi_stats_json(o, total);
-		else
-			put(o, "{}");
-	}
-	put(o, ", \"stats\": %s, \"gpu_ns\": %llu,\n    \"recent_jobs\": [",
-	    on ? "true" : "false", (unsigned long long)busy_ns);
-	for (unsigned i = 0; i < n; i++) {
-		const struct bi_job_record *r = &rec[i];
-
-		put(o, "%s\n    {\"seq\": %llu, \"job_va\": \"0x%llx\", "
-		    "\"shader_va\": \"0x%llx\", \"as_nr\": %u, \"exception\": %u, "
-		    "\"local_size\": [%u, %u, %u], \"groups\": [%u, %u, %u], "
-		    "\"workgroups\": %llu, \"tuples\": %llu, \"gpu_ns\": %llu",
-		    i ? "," : "", (unsigned long long)r->seq,
-		    (unsigned long long)r->job_va, (unsigned long long)r->shader,
-		    r->as_nr, r->exception, r->inv.local[0], r->inv.local[1],
-		    r->inv.local[2], r->inv.groups[0], r->inv.groups[1],
-		    r->inv.groups[2], (unsigned long long)r->workgroups,
-		    (unsigned long long)r->tuples, (unsigned long long)r->ns);
-		if (r->stats) {
-			put(o, ", \"stats\": ");
-			bi_stats_json(o, &r->st);
-		}
-		put(o, "}");
-	}
-	put(o, "]}");
-	os_free(rec);
-	os_free(total);
-}
-
-size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size)
-{
-	struct out o = { .buf = buf, .size = size };
-	uint64_t rr, rw, irqs, pages, bytes[3];
-	struct shim_list *pos, *tmp;
-	bool first = true;
-
 	os_mutex_lock(dev->lock);
-	shim_hw_stats(dev, &rr, &rw, &irqs, &pages, bytes);
-	put(&o, "{\n  \"gpu\": \"%s\",\n  \"system\": {\"opens\": %llu, "
-	    "\"releases\": %llu, \"contexts_live\": %llu, \"contexts_peak\": %llu, "
-	    "\"jobs_done\": %llu, \"jobs_failed\": %llu, \"mmu_faults\": %llu, "
-	    "\"gpu_resets\": %llu, \"gpu_pages_mapped\": %llu, "
-	    "\"reg_reads\": %llu, \"reg_writes\": %llu, \"irqs\": %llu, "
-	    "\"gpu_pages_touched\": %llu, \"gpu_bytes_read\": %llu, "
-	    "\"gpu_bytes_written\": %llu, \"gpu_bytes_fetched\": %llu, "
-	    "\"chains_queued_next\": %llu},\n"
-	    "  \"contexts\": [",
-	    dev->gpu_name, (unsigned long long)dev->st_opens,
+	put(o, "\"opens\": %llu, \"releases\": %llu, \"contexts_live\": %llu, "
+	    "\"contexts_peak\": %llu, \"jobs_done\": %llu, \"jobs_failed\": %llu, "
+	    "\"mmu_faults\": %llu, \"gpu_resets\": %llu, \"gpu_pages_mapped\": %llu, "
+	    "\"chains_queued_next\": %llu",
+	    (unsigned long long)dev->st_opens,
 	    (unsigned long long)dev->st_releases,
 	    (unsigned long long)dev->st_ctx_live,
 	    (unsigned long long)dev->st_ctx_peak,
@@ -255,17 +159,22 @@ size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size)
 	    (unsigned long long)dev->st_jobs_failed,
 	    (unsigned long long)dev->st_mmu_faults,
 	    (unsigned long long)dev->st_gpu_resets,
-	    (unsigned long long)dev->st_pages_live, (unsigned long long)rr,
-	    (unsigned long long)rw, (unsigned long long)irqs,
-	    (unsigned long long)pages, (unsigned long long)bytes[0],
-	    (unsigned long long)bytes[1], (unsigned long long)bytes[2],
+	    (unsigned long long)dev->st_pages_live,
 	    (unsigned long long)shim_hw_queued_next(dev));
+	os_mutex_unlock(dev->lock);
+}
+
+static void contexts_json(struct out *o, struct shim_dev *dev)
+{
+	struct shim_list *pos, *tmp;
+	bool first = true;
+
+	os_mutex_lock(dev->lock);
 	shim_list_for_each_safe(pos, tmp, &dev->ctxs) {
 		struct shim_ctx *c = shim_container_of(pos, struct shim_ctx, link);
-
 		bool rfirst = true;
 
-		put(&o, "%s\n    {\"id\": %d, \"uapi\": \"%s\", \"as\": %d, "
+		put(o, "%s\n    {\"id\": %d, \"uapi\": \"%s\", \"as\": %d, "
 		    "\"ioctls\": %llu, \"jobs\": %llu, \"faults\": %llu, "
 		    "\"gpu_pages\": %llu, \"gpu_pages_peak\": %llu, "
 		    "\"pt_pages\": %llu, \"gpu_bytes\": %llu, \"requests\": [",
@@ -283,7 +192,7 @@ size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size)
 
 			if (!r->count)
 				continue;
-			put(&o, "%s{\"name\": \"%s\", \"count\": %llu, "
+			put(o, "%s{\"name\": \"%s\", \"count\": %llu, "
 			    "\"errors\": %llu, \"ns\": %llu}",
 			    rfirst ? "" : ", ", shim_row_name(i),
 			    (unsigned long long)r->count,
@@ -292,12 +201,16 @@ size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size)
 			rfirst = false;
 		}
 		os_mutex_unlock(dev->stat_lock);
-		put(&o, "]}");
+		put(o, "]}");
 		first = false;
 	}
 	os_mutex_unlock(dev->lock);
-	put(&o, "\n  ],\n  \"ioctls\": [");
-	first = true;
+}
+
+static void ioctls_json(struct out *o, struct shim_dev *dev)
+{
+	bool first = true;
+
 	os_mutex_lock(dev->stat_lock);
 	for (unsigned i = 0; i < 512; i++) {
 		const struct shim_stat_row *r = &dev->stats[i];
@@ -306,43 +219,26 @@ size_t shim_stats_json(struct shim_dev *dev, char *buf, size_t size)
 
 		if (!r->count)
 			continue;
-		row_json(&o, i < 256 ? "mali0" : "renderD128",
+		row_json(o, i < 256 ? "mali0" : "renderD128",
 			 name ? name : "UNKNOWN", i & 0xff, r, &first);
 	}
-	row_json(&o, "mali0", "read", 0, &dev->stats[SHIM_STAT_ROW_READ], &first);
-	row_json(&o, "any", "mmap", 0, &dev->stats[SHIM_STAT_ROW_MMAP], &first);
-	row_json(&o, "gpu", "irq", 0, &dev->stats[SHIM_STAT_ROW_IRQ], &first);
+	row_json(o, "mali0", "read", 0, &dev->stats[SHIM_STAT_ROW_READ], &first);
+	row_json(o, "any", "mmap", 0, &dev->stats[SHIM_STAT_ROW_MMAP], &first);
+	row_json(o, "gpu", "irq", 0, &dev->stats[SHIM_STAT_ROW_IRQ], &first);
 	os_mutex_unlock(dev->stat_lock);
-	put(&o, "\n  ]");
-	shader_json(&o, dev);
-	put(&o, "\n}\n");
-	return o.len;
 }
 
-/*
- * Sizing and filling are two passes over live counters: a job that ends
- * between them can make the text longer than the size measured. So the
- * buffer gets headroom, and a pass that still does not fit is redone with
- * the length it reported, until one fits whole.
- */
-char *shim_stats_json_dup(struct shim_dev *dev, size_t *len)
+void shim_stats_write(struct shim_dev *dev, enum shim_stats_part part,
+		      void (*emit)(void *priv, const char *s, size_t n),
+		      void *priv)
 {
-	size_t size = shim_stats_json(dev, NULL, 0);
+	static void (*const writers[])(struct out *o, struct shim_dev *dev) = {
+		[SHIM_STATS_SYSTEM] = system_json,
+		[SHIM_STATS_CONTEXTS] = contexts_json,
+		[SHIM_STATS_IOCTLS] = ioctls_json,
+	};
+	struct out o = { .emit = emit, .priv = priv };
 
-	for (;;) {
-		char *buf;
-		size_t n;
-
-		size += size / 8 + 4096;
-		buf = os_alloc(size);
-		if (!buf)
-			return NULL;
-		n = shim_stats_json(dev, buf, size);
-		if (n < size) {
-			*len = n;
-			return buf;
-		}
-		os_free(buf);
-		size = n;
-	}
+	if ((unsigned)part < OS_ARRAY_SIZE(writers))
+		writers[part](&o, dev);
 }

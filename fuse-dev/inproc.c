@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <sys/stat.h>
 
+#include "board/board.h"
 #include "driver-shim/uapi_ioc.h"
 #include "fuse-dev/fobj_fd.h"
 #include "fuse-dev/fuse_mmap_client.h"
@@ -21,7 +22,8 @@
 #include "fuse-dev/socket.h"
 
 struct vgpu_inproc {
-	struct shim_dev *dev;
+	struct board *board;           /* the machine */
+	struct shim_dev *dev;          /* its driver */
 	pthread_mutex_t lock;          /* @objs */
 	struct vgpu_inproc_file *objs; /* file objects with a descriptor */
 };
@@ -185,6 +187,7 @@ static int backing_create(void *priv, uint64_t size, struct shim_backing *b)
 struct vgpu_inproc *vgpu_inproc_create(const struct shim_config *cfg)
 {
 	struct vgpu_inproc *ip = calloc(1, sizeof(*ip));
+	struct board_config bc;
 	struct shim_host host;
 
 	if (!ip)
@@ -197,12 +200,14 @@ struct vgpu_inproc *vgpu_inproc_create(const struct shim_config *cfg)
 	host.fobj_notify = fobj_fd_notify;
 	host.local_user_memory = true;
 	pthread_mutex_init(&ip->lock, NULL);
-	ip->dev = shim_dev_create(cfg, &host);
-	if (!ip->dev) {
+	board_config_from_shim(&bc, cfg);
+	ip->board = board_create(&bc, &host);
+	if (!ip->board) {
 		pthread_mutex_destroy(&ip->lock);
 		free(ip);
 		return NULL;
 	}
+	ip->dev = board_dev(ip->board);
 	os_info("inproc", "%s in-process (no FUSE): nodes served inside this process",
 		shim_dev_gpu_name(ip->dev));
 	return ip;
@@ -215,19 +220,19 @@ void vgpu_inproc_destroy(struct vgpu_inproc *ip)
 	/* Objects whose descriptors are still open die with the device. */
 	while (ip->objs)
 		vgpu_inproc_close(ip->objs);
-	shim_dev_destroy(ip->dev);
+	board_destroy(ip->board);
 	pthread_mutex_destroy(&ip->lock);
 	free(ip);
 }
 
 size_t vgpu_inproc_stats_json(struct vgpu_inproc *ip, char *buf, size_t size)
 {
-	return shim_stats_json(ip->dev, buf, size);
+	return board_stats_json(ip->board, buf, size);
 }
 
 char *vgpu_inproc_stats_dup(struct vgpu_inproc *ip, size_t *len)
 {
-	return shim_stats_json_dup(ip->dev, len);
+	return board_stats_json_dup(ip->board, len);
 }
 
 struct shim_dev *vgpu_inproc_shim(struct vgpu_inproc *ip)

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "board/board.h"
 #include "driver-shim/uapi_ioc.h"
 #include "fuse-dev/fobj_fd.h"
 #include "fuse-dev/fuse_mmap.h"
@@ -233,7 +234,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	pthread_cond_init(&fh->idle, NULL);
 	if (ino == INO_STATS) {
 		/* One whole snapshot per open: reads page through it. */
-		fh->text = shim_stats_json_dup(srv->dev, &fh->text_len);
+		fh->text = board_stats_json_dup(srv->board, &fh->text_len);
 		if (!fh->text)
 			ret = -ENOMEM;
 	} else {
@@ -435,6 +436,7 @@ static const struct fuse_lowlevel_ops server_ops = {
 
 int server_init(struct server *srv, const struct shim_config *cfg)
 {
+	struct board_config bc;
 	struct shim_host host;
 
 	memset(&host, 0, sizeof(host));
@@ -443,7 +445,9 @@ int server_init(struct server *srv, const struct shim_config *cfg)
 	node_host_init(&host, srv);
 	host.file_notify = host_notify;
 	host.fobj_notify = fobj_fd_notify; /* objects of the socket clients */
-	srv->dev = shim_dev_create(cfg, &host);
+	board_config_from_shim(&bc, cfg);
+	srv->board = board_create(&bc, &host);
+	srv->dev = srv->board ? board_dev(srv->board) : NULL;
 	return srv->dev ? 0 : -1;
 }
 
@@ -457,6 +461,7 @@ void server_fini(struct server *srv)
 	/* The session is over: whatever is still open is released now. */
 	while (srv->open_files)
 		fh_free(srv->open_files);
-	shim_dev_destroy(srv->dev);
+	board_destroy(srv->board);
+	srv->board = NULL;
 	srv->dev = NULL;
 }

@@ -19,15 +19,18 @@ struct server_file {
 	void (*notify)(struct server_file *hf);
 };
 
+struct board;
+
 struct server {
-	struct shim_dev *dev;
+	struct board *board; /* the machine (board/) */
+	struct shim_dev *dev; /* its driver */
 	/* Open files: a client's last close sends RELEASE asynchronously,
 	 * so some may still be open when the session ends. */
 	pthread_mutex_t lock;
 	struct dev_fh *open_files;
 };
 
-/* Creates the driver (and the GPU model under it). 0 or -1. */
+/* Builds the machine (board/: the GPU model and the driver). 0 or -1. */
 int server_init(struct server *srv, const struct shim_config *cfg);
 void server_fini(struct server *srv);
 /* The low-level operations; their userdata is the struct server. */

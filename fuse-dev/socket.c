@@ -21,6 +21,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "board/board.h"
 #include "driver-shim/uapi_errno.h"
 #include "driver-shim/uapi_ioc.h"
 #include "fuse-dev/capture.h"
@@ -383,7 +384,7 @@ static int do_stats(struct sock_conn *c)
 {
 	struct server *srv = c->ss->srv;
 	size_t len;
-	char *text = srv ? shim_stats_json_dup(srv->dev, &len) : NULL;
+	char *text = srv ? board_stats_json_dup(srv->board, &len) : NULL;
 	int err;
 
 	if (!srv)

@@ -23,7 +23,7 @@ if [ -z "$KDIR" ] || [ ! -f "$KDIR/Makefile" ]; then
 fi
 rm -rf "$OUT"
 mkdir -p "$OUT"
-cp -r Kbuild os vgpu shader driver-shim "$OUT"/
+cp -r Kbuild os vgpu shader driver-shim board "$OUT"/
 find "$OUT" -name '*.md' -delete
 echo "kmod: building in $OUT against $KDIR"
 # A fresh make: the parent's jobserver flags do not carry over cleanly.

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "board/board.h"
 #include "driver-shim/shim.h"
 #include "driver-shim/uapi_drm.h"
 #include "driver-shim/uapi_kbase.h"
@@ -115,10 +116,15 @@ static void setup(void)
 		.backing_discard = fake_backing_discard,
 	};
 
+	struct board_config bc;
+	struct board *b;
+
 	os_log_set_level(OS_LOG_ERR);
-	dev = shim_dev_create(&cfg, &host);
-	if (!dev)
+	board_config_from_shim(&bc, &cfg);
+	b = board_create(&bc, &host);
+	if (!b)
 		abort();
+	dev = board_dev(b);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

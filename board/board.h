@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The board: the machine every front end runs (vgpu run, vgpu dev, the
+ * preload server, replay, tests). It builds the GPU model from a
+ * configuration, attaches the shader back end, owns the memory bus and
+ * the IRQ lines and their routing, creates the driver on top of them,
+ * and assembles the statistics document from the parts that own each
+ * section. Layering (DESIGN.md): front ends -> board -> {driver-shim,
+ * shader} -> vgpu -> os.
+ */
+#ifndef BOARD_BOARD_H
+#define BOARD_BOARD_H
+
+#include "driver-shim/shim.h"
+
+struct board;
+
+struct board_config {
+	const char *gpu;       /* "g71" (the default when NULL or "") or "g52" */
+	unsigned cores;        /* modelled shader cores; 0: the GPU's */
+	unsigned workers;      /* host threads running shader work; 0 = 1 */
+	bool shader_stats;     /* per-instruction shader statistics */
+	/* The driver's own parameters (job timeouts, backing size, panfrost's
+	 * unstable_ioctls); the driver ignores their machine fields. */
+	struct shim_config driver;
+};
+
+/* The machine a front end's struct shim_config describes. */
+void board_config_from_shim(struct board_config *bc, const struct shim_config *cfg);
+
+/* Builds the machine and the driver on it (@host: the front end's
+ * services to the driver, shim.h). NULL on a bad configuration or
+ * allocation failure. */
+struct board *board_create(const struct board_config *cfg,
+			   const struct shim_host *host);
+/* The driver first, then the shader back end, then the GPU. */
+void board_destroy(struct board *b);
+
+/* The driver the front end calls (open, ioctl, mmap...). */
+struct shim_dev *board_dev(struct board *b);
+
+/*
+ * Where the GPU's IRQ lines go. In user mode (the default) the board
+ * hands each level change to the handler the driver requested for that
+ * line; a full-system board gives the lines to its interrupt controller
+ * instead, and the guest kernel's driver requests them there. The GPU
+ * model is the same either way: it only drives its lines.
+ */
+typedef void (*board_irq_sink)(void *priv, unsigned line, bool level);
+void board_route_irqs(struct board *b, board_irq_sink sink, void *priv);
+
+/*
+ * The statistics document (the JSON of `vgpu run -stats` and the stats
+ * file of `vgpu dev`): into @buf, NUL-terminated when it fits; returns
+ * its length. The _dup form returns it whole in a buffer of its own
+ * (os_free it), or NULL without memory.
+ */
+size_t board_stats_json(struct board *b, char *buf, size_t size);
+char *board_stats_json_dup(struct board *b, size_t *len);
+
+#endif

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* What board.c (the machine) and stats.c (its statistics document) share. */
+#ifndef BOARD_BOARD_PRIV_H
+#define BOARD_BOARD_PRIV_H
+
+#include "board/board.h"
+#include "driver-shim/port.h"
+
+struct board {
+	struct board_config cfg;
+	struct vgpu *gpu;
+	struct bi_compute *compute;  /* the shader cores' back end */
+	struct shim_port port;       /* what the driver gets of the GPU */
+	struct shim_dev *dev;
+	/* IRQ routing; the lock keeps a line's handler from going away
+	 * while the model delivers a level change to it. */
+	struct os_mutex *irq_lock;
+	board_irq_sink sink;
+	void *sink_priv;
+	struct {
+		shim_irq_handler fn;
+		void *arg;
+	} handler[SHIM_IRQ_LINES];
+};
+
+#endif
