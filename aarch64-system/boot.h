@@ -29,9 +29,14 @@ struct a64s_boot {
 int a64s_fdt_build(const struct a64s_machine *m, const struct a64s_boot *b, void *buf,
 		   size_t size);
 
+/* Packs the tree under @dir into a newc cpio archive (an initramfs) in a
+ * new buffer, with /dev/console added. 0 or a negative errno. */
+int a64s_cpio_dir(const char *dir, uint8_t **out, size_t *len);
+
 /* Reads an arm64 Image (raw or gzip-compressed) from @path into RAM and
  * sets up vCPU 0 to enter it with the device tree @dtb (placed in RAM
- * too) and the initrd @initrd (NULL: none). @err receives a message. */
+ * too) and the initrd @initrd (a file, or a directory packed as an
+ * initramfs; NULL: none). @err receives a message. */
 int a64s_load_linux(struct a64s_machine *m, const char *path, const char *initrd,
 		    struct a64s_boot *b, char *err, size_t errlen);
 

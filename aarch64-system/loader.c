@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "aarch64-system/boot.h"
@@ -141,7 +142,11 @@ int a64s_load_linux(struct a64s_machine *m, const char *path, const char *initrd
 	if (initrd) {
 		uint8_t *rd;
 		size_t rdlen;
-		r = read_file(initrd, &rd, &rdlen);
+		struct stat st;
+		if (!stat(initrd, &st) && S_ISDIR(st.st_mode))
+			r = a64s_cpio_dir(initrd, &rd, &rdlen);
+		else
+			r = read_file(initrd, &rd, &rdlen);
 		uint8_t *to = r ? NULL : a64s_ram_ptr(m, next, rdlen);
 		if (!to) {
 			snprintf(err, errlen, "%s: %s", initrd, r ? strerror(-r) : "does not fit in RAM");

@@ -28,6 +28,13 @@ LDLIBS += -lfdt -lz
 
 # Debian 12's arm64 kernel for `vgpu system` and tests/dbt/system_boot.c
 # (into ~/.cache/vgpu/kernel/; never committed).
-.PHONY: kernel
+.PHONY: kernel system-demo
 kernel:
 	$(Q)scripts/kernel.sh --fetch
+
+# Boots the kernel to the busybox initramfs and runs a few commands in
+# its shell, then powers off.
+system-demo: $(VGPU) kernel
+	$(Q)printf 'uname -a\ncat /proc/cpuinfo\ncat /proc/interrupts\npoweroff -f\n' | \
+		$(VGPU) system --kernel "$$(scripts/kernel.sh --print)" \
+		--initrd "$$(scripts/kernel.sh --print-initramfs)" --append "console=ttyAMA0 quiet"

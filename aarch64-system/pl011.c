@@ -2,11 +2,13 @@
 /*
  * A PL011 UART on the host's stdio: transmitted bytes go to an output
  * file descriptor at once; received bytes come from an input descriptor
- * (read by a thread) through a 32-byte FIFO. The transmitter is never
+ * (read by a thread, which waits while the FIFO is full) through a
+ * 32-byte FIFO. The transmitter is never
  * busy, so its interrupt is raised whenever it is unmasked.
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "aarch64-system/pl011.h"
@@ -97,12 +99,19 @@ static void *reader(void *arg)
 {
 	struct a64s_pl011 *u = arg;
 	uint8_t ch;
+	struct timespec ms = { 0, 1000000 };
 	while (read(u->in_fd, &ch, 1) == 1) {
 		pthread_mutex_lock(&u->lock);
-		if (u->rx_n < FIFO) {
-			u->rx[(u->rx_head + u->rx_n) % FIFO] = ch;
-			u->rx_n++;
+		/* flow control: piped input waits until the driver has opened
+		 * the port (its receive interrupts unmasked: opening drains the
+		 * FIFO) and for room in the FIFO */
+		while (u->rx_n == FIFO || !(u->imsc & (INT_RX | INT_RT))) {
+			pthread_mutex_unlock(&u->lock);
+			nanosleep(&ms, NULL);
+			pthread_mutex_lock(&u->lock);
 		}
+		u->rx[(u->rx_head + u->rx_n) % FIFO] = ch;
+		u->rx_n++;
 		update_irq(u);
 		pthread_mutex_unlock(&u->lock);
 	}

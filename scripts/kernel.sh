@@ -1,12 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Debian 12's arm64 kernel for `vgpu system`: the linux-image-arm64
-# metapackage's kernel package, fetched with apt-get download through a
-# private apt state (arm64 only, no root, /etc/apt untouched) and unpacked
-# with dpkg -x into the cache; nothing lands in the repository.
+# metapackage's kernel package, and busybox-static for a shell in an
+# initramfs, fetched with apt-get download through a private apt state
+# (arm64 only, no root, /etc/apt untouched) and unpacked with dpkg -x
+# into the cache; nothing lands in the repository.
 #
 #   kernel.sh --fetch [--quiet]  download and unpack (a second run does nothing)
 #   kernel.sh --print            print the path of the kernel image (vmlinuz)
+#   kernel.sh --print-initramfs  print the initramfs directory: busybox and
+#                                an /init that mounts proc, sys and devtmpfs
+#                                and starts a shell on the console
+#                                (vgpu system --initrd takes the directory)
 #
 # VGPU_KERNEL_DIR overrides the directory (default
 # ${XDG_CACHE_HOME:-~/.cache}/vgpu/kernel). The image is Debian's vmlinuz:
@@ -21,8 +26,29 @@ die() { echo "kernel: error: $*" >&2; exit 1; }
 
 image() { ls "$DIR"/root/boot/vmlinuz-*-arm64 2>/dev/null | sort -V | tail -1; }
 
+# The initramfs tree: busybox's applets are linked at boot by /init.
+make_initramfs() {
+	local root="$DIR/initramfs"
+	rm -rf "$root" "$DIR/busybox"
+	dpkg -x "$(ls "$DIR"/debs/busybox-static_*_arm64.deb | tail -1)" "$DIR/busybox"
+	mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp"
+	cp "$DIR/busybox/bin/busybox" "$root/bin/busybox"
+	ln -s busybox "$root/bin/sh"
+	cat >"$root/init" <<'INIT'
+#!/bin/sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+echo "vgpu initramfs: busybox shell on the console ('poweroff -f' leaves)"
+exec /bin/sh
+INIT
+	chmod 755 "$root/init"
+}
+
 fetch() {
-	[ -n "$(image)" ] && [ -f "$DIR/.stamp" ] && { say "up to date: $(image)"; return 0; }
+	[ -n "$(image)" ] && grep -q busybox "$DIR/.stamp" 2>/dev/null &&
+		{ say "up to date: $(image)"; return 0; }
 	local apt="$DIR/apt" key=/usr/share/keyrings/debian-archive-keyring.gpg
 	local src="[arch=arm64 signed-by=$key] http://deb.debian.org/debian"
 	[ -r "$key" ] || die "no $key (Debian package debian-archive-keyring)"
@@ -47,13 +73,14 @@ fetch() {
 	pkg=$(apt-cache "${opts[@]}" depends linux-image-arm64 2>/dev/null |
 		awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
 	[ -n "$pkg" ] || die "linux-image-arm64 names no kernel package"
-	say "downloading $pkg"
-	(cd "$DIR/debs" && apt-get -q "${opts[@]}" download "$pkg:arm64" >/dev/null) ||
-		die "apt-get download $pkg failed"
+	say "downloading $pkg busybox-static"
+	(cd "$DIR/debs" && apt-get -q "${opts[@]}" download "$pkg:arm64" busybox-static:arm64 >/dev/null) ||
+		die "apt-get download $pkg busybox-static failed"
 	rm -rf "$DIR/root"
 	dpkg -x "$(ls "$DIR"/debs/"${pkg}"_*_arm64.deb | tail -1)" "$DIR/root"
 	[ -n "$(image)" ] || die "$pkg has no boot/vmlinuz"
-	echo "$pkg" >"$DIR/.stamp"
+	make_initramfs
+	echo "$pkg busybox-static" >"$DIR/.stamp"
 	say "kernel: $(image)"
 }
 
@@ -65,8 +92,11 @@ case "${1:-}" in
 --print)
 	image
 	;;
+--print-initramfs)
+	[ -x "$DIR/initramfs/init" ] && echo "$DIR/initramfs"
+	;;
 *)
-	echo "usage: $0 --fetch [--quiet] | --print" >&2
+	echo "usage: $0 --fetch [--quiet] | --print | --print-initramfs" >&2
 	exit 2
 	;;
 esac

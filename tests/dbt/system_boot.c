@@ -6,8 +6,9 @@
  * without a root file system ending in PSCI SYSTEM_RESET; then an
  * initramfs whose /init (tests/guest/system_init.c) runs at EL0, forks,
  * and powers off through PSCI SYSTEM_OFF, on one vCPU and on two (the
- * second started by PSCI CPU_ON). qemu-system-aarch64 -M virt,
- * the oracle, prints the same lines of /init from the same files.
+ * second started by PSCI CPU_ON); Debian's busybox shell reading piped
+ * commands from the console. qemu-system-aarch64 -M virt, the oracle,
+ * prints the same lines of /init from the same kernel and initramfs.
  * Console lines end in CR LF (the kernel's serial console and the tty).
  */
 #include <glob.h>
@@ -15,26 +16,37 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "aarch64-system/boot.h"
 #include "harness.h"
 #include "lib/proc.h"
 
 #define APPEND "earlycon=pl011,0x09000000 console=ttyAMA0 panic=-1"
 
+/* scripts/kernel.sh's cache directory. */
+static const char *cache_dir(void)
+{
+	static char dir[4096];
+	const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	if (cache && *cache)
+		snprintf(dir, sizeof(dir), "%s/vgpu/kernel", cache);
+	else
+		snprintf(dir, sizeof(dir), "%s/.cache/vgpu/kernel", home ? home : "/root");
+	return dir;
+}
+
+/* $VGPU_KERNEL, or the newest kernel in the cache; NULL when none. */
 static const char *kernel(void)
 {
 	static char path[4096];
-	const char *env = getenv("VGPU_KERNEL"), *cache = getenv("XDG_CACHE_HOME");
-	char pat[4096];
+	const char *env = getenv("VGPU_KERNEL");
+	char pat[4200];
 	glob_t g;
 
 	if (env && *env)
 		return env;
-	if (cache && *cache)
-		snprintf(pat, sizeof(pat), "%s/vgpu/kernel/root/boot/vmlinuz-*-arm64", cache);
-	else
-		snprintf(pat, sizeof(pat), "%s/.cache/vgpu/kernel/root/boot/vmlinuz-*-arm64",
-			 getenv("HOME") ? getenv("HOME") : "/root");
+	snprintf(pat, sizeof(pat), "%s/root/boot/vmlinuz-*-arm64", cache_dir());
 	if (glob(pat, 0, NULL, &g) || !g.gl_pathc)
 		return NULL;
 	snprintf(path, sizeof(path), "%s", g.gl_pathv[g.gl_pathc - 1]);
@@ -48,41 +60,34 @@ static const char *vgpu_bin(void)
 	return b && *b ? b : build_path("vgpu");
 }
 
-/* One newc cpio entry. */
-static void cpio_entry(FILE *f, const char *name, unsigned mode, unsigned rmaj, unsigned rmin,
-		       const void *data, size_t len)
+/* An initramfs tree in @dir: /init is the guest program. */
+static int make_initramfs_dir(const char *dir)
 {
-	static unsigned ino = 1;
-	size_t nlen = strlen(name) + 1;
-	fprintf(f, "070701%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X", ino++, mode,
-		0u, 0u, 1u, 0u, len, 0u, 0u, rmaj, rmin, nlen, 0u);
-	fwrite(name, 1, nlen, f);
-	for (size_t k = (110 + nlen) % 4; k && k < 4; k++)
-		fputc(0, f);
-	if (len)
-		fwrite(data, 1, len, f);
-	for (size_t k = len % 4; k && k < 4; k++)
-		fputc(0, f);
-}
-
-/* An initramfs of /init (the guest program) and /dev/console. */
-static int make_initramfs(const char *out)
-{
+	char path[4096];
 	size_t len;
 	char *init = read_file(build_path("tests/guest/system_init"), &len);
-	FILE *f = fopen(out, "wb");
-	if (!init || !f) {
-		free(init);
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	cpio_entry(f, "dev", 040755, 0, 0, NULL, 0);
-	cpio_entry(f, "dev/console", 020600, 5, 1, NULL, 0);
-	cpio_entry(f, "init", 0100755, 0, 0, init, len);
-	cpio_entry(f, "TRAILER!!!", 0, 0, 0, NULL, 0);
+	snprintf(path, sizeof(path), "%s/init", dir);
+	FILE *f = fopen(path, "wb");
+	int r = init && f && fwrite(init, 1, len, f) == len ? 0 : -1;
 	free(init);
-	return fclose(f);
+	if (f && fclose(f))
+		r = -1;
+	return r ? r : chmod(path, 0755);
+}
+
+/* The same as a newc cpio file (for qemu), packed as vgpu system does. */
+static int make_initramfs_file(const char *dir, const char *out)
+{
+	uint8_t *buf;
+	size_t len;
+	if (make_initramfs_dir(dir) || a64s_cpio_dir(dir, &buf, &len))
+		return -1;
+	FILE *f = fopen(out, "wb");
+	int r = f && fwrite(buf, 1, len, f) == len ? 0 : -1;
+	free(buf);
+	if (f && fclose(f))
+		r = -1;
+	return r;
 }
 
 #define NEED_KERNEL(k)                                                                     \
@@ -153,16 +158,16 @@ static void expect_init_lines(struct __test_metadata *_metadata, const char *out
 		TH_LOG("console: %s", out);
 }
 
-/* Boots the initramfs under vgpu system with @smp vCPUs; returns the console. */
+/* Boots the initramfs (a directory) under vgpu system with @smp vCPUs;
+ * returns the console. */
 static char *boot_vgpu(struct __test_metadata *_metadata, const char *k, const char *smp)
 {
-	char dir[] = "/tmp/vgpu-system-XXXXXX", rd[64];
+	char dir[] = "/tmp/vgpu-system-XXXXXX";
 	if (!mkdtemp(dir))
 		return NULL;
-	snprintf(rd, sizeof(rd), "%s/initrd", dir);
 	char *out = NULL;
-	if (!make_initramfs(rd)) {
-		char *argv[] = { (char *)vgpu_bin(), "system", "--kernel", (char *)k, "--initrd", rd,
+	if (!make_initramfs_dir(dir)) {
+		char *argv[] = { (char *)vgpu_bin(), "system", "--kernel", (char *)k, "--initrd", dir,
 				 "-smp", (char *)smp, "--append", APPEND, "--time-limit", "240", NULL };
 		out = boot_init(_metadata, argv, 0);
 	}
@@ -199,8 +204,8 @@ TEST_TIMEOUT(qemu_boots_the_same_initramfs, 300)
 		SKIP(return, "no qemu-system-aarch64 (Debian package qemu-system-arm)");
 	char dir[] = "/tmp/vgpu-system-XXXXXX", rd[64];
 	ASSERT_TRUE(mkdtemp(dir) != NULL);
-	snprintf(rd, sizeof(rd), "%s/initrd", dir);
-	ASSERT_EQ(make_initramfs(rd), 0);
+	snprintf(rd, sizeof(rd), "%s.cpio", dir);
+	ASSERT_EQ(make_initramfs_file(dir, rd), 0);
 	char *argv[] = { "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a53", "-m", "512M",
 			 "-nographic", "-no-reboot", "-nic", "none", "-kernel", (char *)k,
 			 "-initrd", rd, "-append", APPEND, NULL };
@@ -208,6 +213,33 @@ TEST_TIMEOUT(qemu_boots_the_same_initramfs, 300)
 	expect_init_lines(_metadata, out);
 	free(out);
 	rm_tree(dir);
+	unlink(rd);
+}
+
+/* Debian's busybox-static as the initramfs (scripts/kernel.sh makes it):
+ * a shell on the console reads piped commands through the PL011. */
+TEST_TIMEOUT(busybox_shell_on_the_console, 300)
+{
+	const char *k = kernel();
+	NEED_KERNEL(k);
+	char root[4200], init[4300];
+	snprintf(root, sizeof(root), "%s/initramfs", cache_dir());
+	snprintf(init, sizeof(init), "%s/init", root);
+	struct stat st;
+	if (stat(init, &st))
+		SKIP(return, "no busybox initramfs: run scripts/kernel.sh --fetch");
+	static const char cmds[] = "uname -m\nfor x in 1 2 3; do echo line$x; done\npoweroff -f\n";
+	char *argv[] = { (char *)vgpu_bin(), "system", "--kernel", (char *)k, "--initrd", root,
+			 "--append", "console=ttyAMA0 quiet", "--time-limit", "240", NULL };
+	struct proc_result r;
+	ASSERT_EQ(proc_run(argv, NULL, NULL, cmds, sizeof(cmds) - 1, 280, &r), 0);
+	EXPECT_EQ(r.status, 0); /* poweroff: PSCI SYSTEM_OFF */
+	EXPECT_TRUE(strstr(r.out, "# uname -m\r\naarch64\r\n") != NULL);
+	EXPECT_TRUE(strstr(r.out, "line1\r\nline2\r\nline3\r\n") != NULL);
+	EXPECT_TRUE(strstr(r.out, "reboot: Power down") != NULL);
+	if (r.status || !strstr(r.out, "line3"))
+		TH_LOG("console: %s\nstderr: %s", r.out, r.err);
+	proc_result_free(&r);
 }
 
 TEST_HARNESS_MAIN
