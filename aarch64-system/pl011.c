@@ -3,7 +3,7 @@
  * A PL011 UART on the host's stdio: transmitted bytes go to an output
  * file descriptor at once; received bytes come from an input descriptor
  * (read by a thread, which waits while the FIFO is full) through a
- * 32-byte FIFO. The transmitter is never
+ * 32-byte FIFO. Ctrl-A x on the input stops the machine. The transmitter is never
  * busy, so its interrupt is raised whenever it is unmasked.
  */
 #include <pthread.h>
@@ -100,7 +100,20 @@ static void *reader(void *arg)
 	struct a64s_pl011 *u = arg;
 	uint8_t ch;
 	struct timespec ms = { 0, 1000000 };
+	bool escape = false;
 	while (read(u->in_fd, &ch, 1) == 1) {
+		/* Ctrl-A x stops the machine (as under qemu -nographic);
+		 * Ctrl-A Ctrl-A sends one Ctrl-A */
+		if (escape || ch == 1) {
+			escape = !escape && ch == 1;
+			if (ch == 'x') {
+				u->m->stop = 1;
+				a64s_kick_all(u->m);
+				break;
+			}
+			if (escape || ch != 1)
+				continue;
+		}
 		pthread_mutex_lock(&u->lock);
 		/* flow control: piped input waits until the driver has opened
 		 * the port (its receive interrupts unmasked: opening drains the

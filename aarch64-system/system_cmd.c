@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "aarch64-system/boot.h"
@@ -32,6 +33,9 @@ static const char help[] =
 	"  -m SIZE            RAM (suffix M or G; default 512M)\n"
 	"  -smp N             vCPUs (default 1; others start through PSCI CPU_ON)\n"
 	"  --time-limit SECS  stop the machine after SECS seconds of host time\n"
+	"\n"
+	"A terminal on stdin is put in raw mode: keys go to the guest; Ctrl-A x\n"
+	"stops the machine (Ctrl-A Ctrl-A sends Ctrl-A).\n"
 	"\n"
 	"What works: Debian 12's kernel (6.1) boots on one or two vCPUs to the\n"
 	"/init of an initramfs (busybox's shell reads the console; 'poweroff -f'\n"
@@ -98,6 +102,27 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
+static struct termios saved_tty;
+
+static void restore_tty(void)
+{
+	tcsetattr(STDIN_FILENO, TCSANOW, &saved_tty);
+}
+
+/* A terminal on stdin goes raw, so keys reach the guest as typed (its
+ * tty echoes and edits); restored at exit. */
+static void raw_console(void)
+{
+	struct termios t;
+	if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, &saved_tty))
+		return;
+	t = saved_tty;
+	cfmakeraw(&t);
+	t.c_oflag |= OPOST | ONLCR; /* our own messages still start lines */
+	if (!tcsetattr(STDIN_FILENO, TCSANOW, &t))
+		atexit(restore_tty);
+}
+
 static struct a64s_machine *limit_m;
 
 static void *limiter(void *arg)
@@ -135,6 +160,7 @@ static int system_main(int argc, char **argv)
 		if (!pthread_create(&th, NULL, limiter, (void *)(uintptr_t)o.limit))
 			pthread_detach(th);
 	}
+	raw_console();
 	int stop = a64s_machine_run(&m);
 	if (stop > 2)
 		for (unsigned k = 0; k < m.ncpus; k++)
