@@ -86,7 +86,7 @@ struct shim_ctx *shim_ctx_create(struct shim_dev *dev, bool kbase)
 	ctx->pgd = pt_alloc(ctx);
 	if (!ctx->pgd)
 		goto fail_backing;
-	if (shim_hw_ctx_attach(dev, ctx))
+	if (shim_mmu_ctx_attach(dev, ctx))
 		goto fail_pt;
 	/* Offset 0 stays unused so that 0 never names an allocation. */
 	ralloc_init(&ctx->phys, SHIM_PAGE_SIZE,
@@ -122,7 +122,7 @@ void shim_ctx_put(struct shim_ctx *ctx)
 
 	if (--ctx->refs)
 		return;
-	shim_hw_ctx_detach(dev, ctx);
+	shim_mmu_ctx_detach(dev, ctx);
 	ralloc_fini(&ctx->phys);
 	dev->host.backing_destroy(dev->host.priv, &ctx->backing);
 	dev->window_used &= ~(1ull << ctx->window);
@@ -142,7 +142,7 @@ void shim_ctx_destroy(struct shim_ctx *ctx)
 	struct shim_dev *dev = ctx->dev;
 
 	ctx->dead = true;
-	shim_hw_ctx_teardown(dev, ctx);
+	shim_job_ctx_teardown(dev, ctx);
 	if (ctx->pgd)
 		pt_free_tree(ctx, ctx->pgd, 0);
 	ctx->pgd = 0;
@@ -244,7 +244,7 @@ int shim_ctx_map_pa(struct shim_ctx *ctx, uint64_t va, uint64_t pa,
 		ctx->st_pages_peak = ctx->pages_mapped;
 	if (a)
 		a->pages += pages;
-	shim_hw_flush_as(ctx->dev, ctx, a);
+	shim_mmu_flush_as(ctx->dev, ctx, a);
 	return 0;
 }
 
@@ -261,7 +261,7 @@ void shim_ctx_unmap(struct shim_ctx *ctx, uint64_t va, uint64_t pages,
 		}
 	}
 	if (pages)
-		shim_hw_flush_as(ctx->dev, ctx, a);
+		shim_mmu_flush_as(ctx->dev, ctx, a);
 }
 
 int shim_import_add(struct shim_dev *dev, void *host, uint64_t size,
@@ -273,7 +273,7 @@ int shim_import_add(struct shim_dev *dev, void *host, uint64_t size,
 		return -SHIM_ENOMEM;
 	if (ralloc_alloc(&dev->import_pa, size, SHIM_PAGE_SIZE, &im->pa))
 		goto fail;
-	if (shim_hw_bus_add(dev, im->pa, size, host)) {
+	if (shim_gpu_bus_add(dev, im->pa, size, host)) {
 		ralloc_free(&dev->import_pa, im->pa, size);
 		goto fail;
 	}
@@ -295,7 +295,7 @@ void shim_import_remove(struct shim_dev *dev, uint64_t pa)
 
 		if (im->pa != pa)
 			continue;
-		shim_hw_bus_remove(dev, pa);
+		shim_gpu_bus_remove(dev, pa);
 		ralloc_free(&dev->import_pa, pa, im->size);
 		*l = im->next;
 		os_free(im);

@@ -36,17 +36,17 @@ struct shim_dev *shim_dev_create(const struct shim_config *cfg,
 		goto fail;
 	ralloc_init(&dev->kpool_alloc, 0, SHIM_KPOOL_SIZE);
 	ralloc_init(&dev->import_pa, SHIM_IMPORT_PA, SHIM_IMPORT_SIZE);
-	if (shim_hw_init(dev))
+	if (shim_gpu_init(dev))
 		goto fail_ralloc;
 	if (drm_dev_init(dev))
-		goto fail_hw;
+		goto fail_gpu;
 	os_info("shim", "%s ready: %u shader cores, %u address spaces",
 		dev->gpu_name, os_popcount64(dev->regs.shader_present),
 		os_popcount64(dev->regs.as_present));
 	return dev;
 
-fail_hw:
-	shim_hw_fini(dev);
+fail_gpu:
+	shim_gpu_fini(dev);
 fail_ralloc:
 	ralloc_fini(&dev->kpool_alloc);
 	ralloc_fini(&dev->import_pa);
@@ -81,7 +81,7 @@ void shim_dev_destroy(struct shim_dev *dev)
 		shim_fobj_put_locked(o);
 	}
 	drm_dev_fini(dev);
-	shim_hw_fini(dev);
+	shim_gpu_fini(dev);
 	ralloc_fini(&dev->kpool_alloc);
 	ralloc_fini(&dev->import_pa);
 	os_free_pages(dev->kpool, SHIM_KPOOL_SIZE);

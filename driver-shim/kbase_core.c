@@ -133,9 +133,9 @@ static long kb_timeinfo(struct shim_dev *dev, union kb_cpu_gpu_timeinfo *t)
 		t->out.nsec = (uint32_t)(now % 1000000000ull);
 	}
 	if (flags & KB_TIMEINFO_TIMESTAMP)
-		t->out.timestamp = shim_hw_timestamp(dev);
+		t->out.timestamp = shim_perfcnt_timestamp(dev);
 	if (flags & KB_TIMEINFO_CYCLE_COUNTER)
-		t->out.cycle_counter = shim_hw_cycles(dev);
+		t->out.cycle_counter = shim_perfcnt_cycles(dev);
 	return 0;
 }
 

@@ -2,7 +2,7 @@
 /*
  * kbase job dispatch: JOB_SUBMIT of v2/v3 atoms (told apart by stride),
  * dependencies (data and order), soft jobs, hardware atoms handed to
- * hw.c, and completion events. Numbers follow base_jd_event_code.
+ * job.c, and completion events. Numbers follow base_jd_event_code.
  */
 #include "driver-shim/kbase_priv.h"
 
@@ -126,8 +126,8 @@ static uint32_t soft_dump_time(struct kb_atom *k)
 	struct kb_dump_cpu_gpu_counters d = { 0 };
 	uint64_t now = os_time_ns();
 
-	d.system_time = shim_hw_timestamp(dev);
-	d.cycle_counter = shim_hw_cycles(dev);
+	d.system_time = shim_perfcnt_timestamp(dev);
+	d.cycle_counter = shim_perfcnt_cycles(dev);
 	d.sec = now / 1000000000ull;
 	d.usec = (uint32_t)((now % 1000000000ull) / 1000);
 	if (shim_ctx_gpu_rw(k->kb->file->ctx, k->jc, &d, sizeof(d), true))
@@ -304,7 +304,7 @@ static void atom_start(struct kb_atom *k, struct shim_acct *a)
 	k->job.stat_index = 2; /* JOB_SUBMIT's row gets the job's work */
 	k->job.prio = prio_rank[k->prio & 3]; /* atom_check refused > 3 */
 	f->ctx->st_jobs++;
-	shim_hw_submit(f->dev, &k->job);
+	shim_job_submit(f->dev, &k->job);
 }
 
 /* Validation kbase does before accepting an atom; returns an event code. */
@@ -399,9 +399,9 @@ static long submit_one(struct shim_file *f, struct shim_caller *c,
 	while (k->state != KB_ATOM_UNUSED) {
 		int w;
 
-		shim_hw_release(f->dev, a);
+		shim_job_release(f->dev, a);
 		w = shim_wait(f->dev, c, 0);
-		shim_hw_hold(f->dev);
+		shim_job_hold(f->dev);
 		if (w == -SHIM_EINTR)
 			return -SHIM_EINTR;
 		if (!f->kb)
@@ -481,7 +481,7 @@ long kb_job_submit(struct shim_file *f, struct shim_caller *c,
 		return -SHIM_EINVAL;
 	/* Like kbase, schedule once the whole batch is in: the ready atoms
 	 * then start by priority, not in array order. */
-	shim_hw_hold(f->dev);
+	shim_job_hold(f->dev);
 	for (uint32_t i = 0; i < s->nr_atoms && !ret; i++) {
 		struct kb_atom_v3 u;
 		uint64_t uaddr = s->addr + (uint64_t)i * s->stride;
@@ -497,7 +497,7 @@ long kb_job_submit(struct shim_file *f, struct shim_caller *c,
 		if (!ret)
 			ret = submit_one(f, c, &u.v2, u.seq_nr, a);
 	}
-	shim_hw_release(f->dev, a);
+	shim_job_release(f->dev, a);
 	return ret;
 }
 
@@ -513,9 +513,9 @@ long kb_soft_event_update(struct shim_file *f,
 		return -SHIM_EINVAL;
 	if (v == KB_SOFT_EVENT_SET) {
 		/* The atoms the event releases start by priority. */
-		shim_hw_hold(f->dev);
+		shim_job_hold(f->dev);
 		soft_event_recheck(kb_of(f), NULL);
-		shim_hw_release(f->dev, NULL);
+		shim_job_release(f->dev, NULL);
 	}
 	return 0;
 }
@@ -527,7 +527,7 @@ void kb_jd_release(struct kb_file *kb)
 	/* Stop the hardware first; cancelled jobs complete through hw_done. */
 	kb->closing = true;
 	if (f->ctx)
-		shim_hw_ctx_teardown(f->dev, f->ctx);
+		shim_job_ctx_teardown(f->dev, f->ctx);
 	for (int i = 0; i < KB_JD_ATOM_COUNT; i++) {
 		kb_fence_done(&kb->atoms[i], KB_EVENT_JOB_CANCELLED);
 		os_free(kb->atoms[i].soft_data);

@@ -10,7 +10,7 @@
  * kbase's JM backend gets them: the reader owns a driver-private GPU
  * context (kbase dumps through a kernel context too) whose address space
  * is pinned while the reader runs; PRFCNT_BASE points at a dump area in
- * it; a sample is PRFCNT_SAMPLE + CLEAN_CACHES (shim_hw_perfcnt_sample),
+ * it; a sample is PRFCNT_SAMPLE + CLEAN_CACHES (shim_perfcnt_sample),
  * after which the 32-bit block counters, cleared by each sample, are
  * copied as 64-bit deltas into the next sample buffer, counters the
  * client did not enable reading zero. Blocks: the job manager (FE), the
@@ -176,11 +176,11 @@ static void take_sample(struct shim_dev *dev, struct kb_prfcnt *p, uint64_t user
 	uint64_t now, cycles;
 	uint8_t bidx;
 
-	if (shim_hw_perfcnt_sample(dev, a))
+	if (shim_perfcnt_sample(dev, a))
 		p->flags |= PRF_FLAG_ERROR;
 	/* Sample times are the CPU's nanoseconds, as kbase's raw clock. */
 	now = os_time_ns();
-	cycles = shim_hw_cycles(dev);
+	cycles = shim_perfcnt_cycles(dev);
 	os_memset(s, 0, p->sample_size);
 	md->hdr.item_type = KB_PRFCNT_META_SAMPLE;
 	md->u.sample.timestamp_start = p->ts_start;
@@ -279,7 +279,7 @@ static long cmd_start(struct shim_dev *dev, struct kb_prfcnt *p, uint64_t user_d
 		if (!dev->prfcnt_thread)
 			return -SHIM_ENOMEM;
 	}
-	ret = shim_hw_perfcnt_enable(dev, p->ctx, PRF_DUMP_VA, a);
+	ret = shim_perfcnt_enable(dev, p->ctx, PRF_DUMP_VA, a);
 	if (ret)
 		return ret;
 	dev->prfcnt_reader = p;
@@ -287,7 +287,7 @@ static long cmd_start(struct shim_dev *dev, struct kb_prfcnt *p, uint64_t user_d
 	p->user_data = user_data;
 	p->flags = 0;
 	p->ts_start = os_time_ns();
-	p->cycles_start = shim_hw_cycles(dev);
+	p->cycles_start = shim_perfcnt_cycles(dev);
 	p->next_dump = os_time_ns() + p->period_ns;
 	os_cond_broadcast(dev->wake); /* the sampler's new deadline */
 	return 0;
@@ -295,7 +295,7 @@ static long cmd_start(struct shim_dev *dev, struct kb_prfcnt *p, uint64_t user_d
 
 static void stop(struct shim_dev *dev, struct kb_prfcnt *p, struct shim_acct *a)
 {
-	shim_hw_perfcnt_disable(dev, p->ctx, a);
+	shim_perfcnt_disable(dev, p->ctx, a);
 	p->active = false;
 	dev->prfcnt_reader = NULL;
 }

@@ -88,7 +88,7 @@ void pan_fence_signalled(struct shim_dev *dev)
 			if (!ready)
 				continue;
 			j->submitted = true;
-			shim_hw_submit(dev, &j->job);
+			shim_job_submit(dev, &j->job);
 			/* A synchronous completion edits the list. */
 			again = true;
 			break;
@@ -101,7 +101,7 @@ void pan_file_release(struct drm_file_priv *p)
 	struct shim_dev *dev = p->file->dev;
 	struct shim_list *pos, *tmp;
 
-	/* Jobs not yet on the hardware are dropped; hw teardown cancels
+	/* Jobs not yet on the hardware are dropped; job teardown cancels
 	 * the rest through job_done(). */
 	shim_list_for_each_safe(pos, tmp, &dev->drm->jobs) {
 		struct pan_job *j = shim_container_of(pos, struct pan_job, link);
@@ -114,7 +114,7 @@ void pan_file_release(struct drm_file_priv *p)
 		job_free(dev, j);
 	}
 	pan_perfcnt_off(p);
-	shim_hw_ctx_teardown(dev, p->file->ctx);
+	shim_job_ctx_teardown(dev, p->file->ctx);
 	pan_fence_signalled(dev);
 }
 
@@ -274,8 +274,8 @@ static uint64_t param_value(struct shim_dev *dev, uint32_t param, bool *ok)
 	case PAN_PARAM_NR_CORE_GROUPS: return 1;
 	case PAN_PARAM_THREAD_TLS_ALLOC: return r->thread_tls_alloc;
 	case PAN_PARAM_AFBC_FEATURES: return r->afbc_features;
-	case PAN_PARAM_SYSTEM_TIMESTAMP: return shim_hw_timestamp(dev);
-	case PAN_PARAM_SYSTEM_TIMESTAMP_FREQUENCY: return shim_hw_timestamp_hz(dev);
+	case PAN_PARAM_SYSTEM_TIMESTAMP: return shim_perfcnt_timestamp(dev);
+	case PAN_PARAM_SYSTEM_TIMESTAMP_FREQUENCY: return shim_perfcnt_timestamp_hz(dev);
 	}
 	*ok = false;
 	return 0;
@@ -403,7 +403,7 @@ static void pan_perfcnt_off(struct drm_file_priv *p)
 
 	if (f->dev->drm->perfcnt_owner != p)
 		return;
-	shim_hw_perfcnt_disable(f->dev, f->ctx, NULL);
+	shim_perfcnt_disable(f->dev, f->ctx, NULL);
 	shim_ctx_unmap(f->ctx, p->perf_va, p->perf_size / SHIM_PAGE_SIZE, NULL);
 	ralloc_free(&p->va, p->perf_va, p->perf_size);
 	shim_ctx_phys_free(f->ctx, p->perf_off, p->perf_size);
@@ -427,7 +427,7 @@ static long perfcnt_on(struct shim_file *f, struct shim_acct *a)
 			   SHIM_PROT_READ | SHIM_PROT_WRITE, a);
 	f->dev->drm->perfcnt_owner = p;
 	if (!ret)
-		ret = shim_hw_perfcnt_enable(f->dev, f->ctx, p->perf_va, a);
+		ret = shim_perfcnt_enable(f->dev, f->ctx, p->perf_va, a);
 	if (ret)
 		pan_perfcnt_off(p);
 	return ret;
@@ -463,7 +463,7 @@ static long perfcnt(struct shim_file *f, struct shim_caller *c, unsigned nr,
 	}
 	if (d->perfcnt_owner != p)
 		return -SHIM_EINVAL;
-	ret = shim_hw_perfcnt_sample(f->dev, a);
+	ret = shim_perfcnt_sample(f->dev, a);
 	if (ret)
 		return ret;
 	if (shim_copy_out(c, ((struct pan_perfcnt_dump_arg *)arg)->buf_ptr,

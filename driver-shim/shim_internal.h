@@ -41,7 +41,7 @@ struct shim_acct {
 	uint64_t gpu_bytes;     /* data its jobs read and wrote */
 };
 
-/* The GPU's identity and feature registers, as read at probe (hw.c). */
+/* The GPU's identity and feature registers, as read at probe (gpu.c). */
 struct shim_gpu_regs {
 	uint32_t gpu_id;
 	uint32_t l2_features, core_features, tiler_features, mem_features;
@@ -53,7 +53,7 @@ struct shim_gpu_regs {
 	uint32_t afbc_features;
 };
 
-struct shim_hw; /* the hardware back end (hw.c) */
+struct shim_gpu; /* the GPU's blocks: gpu.c, job.c, mmu.c, perfcnt.c */
 
 /* A GPU context: one address space over one backing object. */
 struct shim_ctx {
@@ -86,7 +86,7 @@ struct shim_ctx {
 };
 
 /*
- * A hardware job: the UAPI front end fills it, hw.c runs it on a slot and
+ * A hardware job: the UAPI front end fills it, job.c runs it on a slot and
  * calls done() with the slot's final status (an exception code:
  * 0x01 DONE, 0x40+ job faults, 0xc0+ MMU faults...), with dev->lock held.
  */
@@ -193,7 +193,7 @@ struct shim_dev {
 	/* driver-private GPU memory: page tables */
 	uint8_t *kpool;
 	struct ralloc kpool_alloc;
-	struct shim_hw *hw;
+	struct shim_gpu *gpu;
 	/* client memory imported in place (in-process mode only) */
 	struct ralloc import_pa;
 	struct shim_import *imports;
@@ -297,39 +297,45 @@ void shim_ctx_unmap(struct shim_ctx *ctx, uint64_t va, uint64_t pages,
 int shim_ctx_gpu_rw(struct shim_ctx *ctx, uint64_t va, void *buf, size_t len,
 		    bool write);
 
-/* hw.c: the hardware back end */
-int shim_hw_init(struct shim_dev *dev);
-void shim_hw_fini(struct shim_dev *dev);
-void shim_hw_submit(struct shim_dev *dev, struct shim_job *job);
+/* gpu.c: probe (reset, power, features, IRQ lines) and removal; bus
+ * ranges outside the context windows. */
+int shim_gpu_init(struct shim_dev *dev);
+void shim_gpu_fini(struct shim_dev *dev);
+int shim_gpu_bus_add(struct shim_dev *dev, uint64_t pa, uint64_t size, void *host);
+void shim_gpu_bus_remove(struct shim_dev *dev, uint64_t pa);
+
+/* job.c: the job slots */
+void shim_job_submit(struct shim_dev *dev, struct shim_job *job);
 /* Jobs submitted between these two start together at the release, best
  * priority first (kbase schedules once per JOB_SUBMIT). They nest. */
-void shim_hw_hold(struct shim_dev *dev);
-void shim_hw_release(struct shim_dev *dev, struct shim_acct *a);
+void shim_job_hold(struct shim_dev *dev);
+void shim_job_release(struct shim_dev *dev, struct shim_acct *a);
 /* Chains the GPU got in a slot's _NEXT registers behind a running one. */
-uint64_t shim_hw_queued_next(struct shim_dev *dev);
-/* Adds/removes a bus range outside the context windows. */
-int shim_hw_bus_add(struct shim_dev *dev, uint64_t pa, uint64_t size, void *host);
-void shim_hw_bus_remove(struct shim_dev *dev, uint64_t pa);
-/* Puts a new context's backing window on the GPU bus, and takes it off. */
-int shim_hw_ctx_attach(struct shim_dev *dev, struct shim_ctx *ctx);
-void shim_hw_ctx_detach(struct shim_dev *dev, struct shim_ctx *ctx);
+uint64_t shim_job_queued_next(struct shim_dev *dev);
 /* Removes every job of @ctx from the hardware and queues (its file is
  * going away); their done() runs with a cancelled status. */
-void shim_hw_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx);
+void shim_job_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx);
+
+/* mmu.c: address spaces */
+/* Puts a new context's backing window on the GPU bus, and takes it off. */
+int shim_mmu_ctx_attach(struct shim_dev *dev, struct shim_ctx *ctx);
+void shim_mmu_ctx_detach(struct shim_dev *dev, struct shim_ctx *ctx);
 /* The address space changed: flush the GPU's TLB for it. */
-void shim_hw_flush_as(struct shim_dev *dev, struct shim_ctx *ctx,
-		      struct shim_acct *a);
+void shim_mmu_flush_as(struct shim_dev *dev, struct shim_ctx *ctx,
+		       struct shim_acct *a);
+
+/* perfcnt.c: counters and clocks */
 /* The GPU's TIMESTAMP register (the counter jobs' SYSTEM_TIMESTAMP writes
  * use) and how fast it ticks. */
-uint64_t shim_hw_timestamp(struct shim_dev *dev);
-uint64_t shim_hw_timestamp_hz(struct shim_dev *dev);
+uint64_t shim_perfcnt_timestamp(struct shim_dev *dev);
+uint64_t shim_perfcnt_timestamp_hz(struct shim_dev *dev);
 /* Performance counters into @gpu_va of @ctx (whose space gets pinned). */
-int shim_hw_perfcnt_enable(struct shim_dev *dev, struct shim_ctx *ctx,
-			   uint64_t gpu_va, struct shim_acct *a);
-void shim_hw_perfcnt_disable(struct shim_dev *dev, struct shim_ctx *ctx,
-			     struct shim_acct *a);
-int shim_hw_perfcnt_sample(struct shim_dev *dev, struct shim_acct *a);
-uint64_t shim_hw_cycles(struct shim_dev *dev);
+int shim_perfcnt_enable(struct shim_dev *dev, struct shim_ctx *ctx,
+			uint64_t gpu_va, struct shim_acct *a);
+void shim_perfcnt_disable(struct shim_dev *dev, struct shim_ctx *ctx,
+			  struct shim_acct *a);
+int shim_perfcnt_sample(struct shim_dev *dev, struct shim_acct *a);
+uint64_t shim_perfcnt_cycles(struct shim_dev *dev);
 #define SHIM_JOB_STATUS_CANCELLED 0x10000u /* not a hardware code */
 
 /* kbase_*.c and drm.c / panfrost_*.c front ends */

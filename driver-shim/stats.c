@@ -160,7 +160,7 @@ static void system_json(struct out *o, struct shim_dev *dev)
 	    (unsigned long long)dev->st_mmu_faults,
 	    (unsigned long long)dev->st_gpu_resets,
 	    (unsigned long long)dev->st_pages_live,
-	    (unsigned long long)shim_hw_queued_next(dev));
+	    (unsigned long long)shim_job_queued_next(dev));
 	os_mutex_unlock(dev->lock);
 }
 
