@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * vgpu: a model of a Mali Bifrost GPU (Mali-G71, Mali-G52) as a kernel
- * driver sees the hardware. Its owner (driver-shim in user mode, a board
- * model in full-system mode) connects it to the world in three ways only:
+ * driver sees the hardware. Its owner (the board, board/, in user and in
+ * full-system mode) connects it to the world in three ways only:
  *
  *   registers  vgpu_read32()/vgpu_write32() at byte offsets of the 16 KiB
  *              register window (vgpu/regs.h has the map);

@@ -31,10 +31,13 @@ static bool below_the_port(const char *sym)
 	return !strncmp(sym, "vgpu_", 5) || !strncmp(sym, "bi_", 3);
 }
 
-/* The undefined symbols, reaching below the port, of the object of each
- * driver source (a stale object of a removed source is not the driver's);
- * returns how many objects it looked at. */
-static int check_objects(int *bad)
+/*
+ * Runs @check on each file of the driver's folder whose name ends in
+ * @suffix (both when @suffix2 is given); returns how many it checked
+ * (a check returns false for a file it could not read), or -1.
+ */
+static int for_each_driver_file(const char *suffix, const char *suffix2,
+				bool (*check)(const char *name, int *bad), int *bad)
 {
 	struct dirent *e;
 	DIR *d = opendir(DRIVER_DIR);
@@ -42,33 +45,40 @@ static int check_objects(int *bad)
 
 	if (!d)
 		return -1;
-	while ((e = readdir(d))) {
-		char rel[1024], obj[4096], *save, *sym;
-		char *argv[] = { "nm", "-u", "--format=just-symbols", obj, NULL };
-		struct proc_result r;
-
-		if (!has_suffix(e->d_name, ".c"))
-			continue;
-		snprintf(rel, sizeof(rel), "obj/%s/%.*s.o", DRIVER_DIR,
-			 (int)strlen(e->d_name) - 2, e->d_name);
-		snprintf(obj, sizeof(obj), "%s", build_path(rel));
-		if (proc_run(argv, NULL, NULL, NULL, 0, 60, &r) || r.status) {
-			TH_LOG("nm %s failed (not built?)", obj);
-			(*bad)++;
-			continue;
-		}
-		seen++;
-		for (sym = strtok_r(r.out, "\n", &save); sym;
-		     sym = strtok_r(NULL, "\n", &save)) {
-			if (!below_the_port(sym))
-				continue;
-			TH_LOG("%s references '%s': the driver must use its port", obj, sym);
-			(*bad)++;
-		}
-		proc_result_free(&r);
-	}
+	while ((e = readdir(d)))
+		if ((has_suffix(e->d_name, suffix) ||
+		     (suffix2 && has_suffix(e->d_name, suffix2))) &&
+		    check(e->d_name, bad))
+			seen++;
 	closedir(d);
 	return seen;
+}
+
+/* The undefined symbols, reaching below the port, of the object of the
+ * driver source @name (so a stale object of a removed source is not
+ * looked at). */
+static bool check_object(const char *name, int *bad)
+{
+	char rel[1024], obj[4096], *save, *sym;
+	char *argv[] = { "nm", "-u", "--format=just-symbols", obj, NULL };
+	struct proc_result r;
+
+	snprintf(rel, sizeof(rel), "obj/%s/%.*s.o", DRIVER_DIR,
+		 (int)strlen(name) - 2, name);
+	snprintf(obj, sizeof(obj), "%s", build_path(rel));
+	if (proc_run(argv, NULL, NULL, NULL, 0, 60, &r) || r.status) {
+		TH_LOG("nm %s failed (not built?)", obj);
+		(*bad)++;
+		return false;
+	}
+	for (sym = strtok_r(r.out, "\n", &save); sym; sym = strtok_r(NULL, "\n", &save)) {
+		if (!below_the_port(sym))
+			continue;
+		TH_LOG("%s references '%s': the driver must use its port", obj, sym);
+		(*bad)++;
+	}
+	proc_result_free(&r);
+	return true;
 }
 
 /* An #include of @line that the driver may not have, or NULL. */
@@ -92,46 +102,34 @@ static const char *forbidden_include(const char *line)
 	return NULL;
 }
 
-static int check_sources(int *bad)
+static bool check_source(const char *name, int *bad)
 {
-	struct dirent *e;
-	DIR *d = opendir(DRIVER_DIR);
-	int seen = 0;
+	char path[4096], line[1024];
+	unsigned lineno = 0;
+	FILE *f;
 
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		char path[4096], line[1024];
-		unsigned lineno = 0;
-		FILE *f;
+	snprintf(path, sizeof(path), "%s/%s", DRIVER_DIR, name);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		const char *inc = forbidden_include(line);
 
-		if (!has_suffix(e->d_name, ".c") && !has_suffix(e->d_name, ".h"))
+		lineno++;
+		if (!inc)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", DRIVER_DIR, e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		seen++;
-		while (fgets(line, sizeof(line), f)) {
-			const char *inc = forbidden_include(line);
-
-			lineno++;
-			if (!inc)
-				continue;
-			TH_LOG("%s:%u includes %.*s: only vgpu/regs.h is the driver's",
-			       path, lineno, (int)strcspn(inc, "\n"), inc);
-			(*bad)++;
-		}
-		fclose(f);
+		TH_LOG("%s:%u includes %.*s: only vgpu/regs.h is the driver's",
+		       path, lineno, (int)strcspn(inc, "\n"), inc);
+		(*bad)++;
 	}
-	closedir(d);
-	return seen;
+	fclose(f);
+	return true;
 }
 
 TEST(driver_objects_call_nothing_below_the_port)
 {
 	int bad = 0;
-	int seen = check_objects(&bad);
+	int seen = for_each_driver_file(".c", NULL, check_object, &bad);
 
 	ASSERT_GE(seen, 0);
 	/* An empty directory would pass anything: there are dozens. */
@@ -142,7 +140,7 @@ TEST(driver_objects_call_nothing_below_the_port)
 TEST(driver_sources_include_only_the_register_spec)
 {
 	int bad = 0;
-	int seen = check_sources(&bad);
+	int seen = for_each_driver_file(".c", ".h", check_source, &bad);
 
 	ASSERT_GE(seen, 10);
 	EXPECT_EQ(bad, 0);
