@@ -1,61 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * GPU contexts: a backing window on the GPU bus and the page tables that
- * map GPU virtual addresses into it. kbase contexts use the AArch64 4K
- * translation format, panfrost files the legacy Mali LPAE format Linux
- * 6.1's panfrost programs; both have four levels of 512 entries. Tables
- * live in the device's private pool, never in client-visible memory, so a
- * client cannot rewrite its own translations.
+ * GPU contexts: a backing window on the GPU bus, with page tables (mmu.c)
+ * that map GPU virtual addresses into it; client memory imported in
+ * place; CPU access to a context's GPU memory by GPU address.
  */
 #include "driver-shim/shim_internal.h"
 
-#define PTE_VALID 1ull
-#define PTE_TABLE 3ull
-#define PTE_ADDR_MASK 0x0000fffffffff000ull
-/* AArch64 format (kbase): attribute index, access, shareability, AF, XN. */
-#define A64_ATE_L3 3ull
-#define A64_MEMATTR_IDX(i) ((uint64_t)(i) << 2)
-#define A64_ACCESS_RW (1ull << 6)
-#define A64_ACCESS_RO (3ull << 6)
-#define A64_SHARE_INNER (3ull << 8)
-#define A64_AF (1ull << 10)
-#define A64_NX (1ull << 54)
-/* Mali LPAE (panfrost): L3 entries use the block type; stage-2 style
- * read/write permission bits; XN is two bits. */
-#define LPAE_ATE_L3 1ull
-#define LPAE_READ (1ull << 6)
-#define LPAE_WRITE (1ull << 7)
-#define LPAE_AF (1ull << 10)
-#define LPAE_XN (3ull << 53)
-
-static uint64_t *kpool_ptr(struct shim_dev *dev, uint64_t pa)
-{
-	return (uint64_t *)(dev->kpool + (pa - SHIM_KPOOL_PA));
-}
-
-static uint64_t pt_alloc(struct shim_ctx *ctx)
-{
-	uint64_t off;
-
-	if (ralloc_alloc(&ctx->dev->kpool_alloc, SHIM_PAGE_SIZE, SHIM_PAGE_SIZE,
-			 &off))
-		return 0;
-	os_memset(ctx->dev->kpool + off, 0, SHIM_PAGE_SIZE);
-	ctx->pt_pages++;
-	return SHIM_KPOOL_PA + off;
-}
-
-static void pt_free_tree(struct shim_ctx *ctx, uint64_t pa, int level)
-{
-	uint64_t *t = kpool_ptr(ctx->dev, pa);
-
-	if (level < 3)
-		for (int i = 0; i < 512; i++)
-			if ((t[i] & 3) == PTE_TABLE)
-				pt_free_tree(ctx, t[i] & PTE_ADDR_MASK, level + 1);
-	ralloc_free(&ctx->dev->kpool_alloc, pa - SHIM_KPOOL_PA, SHIM_PAGE_SIZE);
-	ctx->pt_pages--;
-}
 
 struct shim_ctx *shim_ctx_create(struct shim_dev *dev, bool kbase)
 {
@@ -83,7 +33,7 @@ struct shim_ctx *shim_ctx_create(struct shim_dev *dev, bool kbase)
 	    dev->host.backing_create(dev->host.priv, dev->cfg.backing_size,
 				     &ctx->backing))
 		goto fail;
-	ctx->pgd = pt_alloc(ctx);
+	ctx->pgd = mmu_pt_alloc(ctx);
 	if (!ctx->pgd)
 		goto fail_backing;
 	if (shim_mmu_ctx_attach(dev, ctx))
@@ -100,7 +50,7 @@ struct shim_ctx *shim_ctx_create(struct shim_dev *dev, bool kbase)
 	return ctx;
 
 fail_pt:
-	pt_free_tree(ctx, ctx->pgd, 0);
+	mmu_pt_free(ctx);
 fail_backing:
 	dev->host.backing_destroy(dev->host.priv, &ctx->backing);
 fail:
@@ -143,9 +93,7 @@ void shim_ctx_destroy(struct shim_ctx *ctx)
 
 	ctx->dead = true;
 	shim_job_ctx_teardown(dev, ctx);
-	if (ctx->pgd)
-		pt_free_tree(ctx, ctx->pgd, 0);
-	ctx->pgd = 0;
+	mmu_pt_free(ctx);
 	dev->st_pages_live -= ctx->pages_mapped;
 	ctx->pages_mapped = 0;
 	shim_ctx_put(ctx);
@@ -169,99 +117,6 @@ void shim_ctx_phys_free(struct shim_ctx *ctx, uint64_t off, uint64_t len)
 	ralloc_free(&ctx->phys, off, len);
 	if (dev->host.backing_discard)
 		dev->host.backing_discard(dev->host.priv, &ctx->backing, off, len);
-}
-
-/* The level-3 entry slot for @va, creating tables when @create. */
-static uint64_t *pte_slot(struct shim_ctx *ctx, uint64_t va, bool create)
-{
-	uint64_t table = ctx->pgd;
-
-	if (!table)
-		return NULL; /* the owner is gone; so are its tables */
-	for (int level = 0; level < 3; level++) {
-		uint64_t *t = kpool_ptr(ctx->dev, table);
-		unsigned idx = (va >> (39 - 9 * level)) & 511;
-
-		if ((t[idx] & 3) != PTE_TABLE) {
-			uint64_t n;
-
-			if (!create)
-				return NULL;
-			n = pt_alloc(ctx);
-			if (!n)
-				return NULL;
-			t[idx] = n | PTE_TABLE;
-		}
-		table = t[idx] & PTE_ADDR_MASK;
-	}
-	return kpool_ptr(ctx->dev, table) + ((va >> 12) & 511);
-}
-
-static uint64_t make_pte(struct shim_ctx *ctx, uint64_t pa, unsigned prot)
-{
-	if (ctx->kbase)
-		return pa | A64_ATE_L3 | A64_MEMATTR_IDX(0) | A64_SHARE_INNER |
-		       A64_AF |
-		       ((prot & SHIM_PROT_WRITE) ? A64_ACCESS_RW : A64_ACCESS_RO) |
-		       ((prot & SHIM_PROT_EXEC) ? 0 : A64_NX);
-	return pa | LPAE_ATE_L3 | LPAE_AF |
-	       ((prot & SHIM_PROT_READ) ? LPAE_READ : 0) |
-	       ((prot & SHIM_PROT_WRITE) ? LPAE_WRITE : 0) |
-	       ((prot & SHIM_PROT_EXEC) ? 0 : LPAE_XN);
-}
-
-int shim_ctx_map(struct shim_ctx *ctx, uint64_t va, uint64_t off,
-		 uint64_t pages, unsigned prot, struct shim_acct *a)
-{
-	if (off + pages * SHIM_PAGE_SIZE > ctx->backing.size)
-		return -SHIM_EINVAL;
-	return shim_ctx_map_pa(ctx, va, ctx->pa_base + off, pages, prot, a);
-}
-
-int shim_ctx_map_pa(struct shim_ctx *ctx, uint64_t va, uint64_t pa,
-		    uint64_t pages, unsigned prot, struct shim_acct *a)
-{
-	uint64_t i;
-
-	if (va & (SHIM_PAGE_SIZE - 1) || va >> 48 || pages > (1ull << 36))
-		return -SHIM_EINVAL;
-	if (!ctx->pgd)
-		return -SHIM_ENODEV;
-	for (i = 0; i < pages; i++) {
-		uint64_t *pte = pte_slot(ctx, va + i * SHIM_PAGE_SIZE, true);
-
-		if (!pte) {
-			shim_ctx_unmap(ctx, va, i, a);
-			return -SHIM_ENOMEM;
-		}
-		if (!(*pte & PTE_VALID)) {
-			ctx->pages_mapped++;
-			ctx->dev->st_pages_live++;
-		}
-		*pte = make_pte(ctx, pa + i * SHIM_PAGE_SIZE, prot);
-	}
-	if (ctx->pages_mapped > ctx->st_pages_peak)
-		ctx->st_pages_peak = ctx->pages_mapped;
-	if (a)
-		a->pages += pages;
-	shim_mmu_flush_as(ctx->dev, ctx, a);
-	return 0;
-}
-
-void shim_ctx_unmap(struct shim_ctx *ctx, uint64_t va, uint64_t pages,
-		    struct shim_acct *a)
-{
-	for (uint64_t i = 0; i < pages; i++) {
-		uint64_t *pte = pte_slot(ctx, va + i * SHIM_PAGE_SIZE, false);
-
-		if (pte && (*pte & PTE_VALID)) {
-			*pte = 0;
-			ctx->pages_mapped--;
-			ctx->dev->st_pages_live--;
-		}
-	}
-	if (pages)
-		shim_mmu_flush_as(ctx->dev, ctx, a);
 }
 
 int shim_import_add(struct shim_dev *dev, void *host, uint64_t size,
@@ -332,17 +187,13 @@ int shim_ctx_gpu_rw(struct shim_ctx *ctx, uint64_t va, void *buf, size_t len,
 	uint8_t *p = buf;
 
 	while (len) {
-		uint64_t *pte = pte_slot(ctx, va, false), avail;
 		size_t chunk = OS_MIN(len, SHIM_PAGE_SIZE - (va & 0xfff));
+		uint64_t pa, avail;
 		uint8_t *host;
 
-		if (!pte || !(*pte & PTE_VALID))
+		if (mmu_translate(ctx, va, write, &pa))
 			return -SHIM_EFAULT;
-		if (write && (ctx->kbase ? (*pte & A64_ACCESS_RO) == A64_ACCESS_RO
-					 : !(*pte & LPAE_WRITE)))
-			return -SHIM_EFAULT;
-		host = pa_to_host(ctx->dev, (*pte & PTE_ADDR_MASK) + (va & 0xfff),
-				  &avail);
+		host = pa_to_host(ctx->dev, pa, &avail);
 		if (!host)
 			return -SHIM_EFAULT;
 		if (write)

@@ -3,12 +3,31 @@
  * The MMU block, as Linux panfrost's panfrost_mmu.c drives it: each
  * context's backing window is registered on the GPU bus; address spaces
  * are handed to contexts on demand (LRU among idle ones) and programmed
- * with TRANSTAB/MEMATTR/TRANSCFG + UPDATE; page-table edits are followed
- * by LOCK + FLUSH_MEM. A fault in growable memory is resolved by backing
+ * with TRANSTAB/MEMATTR/TRANSCFG + UPDATE; the page tables (below) are the
+ * driver's, and their edits are followed by LOCK + FLUSH_MEM. A fault in growable memory is resolved by backing
  * more pages; any other disables the address space, so the stalled access
  * is abandoned and the job fails with the fault's code.
  */
 #include "driver-shim/gpu_priv.h"
+
+#define PTE_VALID 1ull
+#define PTE_TABLE 3ull
+#define PTE_ADDR_MASK 0x0000fffffffff000ull
+/* AArch64 format (kbase): attribute index, access, shareability, AF, XN. */
+#define A64_ATE_L3 3ull
+#define A64_MEMATTR_IDX(i) ((uint64_t)(i) << 2)
+#define A64_ACCESS_RW (1ull << 6)
+#define A64_ACCESS_RO (3ull << 6)
+#define A64_SHARE_INNER (3ull << 8)
+#define A64_AF (1ull << 10)
+#define A64_NX (1ull << 54)
+/* Mali LPAE (panfrost): L3 entries use the block type; stage-2 style
+ * read/write permission bits; XN is two bits. */
+#define LPAE_ATE_L3 1ull
+#define LPAE_READ (1ull << 6)
+#define LPAE_WRITE (1ull << 7)
+#define LPAE_AF (1ull << 10)
+#define LPAE_XN (3ull << 53)
 
 static void mmu_as_cmd(struct shim_gpu *gpu, struct shim_acct *a, int as, uint32_t cmd)
 {
@@ -180,4 +199,154 @@ void mmu_reset(struct shim_gpu *gpu)
 		}
 		gpu->as_owner[as] = NULL;
 	}
+}
+
+/* ---- Page tables ----
+ * kbase contexts use the AArch64 4K translation format, panfrost files
+ * the legacy Mali LPAE format Linux 6.1's panfrost programs; both have
+ * four levels of 512 entries. Tables live in the device's private pool,
+ * never in client-visible memory, so a client cannot rewrite its own
+ * translations.
+ */
+
+static uint64_t *mmu_kpool_ptr(struct shim_dev *dev, uint64_t pa)
+{
+	return (uint64_t *)(dev->kpool + (pa - SHIM_KPOOL_PA));
+}
+
+uint64_t mmu_pt_alloc(struct shim_ctx *ctx)
+{
+	uint64_t off;
+
+	if (ralloc_alloc(&ctx->dev->kpool_alloc, SHIM_PAGE_SIZE, SHIM_PAGE_SIZE,
+			 &off))
+		return 0;
+	os_memset(ctx->dev->kpool + off, 0, SHIM_PAGE_SIZE);
+	ctx->pt_pages++;
+	return SHIM_KPOOL_PA + off;
+}
+
+static void mmu_pt_free_tree(struct shim_ctx *ctx, uint64_t pa, int level)
+{
+	uint64_t *t = mmu_kpool_ptr(ctx->dev, pa);
+
+	if (level < 3)
+		for (int i = 0; i < 512; i++)
+			if ((t[i] & 3) == PTE_TABLE)
+				mmu_pt_free_tree(ctx, t[i] & PTE_ADDR_MASK, level + 1);
+	ralloc_free(&ctx->dev->kpool_alloc, pa - SHIM_KPOOL_PA, SHIM_PAGE_SIZE);
+	ctx->pt_pages--;
+}
+
+void mmu_pt_free(struct shim_ctx *ctx)
+{
+	if (ctx->pgd)
+		mmu_pt_free_tree(ctx, ctx->pgd, 0);
+	ctx->pgd = 0;
+}
+
+/* The level-3 entry slot for @va, creating tables when @create. */
+static uint64_t *mmu_pte_slot(struct shim_ctx *ctx, uint64_t va, bool create)
+{
+	uint64_t table = ctx->pgd;
+
+	if (!table)
+		return NULL; /* the owner is gone; so are its tables */
+	for (int level = 0; level < 3; level++) {
+		uint64_t *t = mmu_kpool_ptr(ctx->dev, table);
+		unsigned idx = (va >> (39 - 9 * level)) & 511;
+
+		if ((t[idx] & 3) != PTE_TABLE) {
+			uint64_t n;
+
+			if (!create)
+				return NULL;
+			n = mmu_pt_alloc(ctx);
+			if (!n)
+				return NULL;
+			t[idx] = n | PTE_TABLE;
+		}
+		table = t[idx] & PTE_ADDR_MASK;
+	}
+	return mmu_kpool_ptr(ctx->dev, table) + ((va >> 12) & 511);
+}
+
+static uint64_t mmu_make_pte(struct shim_ctx *ctx, uint64_t pa, unsigned prot)
+{
+	if (ctx->kbase)
+		return pa | A64_ATE_L3 | A64_MEMATTR_IDX(0) | A64_SHARE_INNER |
+		       A64_AF |
+		       ((prot & SHIM_PROT_WRITE) ? A64_ACCESS_RW : A64_ACCESS_RO) |
+		       ((prot & SHIM_PROT_EXEC) ? 0 : A64_NX);
+	return pa | LPAE_ATE_L3 | LPAE_AF |
+	       ((prot & SHIM_PROT_READ) ? LPAE_READ : 0) |
+	       ((prot & SHIM_PROT_WRITE) ? LPAE_WRITE : 0) |
+	       ((prot & SHIM_PROT_EXEC) ? 0 : LPAE_XN);
+}
+
+int shim_ctx_map(struct shim_ctx *ctx, uint64_t va, uint64_t off,
+		 uint64_t pages, unsigned prot, struct shim_acct *a)
+{
+	if (off + pages * SHIM_PAGE_SIZE > ctx->backing.size)
+		return -SHIM_EINVAL;
+	return shim_ctx_map_pa(ctx, va, ctx->pa_base + off, pages, prot, a);
+}
+
+int shim_ctx_map_pa(struct shim_ctx *ctx, uint64_t va, uint64_t pa,
+		    uint64_t pages, unsigned prot, struct shim_acct *a)
+{
+	uint64_t i;
+
+	if (va & (SHIM_PAGE_SIZE - 1) || va >> 48 || pages > (1ull << 36))
+		return -SHIM_EINVAL;
+	if (!ctx->pgd)
+		return -SHIM_ENODEV;
+	for (i = 0; i < pages; i++) {
+		uint64_t *pte = mmu_pte_slot(ctx, va + i * SHIM_PAGE_SIZE, true);
+
+		if (!pte) {
+			shim_ctx_unmap(ctx, va, i, a);
+			return -SHIM_ENOMEM;
+		}
+		if (!(*pte & PTE_VALID)) {
+			ctx->pages_mapped++;
+			ctx->dev->st_pages_live++;
+		}
+		*pte = mmu_make_pte(ctx, pa + i * SHIM_PAGE_SIZE, prot);
+	}
+	if (ctx->pages_mapped > ctx->st_pages_peak)
+		ctx->st_pages_peak = ctx->pages_mapped;
+	if (a)
+		a->pages += pages;
+	shim_mmu_flush_as(ctx->dev, ctx, a);
+	return 0;
+}
+
+void shim_ctx_unmap(struct shim_ctx *ctx, uint64_t va, uint64_t pages,
+		    struct shim_acct *a)
+{
+	for (uint64_t i = 0; i < pages; i++) {
+		uint64_t *pte = mmu_pte_slot(ctx, va + i * SHIM_PAGE_SIZE, false);
+
+		if (pte && (*pte & PTE_VALID)) {
+			*pte = 0;
+			ctx->pages_mapped--;
+			ctx->dev->st_pages_live--;
+		}
+	}
+	if (pages)
+		shim_mmu_flush_as(ctx->dev, ctx, a);
+}
+
+int mmu_translate(struct shim_ctx *ctx, uint64_t va, bool write, uint64_t *pa)
+{
+	uint64_t *pte = mmu_pte_slot(ctx, va, false);
+
+	if (!pte || !(*pte & PTE_VALID))
+		return -SHIM_EFAULT;
+	if (write && (ctx->kbase ? (*pte & A64_ACCESS_RO) == A64_ACCESS_RO
+				 : !(*pte & LPAE_WRITE)))
+		return -SHIM_EFAULT;
+	*pa = (*pte & PTE_ADDR_MASK) + (va & 0xfff);
+	return 0;
 }

@@ -266,7 +266,7 @@ int shim_sync_file_install(struct shim_dev *dev, struct shim_caller *c,
 			   struct shim_fence *f);
 int shim_sync_file_fence(struct shim_caller *c, int fd, struct shim_fence **out);
 
-/* ctx.c: contexts, their backing, and their GPU page tables */
+/* ctx.c: contexts and their backing; the GPU mappings are mmu.c's */
 struct shim_ctx *shim_ctx_create(struct shim_dev *dev, bool kbase);
 void shim_ctx_destroy(struct shim_ctx *ctx);
 struct shim_ctx *shim_ctx_get(struct shim_ctx *ctx);
@@ -316,7 +316,13 @@ uint64_t shim_job_queued_next(struct shim_dev *dev);
  * going away); their done() runs with a cancelled status. */
 void shim_job_ctx_teardown(struct shim_dev *dev, struct shim_ctx *ctx);
 
-/* mmu.c: address spaces */
+/* mmu.c: address spaces and page tables */
+/* A context's top-level table (0 without memory) and its release. */
+uint64_t mmu_pt_alloc(struct shim_ctx *ctx);
+void mmu_pt_free(struct shim_ctx *ctx);
+/* The bus address @va of @ctx maps to, for a CPU access (-EFAULT where
+ * unmapped, or read-only and @write). */
+int mmu_translate(struct shim_ctx *ctx, uint64_t va, bool write, uint64_t *pa);
 /* Puts a new context's backing window on the GPU bus, and takes it off. */
 int shim_mmu_ctx_attach(struct shim_dev *dev, struct shim_ctx *ctx);
 void shim_mmu_ctx_detach(struct shim_dev *dev, struct shim_ctx *ctx);
