@@ -164,6 +164,7 @@ check: deps-auto
 	$(Q)$(SYSROOT_SCRIPT) --fetch --quiet || echo "# sysroot unavailable: tests that need it will skip"
 	$(Q)$(SYSROOT_SCRIPT) --variant bpo --fetch --quiet || echo "# bpo sysroot unavailable: Mesa 25 tests will skip"
 	$(Q)$(SYSROOT_SCRIPT) --variant trixie --fetch --quiet || echo "# trixie sysroot unavailable: Debian 13 tests will skip"
+	$(Q)scripts/kernel.sh --fetch --quiet || echo "# arm64 kernel unavailable: full-system boot tests will skip"
 	$(Q)VGPU_BUILD=$(BUILD) VGPU_SAN=$(SAN) tests/run.sh $(subst $(comma), ,$(T))
 
 comma := ,
