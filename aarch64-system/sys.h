@@ -57,7 +57,6 @@ struct a64s_cpu {
 	uint64_t reg[A64S_NREGS];
 	bool powered;	   /* PSCI: on */
 	bool wfi;	   /* waiting for an interrupt */
-	uint64_t insns;	   /* retired instructions, estimated per block */
 	struct a64s_tlb tlb[2]; /* one per exception level */
 };
 

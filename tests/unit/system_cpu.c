@@ -305,4 +305,58 @@ TEST_F(sys, undefined_and_privileged_at_el0)
 	EXPECT_EQ(s->reg[R_ELR], UCODE);
 }
 
+/* A device as the board will plug the GPU in: registers on the bus. */
+struct fake_dev {
+	uint64_t last_off, last_val;
+	unsigned last_size, writes;
+};
+
+static uint64_t fake_read(void *dev, uint64_t off, unsigned size)
+{
+	(void)dev;
+	return 0x1000 + off + size;
+}
+
+static void fake_write(void *dev, uint64_t off, unsigned size, uint64_t v)
+{
+	struct fake_dev *d = dev;
+	d->last_off = off;
+	d->last_size = size;
+	d->last_val = v;
+	d->writes++;
+}
+
+static const struct a64s_mmio_ops fake_ops = { fake_read, fake_write };
+
+#define LDR_W1_X0_4 0xb9400401u /* ldr w1, [x0, #4] */
+#define STR_W2_X0_8 0xb9000802u /* str w2, [x0, #8] */
+
+TEST_F(sys, mmio_reaches_a_device_through_the_mmu)
+{
+	struct a64s_cpu *s = self->s;
+	struct fake_dev d = { 0 };
+	ASSERT_EQ(a64s_bus_add(&self->m, 0x0a000000, 0x1000, &fake_ops, &d), 0);
+	map_page(&self->m, 0x6000, 0x0a000000, D_AF | AP_EL1_RW | UXN | PXN);
+	put32(&self->m, RAM + CODE, LDR_W1_X0_4);
+	put32(&self->m, RAM + CODE + 4, STR_W2_X0_8);
+	put32(&self->m, RAM + CODE + 8, LDR_W1_X0_4);
+	put32(&self->m, RAM + CODE + 12, HLT0);
+	s->c.x[0] = 0x6000;
+	s->c.x[2] = 0xabcd;
+	ASSERT_EQ(run_at(s, CODE).reason, A64_STOP_HLT);
+	EXPECT_EQ(s->c.pc, CODE + 12); /* no exception */
+	EXPECT_EQ(s->c.x[1], 0x1000u + 4 + 4);
+	EXPECT_EQ(d.writes, 1u);
+	EXPECT_EQ(d.last_off, 8u);
+	EXPECT_EQ(d.last_size, 4u);
+	EXPECT_EQ(d.last_val, 0xabcdu);
+	/* nothing on the bus there: an external abort (DFSC 0x10) */
+	map_page(&self->m, 0x6000, 0x0b000000, D_AF | AP_EL1_RW | UXN | PXN);
+	a64s_tlb_flush(s);
+	ASSERT_EQ(run_at(s, CODE).reason, A64_STOP_HLT);
+	EXPECT_EQ(s->c.pc, VBAR + 0x200);
+	EXPECT_EQ(s->reg[R_ESR], 0x96000010u);
+	EXPECT_EQ(s->reg[R_FAR], 0x6004u);
+}
+
 TEST_HARNESS_MAIN
