@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+/* The x86-64 encoder of the code generator (see jit_emit.h). Every form
+ * goes through one REX + opcode + ModRM writer, register or memory. */
+#include <string.h>
+
+#include "aarch64-user/jit_emit.h"
+
+void jx_byte(struct jx *j, uint8_t b)
+{
+	if (j->p < j->end)
+		*j->p++ = b;
+	else
+		j->overflow = true;
+}
+
+void jx_u32(struct jx *j, uint32_t v)
+{
+	for (int k = 0; k < 4; k++)
+		jx_byte(j, (uint8_t)(v >> (8 * k)));
+}
+
+void jx_u64(struct jx *j, uint64_t v)
+{
+	jx_u32(j, (uint32_t)v);
+	jx_u32(j, (uint32_t)(v >> 32));
+}
+
+/* Opcode bytes of one instruction: up to two, 0F-escaped ones included. */
+struct jx_op {
+	uint8_t pfx; /* 0x66 or 0 */
+	uint8_t len;
+	uint8_t b[2];
+	bool byte_reg; /* an 8-bit register operand: SPL..DIL need a REX */
+};
+
+static void rex_op(struct jx *j, const struct jx_op *o, bool w64, int reg, int rm)
+{
+	uint8_t rex = (uint8_t)(0x40 | (w64 ? 8 : 0) | ((reg >> 3) & 1) << 2 | ((rm >> 3) & 1));
+	if (o->pfx)
+		jx_byte(j, o->pfx);
+	if (rex != 0x40 || (o->byte_reg && ((reg >= 4 && reg < 8) || (rm >= 4 && rm < 8))))
+		jx_byte(j, rex);
+	for (int k = 0; k < o->len; k++)
+		jx_byte(j, o->b[k]);
+}
+
+static void op_rr(struct jx *j, const struct jx_op *o, bool w64, int reg, int rm)
+{
+	rex_op(j, o, w64, reg, rm);
+	jx_byte(j, (uint8_t)(0xc0 | (reg & 7) << 3 | (rm & 7)));
+}
+
+static void op_rm(struct jx *j, const struct jx_op *o, bool w64, int reg, int base, int32_t disp)
+{
+	rex_op(j, o, w64, reg, base);
+	unsigned mod = disp == 0 && (base & 7) != JX_RBP ? 0 : disp == (int8_t)disp ? 1 : 2;
+	jx_byte(j, (uint8_t)(mod << 6 | (reg & 7) << 3 | (base & 7)));
+	if ((base & 7) == JX_RSP)
+		jx_byte(j, 0x24); /* SIB: base only */
+	if (mod == 1)
+		jx_byte(j, (uint8_t)disp);
+	else if (mod == 2)
+		jx_u32(j, (uint32_t)disp);
+}
+
+#define OP1(x) ((struct jx_op){ .pfx = 0, .len = 1, .b = { (x), 0 }, .byte_reg = false })
+#define OP2(x, y) ((struct jx_op){ .pfx = 0, .len = 2, .b = { (x), (y) }, .byte_reg = false })
+
+void jx_alu_rr(struct jx *j, int op, bool w64, int dst, int src)
+{
+	op_rr(j, &OP1((uint8_t)(op << 3 | 1)), w64, src, dst);
+}
+
+/* 83 /op ib when the immediate fits a byte, else 81 /op id. */
+static void alu_imm(struct jx *j, bool mem, int op, bool w64, int r, int32_t disp, int32_t imm)
+{
+	bool small = imm == (int8_t)imm;
+	struct jx_op o = OP1(small ? 0x83 : 0x81);
+	if (mem)
+		op_rm(j, &o, w64, op, r, disp);
+	else
+		op_rr(j, &o, w64, op, r);
+	if (small)
+		jx_byte(j, (uint8_t)imm);
+	else
+		jx_u32(j, (uint32_t)imm);
+}
+
+void jx_alu_ri(struct jx *j, int op, bool w64, int dst, int32_t imm)
+{
+	alu_imm(j, false, op, w64, dst, 0, imm);
+}
+
+void jx_alu_mi(struct jx *j, int op, bool w64, int base, int32_t disp, int32_t imm)
+{
+	alu_imm(j, true, op, w64, base, disp, imm);
+}
+
+void jx_cmp_m8i(struct jx *j, int base, int32_t disp, uint8_t imm)
+{
+	op_rm(j, &OP1(0x80), false, JX_CMP, base, disp);
+	jx_byte(j, imm);
+}
+
+void jx_test_rr(struct jx *j, bool w64, int a, int b)
+{
+	op_rr(j, &OP1(0x85), w64, b, a);
+}
+
+void jx_test_ri(struct jx *j, bool w64, int r, int32_t imm)
+{
+	op_rr(j, &OP1(0xf7), w64, 0, r);
+	jx_u32(j, (uint32_t)imm);
+}
+
+void jx_shift_ri(struct jx *j, int op, bool w64, int r, uint8_t n)
+{
+	if (n == 1) {
+		op_rr(j, &OP1(0xd1), w64, op, r);
+		return;
+	}
+	op_rr(j, &OP1(0xc1), w64, op, r);
+	jx_byte(j, n);
+}
+
+void jx_not(struct jx *j, bool w64, int r)
+{
+	op_rr(j, &OP1(0xf7), w64, 2, r);
+}
+
+void jx_mov_rr(struct jx *j, bool w64, int dst, int src)
+{
+	op_rr(j, &OP1(0x89), w64, src, dst);
+}
+
+void jx_mov_ri(struct jx *j, int dst, uint64_t imm)
+{
+	if (imm == 0) {
+		jx_alu_rr(j, JX_XOR, false, dst, dst);
+	} else if (imm <= UINT32_MAX) {
+		if (dst >= 8)
+			jx_byte(j, 0x41);
+		jx_byte(j, (uint8_t)(0xb8 | (dst & 7)));
+		jx_u32(j, (uint32_t)imm);
+	} else if ((int64_t)imm == (int32_t)imm) {
+		op_rr(j, &OP1(0xc7), true, 0, dst);
+		jx_u32(j, (uint32_t)imm);
+	} else {
+		jx_byte(j, (uint8_t)(0x48 | (dst >> 3)));
+		jx_byte(j, (uint8_t)(0xb8 | (dst & 7)));
+		jx_u64(j, imm);
+	}
+}
+
+void jx_ext_rr(struct jx *j, unsigned bytes, bool sign, int dst, int src)
+{
+	struct jx_op o;
+	if (bytes == 4) {
+		if (sign)
+			op_rr(j, &OP1(0x63), true, dst, src); /* movsxd */
+		else
+			jx_mov_rr(j, false, dst, src);
+		return;
+	}
+	o = OP2(0x0f, (uint8_t)((sign ? 0xbe : 0xb6) | (bytes == 2)));
+	o.byte_reg = bytes == 1;
+	op_rr(j, &o, sign, dst, src);
+}
+
+void jx_load(struct jx *j, unsigned bytes, bool sign, int dst, int base, int32_t disp)
+{
+	if (bytes >= 4 && !(sign && bytes == 4)) {
+		op_rm(j, &OP1(0x8b), bytes == 8, dst, base, disp);
+		return;
+	}
+	if (bytes == 4) {
+		op_rm(j, &OP1(0x63), true, dst, base, disp);
+		return;
+	}
+	op_rm(j, &OP2(0x0f, (uint8_t)((sign ? 0xbe : 0xb6) | (bytes == 2))), sign, dst, base, disp);
+}
+
+void jx_store(struct jx *j, unsigned bytes, int src, int base, int32_t disp)
+{
+	struct jx_op o = OP1(bytes == 1 ? 0x88 : 0x89);
+	o.byte_reg = bytes == 1;
+	o.pfx = bytes == 2 ? 0x66 : 0;
+	op_rm(j, &o, bytes == 8, src, base, disp);
+}
+
+void jx_lea(struct jx *j, int dst, int base, int32_t disp)
+{
+	op_rm(j, &OP1(0x8d), true, dst, base, disp);
+}
+
+void jx_lea_rip(struct jx *j, int dst, const void *target)
+{
+	jx_byte(j, (uint8_t)(0x48 | (dst >> 3) << 2));
+	jx_byte(j, 0x8d);
+	jx_byte(j, (uint8_t)(0x05 | (dst & 7) << 3));
+	jx_u32(j, (uint32_t)((const uint8_t *)target - (j->p + 4)));
+}
+
+void jx_store_fs(struct jx *j, int32_t off, int src)
+{
+	jx_byte(j, 0x64);
+	jx_byte(j, (uint8_t)(0x48 | (src >> 3) << 2));
+	jx_byte(j, 0x89);
+	jx_byte(j, (uint8_t)(0x04 | (src & 7) << 3)); /* [SIB] */
+	jx_byte(j, 0x25);			     /* SIB: no base, no index: disp32 */
+	jx_u32(j, (uint32_t)off);
+}
+
+void jx_setcc(struct jx *j, int cc, int r8)
+{
+	struct jx_op o = OP2(0x0f, (uint8_t)(0x90 | cc));
+	o.byte_reg = true;
+	op_rr(j, &o, false, 0, r8);
+}
+
+void jx_cmov(struct jx *j, int cc, bool w64, int dst, int src)
+{
+	op_rr(j, &OP2(0x0f, (uint8_t)(0x40 | cc)), w64, dst, src);
+}
+
+void jx_patch(uint8_t *disp_at, const void *target)
+{
+	int32_t rel = (int32_t)((const uint8_t *)target - (disp_at + 4));
+	memcpy(disp_at, &rel, 4);
+}
+
+static uint8_t *rel32(struct jx *j, const void *target)
+{
+	uint8_t *at = j->p;
+	jx_u32(j, 0);
+	if (j->overflow)
+		return NULL;
+	if (target)
+		jx_patch(at, target);
+	return at;
+}
+
+uint8_t *jx_jcc(struct jx *j, int cc, const void *target)
+{
+	jx_byte(j, 0x0f);
+	jx_byte(j, (uint8_t)(0x80 | cc));
+	return rel32(j, target);
+}
+
+uint8_t *jx_jmp(struct jx *j, const void *target)
+{
+	jx_byte(j, 0xe9);
+	return rel32(j, target);
+}
+
+void jx_jmp_r(struct jx *j, int r)
+{
+	op_rr(j, &OP1(0xff), false, 4, r);
+}
+
+void jx_jmp_m(struct jx *j, int r)
+{
+	op_rm(j, &OP1(0xff), false, 4, r, 0);
+}
+
+void jx_call_r(struct jx *j, int r)
+{
+	op_rr(j, &OP1(0xff), false, 2, r);
+}
+
+void jx_push(struct jx *j, int r)
+{
+	if (r >= 8)
+		jx_byte(j, 0x41);
+	jx_byte(j, (uint8_t)(0x50 | (r & 7)));
+}
+
+void jx_pop(struct jx *j, int r)
+{
+	if (r >= 8)
+		jx_byte(j, 0x41);
+	jx_byte(j, (uint8_t)(0x58 | (r & 7)));
+}
+
+void jx_ret(struct jx *j)
+{
+	jx_byte(j, 0xc3);
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A small x86-64 instruction encoder for the code generator: just the
+ * forms it emits (integer ALU, shifts, moves, loads/stores with a base
+ * and a displacement, setcc/cmov, jumps, calls). Operands are host
+ * register numbers (JX_RAX..JX_R15); w64 selects the 64-bit form. Writes
+ * past the end of the buffer are dropped and flagged, so a caller checks
+ * once per block instead of per instruction.
+ */
+#ifndef VGPU_A64_JIT_EMIT_H
+#define VGPU_A64_JIT_EMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+	JX_RAX, JX_RCX, JX_RDX, JX_RBX, JX_RSP, JX_RBP, JX_RSI, JX_RDI,
+	JX_R8, JX_R9, JX_R10, JX_R11, JX_R12, JX_R13, JX_R14, JX_R15,
+};
+
+/* The ALU group's /digit (also its 00..3F opcode row). */
+enum { JX_ADD, JX_OR, JX_ADC, JX_SBB, JX_AND, JX_SUB, JX_XOR, JX_CMP };
+/* The shift group's /digit. */
+enum { JX_ROL = 0, JX_ROR = 1, JX_SHL = 4, JX_SHR = 5, JX_SAR = 7 };
+/* Condition codes (Jcc/SETcc/CMOVcc low nibble); cc ^ 1 is the negation. */
+enum {
+	JX_O, JX_NO, JX_B, JX_AE, JX_E, JX_NE, JX_BE, JX_A,
+	JX_S, JX_NS, JX_P, JX_NP, JX_L, JX_GE, JX_LE, JX_G,
+};
+
+struct jx {
+	uint8_t *p, *end;
+	bool overflow;
+};
+
+static inline void jx_init(struct jx *j, void *buf, size_t n)
+{
+	j->p = buf;
+	j->end = (uint8_t *)buf + n;
+	j->overflow = false;
+}
+
+void jx_byte(struct jx *j, uint8_t b);
+void jx_u32(struct jx *j, uint32_t v);
+void jx_u64(struct jx *j, uint64_t v);
+
+void jx_alu_rr(struct jx *j, int op, bool w64, int dst, int src);
+void jx_alu_ri(struct jx *j, int op, bool w64, int dst, int32_t imm);
+/* op dword/qword [base + disp], imm (CMP of a flag in memory). */
+void jx_alu_mi(struct jx *j, int op, bool w64, int base, int32_t disp, int32_t imm);
+void jx_cmp_m8i(struct jx *j, int base, int32_t disp, uint8_t imm);
+void jx_test_rr(struct jx *j, bool w64, int a, int b);
+void jx_test_ri(struct jx *j, bool w64, int r, int32_t imm);
+void jx_shift_ri(struct jx *j, int op, bool w64, int r, uint8_t n);
+void jx_not(struct jx *j, bool w64, int r);
+void jx_mov_rr(struct jx *j, bool w64, int dst, int src);
+/* Shortest move of a 64-bit constant (zero-extended, sign-extended or full). */
+void jx_mov_ri(struct jx *j, int dst, uint64_t imm);
+/* Zero/sign extension of a register's low 8/16/32 bits to 64. */
+void jx_ext_rr(struct jx *j, unsigned bytes, bool sign, int dst, int src);
+/* Loads of 1/2/4/8 bytes from [base + disp], zero- or sign-extended to 64. */
+void jx_load(struct jx *j, unsigned bytes, bool sign, int dst, int base, int32_t disp);
+void jx_store(struct jx *j, unsigned bytes, int src, int base, int32_t disp);
+void jx_lea(struct jx *j, int dst, int base, int32_t disp);
+/* lea dst, [rip + disp] where disp is relative to the end of the instruction. */
+void jx_lea_rip(struct jx *j, int dst, const void *target);
+/* mov fs:[off], src: a thread-local variable at a fixed offset. */
+void jx_store_fs(struct jx *j, int32_t off, int src);
+void jx_setcc(struct jx *j, int cc, int r8);
+void jx_cmov(struct jx *j, int cc, bool w64, int dst, int src);
+/* Jumps with a 32-bit displacement: returns where the displacement is,
+ * for jx_patch() once the target is known (pass NULL to patch later). */
+uint8_t *jx_jcc(struct jx *j, int cc, const void *target);
+uint8_t *jx_jmp(struct jx *j, const void *target);
+void jx_patch(uint8_t *disp_at, const void *target);
+void jx_jmp_r(struct jx *j, int r);
+/* jmp qword [r] */
+void jx_jmp_m(struct jx *j, int r);
+void jx_call_r(struct jx *j, int r);
+void jx_push(struct jx *j, int r);
+void jx_pop(struct jx *j, int r);
+void jx_ret(struct jx *j);
+
+#endif

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The code generator's x86-64 encoder against byte sequences the GNU
+ * assembler produces for the same instructions (listing beside each),
+ * covering REX extension of every operand position, the RSP/RBP/R12/R13
+ * addressing special cases, 8-bit registers that need an empty REX, and
+ * the three sizes of constant moves.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "aarch64-user/jit_emit.h"
+#include "harness.h"
+
+struct enc_case {
+	const char *bytes; /* hex, as objdump prints it */
+	const char *what;
+};
+
+/* Emits the instructions of the cases below, in order. */
+static void emit_all(struct jx *j)
+{
+	jx_alu_rr(j, JX_ADD, true, JX_RAX, JX_RCX);
+	jx_alu_rr(j, JX_SUB, false, JX_R10, JX_R9);
+	jx_alu_rr(j, JX_CMP, true, JX_RBX, JX_R15);
+	jx_alu_ri(j, JX_AND, true, JX_RAX, 0x7f);
+	jx_alu_ri(j, JX_OR, false, JX_R11, 0x1234);
+	jx_alu_rr(j, JX_XOR, false, JX_RAX, JX_RAX);
+	jx_alu_mi(j, JX_CMP, false, JX_RBX, 0x108, 0);
+	jx_cmp_m8i(j, JX_R12, 8, 0);
+	jx_alu_mi(j, JX_CMP, true, JX_RBP, -8, 5);
+	jx_test_rr(j, true, JX_RAX, JX_RDX);
+	jx_test_ri(j, false, JX_RAX, 1);
+	jx_shift_ri(j, JX_SHL, true, JX_RCX, 3);
+	jx_shift_ri(j, JX_SHR, false, JX_R8, 1);
+	jx_shift_ri(j, JX_SAR, false, JX_RDX, 31);
+	jx_not(j, true, JX_RDX);
+	jx_mov_rr(j, true, JX_RAX, JX_R13);
+	jx_mov_rr(j, false, JX_RDI, JX_RSI);
+	jx_mov_ri(j, JX_RAX, 0x12345678);
+	jx_mov_ri(j, JX_R9, 0xffffffffffffff80ull);
+	jx_mov_ri(j, JX_R10, 0x123456789abcull);
+	jx_ext_rr(j, 1, false, JX_RAX, JX_RSI);
+	jx_ext_rr(j, 2, true, JX_R8, JX_RCX);
+	jx_ext_rr(j, 4, true, JX_RAX, JX_RDX);
+	jx_ext_rr(j, 4, false, JX_RCX, JX_RCX);
+	jx_load(j, 1, false, JX_RDX, JX_RAX, 3);
+	jx_load(j, 1, true, JX_RCX, JX_R13, 0);
+	jx_load(j, 2, false, JX_RAX, JX_RBX, 0x100);
+	jx_load(j, 4, false, JX_R11, JX_RSP, 8);
+	jx_load(j, 8, false, JX_RAX, JX_RBX, 0xf8);
+	jx_load(j, 4, true, JX_RDX, JX_RAX, 0);
+	jx_store(j, 1, JX_RDI, JX_RAX, 0);
+	jx_store(j, 2, JX_RCX, JX_RDX, 2);
+	jx_store(j, 4, JX_R8, JX_R12, 0);
+	jx_store(j, 8, JX_RAX, JX_RBX, 0x80);
+	jx_lea(j, JX_RDX, JX_RBX, 0x10);
+	jx_lea(j, JX_RAX, JX_RAX, -1);
+	jx_store_fs(j, -0x40, JX_RSI);
+	jx_setcc(j, JX_E, JX_RDX);
+	jx_setcc(j, JX_AE, JX_R10);
+	jx_setcc(j, JX_O, JX_RSI);
+	jx_cmov(j, JX_NE, true, JX_RAX, JX_RCX);
+	jx_jmp_r(j, JX_RAX);
+	jx_jmp_m(j, JX_RDX);
+	jx_call_r(j, JX_RAX);
+	jx_push(j, JX_RBX);
+	jx_push(j, JX_R15);
+	jx_pop(j, JX_R12);
+	jx_ret(j);
+}
+
+static const struct enc_case cases[] = {
+	{ "48 01 c8", "add %rcx,%rax" },
+	{ "45 29 ca", "sub %r9d,%r10d" },
+	{ "4c 39 fb", "cmp %r15,%rbx" },
+	{ "48 83 e0 7f", "and $0x7f,%rax" },
+	{ "41 81 cb 34 12 00 00", "or $0x1234,%r11d" },
+	{ "31 c0", "xor %eax,%eax" },
+	{ "83 bb 08 01 00 00 00", "cmpl $0x0,0x108(%rbx)" },
+	{ "41 80 7c 24 08 00", "cmpb $0x0,0x8(%r12)" },
+	{ "48 83 7d f8 05", "cmpq $0x5,-0x8(%rbp)" },
+	{ "48 85 d0", "test %rdx,%rax" },
+	{ "f7 c0 01 00 00 00", "test $0x1,%eax" },
+	{ "48 c1 e1 03", "shl $0x3,%rcx" },
+	{ "41 d1 e8", "shr %r8d" },
+	{ "c1 fa 1f", "sar $0x1f,%edx" },
+	{ "48 f7 d2", "not %rdx" },
+	{ "4c 89 e8", "mov %r13,%rax" },
+	{ "89 f7", "mov %esi,%edi" },
+	{ "b8 78 56 34 12", "mov $0x12345678,%eax" },
+	{ "49 c7 c1 80 ff ff ff", "mov $-0x80,%r9" },
+	{ "49 ba bc 9a 78 56 34 12 00 00", "movabs $0x123456789abc,%r10" },
+	{ "40 0f b6 c6", "movzbl %sil,%eax" },
+	{ "4c 0f bf c1", "movswq %cx,%r8" },
+	{ "48 63 c2", "movslq %edx,%rax" },
+	{ "89 c9", "mov %ecx,%ecx" },
+	{ "0f b6 50 03", "movzbl 0x3(%rax),%edx" },
+	{ "49 0f be 4d 00", "movsbq 0x0(%r13),%rcx" },
+	{ "0f b7 83 00 01 00 00", "movzwl 0x100(%rbx),%eax" },
+	{ "44 8b 5c 24 08", "mov 0x8(%rsp),%r11d" },
+	{ "48 8b 83 f8 00 00 00", "mov 0xf8(%rbx),%rax" },
+	{ "48 63 10", "movslq (%rax),%rdx" },
+	{ "40 88 38", "mov %dil,(%rax)" },
+	{ "66 89 4a 02", "mov %cx,0x2(%rdx)" },
+	{ "45 89 04 24", "mov %r8d,(%r12)" },
+	{ "48 89 83 80 00 00 00", "mov %rax,0x80(%rbx)" },
+	{ "48 8d 53 10", "lea 0x10(%rbx),%rdx" },
+	{ "48 8d 40 ff", "lea -0x1(%rax),%rax" },
+	{ "64 48 89 34 25 c0 ff ff ff", "mov %rsi,%fs:-0x40" },
+	{ "0f 94 c2", "sete %dl" },
+	{ "41 0f 93 c2", "setae %r10b" },
+	{ "40 0f 90 c6", "seto %sil" },
+	{ "48 0f 45 c1", "cmovne %rcx,%rax" },
+	{ "ff e0", "jmp *%rax" },
+	{ "ff 22", "jmp *(%rdx)" },
+	{ "ff d0", "call *%rax" },
+	{ "53", "push %rbx" },
+	{ "41 57", "push %r15" },
+	{ "41 5c", "pop %r12" },
+	{ "c3", "ret" },
+};
+
+static size_t hex_bytes(const char *s, uint8_t *out)
+{
+	size_t n = 0;
+	unsigned v;
+	int used;
+	while (sscanf(s, " %2x%n", &v, &used) == 1) {
+		out[n++] = (uint8_t)v;
+		s += used;
+	}
+	return n;
+}
+
+TEST(encodings_match_the_assembler)
+{
+	uint8_t buf[1024], want[1024];
+	size_t n = 0;
+	struct jx j;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		n += hex_bytes(cases[k].bytes, want + n);
+	jx_init(&j, buf, sizeof(buf));
+	emit_all(&j);
+	ASSERT_FALSE(j.overflow);
+	ASSERT_EQ((size_t)(j.p - buf), n);
+	/* Report the first instruction that differs, by its listing. */
+	size_t at = 0;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		uint8_t one[16];
+		size_t m = hex_bytes(cases[k].bytes, one);
+		if (memcmp(buf + at, one, m))
+			TH_LOG("mismatch at %s", cases[k].what);
+		EXPECT_MEMEQ(buf + at, one, m);
+		at += m;
+	}
+}
+
+TEST(jumps_are_relative_to_their_end_and_patchable)
+{
+	uint8_t buf[64] = { 0 };
+	struct jx j;
+	jx_init(&j, buf, sizeof(buf));
+	uint8_t *a = jx_jmp(&j, buf); /* back to the start: -5 */
+	uint8_t *b = jx_jcc(&j, JX_NE, NULL);
+	jx_ret(&j);
+	jx_patch(b, j.p - 1); /* to the ret: +0 */
+	static const uint8_t want[] = { 0xe9, 0xfb, 0xff, 0xff, 0xff, 0x0f, 0x85, 0, 0, 0, 0, 0xc3 };
+	ASSERT_EQ((size_t)(j.p - buf), sizeof(want));
+	EXPECT_MEMEQ(buf, want, sizeof(want));
+	EXPECT_EQ(a, buf + 1);
+}
+
+TEST(overflow_is_flagged_not_written)
+{
+	uint8_t buf[8] = { 0 };
+	struct jx j;
+	jx_init(&j, buf, 4);
+	jx_mov_ri(&j, JX_R10, 0x123456789abcull);
+	EXPECT_TRUE(j.overflow);
+	EXPECT_EQ(buf[4], 0);
+	EXPECT_NULL(jx_jmp(&j, buf));
+}
+
+TEST_HARNESS_MAIN
