@@ -3,21 +3,33 @@
  * logical (bitmask immediates), move wide, bitfield, extract. */
 #include "aarch64-user/engine.h"
 
+/* The decoder generated from dp_imm.decode (decode_dp_imm). */
+#include "aarch64-user/dp_imm.decode.inc"
+
 static int exec_adr(struct a64_cpu *c, const struct a64_insn *i)
 {
 	wx(c, i->rd, i->imm);
 	return a64_next(c, i);
 }
 
-static bool dec_adr(struct a64_insn *d, uint32_t w, uint64_t pc)
+static int64_t times_4k(int64_t v)
 {
-	int64_t off = sext((bits(w, 23, 5) << 2) | bits(w, 30, 29), 21);
-	d->rd = bits(w, 4, 0);
+	return (int64_t)((uint64_t)v << 12);
+}
+
+static bool dec_ADR(struct a64_insn *d, const struct args_ADR *a)
+{
+	d->rd = (uint8_t)a->rd;
 	d->fn = exec_adr;
-	if (bit(w, 31))
-		d->imm = (pc & ~0xfffull) + ((uint64_t)off << 12);
-	else
-		d->imm = pc + (uint64_t)off;
+	d->imm = d->pc + (uint64_t)a->imm;
+	return true;
+}
+
+static bool dec_ADRP(struct a64_insn *d, const struct args_ADRP *a)
+{
+	d->rd = (uint8_t)a->rd;
+	d->fn = exec_adr;
+	d->imm = (d->pc & ~0xfffull) + (uint64_t)a->imm;
 	return true;
 }
 
@@ -48,16 +60,14 @@ static const a64_fn addsub_imm_fns[2][2][2] = {
 	{ { exec_addsub_imm_100, exec_addsub_imm_101 }, { exec_addsub_imm_110, exec_addsub_imm_111 } },
 };
 
-static bool dec_addsub_imm(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_ADDSUB_i(struct a64_insn *d, const struct args_ADDSUB_i *a)
 {
-	(void)pc;
-	uint64_t imm = (uint64_t)bits(w, 21, 10) << (bit(w, 22) * 12);
-	unsigned sub = bit(w, 30);
-	d->sf = bit(w, 31);
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->imm = sub ? ~imm : imm;
-	d->fn = addsub_imm_fns[sub][bit(w, 29)][d->sf];
+	uint64_t imm = (uint64_t)a->imm << (a->sh * 12);
+	d->sf = (uint8_t)a->sf;
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->imm = a->sub ? ~imm : imm;
+	d->fn = addsub_imm_fns[a->sub][a->setf][a->sf];
 	return true;
 }
 
@@ -116,16 +126,15 @@ static int exec_logic_imm(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_logic_imm(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_LOGIC_i(struct a64_insn *d, const struct args_logic_i *a)
 {
-	(void)pc;
-	d->sf = bit(w, 31);
-	if (!a64_decode_bitmask(bit(w, 22), bits(w, 15, 10), bits(w, 21, 16), d->sf,
+	d->sf = (uint8_t)a->sf;
+	if (!a64_decode_bitmask((unsigned)a->n, (unsigned)a->imms, (unsigned)a->immr, d->sf,
 				&d->imm, NULL))
 		return false;
-	d->op = bits(w, 30, 29);
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
+	d->op = (uint8_t)a->op;
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
 	d->fn = exec_logic_imm;
 	return true;
 }
@@ -143,27 +152,32 @@ static int exec_movk(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_movw(struct a64_insn *d, uint32_t w, uint64_t pc)
+/* MOVN (inv) and MOVZ. */
+static bool dec_MOVW(struct a64_insn *d, const struct args_MOVW *a)
 {
-	(void)pc;
-	unsigned opc = bits(w, 30, 29), hw = bits(w, 22, 21);
-	d->sf = bit(w, 31);
-	if (opc == 1 || (!d->sf && hw >= 2))
+	d->sf = (uint8_t)a->sf;
+	if (!d->sf && a->hw >= 2)
 		return false;
-	d->rd = bits(w, 4, 0);
-	uint64_t imm = (uint64_t)bits(w, 20, 5) << (hw * 16);
-	if (opc == 3) {
-		d->imm = imm;
-		d->imm2 = 0xffffull << (hw * 16);
-		d->fn = exec_movk;
-		return true;
-	}
-	if (opc == 0)
+	d->rd = (uint8_t)a->rd;
+	uint64_t imm = (uint64_t)a->imm << (a->hw * 16);
+	if (a->inv)
 		imm = ~imm;
 	if (!d->sf)
 		imm = (uint32_t)imm;
 	d->imm = imm;
 	d->fn = exec_movw;
+	return true;
+}
+
+static bool dec_MOVK(struct a64_insn *d, const struct args_MOVK *a)
+{
+	d->sf = (uint8_t)a->sf;
+	if (!d->sf && a->hw >= 2)
+		return false;
+	d->rd = (uint8_t)a->rd;
+	d->imm = (uint64_t)a->imm << (a->hw * 16);
+	d->imm2 = 0xffffull << (a->hw * 16);
+	d->fn = exec_movk;
 	return true;
 }
 
@@ -211,22 +225,21 @@ static const a64_fn bfm_fns[3][2] = {
 	{ exec_bfm_00, exec_bfm_01 }, { exec_bfm_10, exec_bfm_11 }, { exec_bfm_20, exec_bfm_21 },
 };
 
-static bool dec_bfm(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_BFM(struct a64_insn *d, const struct args_bfm *a)
 {
-	(void)pc;
-	d->sf = bit(w, 31);
-	d->op = bits(w, 30, 29);
-	if (d->op == 3 || bit(w, 22) != d->sf)
+	d->sf = (uint8_t)a->sf;
+	d->op = (uint8_t)a->op;
+	if (a->n != a->sf)
 		return false;
-	unsigned immr = bits(w, 21, 16), imms = bits(w, 15, 10);
-	if (!d->sf && (immr > 31 || imms > 31))
+	if (!d->sf && (a->immr > 31 || a->imms > 31))
 		return false;
-	if (!a64_decode_bitmask(bit(w, 22), imms, immr, d->sf, &d->imm, &d->imm2))
+	if (!a64_decode_bitmask((unsigned)a->n, (unsigned)a->imms, (unsigned)a->immr, d->sf,
+				&d->imm, &d->imm2))
 		return false;
-	d->op2 = immr;
-	d->ra = imms;
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
+	d->op2 = (uint8_t)a->immr;
+	d->ra = (uint8_t)a->imms;
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
 	d->fn = bfm_fns[d->op][d->sf];
 	return true;
 }
@@ -247,26 +260,20 @@ static int exec_extr32(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_extr(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_EXTR(struct a64_insn *d, const struct args_EXTR *a)
 {
-	(void)pc;
-	d->sf = bit(w, 31);
-	if (bit(w, 22) != d->sf || (!d->sf && bit(w, 15)))
+	d->sf = (uint8_t)a->sf;
+	if (a->n != a->sf || (!d->sf && a->lsb > 31))
 		return false;
-	d->op2 = bits(w, 15, 10);
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
+	d->op2 = (uint8_t)a->lsb;
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rm;
 	d->fn = d->sf ? exec_extr64 : exec_extr32;
 	return true;
 }
 
 struct a64_pattern a64_dp_imm_table[] = {
-	A64_ROW("x xx 10000 xxxxxxxxxxxxxxxxxxx xxxxx", dec_adr),
-	A64_ROW("x x x 100010 x xxxxxxxxxxxx xxxxx xxxxx", dec_addsub_imm),
-	A64_ROW("x xx 100100 x xxxxxx xxxxxx xxxxx xxxxx", dec_logic_imm),
-	A64_ROW("x xx 100101 xx xxxxxxxxxxxxxxxx xxxxx", dec_movw),
-	A64_ROW("x xx 100110 x xxxxxx xxxxxx xxxxx xxxxx", dec_bfm),
-	A64_ROW("x 00 100111 x 0 xxxxx xxxxxx xxxxx xxxxx", dec_extr),
+	A64_ROW("xxx 100 xxxxxxxxxxxxxxxxxxxxxxxxxx", decode_dp_imm),
 	A64_END_TABLE,
 };
