@@ -6,14 +6,17 @@
 
 #include "aarch64-user/engine.h"
 
-static void dec_rrr(struct a64_insn *d, uint32_t w)
-{
-	d->sf = bit(w, 31);
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
-	d->ra = bits(w, 14, 10);
-}
+/* The decoder generated from dp_reg.decode (decode_dp_reg). */
+#include "aarch64-user/dp_reg.decode.inc"
+
+/* The operands every three-register form has (handlers read them as u8). */
+#define DEC_RRR(d, a)                      \
+	do {                               \
+		(d)->sf = (uint8_t)(a)->sf; \
+		(d)->rd = (uint8_t)(a)->rd; \
+		(d)->rn = (uint8_t)(a)->rn; \
+		(d)->rm = (uint8_t)(a)->rm; \
+	} while (0)
 
 /*
  * Logical and add/subtract (shifted register) are the hottest instructions
@@ -65,15 +68,14 @@ static int exec_mov_reg(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_logic_reg(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_LOGIC_r(struct a64_insn *d, const struct args_logic_r *a)
 {
-	(void)pc;
-	dec_rrr(d, w);
-	d->imm = bits(w, 15, 10);
+	DEC_RRR(d, a);
+	d->imm = (uint64_t)a->amt;
 	if (!d->sf && d->imm > 31)
 		return false;
-	d->op = (uint8_t)(bits(w, 30, 29) << 1 | bit(w, 21));
-	d->op2 = bits(w, 23, 22);
+	d->op = (uint8_t)a->op;
+	d->op2 = (uint8_t)a->shift;
 	d->fn = (d->op == 2 && d->rn == 31 && d->imm == 0) ? exec_mov_reg
 							    : logic_fns[d->op][d->op2][d->sf];
 	return true;
@@ -108,17 +110,16 @@ static const a64_fn addsub_fns[2][2][3][2] = {
 	{ ADDSUB_ROW(1, 0), ADDSUB_ROW(1, 1) },
 };
 
-static bool dec_addsub_shift(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_ADDSUB_r(struct a64_insn *d, const struct args_ADDSUB_r *a)
 {
-	(void)pc;
-	dec_rrr(d, w);
-	d->op2 = bits(w, 23, 22);
-	d->imm = bits(w, 15, 10);
+	DEC_RRR(d, a);
+	d->op2 = (uint8_t)a->shift;
+	d->imm = (uint64_t)a->amt;
 	if (d->op2 == 3 || (!d->sf && d->imm > 31))
 		return false;
-	d->op = bit(w, 30);
-	d->flags = bit(w, 29) ? 2 : 0;
-	d->fn = addsub_fns[d->op][bit(w, 29)][d->op2][d->sf];
+	d->op = (uint8_t)a->sub;
+	d->flags = a->setf ? 2 : 0;
+	d->fn = addsub_fns[d->op][a->setf][d->op2][d->sf];
 	return true;
 }
 
@@ -135,16 +136,15 @@ static int exec_addsub_ext(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_addsub_ext(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_ADDSUB_x(struct a64_insn *d, const struct args_ADDSUB_x *a)
 {
-	(void)pc;
-	dec_rrr(d, w);
-	d->op2 = bits(w, 15, 13);
-	d->imm = bits(w, 12, 10);
+	DEC_RRR(d, a);
+	d->op2 = (uint8_t)a->option;
+	d->imm = (uint64_t)a->amt;
 	if (d->imm > 4)
 		return false;
-	d->op = bit(w, 30);
-	d->flags = bit(w, 29) ? 2 : 0;
+	d->op = (uint8_t)a->sub;
+	d->flags = a->setf ? 2 : 0;
 	d->fn = exec_addsub_ext;
 	return true;
 }
@@ -159,12 +159,11 @@ static int exec_adc(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_adc(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_ADC(struct a64_insn *d, const struct args_ADC *a)
 {
-	(void)pc;
-	dec_rrr(d, w);
-	d->op = bit(w, 30);
-	d->flags = bit(w, 29) ? 2 : 0;
+	DEC_RRR(d, a);
+	d->op = (uint8_t)a->sub;
+	d->flags = a->setf ? 2 : 0;
 	d->fn = exec_adc;
 	return true;
 }
@@ -184,15 +183,16 @@ static int exec_ccmp(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_ccmp(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_CCMP(struct a64_insn *d, const struct args_CCMP *a)
 {
-	(void)pc;
-	dec_rrr(d, w);
-	d->op = bit(w, 30);
-	d->op2 = bits(w, 15, 12);
-	d->flags = bit(w, 11);
-	d->imm = bits(w, 20, 16);
-	d->imm2 = bits(w, 3, 0);
+	d->sf = (uint8_t)a->sf;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rm;
+	d->op = (uint8_t)a->sub;
+	d->op2 = (uint8_t)a->cond;
+	d->flags = (uint8_t)a->imm_form;
+	d->imm = (uint64_t)a->rm;
+	d->imm2 = (uint64_t)a->nzcv;
 	d->fn = exec_ccmp;
 	return true;
 }
@@ -233,12 +233,11 @@ static const a64_fn csel_fns[16][4] = {
 	CSEL_ROW(12), CSEL_ROW(13), CSEL_ROW(14), CSEL_ROW(15),
 };
 
-static bool dec_csel(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_CSEL(struct a64_insn *d, const struct args_csel *a)
 {
-	(void)pc;
-	dec_rrr(d, w);
-	d->op = (uint8_t)(bit(w, 30) << 1 | bit(w, 10));
-	d->op2 = bits(w, 15, 12);
+	DEC_RRR(d, a);
+	d->op = (uint8_t)a->op;
+	d->op2 = (uint8_t)a->cond;
 	d->fn = csel_fns[d->op2][d->op];
 	return true;
 }
@@ -275,22 +274,14 @@ static const a64_fn dp3_fns[8] = {
 	[0] = exec_dp3_0, [1] = exec_dp3_1, [2] = exec_dp3_2, [5] = exec_dp3_5, [6] = exec_dp3_6,
 };
 
-static bool dec_dp3(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_DP3(struct a64_insn *d, const struct args_dp3 *a)
 {
-	(void)pc;
-	dec_rrr(d, w);
-	d->op = bits(w, 23, 21);
-	d->flags = bit(w, 15);
-	if (bits(w, 30, 29))
-		return false;
-	d->fn = dp3_fns[d->op] ? dp3_fns[d->op] : a64_exec_undef;
-	if (d->op == 0)
-		return true;
-	if (!d->sf)
-		return false;
-	if ((d->op == 2 || d->op == 6) && d->flags)
-		return false;
-	return d->op == 1 || d->op == 2 || d->op == 5 || d->op == 6;
+	DEC_RRR(d, a);
+	d->ra = (uint8_t)a->ra;
+	d->op = (uint8_t)a->op;
+	d->flags = (uint8_t)a->o0;
+	d->fn = dp3_fns[d->op];
+	return true;
 }
 
 static int exec_div(struct a64_cpu *c, const struct a64_insn *i)
@@ -353,32 +344,34 @@ static int exec_crc(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_dp2(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_DIV(struct a64_insn *d, const struct args_rrr_op *a)
 {
-	(void)pc;
-	unsigned opc = bits(w, 15, 10);
-	dec_rrr(d, w);
-	if (opc == 2 || opc == 3) {
-		d->op = opc & 1;
-		d->fn = exec_div;
-		return true;
-	}
-	if (opc >= 8 && opc <= 11) {
-		d->op = opc & 3;
-		d->fn = exec_shiftv;
-		return true;
-	}
-	if ((opc & 0x38) == 0x10) {
-		d->op = opc & 3;
-		d->op2 = (opc >> 2) & 1;
-		if ((d->op == 3) != d->sf)
-			return false;
-		static pthread_once_t once = PTHREAD_ONCE_INIT;
-		pthread_once(&once, crc_init); /* decoders run in any guest thread */
-		d->fn = exec_crc;
-		return true;
-	}
-	return false;
+	DEC_RRR(d, a);
+	d->op = (uint8_t)a->op;
+	d->fn = exec_div;
+	return true;
+}
+
+static bool dec_SHIFTV(struct a64_insn *d, const struct args_rrr_op *a)
+{
+	DEC_RRR(d, a);
+	d->op = (uint8_t)a->op;
+	d->fn = exec_shiftv;
+	return true;
+}
+
+/* op: log2 of the bytes, op2: CRC-32C. */
+static bool dec_CRC32(struct a64_insn *d, const struct args_CRC32 *a)
+{
+	DEC_RRR(d, a);
+	d->op = (uint8_t)a->sz;
+	d->op2 = (uint8_t)a->castagnoli;
+	if ((d->op == 3) != d->sf)
+		return false;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, crc_init); /* decoders run in any guest thread */
+	d->fn = exec_crc;
+	return true;
 }
 
 static uint64_t rev_bytes_in(uint64_t v, unsigned chunk_bytes)
@@ -421,27 +414,17 @@ static int exec_dp1(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_dp1(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_DP1(struct a64_insn *d, const struct args_rr_op *a)
 {
-	(void)pc;
-	unsigned opc = bits(w, 15, 10);
-	dec_rrr(d, w);
-	if (opc > 5 || (opc == 3 && !d->sf))
-		return false;
-	d->op = opc;
+	d->sf = (uint8_t)a->sf;
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->op = (uint8_t)a->op;
 	d->fn = exec_dp1;
 	return true;
 }
 
 struct a64_pattern a64_dp_reg_table[] = {
-	A64_ROW("x xx 01010 xx x xxxxx xxxxxx xxxxx xxxxx", dec_logic_reg),
-	A64_ROW("x x x 01011 xx 0 xxxxx xxxxxx xxxxx xxxxx", dec_addsub_shift),
-	A64_ROW("x x x 01011 00 1 xxxxx xxx xxx xxxxx xxxxx", dec_addsub_ext),
-	A64_ROW("x x x 11010000 xxxxx 000000 xxxxx xxxxx", dec_adc),
-	A64_ROW("x x 1 11010010 xxxxx xxxx x 0 xxxxx 0 xxxx", dec_ccmp),
-	A64_ROW("x x 0 11010100 xxxxx xxxx 0 x xxxxx xxxxx", dec_csel),
-	A64_ROW("x 0 0 11010110 xxxxx xxxxxx xxxxx xxxxx", dec_dp2),
-	A64_ROW("x 1 0 11010110 00000 xxxxxx xxxxx xxxxx", dec_dp1),
-	A64_ROW("x xx 11011 xxx xxxxx x xxxxx xxxxx xxxxx", dec_dp3),
+	A64_ROW("xxx x 101 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_dp_reg),
 	A64_END_TABLE,
 };

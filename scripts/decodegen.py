@@ -267,9 +267,6 @@ class Parser:
             it.argset = fmt.argset
 
     def check_args(self, it):
-        for mem, op in it.ops.items():
-            if op[0] == "inline" and (it.fixedmask >> op[1]) & ((1 << op[2]) - 1):
-                self.err(it.line, "field %s of %s covers fixed bits" % (mem, it.name))
         if it.argset is not None:
             members = self.argsets[it.argset][0]
             for mem in members:

@@ -106,11 +106,11 @@ TEST(unset_member_refused)
 		       "leaves member rn of &rr unset");
 }
 
-TEST(field_over_fixed_bits_refused)
+TEST(unknown_format_refused)
 {
 	EXPECT_REFUSED("@f  ........ ........ ........ ... rd:5\n"
-		       "A  ........ ........ ........ ...1 .... @f\n",
-		       2, "covers fixed bits");
+		       "A  ........ ........ ........ ...1 .... @g\n",
+		       2, "unknown format @g");
 }
 
 TEST(unclosed_group_refused)
