@@ -15,13 +15,13 @@ struct row {
 	uint32_t a, b, c, want;
 };
 
-/* Returns the result, or sets *ok false if not encodable/executable. */
-static uint32_t run_op(const struct row *r, bool *ok)
+/* Runs the instruction word @ins (sources on ports 0-2 = r0-r2) on
+ * @r's operands; returns r3, or sets *ok false if it did not run. */
+static uint32_t run_word(bool fma, uint32_t ins, const struct row *r, bool *ok)
 {
 	struct trun *t = trun_new();
 	struct asm_header h = { 0 };
-	bool fma = r->op[0] == '*';
-	uint32_t ins = bi_enc(fma, r->op, SRCS(0, 1, 2, 3), r->mods), res;
+	uint32_t res;
 	struct asm_tuple tu = {
 		fma ? ins : bi_enc(true, "*NOP", NULL, NULL),
 		fma ? bi_enc(false, "+NOP", NULL, NULL) : ins,
@@ -39,6 +39,14 @@ static uint32_t run_op(const struct row *r, bool *ok)
 	res = t->w.r[0][3];
 	trun_free(t);
 	return res;
+}
+
+/* Returns the result, or sets *ok false if not encodable/executable. */
+static uint32_t run_op(const struct row *r, bool *ok)
+{
+	bool fma = r->op[0] == '*';
+
+	return run_word(fma, bi_enc(fma, r->op, SRCS(0, 1, 2, 3), r->mods), r, ok);
 }
 
 static void check_rows(struct __test_metadata *_metadata, const struct row *rows,
@@ -234,6 +242,57 @@ TEST(transcendental_helpers)
 	};
 
 	check_rows(_metadata, rows, OS_ARRAY_SIZE(rows));
+}
+
+/*
+ * Words Mesa 25.0.7's Bifrost packer emits for operations the encoding
+ * cannot express; the GPU runs what the bits say, not what the compiler
+ * meant. hadd()/rhadd() on (u)short: HADD.v2s16 with h00 swizzles (it
+ * has only the 1-bit swap0/swap1) comes out with bits 9-13 set, and bit
+ * 13 is an opcode bit: the word is ISUB.v2s16 with lanes1=h11, so a
+ * zero-extended short gives a - 0 (hadd(1, 0) = 1). fdiv by a negated
+ * divisor: FREXPM.f32 has neg0 only in its log encoding, so the
+ * mantissa comes in [0.75, 1.5) and the reciprocal of -1 is 0.
+ */
+TEST(add_word_of_hadd_with_h00_swizzles_is_isub_v2s16_h11)
+{
+	static const struct row one_zero = { NULL, NULL, 1, 0, 0, 1 };
+	static const struct row lanes = { NULL, NULL, 0x00050001, 0x00030000, 0,
+					  0x0002fffe };
+	const uint32_t word = 0xbfe40 | 1 << 3; /* src0 port 0, src1 port 1 */
+	struct bi_instr ins;
+	bool ok;
+
+	bi_decode_instr(word, false, &ins);
+	ASSERT_NONNULL(ins.desc);
+	EXPECT_STREQ(ins.desc->mnemonic, "+ISUB.v2s16");
+	EXPECT_EQ(bi_mod(&ins, BI_MOD_LANES1, BI_O_NONE), BI_O_H11);
+	EXPECT_EQ(run_word(false, word, &one_zero, &ok), one_zero.want);
+	EXPECT_TRUE(ok);
+	EXPECT_EQ(run_word(false, word, &lanes, &ok), lanes.want);
+	EXPECT_TRUE(ok);
+	/* the same lanes through a real HADD.v2s16: (1 + 0) >> 1 = 0 */
+	EXPECT_EQ(run_word(false, bi_enc(false, "+HADD.v2s16", SRCS(0, 1), NULL),
+			   &one_zero, &ok), 0u);
+	EXPECT_TRUE(ok);
+}
+
+TEST(negated_frexpm_f32_exists_only_in_log_mode)
+{
+	/* -1.0: log mode's mantissa is -1.0 (plain mode's would be -0.5) */
+	static const struct row neg_one = { NULL, NULL, 0x3f800000, 0, 0, 0xbf800000 };
+	const uint32_t word = 0x3daa8; /* Mesa's: src0 port 0 */
+	struct bi_instr ins;
+	bool ok;
+
+	EXPECT_EQ(bi_enc(false, "+FREXPM.f32", SRCS(0), "neg0=neg"), ~0u);
+	bi_decode_instr(word, false, &ins);
+	ASSERT_NONNULL(ins.desc);
+	EXPECT_STREQ(ins.desc->mnemonic, "+FREXPM.f32");
+	EXPECT_EQ(bi_mod(&ins, BI_MOD_LOG, BI_O_NONE), BI_O_LOG);
+	EXPECT_EQ(bi_mod(&ins, BI_MOD_NEG0, BI_O_NONE), BI_O_NEG);
+	EXPECT_EQ(run_word(false, word, &neg_one, &ok), neg_one.want);
+	EXPECT_TRUE(ok);
 }
 
 /*
