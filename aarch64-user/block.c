@@ -17,6 +17,9 @@
 #include <stdlib.h>
 
 #include "aarch64-user/engine.h"
+#ifndef A64_SYSTEM
+#include "aarch64-user/jit.h"
+#endif
 
 #define MAX_BLOCK_INSNS 128
 #define HASH_BITS 16
@@ -34,6 +37,9 @@ struct a64_block {
 	struct a64_block *pnext;	 /* blocks of the same page */
 	/* Chain links: successors seen at run time, checked on use. */
 	struct a64_block *_Atomic link[2];
+#ifndef A64_SYSTEM
+	struct a64_jit_block *jit; /* host code, or NULL: interpreted */
+#endif
 	struct a64_insn insns[];
 };
 
@@ -153,6 +159,10 @@ static struct a64_block *translate(uint64_t pc, uint64_t key)
 		free(b);
 		return other;
 	}
+#ifndef A64_SYSTEM
+	/* Compiled before it is published, so b->jit never changes. */
+	b->jit = a64_jit_on ? a64_jit_compile(b->insns, n, pc) : NULL;
+#endif
 	struct page_ent **pp = page_slot(PAGE_OF(pc, key));
 	if (!*pp) {
 		struct page_ent *e = calloc(1, sizeof(*e));
@@ -178,6 +188,10 @@ static void drop_page(struct page_ent **pp)
 	for (struct a64_block *b = e->blocks, *nx; b; b = nx) {
 		nx = b->pnext;
 		atomic_store(&b->valid, 0);
+#ifndef A64_SYSTEM
+		if (b->jit)
+			a64_jit_invalidate(b->jit);
+#endif
 		struct a64_block *_Atomic *hp = &hash[hash_pc(b->pc)];
 		struct a64_block *cur;
 		while ((cur = atomic_load(hp)) && cur != b)
@@ -234,10 +248,21 @@ static void fork_release(void)
 	pthread_mutex_unlock(&cache_lock);
 }
 
+static void fork_child(void)
+{
+#ifndef A64_SYSTEM
+	a64_jit_fork_child();
+#endif
+	pthread_mutex_unlock(&cache_lock);
+}
+
 static void engine_init_once(void)
 {
 	a64_decode_init();
-	pthread_atfork(fork_prepare, fork_release, fork_release);
+#ifndef A64_SYSTEM
+	a64_jit_init();
+#endif
+	pthread_atfork(fork_prepare, fork_release, fork_child);
 }
 
 int a64_engine_init(void)
@@ -306,6 +331,9 @@ static inline __attribute__((always_inline)) void run_blocks(struct a64_cpu *c,
 {
 	struct a64_stop_info si = { 0 };
 	struct a64_block *prev = NULL;
+#ifndef A64_SYSTEM
+	struct a64_jit_slot *slot = NULL; /* the compiled exit that led here */
+#endif
 
 	for (;;) {
 		/* one test per block for the two rare stops, then their order */
@@ -321,8 +349,21 @@ static inline __attribute__((always_inline)) void run_blocks(struct a64_cpu *c,
 		}
 		struct a64_block *b = next_block(prev, c->pc);
 		const struct a64_insn *i = b->insns;
-		a64_tls_insn = i;
-		int r = i->fn(c, i);
+		int r;
+#ifndef A64_SYSTEM
+		if (b->jit) {
+			if (slot)
+				a64_jit_chain(slot, b->jit);
+			struct a64_jit_ret jr = a64_jit_run(c, b->jit);
+			r = (int)jr.r;
+			slot = jr.slot;
+			a64_jit_count_exit();
+		} else
+#endif
+		{
+			a64_tls_insn = i;
+			r = i->fn(c, i);
+		}
 		if (r == A64_NEXT) {
 			c->pc = b->pc + 4ull * b->n;
 			prev = b;

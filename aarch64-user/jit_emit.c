@@ -198,7 +198,7 @@ void jx_lea_rip(struct jx *j, int dst, const void *target)
 	jx_byte(j, (uint8_t)(0x48 | (dst >> 3) << 2));
 	jx_byte(j, 0x8d);
 	jx_byte(j, (uint8_t)(0x05 | (dst & 7) << 3));
-	jx_u32(j, (uint32_t)((const uint8_t *)target - (j->p + 4)));
+	jx_u32(j, (uint32_t)((const uint8_t *)target - (j->p + j->delta + 4)));
 }
 
 void jx_store_fs(struct jx *j, int32_t off, int src)
@@ -223,9 +223,9 @@ void jx_cmov(struct jx *j, int cc, bool w64, int dst, int src)
 	op_rr(j, &OP2(0x0f, (uint8_t)(0x40 | cc)), w64, dst, src);
 }
 
-void jx_patch(uint8_t *disp_at, const void *target)
+void jx_patch(const struct jx *j, uint8_t *disp_at, const void *target)
 {
-	int32_t rel = (int32_t)((const uint8_t *)target - (disp_at + 4));
+	int32_t rel = (int32_t)((const uint8_t *)target - (disp_at + j->delta + 4));
 	memcpy(disp_at, &rel, 4);
 }
 
@@ -236,7 +236,7 @@ static uint8_t *rel32(struct jx *j, const void *target)
 	if (j->overflow)
 		return NULL;
 	if (target)
-		jx_patch(at, target);
+		jx_patch(j, at, target);
 	return at;
 }
 

@@ -31,6 +31,9 @@ enum {
 
 struct jx {
 	uint8_t *p, *end;
+	/* Where a byte written at p executes, minus p: the code buffer is
+	 * written through one mapping and executed through another. */
+	intptr_t delta;
 	bool overflow;
 };
 
@@ -38,6 +41,7 @@ static inline void jx_init(struct jx *j, void *buf, size_t n)
 {
 	j->p = buf;
 	j->end = (uint8_t *)buf + n;
+	j->delta = 0;
 	j->overflow = false;
 }
 
@@ -73,7 +77,7 @@ void jx_cmov(struct jx *j, int cc, bool w64, int dst, int src);
  * for jx_patch() once the target is known (pass NULL to patch later). */
 uint8_t *jx_jcc(struct jx *j, int cc, const void *target);
 uint8_t *jx_jmp(struct jx *j, const void *target);
-void jx_patch(uint8_t *disp_at, const void *target);
+void jx_patch(const struct jx *j, uint8_t *disp_at, const void *target);
 void jx_jmp_r(struct jx *j, int r);
 /* jmp qword [r] */
 void jx_jmp_m(struct jx *j, int r);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "aarch64-user/abi.h"
+#include "aarch64-user/jit.h"
 #include "cmd/commands.h"
 
 extern char **environ;
@@ -71,13 +72,13 @@ static int usage_error(const char *msg, const char *arg)
 	fprintf(stderr, "usage: vgpu run [-L SYSROOT] [-E VAR=VAL] [-U VAR] "
 			"[-strace] [-0 ARGV0] [-gpu g71|g52] [-cores N] [-workers N] "
 			"[-shader-stats on|off] [-job-timeout MS] [-stats FILE] [-trace FILE] "
-			"[--] PROGRAM [ARGS]\n");
+			"[-accel jit|interp] [-jit-stats] [--] PROGRAM [ARGS]\n");
 	return 2;
 }
 
 static const char *const run_value_opts[] = {
 	"-L", "-E", "-U", "-0", "-gpu", "-cores", "-workers", "-shader-stats",
-	"-job-timeout", "-stats", "-trace", NULL
+	"-job-timeout", "-stats", "-trace", "-accel", NULL
 };
 
 static bool is_value_opt(const char *o)
@@ -109,6 +110,10 @@ static int parse(int argc, char **argv, struct env *env, const char **argv0)
 			abi_opts.strace = true;
 			continue;
 		}
+		if (!strcmp(o, "-jit-stats")) {
+			a64_jit_want_stats();
+			continue;
+		}
 		if (!is_value_opt(o))
 			return usage_error("unknown option", o), -1;
 		if (i + 1 >= argc)
@@ -132,6 +137,9 @@ static int parse(int argc, char **argv, struct env *env, const char **argv0)
 		} else if (!strcmp(o, "-stats")) {
 			if (devview_set_stats(v))
 				return usage_error("-stats: cannot write a file at", v), -1;
+		} else if (!strcmp(o, "-accel")) {
+			if (a64_jit_select(v))
+				return usage_error("-accel wants jit or interp, not", v), -1;
 		} else if (!strcmp(o, "-trace")) {
 			if (devview_set_trace(v))
 				return usage_error("-trace: cannot write a file at", v), -1;
@@ -193,7 +201,8 @@ const struct vgpu_cmd vgpu_cmd_run = {
 	.help =
 	"usage: vgpu run [-L SYSROOT] [-E VAR=VAL] [-U VAR] [-strace] [-0 ARGV0]\n"
 	"                [-gpu g71|g52] [-cores N] [-workers N] [-shader-stats on|off]\n"
-	"                [-job-timeout MS] [-stats FILE] [-trace FILE] [--] PROGRAM [ARGS]\n"
+	"                [-job-timeout MS] [-stats FILE] [-trace FILE]\n"
+	"                [-accel jit|interp] [-jit-stats] [--] PROGRAM [ARGS]\n"
 	"\n"
 	"Runs an AArch64 Linux user-space program on this host, translating its\n"
 	"instructions and system calls. Options mean what they mean to qemu-aarch64.\n"
@@ -233,6 +242,15 @@ const struct vgpu_cmd vgpu_cmd_run = {
 	"               to FILE as JSON; 'vgpu stats FILE' renders them\n"
 	"  -trace FILE  when the program exits, write a Chrome/Perfetto trace of\n"
 	"               every ioctl and GPU job to FILE (ui.perfetto.dev)\n"
+	"  -accel jit|interp\n"
+	"               how guest code runs: interp (the default) interprets\n"
+	"               pre-decoded blocks; jit compiles them to x86-64 code (the\n"
+	"               hot integer instructions natively, the others as calls of\n"
+	"               the interpreter's routines). VGPU_ACCEL=jit in vgpu's\n"
+	"               environment does the same\n"
+	"  -jit-stats   at exit, print a line on stderr with the compiled blocks,\n"
+	"               code size, native and called instructions, chained links,\n"
+	"               returns to the run loop, invalidations, translation time\n"
 	"\n"
 	"The program sees a board with a Mali: /dev/dri lists renderD128 (a\n"
 	"character device, 226:128), /sys/dev/char/226:128/device describes a\n"

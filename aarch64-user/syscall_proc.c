@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "aarch64-user/abi.h"
+#include "aarch64-user/jit.h"
 
 long sys_exit(struct gthread *t, const uint64_t *a)
 {
@@ -26,6 +27,7 @@ long sys_exit_group(struct gthread *t, const uint64_t *a)
 	if (abi_opts.strace)
 		strace_exited((int)a[0]);
 	devview_exit();
+	a64_jit_report();
 	syscall(SYS_exit_group, (int)a[0]);
 	_exit((int)a[0]);
 }
@@ -251,6 +253,10 @@ static long exec_translated(const char *guest_path, char **argv, char **envp)
 	}
 	if (abi_opts.strace)
 		hv[n++] = "-strace";
+	hv[n++] = "-accel";
+	hv[n++] = a64_jit_accel();
+	if (a64_jit_stats_wanted())
+		hv[n++] = "-jit-stats";
 	/* The new program's nodes model the same GPU. */
 	hv[n++] = "-gpu";
 	hv[n++] = devview_gpu();

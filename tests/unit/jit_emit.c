@@ -164,7 +164,7 @@ TEST(jumps_are_relative_to_their_end_and_patchable)
 	uint8_t *a = jx_jmp(&j, buf); /* back to the start: -5 */
 	uint8_t *b = jx_jcc(&j, JX_NE, NULL);
 	jx_ret(&j);
-	jx_patch(b, j.p - 1); /* to the ret: +0 */
+	jx_patch(&j, b, j.p - 1); /* to the ret: +0 */
 	static const uint8_t want[] = { 0xe9, 0xfb, 0xff, 0xff, 0xff, 0x0f, 0x85, 0, 0, 0, 0, 0xc3 };
 	ASSERT_EQ((size_t)(j.p - buf), sizeof(want));
 	EXPECT_MEMEQ(buf, want, sizeof(want));

@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The code generator's instruction compiler. An instruction is recognised
+ * by its interpreter handler (the decoder's output), whose operands mean
+ * what they mean to that handler; which handler is which is learnt at
+ * start-up by decoding one sample word of each family below, so the
+ * compiler never looks at encoding bits. Instructions of other handlers
+ * become a call of the handler on a copy of the instruction followed by a
+ * sentinel (handlers chain to the next instruction; the sentinel stops
+ * that), with a64_tls_insn pointing at the copy as the interpreter does.
+ *
+ * Generated code keeps no guest register in a host register across
+ * instructions yet: every operand comes from struct a64_cpu and every
+ * result goes back, and NZCV is stored in PSTATE form after each
+ * flag-setting instruction, from the host flags of the same operation.
+ */
+#include <stdlib.h>
+
+#include "aarch64-user/jit_int.h"
+
+/* Scratch: rax and rsi hold operands; rcx, rdx, r8, r9 build NZCV. */
+enum { T0 = JX_RAX, T1 = JX_RSI, T2 = JX_RDX };
+
+/* ---- guest registers and flags ------------------------------------------ */
+
+/* Register 31 reads as zero (XZR) unless it is SP. */
+static void get_x(struct jx *j, int dst, unsigned n, bool sp)
+{
+	if (n == 31 && !sp)
+		jx_mov_ri(j, dst, 0);
+	else
+		jx_load(j, 8, false, dst, JC_CPU, JC_X(n));
+}
+
+static void put_x(struct jx *j, int src, unsigned n, bool sp)
+{
+	if (n != 31 || sp)
+		jx_store(j, 8, src, JC_CPU, JC_X(n));
+}
+
+static const int flag_regs[4] = { JX_RCX, JX_RDX, JX_R8, JX_R9 };
+
+/* Before a flag-setting operation: setcc only writes a byte. */
+static void flags_prepare(struct jx *j)
+{
+	for (int k = 0; k < 4; k++)
+		jx_alu_rr(j, JX_XOR, false, flag_regs[k], flag_regs[k]);
+}
+
+/* NZCV from the host flags of the operation just emitted: N = SF, Z = ZF,
+ * V = OF; C = CF after an add, NOT CF after a subtraction (Arm's carry is
+ * "no borrow"). Logical operations clear CF and OF, as Arm clears C, V. */
+static void flags_store(struct jx *j, bool sub)
+{
+	static const int ccs[2][4] = { { JX_S, JX_E, JX_B, JX_O }, { JX_S, JX_E, JX_AE, JX_O } };
+	for (int k = 0; k < 4; k++)
+		jx_setcc(j, ccs[sub][k], flag_regs[k]);
+	for (int k = 0; k < 4; k++)
+		jx_shift_ri(j, JX_SHL, false, flag_regs[k], (uint8_t)(31 - k));
+	for (int k = 1; k < 4; k++)
+		jx_alu_rr(j, JX_OR, false, JX_RCX, flag_regs[k]);
+	jx_store(j, 4, JX_RCX, JC_CPU, JC_NZCV);
+}
+
+/* ---- exits ---------------------------------------------------------------- */
+
+/* A direct exit to @target through a chaining slot. */
+static bool exit_direct(struct jc *jc, uint64_t target)
+{
+	struct a64_jit_slot *s = jit_data_alloc(sizeof(*s));
+	if (!s) {
+		jc->x.overflow = true; /* the block is not compiled */
+		return false;
+	}
+	s->entry = jit_glue.unchained;
+	s->target = target;
+	jx_lea_rip(&jc->x, JX_RDX, s);
+	jx_jmp_m(&jc->x, JX_RDX);
+	return true;
+}
+
+/* An exit to the pc in @r (indirect branches): back to the run loop. */
+static void exit_indirect(struct jx *j, int r)
+{
+	jx_store(j, 8, r, JC_CPU, JC_PC);
+	jx_mov_ri(j, JX_RAX, A64_JUMP);
+	jx_jmp(j, jit_glue.exit_r);
+}
+
+/* Conditional branch: the host condition @cc (set by the caller) jumps
+ * over the exit when the guest branch is not taken. */
+static bool branch_unless(struct jc *jc, int cc_not_taken, uint64_t target)
+{
+	uint8_t *skip = jx_jcc(&jc->x, cc_not_taken, NULL);
+	if (!exit_direct(jc, target) || !skip)
+		return false;
+	jx_patch(&jc->x, skip, jc->x.p + jc->x.delta);
+	return true;
+}
+
+static void set_tls_insn(struct jx *j, const struct a64_insn *i)
+{
+	jx_mov_ri(j, JX_RCX, (uint64_t)(uintptr_t)i);
+	jx_store_fs(j, jit_tls_off, JX_RCX);
+}
+
+/* ---- per-family emitters ------------------------------------------------ */
+
+struct jkind;
+typedef bool (*emit_fn)(struct jc *jc, const struct a64_insn *i, const struct jkind *k);
+
+struct jkind {
+	a64_fn fn;
+	emit_fn emit;
+	uint8_t p[4]; /* the family's fields of the sample word */
+};
+
+/* p: sub, S, sf. The subtrahend arrives inverted (a + ~imm + 1). */
+static bool emit_addsub_imm(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	struct jx *j = &jc->x;
+	bool sub = k->p[0], setf = k->p[1], sf = k->p[2];
+	uint64_t imm = sub ? ~i->imm : i->imm;
+	get_x(j, T0, i->rn, true);
+	if (setf)
+		flags_prepare(j);
+	jx_alu_ri(j, sub ? JX_SUB : JX_ADD, sf, T0, (int32_t)imm);
+	if (setf)
+		flags_store(j, sub);
+	put_x(j, T0, i->rd, !setf);
+	return true;
+}
+
+/* Rm shifted by imm (type op2: LSL, LSR, ASR, ROR) into T1. */
+static void shifted_rm(struct jx *j, const struct a64_insn *i)
+{
+	static const int ops[4] = { JX_SHL, JX_SHR, JX_SAR, JX_ROR };
+	get_x(j, T1, i->rm, false);
+	if (i->imm)
+		jx_shift_ri(j, ops[i->op2 & 3], i->sf, T1, (uint8_t)i->imm);
+}
+
+/* p: sub, S. */
+static bool emit_addsub_reg(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	struct jx *j = &jc->x;
+	bool sub = k->p[0], setf = k->p[1];
+	get_x(j, T0, i->rn, false);
+	shifted_rm(j, i);
+	if (setf)
+		flags_prepare(j);
+	jx_alu_rr(j, sub ? JX_SUB : JX_ADD, i->sf, T0, T1);
+	if (setf)
+		flags_store(j, sub);
+	put_x(j, T0, i->rd, false);
+	return true;
+}
+
+/* op: AND BIC ORR ORN EOR EON ANDS BICS. */
+static bool emit_logic_reg(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	static const int ops[4] = { JX_AND, JX_OR, JX_XOR, JX_AND };
+	struct jx *j = &jc->x;
+	bool setf = i->op >= 6;
+	get_x(j, T0, i->rn, false);
+	shifted_rm(j, i);
+	if (i->op & 1)
+		jx_not(j, i->sf, T1);
+	if (setf)
+		flags_prepare(j);
+	jx_alu_rr(j, ops[i->op >> 1], i->sf, T0, T1);
+	if (setf)
+		flags_store(j, false);
+	put_x(j, T0, i->rd, false);
+	return true;
+}
+
+static bool emit_mov_reg(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	get_x(&jc->x, T0, i->rm, false);
+	if (!i->sf)
+		jx_mov_rr(&jc->x, false, T0, T0);
+	put_x(&jc->x, T0, i->rd, false);
+	return true;
+}
+
+/* op: AND ORR EOR ANDS; the first three write SP for register 31. */
+static bool emit_logic_imm(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	static const int ops[4] = { JX_AND, JX_OR, JX_XOR, JX_AND };
+	struct jx *j = &jc->x;
+	bool setf = i->op == 3;
+	get_x(j, T0, i->rn, false);
+	jx_mov_ri(j, T1, i->imm);
+	if (setf)
+		flags_prepare(j);
+	jx_alu_rr(j, ops[i->op & 3], i->sf, T0, T1);
+	if (setf)
+		flags_store(j, false);
+	put_x(j, T0, i->rd, !setf);
+	return true;
+}
+
+/* MOVZ, MOVN, ADR, ADRP: the value is the decoded immediate. */
+static bool emit_const(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	jx_mov_ri(&jc->x, T0, i->imm);
+	put_x(&jc->x, T0, i->rd, false);
+	return true;
+}
+
+/* MOVK: imm2 is the mask of the replaced halfword. */
+static bool emit_movk(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	struct jx *j = &jc->x;
+	get_x(j, T0, i->rd, false);
+	jx_mov_ri(j, T1, ~i->imm2);
+	jx_alu_rr(j, JX_AND, i->sf, T0, T1);
+	jx_mov_ri(j, T1, i->imm);
+	jx_alu_rr(j, JX_OR, i->sf, T0, T1);
+	put_x(j, T0, i->rd, false);
+	return true;
+}
+
+/* p: link. */
+static bool emit_b(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	if (k->p[0]) {
+		jx_mov_ri(&jc->x, T0, i->pc + 4);
+		put_x(&jc->x, T0, 30, false);
+	}
+	jc->ended = true;
+	return exit_direct(jc, i->imm);
+}
+
+/* B.cond on PSTATE's NZCV: the host condition that holds when the guest
+ * condition does not (cond 14/15: always taken). */
+static bool emit_bcond(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	struct jx *j = &jc->x;
+	unsigned cond = i->op, neg = cond & 1;
+	if (cond >= 14) {
+		jc->ended = true;
+		return exit_direct(jc, i->imm);
+	}
+	jx_load(j, 4, false, JX_RAX, JC_CPU, JC_NZCV);
+	switch (cond >> 1) {
+	case 0: case 1: case 2: case 3: {
+		static const uint32_t bit_of[4] = { NZCV_Z, NZCV_C, NZCV_N, NZCV_V };
+		jx_test_ri(j, false, JX_RAX, (int32_t)bit_of[cond >> 1]);
+		return branch_unless(jc, neg ? JX_NE : JX_E, i->imm);
+	}
+	case 4: /* HI: C && !Z */
+		jx_alu_ri(j, JX_AND, false, JX_RAX, (int32_t)(NZCV_C | NZCV_Z));
+		jx_alu_ri(j, JX_CMP, false, JX_RAX, (int32_t)NZCV_C);
+		return branch_unless(jc, neg ? JX_E : JX_NE, i->imm);
+	default: /* GE: N == V; GT: N == V && !Z */
+		jx_mov_rr(j, false, JX_RCX, JX_RAX);
+		jx_shift_ri(j, JX_SHR, false, JX_RCX, 3);
+		jx_alu_rr(j, JX_XOR, false, JX_RCX, JX_RAX);
+		jx_alu_ri(j, JX_AND, false, JX_RCX, (int32_t)NZCV_V);
+		if (cond >> 1 == 6) {
+			jx_alu_ri(j, JX_AND, false, JX_RAX, (int32_t)NZCV_Z);
+			jx_alu_rr(j, JX_OR, false, JX_RCX, JX_RAX);
+		}
+		return branch_unless(jc, neg ? JX_E : JX_NE, i->imm);
+	}
+}
+
+/* CBZ/CBNZ: op = nz. */
+static bool emit_cbz(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	get_x(&jc->x, T0, i->rd, false);
+	jx_test_rr(&jc->x, i->sf, T0, T0);
+	return branch_unless(jc, i->op ? JX_E : JX_NE, i->imm);
+}
+
+/* TBZ/TBNZ: op = nz, op2 = the bit. */
+static bool emit_tbz(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	get_x(&jc->x, T0, i->rd, false);
+	if (i->op2)
+		jx_shift_ri(&jc->x, JX_SHR, true, T0, i->op2);
+	jx_test_ri(&jc->x, false, T0, 1);
+	return branch_unless(jc, i->op ? JX_E : JX_NE, i->imm);
+}
+
+/* BR, BLR, RET (op 0, 1, 2): the target is read before the link is written. */
+static bool emit_br(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	get_x(&jc->x, T0, i->rn, false);
+	if (i->op == 1) {
+		jx_mov_ri(&jc->x, T1, i->pc + 4);
+		put_x(&jc->x, T1, 30, false);
+	}
+	exit_indirect(&jc->x, T0);
+	jc->ended = true;
+	return true;
+}
+
+/* The effective address of a load/store into T0 (op2: offset, pre, post,
+ * register); the displacement to apply in the access itself is returned. */
+enum { AM_OFF, AM_PRE, AM_POST, AM_REG };
+static int32_t ea(struct jx *j, const struct a64_insn *i)
+{
+	get_x(j, T0, i->rn, true);
+	if (i->op2 == AM_REG) {
+		static const uint8_t ext_bytes[8] = { 1, 2, 4, 8, 1, 2, 4, 8 };
+		get_x(j, T1, i->rm, false);
+		if (ext_bytes[i->ra & 7] < 8)
+			jx_ext_rr(j, ext_bytes[i->ra & 7], i->ra >= 4, T1, T1);
+		if (i->flags >> 4)
+			jx_shift_ri(j, JX_SHL, true, T1, (uint8_t)(i->flags >> 4));
+		jx_alu_rr(j, JX_ADD, true, T0, T1);
+		return 0;
+	}
+	return i->op2 == AM_POST ? 0 : (int32_t)i->imm;
+}
+
+/* Pre/post-index: the base register (still in T0: the offset is the
+ * access's displacement) becomes base + imm. */
+static void writeback(struct jx *j, const struct a64_insn *i)
+{
+	if (i->op2 == AM_PRE || i->op2 == AM_POST) {
+		jx_lea(j, T0, T0, (int32_t)i->imm);
+		put_x(j, T0, i->rn, true);
+	}
+}
+
+static bool imm_fits(const struct a64_insn *i)
+{
+	int64_t v = (int64_t)i->imm;
+	return v >= -(1 << 24) && v < (1 << 24);
+}
+
+/* Single loads/stores: p: load, size. */
+static bool emit_ldst(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	struct jx *j = &jc->x;
+	unsigned bytes = 1u << k->p[1];
+	if (!imm_fits(i))
+		return false;
+	int32_t disp = ea(j, i);
+	set_tls_insn(j, i);
+	if (k->p[0]) {
+		jx_load(j, bytes, false, T2, T0, disp);
+		writeback(j, i);
+		put_x(j, T2, i->rd, false);
+	} else {
+		get_x(j, T2, i->rd, false);
+		jx_store(j, bytes, T2, T0, disp);
+		writeback(j, i);
+	}
+	return true;
+}
+
+/* LDP/STP of X or W registers: sf = 2/3 (size), op = load, op2 = mode;
+ * both loads happen before either register is written. */
+static bool emit_pair(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	struct jx *j = &jc->x;
+	unsigned bytes = 1u << i->sf;
+	if (!imm_fits(i) || i->op2 == AM_REG)
+		return false;
+	int32_t disp = ea(j, i);
+	set_tls_insn(j, i);
+	if (i->op) {
+		jx_load(j, bytes, false, T2, T0, disp);
+		jx_load(j, bytes, false, T1, T0, disp + (int32_t)bytes);
+	} else {
+		get_x(j, T2, i->rd, false);
+		get_x(j, T1, i->ra, false);
+		jx_store(j, bytes, T2, T0, disp);
+		jx_store(j, bytes, T1, T0, disp + (int32_t)bytes);
+	}
+	writeback(j, i);
+	if (i->op) {
+		put_x(j, T2, i->rd, false);
+		put_x(j, T1, i->ra, false);
+	}
+	return true;
+}
+
+/* ---- the family table ----------------------------------------------------- */
+
+/* A family: a sample word and up to four fields, each (shift, count): every
+ * combination of field values is decoded once and its handler recorded
+ * with the values as p[]. */
+struct family {
+	uint32_t word;
+	emit_fn emit;
+	uint8_t shift[4], count[4];
+};
+
+static const struct family families[] = {
+	{ 0x11000000, emit_addsub_imm, { 30, 29, 31 }, { 2, 2, 2 } },     /* ADD/SUB imm */
+	{ 0x0b000000, emit_addsub_reg, { 30, 29, 31, 22 }, { 2, 2, 2, 3 } }, /* shifted reg */
+	{ 0x0a000000, emit_logic_reg, { 29, 21, 22, 31 }, { 4, 2, 4, 2 } },
+	{ 0xaa0003e0, emit_mov_reg, { 31 }, { 1 } },			  /* MOV Xd, Xm */
+	{ 0x92400000, emit_logic_imm, { 31 }, { 1 } },
+	{ 0xd2800000, emit_const, { 31 }, { 1 } },			  /* MOVZ */
+	{ 0xf2800000, emit_movk, { 31 }, { 1 } },
+	{ 0x10000000, emit_const, { 31 }, { 1 } },			  /* ADR */
+	{ 0x14000000, emit_b, { 31 }, { 2 } },				  /* B, BL */
+	{ 0x54000000, emit_bcond, { 0 }, { 16 } },
+	{ 0x34000000, emit_cbz, { 24, 31 }, { 2, 2 } },
+	{ 0x36000000, emit_tbz, { 24 }, { 2 } },
+	{ 0xd61f0000, emit_br, { 31 }, { 1 } },
+	{ 0x39000000, emit_ldst, { 22, 30 }, { 2, 4 } },		  /* unsigned offset */
+	{ 0x38000400, emit_ldst, { 22, 30, 11 }, { 2, 4, 2 } },	  /* post/pre-index */
+	{ 0x38000000, emit_ldst, { 22, 30 }, { 2, 4 } },		  /* unscaled */
+	{ 0x38206800, emit_ldst, { 22, 30 }, { 2, 4 } },		  /* register offset */
+	{ 0x28800000, emit_pair, { 23, 22, 31 }, { 3, 2, 2 } },		  /* LDP/STP */
+};
+
+#define KIND_BITS 10
+static struct jkind kinds[1u << KIND_BITS];
+
+static unsigned kind_hash(a64_fn fn)
+{
+	return (unsigned)((uintptr_t)fn * 0x9E3779B97F4A7C15ull >> (64 - KIND_BITS));
+}
+
+static const struct jkind *kind_of(a64_fn fn)
+{
+	for (unsigned h = kind_hash(fn);; h = (h + 1) & ((1u << KIND_BITS) - 1)) {
+		if (kinds[h].fn == fn)
+			return &kinds[h];
+		if (!kinds[h].fn)
+			return NULL;
+	}
+}
+
+static void add_kind(a64_fn fn, emit_fn emit, const uint8_t p[4])
+{
+	if (!fn || fn == a64_exec_undef || kind_of(fn))
+		return;
+	unsigned h = kind_hash(fn);
+	while (kinds[h].fn)
+		h = (h + 1) & ((1u << KIND_BITS) - 1);
+	kinds[h].fn = fn;
+	kinds[h].emit = emit;
+	memcpy(kinds[h].p, p, 4);
+}
+
+void jit_gen_init(void)
+{
+	for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
+		const struct family *fa = &families[f];
+		unsigned total = 1;
+		for (int k = 0; k < 4; k++)
+			total *= fa->count[k] ? fa->count[k] : 1;
+		for (unsigned c = 0; c < total; c++) {
+			uint8_t p[4] = { 0 };
+			uint32_t w = fa->word;
+			for (unsigned k = 0, rest = c; k < 4 && fa->count[k]; k++) {
+				p[k] = (uint8_t)(rest % fa->count[k]);
+				rest /= fa->count[k];
+				w += (uint32_t)p[k] << fa->shift[k];
+			}
+			struct a64_insn d;
+			memset(&d, 0, sizeof(d));
+			a64_decode(&d, w, 0x10000);
+			add_kind(d.fn, fa->emit, p);
+		}
+	}
+}
+
+/* ---- the block ------------------------------------------------------------- */
+
+static int exec_sentinel(struct a64_cpu *c, const struct a64_insn *i)
+{
+	(void)c;
+	(void)i;
+	return A64_NEXT;
+}
+
+/* Any instruction: its handler, on its own copy followed by a sentinel. */
+static void emit_call(struct jc *jc, const struct a64_insn *i)
+{
+	struct jx *j = &jc->x;
+	struct a64_insn *cp = &jc->calls[2 * jc->nfallback++];
+	cp[0] = *i;
+	memset(&cp[1], 0, sizeof(cp[1]));
+	cp[1].fn = exec_sentinel;
+	cp[1].pc = i->pc + 4;
+	jx_mov_ri(j, JX_RSI, (uint64_t)(uintptr_t)cp);
+	jx_store_fs(j, jit_tls_off, JX_RSI);
+	jx_mov_rr(j, true, JX_RDI, JC_CPU);
+	jx_mov_ri(j, JX_RAX, (uint64_t)(uintptr_t)i->fn);
+	jx_call_r(j, JX_RAX);
+	jx_test_rr(j, false, JX_RAX, JX_RAX);
+	jx_jcc(j, JX_NE, jit_glue.exit_r);
+}
+
+bool jit_gen_body(struct jc *jc, uint32_t n)
+{
+	jc->calls = malloc(2 * (n ? n : 1) * sizeof(*jc->calls));
+	if (!jc->calls)
+		return false;
+	uint64_t native = 0;
+	for (uint32_t k = 0; k < n && !jc->ended; k++) {
+		const struct a64_insn *i = &jc->insns[k];
+		const struct jkind *kd = kind_of(i->fn);
+		if (kd && kd->emit(jc, i, kd)) {
+			native++;
+			continue;
+		}
+		emit_call(jc, i);
+	}
+	if (!jc->ended && !exit_direct(jc, jc->pc + 4ull * n))
+		return false;
+	atomic_fetch_add_explicit(&jit_stats.native, native, memory_order_relaxed);
+	atomic_fetch_add_explicit(&jit_stats.fallback, jc->nfallback, memory_order_relaxed);
+	return true;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by the code generator's run-time (jit.c) and its per-class
+ * instruction compiler (jit_gen.c). */
+#ifndef VGPU_A64_JIT_INT_H
+#define VGPU_A64_JIT_INT_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "aarch64-user/jit.h"
+#include "aarch64-user/jit_emit.h"
+
+/* The host register that holds the struct a64_cpu pointer in generated code. */
+#define JC_CPU JX_RBX
+#define JC_X(n) ((int32_t)(offsetof(struct a64_cpu, x) + 8u * (n)))
+#define JC_PC ((int32_t)offsetof(struct a64_cpu, pc))
+#define JC_NZCV ((int32_t)offsetof(struct a64_cpu, nzcv))
+#define JC_INTERRUPT ((int32_t)offsetof(struct a64_cpu, interrupt))
+
+/* Data records live next to the code (RIP-relative reach). */
+struct a64_jit_block {
+	uint8_t valid;
+	uint64_t pc;
+	const uint8_t *entry;
+};
+
+struct a64_jit_slot {
+	const void *entry; /* first: exits jump through [slot] */
+	uint64_t target;
+};
+
+/* Fixed routines at the start of the code buffer (execution addresses). */
+struct jit_glue {
+	const uint8_t *enter;	  /* (cpu, entry) -> struct a64_jit_ret */
+	const uint8_t *epilogue;  /* eax: result, rdx: slot or 0 */
+	const uint8_t *exit_r;	  /* eax: result; no slot */
+	const uint8_t *unchained; /* rdx: the slot: pc = slot->target, A64_JUMP */
+};
+extern struct jit_glue jit_glue;
+/* fs-relative offset of a64_tls_insn. */
+extern int32_t jit_tls_off;
+
+struct jit_stats {
+	atomic_ullong blocks, code_bytes, native, fallback, chained, unchained, invalid, ns;
+};
+extern struct jit_stats jit_stats;
+
+/* Data-area allocation (zeroed; NULL when full). Caller serialises. */
+void *jit_data_alloc(size_t n);
+
+/* The compile state of one block. */
+struct jc {
+	struct jx x;
+	const struct a64_insn *insns;
+	uint64_t pc;
+	const uint8_t *leave; /* the block's exit for an invalid entry or an interrupt */
+	bool ended;	      /* an unconditional exit was emitted last */
+	uint32_t nfallback;
+	struct a64_insn *calls; /* copies of called instructions, each with its sentinel */
+};
+
+/* Emits the instructions of a block after its entry checks (jit_gen.c). */
+bool jit_gen_body(struct jc *jc, uint32_t n);
+void jit_gen_init(void);
+
+#endif
