@@ -5,6 +5,14 @@
 
 #include "aarch64-user/engine.h"
 
+/* The decoder generated from branch_sys.decode (decode_branch_sys). */
+#include "aarch64-user/branch_sys.decode.inc"
+
+static int64_t times_4(int64_t v)
+{
+	return (int64_t)((uint64_t)v << 2);
+}
+
 static int exec_b(struct a64_cpu *c, const struct a64_insn *i)
 {
 	c->pc = i->imm;
@@ -18,10 +26,18 @@ static int exec_bl(struct a64_cpu *c, const struct a64_insn *i)
 	return A64_JUMP;
 }
 
-static bool dec_b(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_B(struct a64_insn *d, const struct args_B *a)
 {
-	d->imm = pc + (uint64_t)(sext(bits(w, 25, 0), 26) * 4);
-	d->fn = bit(w, 31) ? exec_bl : exec_b;
+	d->imm = d->pc + (uint64_t)a->off;
+	d->fn = exec_b;
+	d->flags = A64_F_END;
+	return true;
+}
+
+static bool dec_BL(struct a64_insn *d, const struct args_BL *a)
+{
+	d->imm = d->pc + (uint64_t)a->off;
+	d->fn = exec_bl;
 	d->flags = A64_F_END;
 	return true;
 }
@@ -54,10 +70,10 @@ static const a64_fn bcond_fns[16] = {
 	exec_bcond_12, exec_bcond_13, exec_bcond_14, exec_bcond_15,
 };
 
-static bool dec_bcond(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_B_cond(struct a64_insn *d, const struct args_B_cond *a)
 {
-	d->imm = pc + (uint64_t)(sext(bits(w, 23, 5), 19) * 4);
-	d->op = bits(w, 3, 0);
+	d->imm = d->pc + (uint64_t)a->off;
+	d->op = (uint8_t)a->cond;
 	d->fn = bcond_fns[d->op];
 	return true;
 }
@@ -73,12 +89,12 @@ static bool dec_bcond(struct a64_insn *d, uint32_t w, uint64_t pc)
 CBZ_FN(0, 0) CBZ_FN(0, 1) CBZ_FN(1, 0) CBZ_FN(1, 1)
 static const a64_fn cbz_fns[2][2] = { { exec_cbz_00, exec_cbz_01 }, { exec_cbz_10, exec_cbz_11 } };
 
-static bool dec_cbz(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_CBZ(struct a64_insn *d, const struct args_CBZ *a)
 {
-	d->imm = pc + (uint64_t)(sext(bits(w, 23, 5), 19) * 4);
-	d->sf = bit(w, 31);
-	d->op = bit(w, 24);
-	d->rd = bits(w, 4, 0);
+	d->imm = d->pc + (uint64_t)a->off;
+	d->sf = (uint8_t)a->sf;
+	d->op = (uint8_t)a->nz;
+	d->rd = (uint8_t)a->rt;
 	d->fn = cbz_fns[d->op][d->sf];
 	return true;
 }
@@ -91,12 +107,12 @@ static bool dec_cbz(struct a64_insn *d, uint32_t w, uint64_t pc)
 	}
 TBZ_FN(0) TBZ_FN(1)
 
-static bool dec_tbz(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_TBZ(struct a64_insn *d, const struct args_TBZ *a)
 {
-	d->imm = pc + (uint64_t)(sext(bits(w, 18, 5), 14) * 4);
-	d->op = bit(w, 24);
-	d->op2 = (uint8_t)(bit(w, 31) << 5 | bits(w, 23, 19));
-	d->rd = bits(w, 4, 0);
+	d->imm = d->pc + (uint64_t)a->off;
+	d->op = (uint8_t)a->nz;
+	d->op2 = (uint8_t)a->bit;
+	d->rd = (uint8_t)a->rt;
 	d->fn = d->op ? exec_tbz_1 : exec_tbz_0;
 	return true;
 }
@@ -110,14 +126,10 @@ static int exec_br(struct a64_cpu *c, const struct a64_insn *i)
 	return A64_JUMP;
 }
 
-static bool dec_br(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_BR(struct a64_insn *d, const struct args_BR *a)
 {
-	(void)pc;
-	unsigned opc = bits(w, 24, 21);
-	if (opc > 2)
-		return false;
-	d->op = (uint8_t)opc;
-	d->rn = bits(w, 9, 5);
+	d->op = (uint8_t)a->op;
+	d->rn = (uint8_t)a->rn;
 	d->fn = exec_br;
 	d->flags = A64_F_END;
 	return true;
@@ -143,21 +155,18 @@ static int exec_hlt(struct a64_cpu *c, const struct a64_insn *i)
 	return A64_EXIT_HLT;
 }
 
-static bool dec_exc(struct a64_insn *d, uint32_t w, uint64_t pc)
-{
-	(void)pc;
-	unsigned opc = bits(w, 23, 21), ll = bits(w, 1, 0);
-	d->flags = A64_F_END;
-	if (opc == 0 && ll == 1)
-		d->fn = exec_svc;
-	else if (opc == 1 && ll == 0)
-		d->fn = exec_brk;
-	else if (opc == 2 && ll == 0)
-		d->fn = exec_hlt;
-	else
-		return false; /* HVC, SMC, DCPS: not from EL0 */
-	return true;
-}
+/* Exception-generating instructions and hints have no operands. */
+#define DEC_NO_OPERANDS(name, handler, end)                                   \
+	static bool dec_##name(struct a64_insn *d, const struct args_##name *a) \
+	{                                                                     \
+		(void)a;                                                      \
+		d->fn = handler;                                              \
+		d->flags = end;                                               \
+		return true;                                                  \
+	}
+DEC_NO_OPERANDS(SVC, exec_svc, A64_F_END)
+DEC_NO_OPERANDS(BRK, exec_brk, A64_F_END)
+DEC_NO_OPERANDS(HLT, exec_hlt, A64_F_END)
 
 static int exec_nop(struct a64_cpu *c, const struct a64_insn *i)
 {
@@ -198,29 +207,14 @@ static int exec_isb(struct a64_cpu *c, const struct a64_insn *i)
 	return A64_EXIT_SYNC;
 }
 
-static bool dec_hint(struct a64_insn *d, uint32_t w, uint64_t pc)
-{
-	(void)pc;
-	(void)w;
-	d->fn = exec_nop; /* NOP, YIELD, WFE..., BTI, PAC hints (PAC not offered) */
-	return true;
-}
+DEC_NO_OPERANDS(HINT, exec_nop, 0)
+DEC_NO_OPERANDS(CLREX, exec_clrex, 0)
+DEC_NO_OPERANDS(ISB, exec_isb, 0)
 
-static bool dec_barrier(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_BARRIER(struct a64_insn *d, const struct args_BARRIER *a)
 {
-	(void)pc;
-	unsigned op2 = bits(w, 7, 5), crm = bits(w, 11, 8);
-	switch (op2) {
-	case 2: d->fn = exec_clrex; return true;
-	case 4:
-	case 5:
-		/* CRm<1:0> = 01 (loads only) or 10 (stores only) */
-		d->fn = ((crm & 3) == 1 || (crm & 3) == 2) ? exec_dmb_half : exec_dmb_full;
-		return true;
-	case 6: d->fn = exec_isb; return true;
-	case 7: d->fn = exec_dmb_full; return true; /* SB */
-	default: return false;
-	}
+	d->fn = a->half ? exec_dmb_half : exec_dmb_full;
+	return true;
 }
 
 static int exec_dc_zva(struct a64_cpu *c, const struct a64_insn *i)
@@ -238,27 +232,26 @@ static int exec_ic_ivau(struct a64_cpu *c, const struct a64_insn *i)
 	return A64_EXIT_SYNC;
 }
 
-static bool dec_sys(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_DC_ZVA(struct a64_insn *d, const struct args_DC_ZVA *a)
 {
-	(void)pc;
-	/* op1:CRn:CRm:op2 of the DC/IC operations EL0 may use */
-	unsigned key = bits(w, 18, 5);
-	d->rd = bits(w, 4, 0);
-	switch (key) {
-	case 0x1ba1: d->fn = exec_dc_zva; return true; /* 3,7,4,1 */
-	case 0x1ba9:					/* IC IVAU 3,7,5,1 */
-		d->fn = exec_ic_ivau;
-		return true;
-	case 0x1bd1: /* DC CVAC */
-	case 0x1bd9: /* DC CVAU */
-	case 0x1be1: /* DC CVAP */
-	case 0x1be9: /* DC CVADP */
-	case 0x1bf1: /* DC CIVAC */
-		d->fn = exec_nop; /* the host keeps caches coherent */
-		return true;
-	default:
-		return false;
-	}
+	d->rd = (uint8_t)a->rt;
+	d->fn = exec_dc_zva;
+	return true;
+}
+
+static bool dec_IC_IVAU(struct a64_insn *d, const struct args_IC_IVAU *a)
+{
+	d->rd = (uint8_t)a->rt;
+	d->fn = exec_ic_ivau;
+	return true;
+}
+
+/* Cleans to a point of coherency: the host keeps caches coherent. */
+static bool dec_DC_NOP(struct a64_insn *d, const struct args_DC_NOP *a)
+{
+	d->rd = (uint8_t)a->rt;
+	d->fn = exec_nop;
+	return true;
 }
 
 /* ---- MRS / MSR ---------------------------------------------------------- */
@@ -360,46 +353,42 @@ static int exec_msr(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_sysreg(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_MRS(struct a64_insn *d, const struct args_MRS *a)
 {
-	(void)pc;
-	unsigned reg = bits(w, 20, 5);
-	bool read = bit(w, 21);
-	d->rd = bits(w, 4, 0);
+	unsigned reg = (unsigned)a->reg;
+	d->rd = (uint8_t)a->rt;
 	d->imm = reg;
+	d->fn = exec_mrs;
 	switch (reg) {
 	case R_NZCV:
 	case R_FPCR:
 	case R_FPSR:
 	case R_TPIDR:
-		d->fn = read ? exec_mrs : exec_msr;
-		return true;
 	case R_TPIDRRO:
 	case R_CNTFRQ:
 	case R_CNTVCT:
 	case R_CNTVCTSS:
 	case R_CTR:
 	case R_DCZID:
-		d->fn = exec_mrs;
-		return read;
+		return true;
 	default:
-		d->fn = exec_mrs;
-		return read && read_id(reg, &d->imm2);
+		return read_id(reg, &d->imm2);
 	}
+}
+
+/* Of the registers EL0 may read, these four it may also write. */
+static bool dec_MSR(struct a64_insn *d, const struct args_MSR *a)
+{
+	unsigned reg = (unsigned)a->reg;
+	d->rd = (uint8_t)a->rt;
+	d->imm = reg;
+	d->fn = exec_msr;
+	return reg == R_NZCV || reg == R_FPCR || reg == R_FPSR || reg == R_TPIDR;
 }
 
 /* CFINV, XAFLAG, AXFLAG (FlagM) are not offered; other PSTATE writes are
  * privileged. */
 struct a64_pattern a64_branch_sys_table[] = {
-	A64_ROW("x 00101 xxxxxxxxxxxxxxxxxxxxxxxxxx", dec_b),
-	A64_ROW("0101010 0 xxxxxxxxxxxxxxxxxxx 0 xxxx", dec_bcond),
-	A64_ROW("x 011010 x xxxxxxxxxxxxxxxxxxx xxxxx", dec_cbz),
-	A64_ROW("x 011011 x xxxxx xxxxxxxxxxxxxx xxxxx", dec_tbz),
-	A64_ROW("1101011 0 0 xx 11111 000000 xxxxx 00000", dec_br),
-	A64_ROW("11010100 xxx xxxxxxxxxxxxxxxx 000 xx", dec_exc),
-	A64_ROW("1101010100 0 00 011 0010 xxxx xxx 11111", dec_hint),
-	A64_ROW("1101010100 0 00 011 0011 xxxx xxx 11111", dec_barrier),
-	A64_ROW("1101010100 0 01 xxx xxxx xxxx xxx xxxxx", dec_sys),
-	A64_ROW("1101010100 x 1 x xxx xxxx xxxx xxx xxxxx", dec_sysreg),
+	A64_ROW("xxx 101 xxxxxxxxxxxxxxxxxxxxxxxxxx", decode_branch_sys),
 	A64_END_TABLE,
 };
