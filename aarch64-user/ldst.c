@@ -8,6 +8,21 @@
  * offset (Rm, extend option, shift amount). */
 enum { AM_OFF, AM_PRE, AM_POST, AM_REG };
 
+/* The decoder generated from ldst.decode (decode_ldst). */
+#include "aarch64-user/ldst.decode.inc"
+
+/* The 2-bit index field of 9-bit-offset and pair forms. */
+static int64_t index_mode(int64_t v)
+{
+	static const uint8_t mode[4] = { AM_OFF, AM_POST, AM_OFF, AM_PRE };
+	return mode[v & 3];
+}
+
+static int64_t times_4(int64_t v)
+{
+	return (int64_t)((uint64_t)v << 2);
+}
+
 static inline __attribute__((always_inline)) uint64_t
 ea_begin_m(struct a64_cpu *c, const struct a64_insn *i, unsigned mode)
 {
@@ -117,97 +132,64 @@ static int exec_nop(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-/* Sets handler and access size from size:V:opc; false if unallocated. */
-static bool ldst_kind(struct a64_insn *d, unsigned size, unsigned v, unsigned opc,
-		      bool prfm_ok)
+/* Operands of a single-register access of 1 << scale bytes: op2 is the
+ * addressing mode, imm the byte offset; register offsets keep Rm, the
+ * extend option (ra) and the shift (flags >> 4). */
+static bool ldst_operands(struct a64_insn *d, const struct args_ls *a, unsigned scale)
 {
-	if (v) {
-		unsigned sc = ((opc >> 1) << 2) | size;
-		if (sc > 4)
-			return false;
-		d->sf = sc;
-		d->fn = (opc & 1) ? exec_vld : exec_vst;
-		return true;
+	d->sf = (uint8_t)scale;
+	d->rd = (uint8_t)a->rt;
+	d->rn = (uint8_t)a->rn;
+	d->op2 = (uint8_t)a->mode;
+	d->imm = a->scaled ? (uint64_t)a->imm << scale : (uint64_t)a->imm;
+	if (a->mode == AM_REG) {
+		d->rm = (uint8_t)a->rm;
+		d->ra = (uint8_t)a->option;
+		d->flags = (uint8_t)((a->shift ? scale : 0) << 4);
 	}
-	d->sf = size;
-	switch (opc) {
-	case 0: d->fn = st_fns[0][size]; return true; /* mode set by finish_kind() */
-	case 1: d->fn = ld_fns[0][size]; return true;
-	case 2:
-		if (size == 3) {
-			d->fn = exec_nop; /* PRFM: a hint */
-			return prfm_ok;
-		}
-		d->fn = exec_lds;
-		d->imm2 = 64;
-		return true;
-	default:
-		if (size >= 2)
-			return false;
-		d->fn = exec_lds;
-		d->imm2 = 32;
-		return true;
-	}
-}
-
-/* Picks the per-mode plain load/store handler once d->op2 is known. */
-static void finish_kind(struct a64_insn *d)
-{
-	if (d->fn == st_fns[0][d->sf & 3])
-		d->fn = st_fns[d->op2][d->sf & 3];
-	else if (d->fn == ld_fns[0][d->sf & 3])
-		d->fn = ld_fns[d->op2][d->sf & 3];
-}
-
-static bool dec_uimm(struct a64_insn *d, uint32_t w, uint64_t pc)
-{
-	(void)pc;
-	if (!ldst_kind(d, bits(w, 31, 30), bit(w, 26), bits(w, 23, 22), true))
-		return false;
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->op2 = AM_OFF;
-	d->imm = (uint64_t)bits(w, 21, 10) << d->sf;
-	finish_kind(d);
 	return true;
 }
 
-/* Unscaled (STUR/LDUR), unprivileged (LDTR: same as unscaled in user
- * mode), post- and pre-index: bits [11:10] pick which. */
-static bool dec_imm9(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_ST(struct a64_insn *d, const struct args_ls *a)
 {
-	(void)pc;
-	static const uint8_t mode[4] = { AM_OFF, AM_POST, AM_OFF, AM_PRE };
-	unsigned idx = bits(w, 11, 10);
-	if (!ldst_kind(d, bits(w, 31, 30), bit(w, 26), bits(w, 23, 22), idx == 0))
-		return false;
-	if (idx == 2 && bit(w, 26))
-		return false;
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->op2 = mode[idx];
-	d->imm = (uint64_t)sext(bits(w, 20, 12), 9);
-	finish_kind(d);
-	return true;
+	d->fn = st_fns[a->mode][a->size];
+	return ldst_operands(d, a, (unsigned)a->size);
 }
 
-static bool dec_regoff(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_LD(struct a64_insn *d, const struct args_ls *a)
 {
-	(void)pc;
-	unsigned opt = bits(w, 15, 13);
-	if (!(opt & 2))
-		return false;
-	if (!ldst_kind(d, bits(w, 31, 30), bit(w, 26), bits(w, 23, 22), true))
-		return false;
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
-	d->ra = opt;
-	d->op2 = AM_REG;
-	d->flags = (uint8_t)((bit(w, 12) ? d->sf : 0) << 4);
-	finish_kind(d);
-	return true;
+	d->fn = ld_fns[a->mode][a->size];
+	return ldst_operands(d, a, (unsigned)a->size);
 }
+
+/* imm2: the destination's width. */
+static bool dec_LDS(struct a64_insn *d, const struct args_ls *a)
+{
+	d->fn = exec_lds;
+	d->imm2 = (uint64_t)a->ext;
+	return ldst_operands(d, a, (unsigned)a->size);
+}
+
+static bool dec_PRFM(struct a64_insn *d, const struct args_ls *a)
+{
+	d->fn = exec_nop; /* a hint */
+	return ldst_operands(d, a, (unsigned)a->size);
+}
+
+static bool dec_VST(struct a64_insn *d, const struct args_ls *a)
+{
+	d->fn = exec_vst;
+	return ldst_operands(d, a, a->q ? 4 : (unsigned)a->size);
+}
+
+static bool dec_VLD(struct a64_insn *d, const struct args_ls *a)
+{
+	d->fn = exec_vld;
+	return ldst_operands(d, a, a->q ? 4 : (unsigned)a->size);
+}
+
+
+
 
 static int exec_ld_lit(struct a64_cpu *c, const struct a64_insn *i)
 {
@@ -224,25 +206,31 @@ static int exec_vld_lit(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_literal(struct a64_insn *d, uint32_t w, uint64_t pc)
+/* imm: the literal's address, sf its log2 size, imm2 sign-extends. */
+static bool dec_LDR_lit(struct a64_insn *d, const struct args_lit *a)
 {
-	unsigned opc = bits(w, 31, 30);
-	d->rd = bits(w, 4, 0);
-	d->imm = pc + (uint64_t)(sext(bits(w, 23, 5), 19) * 4);
-	if (bit(w, 26)) {
-		if (opc == 3)
-			return false;
-		d->sf = (uint8_t)(2 + opc);
-		d->fn = exec_vld_lit;
-		return true;
-	}
-	switch (opc) {
-	case 0: d->sf = 2; break;
-	case 1: d->sf = 3; break;
-	case 2: d->sf = 2; d->imm2 = 1; break;
-	default: d->fn = exec_nop; return true;
-	}
+	d->rd = (uint8_t)a->rt;
+	d->imm = d->pc + (uint64_t)a->off;
+	d->sf = (uint8_t)a->size;
+	d->imm2 = (uint64_t)a->sw;
 	d->fn = exec_ld_lit;
+	return true;
+}
+
+static bool dec_PRFM_lit(struct a64_insn *d, const struct args_PRFM_lit *a)
+{
+	d->rd = (uint8_t)a->rt;
+	d->imm = d->pc + (uint64_t)a->off;
+	d->fn = exec_nop;
+	return true;
+}
+
+static bool dec_VLDR_lit(struct a64_insn *d, const struct args_VLDR_lit *a)
+{
+	d->rd = (uint8_t)a->rt;
+	d->imm = d->pc + (uint64_t)a->off;
+	d->sf = (uint8_t)a->size;
+	d->fn = exec_vld_lit;
 	return true;
 }
 
@@ -317,40 +305,40 @@ static int exec_vpair(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_pair(struct a64_insn *d, uint32_t w, uint64_t pc)
+/* Pairs: sf = log2 element size, op = L, op2 = mode, ra = Rt2, flags&1 =
+ * LDPSW. */
+static bool pair_operands(struct a64_insn *d, const struct args_pair *a)
 {
-	(void)pc;
-	static const uint8_t mode[4] = { AM_OFF, AM_POST, AM_OFF, AM_PRE };
-	unsigned opc = bits(w, 31, 30), l = bit(w, 22);
-	if (bit(w, 26)) {
-		if (opc == 3)
-			return false;
-		d->sf = (uint8_t)(2 + opc);
-		d->fn = exec_vpair;
-	} else {
-		if (opc == 3 || (opc == 1 && !l))
-			return false;
-		if (opc == 1 && bits(w, 24, 23) == 0)
-			return false; /* LDNP has no sign-extending form */
-		d->sf = opc == 2 ? 3 : 2;
-		d->flags = opc == 1;
-	}
-	d->op = (uint8_t)l;
-	d->op2 = mode[bits(w, 24, 23)];
-	if (!bit(w, 26))
-		d->fn = opc == 1 ? exec_ldpsw : pair_fns[d->op2][d->sf - 2][l];
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->ra = bits(w, 14, 10);
-	d->imm = (uint64_t)sext(bits(w, 21, 15), 7) << d->sf;
+	d->sf = (uint8_t)a->size;
+	d->op = (uint8_t)a->load;
+	d->op2 = (uint8_t)a->mode;
+	d->rd = (uint8_t)a->rt;
+	d->rn = (uint8_t)a->rn;
+	d->ra = (uint8_t)a->rt2;
+	d->imm = (uint64_t)a->imm << a->size;
 	return true;
 }
 
+static bool dec_PAIR(struct a64_insn *d, const struct args_pair *a)
+{
+	d->fn = pair_fns[a->mode][a->size - 2][a->load];
+	return pair_operands(d, a);
+}
+
+static bool dec_LDPSW(struct a64_insn *d, const struct args_pair *a)
+{
+	d->flags = 1;
+	d->fn = exec_ldpsw;
+	return pair_operands(d, a);
+}
+
+static bool dec_VPAIR(struct a64_insn *d, const struct args_pair *a)
+{
+	d->fn = exec_vpair;
+	return pair_operands(d, a);
+}
+
 struct a64_pattern a64_ldst_table[] = {
-	A64_ROW("xx 011 x 00 xxxxxxxxxxxxxxxxxxx xxxxx", dec_literal),
-	A64_ROW("xx 101 x 0xx x xxxxxxx xxxxx xxxxx xxxxx", dec_pair),
-	A64_ROW("xx 111 x 01 xx xxxxxxxxxxxx xxxxx xxxxx", dec_uimm),
-	A64_ROW("xx 111 x 00 xx 0 xxxxxxxxx xx xxxxx xxxxx", dec_imm9),
-	A64_ROW("xx 111 x 00 xx 1 xxxxx xxx x 10 xxxxx xxxxx", dec_regoff),
+	A64_ROW("xxxx 1 x 0 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_ldst),
 	A64_END_TABLE,
 };
