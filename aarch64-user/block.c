@@ -354,6 +354,8 @@ static inline __attribute__((always_inline)) void run_blocks(struct a64_cpu *c,
 		if (b->jit) {
 			if (slot)
 				a64_jit_chain(slot, b->jit);
+			else
+				a64_jit_remember(b->jit);
 			struct a64_jit_ret jr = a64_jit_run(c, b->jit);
 			r = (int)jr.r;
 			slot = jr.slot;

@@ -30,8 +30,15 @@ int32_t jit_tls_off;
 struct jit_stats jit_stats;
 
 static uint8_t *code_rx, *code_rw, *data;
+/* Indirect branches (RET, BR, BLR): a direct-mapped cache of compiled
+ * blocks by pc, filled by the run loop, looked up by generated code. */
+#define IBTC_BITS 12
+static struct a64_jit_block *_Atomic *ibtc;
 static size_t code_used, data_used;
 static bool code_full;
+
+static bool init_done, buffer_ok;
+static void apply_choice(void);
 
 int a64_jit_select(const char *name)
 {
@@ -41,6 +48,10 @@ int a64_jit_select(const char *name)
 		accel_choice = 0;
 	else
 		return -1;
+	/* After start-up (tests comparing the engines): from the next block
+	 * translated on; blocks already translated keep their engine. */
+	if (init_done)
+		apply_choice();
 	return 0;
 }
 
@@ -116,6 +127,31 @@ static void emit_glue(struct jx *j)
 	jx_alu_rr(j, JX_XOR, false, JX_RDX, JX_RDX);
 	jx_jmp(j, jit_glue.epilogue);
 
+	/* indirect: ibtc[(pc >> 2) & mask] holds the block if its pc matches */
+	jit_glue.indirect = j->p + j->delta;
+	jx_store(j, 8, JX_RAX, JC_CPU, JC_PC);
+	jx_mov_rr(j, false, JX_RCX, JX_RAX);
+	jx_shift_ri(j, JX_SHR, false, JX_RCX, 2);
+	jx_alu_ri(j, JX_AND, false, JX_RCX, (1 << IBTC_BITS) - 1);
+	jx_shift_ri(j, JX_SHL, false, JX_RCX, 3);
+	jx_lea_rip(j, JX_RDX, ibtc);
+	jx_alu_rr(j, JX_ADD, true, JX_RDX, JX_RCX);
+	jx_load(j, 8, false, JX_RCX, JX_RDX, 0);
+	jx_test_rr(j, true, JX_RCX, JX_RCX);
+	uint8_t *miss1 = jx_jcc(j, JX_E, NULL);
+	jx_load(j, 8, false, JX_RSI, JX_RCX, (int32_t)offsetof(struct a64_jit_block, pc));
+	jx_alu_rr(j, JX_CMP, true, JX_RSI, JX_RAX);
+	uint8_t *miss2 = jx_jcc(j, JX_NE, NULL);
+	jx_load(j, 8, false, JX_RCX, JX_RCX, (int32_t)offsetof(struct a64_jit_block, entry));
+	jx_alu_rr(j, JX_XOR, false, JX_RDX, JX_RDX);
+	jx_jmp_r(j, JX_RCX);
+	if (miss1 && miss2) {
+		jx_patch(j, miss1, j->p + j->delta);
+		jx_patch(j, miss2, j->p + j->delta);
+	}
+	jx_mov_ri(j, JX_RAX, A64_JUMP);
+	jx_jmp(j, jit_glue.exit_r);
+
 	jit_glue.unchained = j->p + j->delta;
 	jx_load(j, 8, false, JX_RAX, JX_RDX, (int32_t)offsetof(struct a64_jit_slot, target));
 	jx_store(j, 8, JX_RAX, JC_CPU, JC_PC);
@@ -140,12 +176,30 @@ static bool buffer_init(void)
 	close(fd);
 	if (!ok)
 		return false;
+	ibtc = jit_data_alloc(sizeof(*ibtc) << IBTC_BITS);
 	struct jx j;
-	jx_init(&j, code_rw, 256);
+	jx_init(&j, code_rw, 512);
 	j.delta = code_rx - code_rw;
 	emit_glue(&j);
 	code_used = (size_t)(j.p - code_rw + 63) & ~(size_t)63;
 	return !j.overflow;
+}
+
+static void apply_choice(void)
+{
+	if (accel_choice && !buffer_ok) {
+		uint64_t tp;
+		__asm__("mov %%fs:0, %0" : "=r"(tp));
+		jit_tls_off = (int32_t)((intptr_t)&a64_tls_insn - (intptr_t)tp);
+		if (!buffer_init()) {
+			fprintf(stderr, "vgpu: no code buffer for -accel jit; interpreting\n");
+			accel_choice = 0;
+		} else {
+			jit_gen_init();
+			buffer_ok = true;
+		}
+	}
+	a64_jit_on = accel_choice > 0;
 }
 
 void a64_jit_init(void)
@@ -154,22 +208,13 @@ void a64_jit_init(void)
 		const char *e = getenv("VGPU_ACCEL");
 		accel_choice = e && !strcmp(e, "jit");
 	}
-	if (!accel_choice)
-		return;
-	uint64_t tp;
-	__asm__("mov %%fs:0, %0" : "=r"(tp));
-	jit_tls_off = (int32_t)((intptr_t)&a64_tls_insn - (intptr_t)tp);
-	if (!buffer_init()) {
-		fprintf(stderr, "vgpu: no code buffer for -accel jit; interpreting\n");
-		return;
-	}
-	jit_gen_init();
-	a64_jit_on = true;
+	init_done = true;
+	apply_choice();
 }
 
 void a64_jit_fork_child(void)
 {
-	if (!a64_jit_on)
+	if (!buffer_ok)
 		return;
 	int fd = new_code_file();
 	if (fd < 0)
@@ -249,6 +294,12 @@ void a64_jit_chain(struct a64_jit_slot *slot, const struct a64_jit_block *b)
 	atomic_store_explicit((_Atomic(const void *) *)&slot->entry, (const void *)b->entry,
 			      memory_order_release);
 	atomic_fetch_add_explicit(&jit_stats.chained, 1, memory_order_relaxed);
+}
+
+void a64_jit_remember(const struct a64_jit_block *b)
+{
+	atomic_store_explicit(&ibtc[(b->pc >> 2) & ((1u << IBTC_BITS) - 1)],
+			      (struct a64_jit_block *)b, memory_order_release);
 }
 
 void a64_jit_invalidate(struct a64_jit_block *b)

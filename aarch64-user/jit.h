@@ -46,6 +46,8 @@ struct a64_jit_block *a64_jit_compile(const struct a64_insn *insns, uint32_t n, 
 struct a64_jit_ret a64_jit_run(struct a64_cpu *c, const struct a64_jit_block *b);
 /* Points @slot (whose target is @b's pc) at @b. */
 void a64_jit_chain(struct a64_jit_slot *slot, const struct a64_jit_block *b);
+/* Enters @b in the indirect-branch cache (reached by a RET, BR or BLR). */
+void a64_jit_remember(const struct a64_jit_block *b);
 /* The block's code leaves at its entry from now on. Caller serialises. */
 void a64_jit_invalidate(struct a64_jit_block *b);
 /* In a forked child: the code buffer becomes the child's own. */

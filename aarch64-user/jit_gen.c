@@ -79,12 +79,11 @@ static bool exit_direct(struct jc *jc, uint64_t target)
 	return true;
 }
 
-/* An exit to the pc in @r (indirect branches): back to the run loop. */
-static void exit_indirect(struct jx *j, int r)
+/* An exit to the pc in rax (indirect branches): through the cache of
+ * compiled blocks, else back to the run loop. */
+static void exit_indirect(struct jx *j)
 {
-	jx_store(j, 8, r, JC_CPU, JC_PC);
-	jx_mov_ri(j, JX_RAX, A64_JUMP);
-	jx_jmp(j, jit_glue.exit_r);
+	jx_jmp(j, jit_glue.indirect);
 }
 
 /* Conditional branch: the host condition @cc (set by the caller) jumps
@@ -302,7 +301,7 @@ static bool emit_br(struct jc *jc, const struct a64_insn *i, const struct jkind 
 		jx_mov_ri(&jc->x, T1, i->pc + 4);
 		put_x(&jc->x, T1, 30, false);
 	}
-	exit_indirect(&jc->x, T0);
+	exit_indirect(&jc->x);
 	jc->ended = true;
 	return true;
 }

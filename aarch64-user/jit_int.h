@@ -35,6 +35,7 @@ struct jit_glue {
 	const uint8_t *epilogue;  /* eax: result, rdx: slot or 0 */
 	const uint8_t *exit_r;	  /* eax: result; no slot */
 	const uint8_t *unchained; /* rdx: the slot: pc = slot->target, A64_JUMP */
+	const uint8_t *indirect;  /* rax: the target pc: through the branch cache */
 };
 extern struct jit_glue jit_glue;
 /* fs-relative offset of a64_tls_insn. */

@@ -47,13 +47,18 @@ static const char script[] =
 	"wc -l < d/x\n"
 	"( exit 3 ) || echo \"subshell status $?\"\n";
 
-TEST_TIMEOUT(busybox_sh_script, 900)
+static void busybox_script(struct __test_metadata *_metadata)
 {
 	const char *argv[] = { "/bin/busybox", "sh", "script.sh", NULL };
 	const char *files[] = { "script.sh", script, NULL };
 	const char *outs[] = { "d/x", "d/e/y", NULL };
 
 	compare(_metadata, argv, NULL, files, NULL, 0, outs);
+}
+
+TEST_TIMEOUT(busybox_sh_script, 900)
+{
+	busybox_script(_metadata);
 }
 
 TEST_TIMEOUT(coreutils_ls, 900)
@@ -238,6 +243,31 @@ static const char py_crypto[] =
 TEST_TIMEOUT(python3_libcrypto, 1800)
 {
 	python3(_metadata, py_crypto);
+}
+
+/*
+ * The same programs on the other engine: vgpu runs them with -accel jit
+ * (VGPU_ACCEL reaches vgpu through the environment; each test runs in its
+ * own process). The interpreter's runs above are the default engine's.
+ */
+#define OTHER_ENGINE "jit"
+
+TEST_TIMEOUT(busybox_sh_script_other_engine, 900)
+{
+	setenv("VGPU_ACCEL", OTHER_ENGINE, 1);
+	busybox_script(_metadata);
+}
+
+TEST_TIMEOUT(xz_round_trip_other_engine, 1800)
+{
+	setenv("VGPU_ACCEL", OTHER_ENGINE, 1);
+	round_trip(_metadata, "/usr/bin/xz", "-6");
+}
+
+TEST_TIMEOUT(python3_script_other_engine, 1800)
+{
+	setenv("VGPU_ACCEL", OTHER_ENGINE, 1);
+	python3(_metadata, py);
 }
 
 TEST_HARNESS_MAIN

@@ -18,6 +18,7 @@
 
 #include "aarch64-user/cpu.h"
 #include "aarch64-user/engine.h"
+#include "aarch64-user/jit.h"
 #include "harness.h"
 #include "lib/proc.h"
 
@@ -198,11 +199,16 @@ static unsigned diff_class(const char *name, gen_fn fn,
 				fprintf(stderr, " %08x", codes[k][j]);
 			fprintf(stderr, "\n");
 		}
-		run_ours(&states[k], codes[k], lens[k], &out);
-		a64d_format(mine, sizeof(mine), &out);
-		if (strcmp(mine, line)) {
+		/* Both engines: the interpreter and the code generator. */
+		for (unsigned e = 0; e < 2; e++) {
+			static const char *const engines[2] = { "interp", "jit" };
+			a64_jit_select(engines[e]);
+			run_ours(&states[k], codes[k], lens[k], &out);
+			a64d_format(mine, sizeof(mine), &out);
+			if (!strcmp(mine, line))
+				continue;
 			if (bad < 5) {
-				TH_LOG("%s case %u differs", name, k);
+				TH_LOG("%s case %u differs (-accel %s)", name, k, engines[e]);
 				if (getenv("A64_DIFF_TRACE")) {
 					a64d_format(mine, sizeof(mine), &states[k]);
 					TH_LOG("input: fpcr=%x %s", states[k].fpcr, mine);
