@@ -22,6 +22,9 @@
  */
 #include "aarch64-user/engine.h"
 
+/* The decoder generated from atomic.decode (decode_atomic). */
+#include "aarch64-user/atomic.decode.inc"
+
 static bool cas_sz(uint64_t a, unsigned size, uint64_t *expected, uint64_t v)
 {
 	void *p = gmem_host(a, 1u << size, true);
@@ -225,40 +228,39 @@ static int exec_casp(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_excl(struct a64_insn *d, uint32_t w, uint64_t pc)
+/* Exclusive and ordered accesses: sf = size, rd = Rt, rm = Rs, ra = Rt2. */
+static void excl_operands(struct a64_insn *d, const struct args_excl *a)
 {
-	(void)pc;
-	unsigned size = bits(w, 31, 30), o2 = bit(w, 23), l = bit(w, 22), o1 = bit(w, 21);
-	unsigned o0 = bit(w, 15);
-	d->sf = (uint8_t)size;
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
-	d->ra = bits(w, 14, 10);
-	if (!o2 && !o1) {
-		d->fn = l ? exec_ldxr : exec_stxr;
-		return true;
+	d->sf = (uint8_t)a->size;
+	d->rd = (uint8_t)a->rt;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rs;
+	d->ra = (uint8_t)a->rt2;
+}
+
+#define DEC_EXCL(name, handler)                                                \
+	static bool dec_##name(struct a64_insn *d, const struct args_excl *a) \
+	{                                                                     \
+		excl_operands(d, a);                                          \
+		d->fn = handler;                                              \
+		return true;                                                  \
 	}
-	if (!o2 && o1) {
-		if (size >= 2) {
-			d->fn = l ? exec_ldxp : exec_stxp;
-			return true;
-		}
-		/* CASP: even register pairs, Rt2 field all ones */
-		if (d->ra != 31 || (d->rm & 1) || (d->rd & 1))
-			return false;
-		d->sf = (uint8_t)(size + 2);
-		d->fn = exec_casp;
-		return true;
-	}
-	if (o2 && !o1) {
-		(void)o0;
-		d->fn = l ? exec_ldar : exec_stlr;
-		return true;
-	}
-	if (d->ra != 31)
+DEC_EXCL(STXR, exec_stxr)
+DEC_EXCL(LDXR, exec_ldxr)
+DEC_EXCL(STXP, exec_stxp)
+DEC_EXCL(LDXP, exec_ldxp)
+DEC_EXCL(STLR, exec_stlr)
+DEC_EXCL(LDAR, exec_ldar)
+DEC_EXCL(CAS, exec_cas)
+
+/* CASP: even register pairs; sf is log2 of the pair's bytes. */
+static bool dec_CASP(struct a64_insn *d, const struct args_excl *a)
+{
+	if ((a->rs & 1) || (a->rt & 1))
 		return false;
-	d->fn = exec_cas;
+	excl_operands(d, a);
+	d->sf = (uint8_t)(a->size + 2);
+	d->fn = exec_casp;
 	return true;
 }
 
@@ -292,26 +294,24 @@ static int exec_lse(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_lse(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_LSE(struct a64_insn *d, const struct args_lse *a)
 {
-	(void)pc;
-	unsigned o3 = bit(w, 15), opc = bits(w, 14, 12);
-	d->sf = bits(w, 31, 30);
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
-	if (o3) {
-		if (opc == 4 && d->rm == 31 && bit(w, 23) && !bit(w, 22)) {
-			d->fn = exec_ldar; /* LDAPR */
-			return true;
-		}
-		if (opc != 0)
-			return false;
-		d->op = 8;
-	} else {
-		d->op = (uint8_t)opc;
-	}
+	d->sf = (uint8_t)a->size;
+	d->rd = (uint8_t)a->rt;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rs;
+	d->op = (uint8_t)a->op;
 	d->fn = exec_lse;
+	return true;
+}
+
+static bool dec_LDAPR(struct a64_insn *d, const struct args_lse *a)
+{
+	d->sf = (uint8_t)a->size;
+	d->rd = (uint8_t)a->rt;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rs;
+	d->fn = exec_ldar;
 	return true;
 }
 
@@ -325,35 +325,34 @@ static int exec_ldapurs(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_rcpc(struct a64_insn *d, uint32_t w, uint64_t pc)
+/* imm: the unscaled offset; imm2: LDAPURS's destination width. */
+static bool rcpc_operands(struct a64_insn *d, const struct args_rcpc *a, a64_fn fn)
 {
-	(void)pc;
-	unsigned opc = bits(w, 23, 22);
-	d->sf = bits(w, 31, 30);
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->imm = (uint64_t)sext(bits(w, 20, 12), 9);
-	switch (opc) {
-	case 0: d->fn = exec_stlr; return true;
-	case 1: d->fn = exec_ldar; return true;
-	case 2:
-		if (d->sf == 3)
-			return false;
-		d->imm2 = 64;
-		d->fn = exec_ldapurs;
-		return true;
-	default:
-		if (d->sf >= 2)
-			return false;
-		d->imm2 = 32;
-		d->fn = exec_ldapurs;
-		return true;
-	}
+	d->sf = (uint8_t)a->size;
+	d->rd = (uint8_t)a->rt;
+	d->rn = (uint8_t)a->rn;
+	d->imm = (uint64_t)a->imm;
+	d->imm2 = (uint64_t)a->ext;
+	d->fn = fn;
+	return true;
+}
+
+static bool dec_STLUR(struct a64_insn *d, const struct args_rcpc *a)
+{
+	return rcpc_operands(d, a, exec_stlr);
+}
+
+static bool dec_LDAPUR(struct a64_insn *d, const struct args_rcpc *a)
+{
+	return rcpc_operands(d, a, exec_ldar);
+}
+
+static bool dec_LDAPURS(struct a64_insn *d, const struct args_rcpc *a)
+{
+	return rcpc_operands(d, a, exec_ldapurs);
 }
 
 struct a64_pattern a64_atomic_table[] = {
-	A64_ROW("xx 001000 x x x xxxxx x xxxxx xxxxx xxxxx", dec_excl),
-	A64_ROW("xx 111 0 00 x x 1 xxxxx x xxx 00 xxxxx xxxxx", dec_lse),
-	A64_ROW("xx 011001 xx 0 xxxxxxxxx 00 xxxxx xxxxx", dec_rcpc),
+	A64_ROW("xxxx 1 x 0 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_atomic),
 	A64_END_TABLE,
 };
