@@ -8,6 +8,9 @@
 #include "driver-shim/uapi_errno.h"
 #include "shader/compute.h"
 #include "vgpu/gpu.h"
+#include "vgpu/regs.h"
+
+_Static_assert(BOARD_GPU_REG_SIZE == MALI_REG_WINDOW_SIZE, "the GPU's register window");
 
 /* The model's lines by the names the driver requests them with. */
 static const enum shim_irq_line line_of[VGPU_IRQ_COUNT] = {
@@ -170,6 +173,8 @@ struct board *board_create(const struct board_config *cfg,
 		bi_compute_set_workers(b->compute, cfg->workers);
 	bi_compute_set_stats(b->compute, cfg->shader_stats);
 	port_init(b);
+	if (cfg->bare)
+		return b;
 	b->dev = shim_dev_create(&cfg->driver, host, &b->port);
 	if (!b->dev)
 		goto fail;
@@ -184,7 +189,8 @@ void board_destroy(struct board *b)
 {
 	if (!b)
 		return;
-	shim_dev_destroy(b->dev);
+	if (b->dev)
+		shim_dev_destroy(b->dev);
 	if (b->compute)
 		bi_compute_detach(b->gpu, b->compute);
 	if (b->gpu)
@@ -197,4 +203,36 @@ void board_destroy(struct board *b)
 struct shim_dev *board_dev(struct board *b)
 {
 	return b->dev;
+}
+
+/* ---- A bus master's view (full-system mode) ---- */
+
+uint32_t board_mmio_read32(struct board *b, uint32_t offset)
+{
+	return port_read32(b, offset);
+}
+
+void board_mmio_write32(struct board *b, uint32_t offset, uint32_t value)
+{
+	port_write32(b, offset, value);
+}
+
+int board_bus_add(struct board *b, uint64_t pa, uint64_t size, void *host)
+{
+	return port_bus_add(b, pa, size, host);
+}
+
+void board_bus_remove(struct board *b, uint64_t pa)
+{
+	port_bus_remove(b, pa);
+}
+
+uint64_t board_gpu_clock_hz(struct board *b)
+{
+	return vgpu_get_config(b->gpu)->clock_hz;
+}
+
+const char *board_gpu_name(struct board *b)
+{
+	return vgpu_get_config(b->gpu)->name;
 }

@@ -20,6 +20,9 @@ struct board_config {
 	unsigned cores;        /* modelled shader cores; 0: the GPU's */
 	unsigned workers;      /* host threads running shader work; 0 = 1 */
 	bool shader_stats;     /* per-instruction shader statistics */
+	/* No driver on the board: a full-system guest's own kernel drives
+	 * the GPU through board_mmio_*, board_bus_* and the IRQ sink. */
+	bool bare;
 	/* The driver's own parameters (job timeouts, backing size, panfrost's
 	 * unstable_ioctls); the driver ignores their machine fields. */
 	struct shim_config driver;
@@ -36,8 +39,25 @@ struct board *board_create(const struct board_config *cfg,
 /* The driver first, then the shader back end, then the GPU. */
 void board_destroy(struct board *b);
 
-/* The driver the front end calls (open, ioctl, mmap...). */
+/* The driver the front end calls (open, ioctl, mmap...); NULL on a
+ * bare board. */
 struct shim_dev *board_dev(struct board *b);
+
+/*
+ * A bus master's view of the GPU (a full-system machine's vCPUs): 32-bit
+ * accesses at byte offsets of its register window, which is
+ * BOARD_GPU_REG_SIZE bytes long, and memory put on the GPU's bus at
+ * physical address @pa (4 KiB aligned, no overlaps; the caller keeps
+ * @host valid until it removes it). board_bus_add returns 0 or -errno.
+ */
+#define BOARD_GPU_REG_SIZE 0x4000u
+uint32_t board_mmio_read32(struct board *b, uint32_t offset);
+void board_mmio_write32(struct board *b, uint32_t offset, uint32_t value);
+int board_bus_add(struct board *b, uint64_t pa, uint64_t size, void *host);
+void board_bus_remove(struct board *b, uint64_t pa);
+/* Device-tree facts: the GPU's clock, and its name ("g71", "g52"). */
+uint64_t board_gpu_clock_hz(struct board *b);
+const char *board_gpu_name(struct board *b);
 
 /*
  * Where the GPU's IRQ lines go. In user mode (the default) the board

@@ -48,15 +48,20 @@ char *board_stats_json_dup(struct board *b, size_t *len)
 {
 	struct bi_text t = { 0 };
 
+	/* A bare board has no driver: its sections stay empty. */
 	bi_text_printf(&t, "{\n  \"gpu\": \"%s\",\n  \"system\": {",
-		       shim_dev_gpu_name(b->dev));
-	shim_stats_write(b->dev, SHIM_STATS_SYSTEM, emit, &t);
-	bi_text_printf(&t, ", ");
+		       b->dev ? shim_dev_gpu_name(b->dev) : board_gpu_name(b));
+	if (b->dev) {
+		shim_stats_write(b->dev, SHIM_STATS_SYSTEM, emit, &t);
+		bi_text_printf(&t, ", ");
+	}
 	gpu_counters(&t, b->gpu);
 	bi_text_printf(&t, "},\n  \"contexts\": [");
-	shim_stats_write(b->dev, SHIM_STATS_CONTEXTS, emit, &t);
+	if (b->dev)
+		shim_stats_write(b->dev, SHIM_STATS_CONTEXTS, emit, &t);
 	bi_text_printf(&t, "\n  ],\n  \"ioctls\": [");
-	shim_stats_write(b->dev, SHIM_STATS_IOCTLS, emit, &t);
+	if (b->dev)
+		shim_stats_write(b->dev, SHIM_STATS_IOCTLS, emit, &t);
 	bi_text_printf(&t, "\n  ],\n  \"shader\": ");
 	bi_compute_stats_json(b->compute, b->cfg.shader_stats, &t);
 	bi_text_printf(&t, "\n}\n");
