@@ -13,6 +13,14 @@
 #define VIRT_UART 0x09000000ull
 #define VIRT_UART_SPI 1 /* GIC interrupt ID 33 */
 #define VIRT_RAM 0x40000000ull
+/*
+ * The Mali: in the 32 MiB qemu virt leaves to dynamically added platform
+ * devices (nothing else of virt's is there), and SPIs 64..66 (job, mmu,
+ * gpu), which virt leaves unused below its platform-bus SPIs (112 up,
+ * beyond this GIC's 96 SPIs).
+ */
+#define VIRT_GPU 0x0c000000ull
+#define VIRT_GPU_SPI 64
 
 struct a64s_boot {
 	const char *cmdline;
@@ -23,6 +31,18 @@ struct a64s_boot {
 	int (*add_nodes)(void *fdt, const struct a64s_machine *m, void *arg);
 	void *arg;
 };
+
+/* For add_nodes functions: a libfdt call that fails returns its error. */
+#define FDT_TRY(x)                 \
+	do {                       \
+		int r_ = (x);      \
+		if (r_ < 0)        \
+			return r_; \
+	} while (0)
+/* A "reg" of one 64-bit address and size; a fixed-clock node. */
+int a64s_fdt_reg(void *fdt, uint64_t base, uint64_t size);
+int a64s_fdt_fixed_clock(void *fdt, const char *node, uint32_t hz, const char *out,
+			 uint32_t phandle);
 
 /* Writes the machine's device tree into @buf; returns its size or a
  * negative errno. Phandles: 1 the GIC, 2 the APB clock. */
@@ -39,5 +59,13 @@ int a64s_cpio_dir(const char *dir, uint8_t **out, size_t *len);
  * initramfs; NULL: none). @err receives a message. */
 int a64s_load_linux(struct a64s_machine *m, const char *path, const char *initrd,
 		    struct a64s_boot *b, char *err, size_t errlen);
+
+/* gpu.c: the Mali, built by the board with no driver (@gpu: "g71",
+ * "g52"), its registers on the bus at VIRT_GPU, its lines on the GIC,
+ * guest RAM on its bus; NULL when the board cannot be built. Its device
+ * tree nodes come from a64s_gpu_fdt (an add_nodes, @arg the board). */
+struct board;
+struct board *a64s_gpu_create(struct a64s_machine *m, const char *gpu);
+int a64s_gpu_fdt(void *fdt, const struct a64s_machine *m, void *arg);
 
 #endif

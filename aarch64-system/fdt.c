@@ -14,17 +14,24 @@
 #define PH_GIC 1
 #define PH_CLK 2
 
-#define TRY(x)                   \
-	do {                     \
-		int r_ = (x);    \
-		if (r_ < 0)      \
-			return r_; \
-	} while (0)
+#define TRY FDT_TRY
 
-static int prop_reg(void *f, uint64_t base, uint64_t size)
+int a64s_fdt_reg(void *f, uint64_t base, uint64_t size)
 {
 	fdt64_t v[2] = { cpu_to_fdt64(base), cpu_to_fdt64(size) };
 	return fdt_property(f, "reg", v, sizeof(v));
+}
+
+int a64s_fdt_fixed_clock(void *f, const char *node, uint32_t hz, const char *out,
+			 uint32_t phandle)
+{
+	TRY(fdt_begin_node(f, node));
+	TRY(fdt_property_string(f, "compatible", "fixed-clock"));
+	TRY(fdt_property_u32(f, "#clock-cells", 0));
+	TRY(fdt_property_u32(f, "clock-frequency", hz));
+	TRY(fdt_property_string(f, "clock-output-names", out));
+	TRY(fdt_property_u32(f, "phandle", phandle));
+	return fdt_end_node(f);
 }
 
 static int prop_cells(void *f, const char *name, const uint32_t *c, unsigned n)
@@ -83,20 +90,14 @@ static int add_irq_and_timer(void *f, const struct a64s_machine *m)
 
 static int add_uart(void *f)
 {
-	TRY(fdt_begin_node(f, "apb-pclk"));
-	TRY(fdt_property_string(f, "compatible", "fixed-clock"));
-	TRY(fdt_property_u32(f, "#clock-cells", 0));
-	TRY(fdt_property_u32(f, "clock-frequency", 24000000));
-	TRY(fdt_property_string(f, "clock-output-names", "clk24mhz"));
-	TRY(fdt_property_u32(f, "phandle", PH_CLK));
-	TRY(fdt_end_node(f));
+	TRY(a64s_fdt_fixed_clock(f, "apb-pclk", 24000000, "clk24mhz", PH_CLK));
 
 	TRY(fdt_begin_node(f, "pl011@9000000"));
 	static const char compat[] = "arm,pl011\0arm,primecell";
 	static const char clk_names[] = "uartclk\0apb_pclk";
 	uint32_t irq[3] = { 0, VIRT_UART_SPI, 4 }, clks[2] = { PH_CLK, PH_CLK };
 	TRY(fdt_property(f, "compatible", compat, sizeof(compat)));
-	TRY(prop_reg(f, VIRT_UART, 0x1000));
+	TRY(a64s_fdt_reg(f, VIRT_UART, 0x1000));
 	TRY(prop_cells(f, "interrupts", irq, 3));
 	TRY(fdt_property(f, "clock-names", clk_names, sizeof(clk_names)));
 	TRY(prop_cells(f, "clocks", clks, 2));
@@ -125,7 +126,7 @@ static int build(const struct a64s_machine *m, const struct a64s_boot *b, void *
 
 	TRY(fdt_begin_node(f, "memory@40000000"));
 	TRY(fdt_property_string(f, "device_type", "memory"));
-	TRY(prop_reg(f, m->ram_base, m->ram_size));
+	TRY(a64s_fdt_reg(f, m->ram_base, m->ram_size));
 	TRY(fdt_end_node(f));
 
 	TRY(add_cpus(f, m));

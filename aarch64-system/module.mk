@@ -32,9 +32,10 @@ LDLIBS += -lfdt -lz
 kernel:
 	$(Q)scripts/kernel.sh --fetch
 
-# Boots the kernel to the busybox initramfs and runs a few commands in
+# Boots the kernel to the busybox initramfs (whose /init loads panfrost
+# for the Mali-G71 on the machine) and runs a few commands in
 # its shell, then powers off.
 system-demo: $(VGPU) kernel
-	$(Q)printf 'uname -a\ncat /proc/cpuinfo\ncat /proc/interrupts\npoweroff -f\n' | \
+	$(Q)printf 'uname -a\ncat /proc/cpuinfo\nls -l /dev/dri\ncat /proc/interrupts\npoweroff -f\n' | \
 		$(VGPU) system --kernel "$$(scripts/kernel.sh --print)" \
 		--initrd "$$(scripts/kernel.sh --print-initramfs)" --append "console=ttyAMA0 quiet"

@@ -14,7 +14,7 @@
 
 static const char help[] =
 	"usage: vgpu system --kernel IMAGE [--initrd FILE] [--append ARGS] [-m SIZE]\n"
-	"                   [-smp N] [--time-limit SECONDS]\n"
+	"                   [-smp N] [-gpu g71|g52|none] [--time-limit SECONDS]\n"
 	"\n"
 	"Boots an arm64 Linux kernel on an emulated machine laid out like\n"
 	"qemu-system-aarch64 -M virt: RAM at 0x40000000, a GICv2 at 0x08000000,\n"
@@ -32,6 +32,13 @@ static const char help[] =
 	"                     \"earlycon=pl011,0x09000000 console=ttyAMA0\"\n"
 	"  -m SIZE            RAM (suffix M or G; default 512M)\n"
 	"  -smp N             vCPUs (default 1; others start through PSCI CPU_ON)\n"
+	"  -gpu g71|g52|none  the Mali on the machine (default g71): the same\n"
+	"                     GPU model as vgpu run, built by the board with no\n"
+	"                     driver of its own; registers at 0x0c000000 (16 KiB),\n"
+	"                     SPIs 64, 65, 66 as job, mmu, gpu, guest RAM on its\n"
+	"                     bus, a device-tree node compatible arm,mali-bifrost\n"
+	"                     with a fixed clock at the GPU's rate and a fixed\n"
+	"                     regulator as mali-supply\n"
 	"  --time-limit SECS  stop the machine after SECS seconds of host time\n"
 	"\n"
 	"A terminal on stdin is put in raw mode: keys go to the guest; Ctrl-A x\n"
@@ -39,8 +46,12 @@ static const char help[] =
 	"\n"
 	"What works: Debian 12's kernel (6.1) boots on one or two vCPUs to the\n"
 	"/init of an initramfs (busybox's shell reads the console; 'poweroff -f'\n"
-	"ends the machine through PSCI SYSTEM_OFF). Not yet: a Mali on this machine (it will come through the\n"
-	"board), block devices, networking, more than two vCPUs (untested).\n"
+	"ends the machine through PSCI SYSTEM_OFF). Debian's own panfrost.ko\n"
+	"(with drm, drm_shmem_helper, gpu-sched and reg-fixed-voltage, which\n"
+	"scripts/kernel.sh puts in its initramfs) probes the Mali-G71 or G52 and\n"
+	"creates /dev/dri/renderD128. Not yet: GPU jobs submitted from the guest\n"
+	"(untested), guest time that waits for the GPU, the GPU's statistics,\n"
+	"block devices, networking, more than two vCPUs (untested).\n"
 	"\n"
 	"Exit status: 0 after the guest powers off, 2 after it asks for a reset\n"
 	"(panic=-1 makes a panic one), 124 when the time limit stopped it, 1 when\n"
@@ -60,7 +71,7 @@ static uint64_t parse_size(const char *s)
 }
 
 struct opts {
-	const char *kernel, *initrd, *append;
+	const char *kernel, *initrd, *append, *gpu;
 	uint64_t ram;
 	unsigned smp;
 	unsigned limit;
@@ -74,9 +85,10 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "append", required_argument, NULL, 'a' },
 		{ "smp", required_argument, NULL, 's' },
 		{ "time-limit", required_argument, NULL, 't' },
+		{ "gpu", required_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 },
 	};
-	*o = (struct opts){ .ram = 512ull << 20, .smp = 1 };
+	*o = (struct opts){ .ram = 512ull << 20, .smp = 1, .gpu = "g71" };
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long_only(argc, argv, "m:", lo, NULL)) != -1) {
@@ -87,6 +99,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'm': o->ram = parse_size(optarg); break;
 		case 's': o->smp = (unsigned)atoi(optarg); break;
 		case 't': o->limit = (unsigned)atoi(optarg); break;
+		case 'g': o->gpu = optarg; break;
 		default: return -1;
 		}
 	}
@@ -149,6 +162,16 @@ static int system_main(int argc, char **argv)
 	if (r) {
 		fprintf(stderr, "vgpu system: cannot build the machine: %s\n", strerror(-r));
 		return 1;
+	}
+	if (strcmp(o.gpu, "none")) {
+		struct board *gpu = a64s_gpu_create(&m, o.gpu);
+		if (!gpu) {
+			fprintf(stderr, "vgpu system: cannot build the GPU '%s' (g71, g52 or none)\n",
+				o.gpu);
+			return 1;
+		}
+		b.add_nodes = a64s_gpu_fdt;
+		b.arg = gpu;
 	}
 	if (a64s_load_linux(&m, o.kernel, o.initrd, &b, err, sizeof(err))) {
 		fprintf(stderr, "vgpu system: %s\n", err);

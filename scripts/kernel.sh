@@ -8,9 +8,12 @@
 #
 #   kernel.sh --fetch [--quiet]  download and unpack (a second run does nothing)
 #   kernel.sh --print            print the path of the kernel image (vmlinuz)
-#   kernel.sh --print-initramfs  print the initramfs directory: busybox and
-#                                an /init that mounts proc, sys and devtmpfs
-#                                and starts a shell on the console
+#   kernel.sh --print-initramfs  print the initramfs directory: busybox,
+#                                the same kernel package's panfrost.ko with
+#                                its dependencies and the fixed regulator's
+#                                module, and an /init that mounts proc, sys
+#                                and devtmpfs, loads those modules, lists
+#                                /dev/dri and starts a shell on the console
 #                                (vgpu system --initrd takes the directory)
 #
 # VGPU_KERNEL_DIR overrides the directory (default
@@ -26,6 +29,42 @@ die() { echo "kernel: error: $*" >&2; exit 1; }
 
 image() { ls "$DIR"/root/boot/vmlinuz-*-arm64 2>/dev/null | sort -V | tail -1; }
 
+# The modules the GPU needs: panfrost and what its .modinfo "depends="
+# names, recursively, dependencies first; and the fixed regulator the
+# device tree gives the GPU as mali-supply. Prints their paths.
+modules_in_order() {
+	local mods
+	mods=$(ls -d "$DIR"/root/lib/modules/*/kernel)
+	declare -A seen=()
+	visit() {
+		local f dep
+		f=$(find "$mods" \( -name "$1.ko" -o -name "$1.ko.xz" -o -name "${1//-/_}.ko" \
+			-o -name "${1//_/-}.ko" \) | head -1)
+		[ -n "$f" ] || die "no module $1 in the kernel package"
+		[ -n "${seen[$f]:-}" ] && return 0
+		seen[$f]=1
+		for dep in $(xzcat -f "$f" | tr '\0' '\n' | sed -n 's/^depends=//p' | tr ',' ' '); do
+			visit "$dep"
+		done
+		echo "$f"
+	}
+	visit fixed
+	visit panfrost
+}
+
+# The modules into the initramfs (decompressed: busybox's insmod takes
+# plain .ko) and the order /init loads them in.
+add_modules() {
+	local root="$1" f name
+	mkdir -p "$root/lib/modules"
+	: >"$root/lib/modules/order"
+	for f in $(modules_in_order); do
+		name=$(basename "${f%.xz}")
+		xzcat -f "$f" >"$root/lib/modules/$name"
+		echo "$name" >>"$root/lib/modules/order"
+	done
+}
+
 # The initramfs tree: busybox's applets are linked at boot by /init.
 make_initramfs() {
 	local root="$DIR/initramfs"
@@ -34,12 +73,17 @@ make_initramfs() {
 	mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp"
 	cp "$DIR/busybox/bin/busybox" "$root/bin/busybox"
 	ln -s busybox "$root/bin/sh"
+	add_modules "$root"
 	cat >"$root/init" <<'INIT'
 #!/bin/sh
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
+for m in $(cat /lib/modules/order); do
+	insmod /lib/modules/$m || echo "vgpu initramfs: insmod $m failed"
+done
+echo "vgpu initramfs: /dev/dri:" $(ls /dev/dri 2>/dev/null)
 echo "vgpu initramfs: busybox shell on the console ('poweroff -f' leaves)"
 exec /bin/sh
 INIT
@@ -47,8 +91,15 @@ INIT
 }
 
 fetch() {
-	[ -n "$(image)" ] && grep -q busybox "$DIR/.stamp" 2>/dev/null &&
+	[ -n "$(image)" ] && grep -q panfrost "$DIR/.stamp" 2>/dev/null &&
 		{ say "up to date: $(image)"; return 0; }
+	# A cache from before the modules: only the initramfs is new.
+	if [ -n "$(image)" ] && grep -q busybox "$DIR/.stamp" 2>/dev/null; then
+		make_initramfs
+		echo "$(cat "$DIR/.stamp") panfrost" >"$DIR/.stamp"
+		say "initramfs with panfrost: $DIR/initramfs"
+		return 0
+	fi
 	local apt="$DIR/apt" key=/usr/share/keyrings/debian-archive-keyring.gpg
 	local src="[arch=arm64 signed-by=$key] http://deb.debian.org/debian"
 	[ -r "$key" ] || die "no $key (Debian package debian-archive-keyring)"
@@ -80,7 +131,7 @@ fetch() {
 	dpkg -x "$(ls "$DIR"/debs/"${pkg}"_*_arm64.deb | tail -1)" "$DIR/root"
 	[ -n "$(image)" ] || die "$pkg has no boot/vmlinuz"
 	make_initramfs
-	echo "$pkg busybox-static" >"$DIR/.stamp"
+	echo "$pkg busybox-static panfrost" >"$DIR/.stamp"
 	say "kernel: $(image)"
 }
 
