@@ -128,6 +128,16 @@ void jx_not(struct jx *j, bool w64, int r)
 	op_rr(j, &OP1(0xf7), w64, 2, r);
 }
 
+void jx_neg(struct jx *j, bool w64, int r)
+{
+	op_rr(j, &OP1(0xf7), w64, 3, r);
+}
+
+void jx_imul_rr(struct jx *j, bool w64, int dst, int src)
+{
+	op_rr(j, &OP2(0x0f, 0xaf), w64, dst, src);
+}
+
 void jx_mov_rr(struct jx *j, bool w64, int dst, int src)
 {
 	op_rr(j, &OP1(0x89), w64, src, dst);

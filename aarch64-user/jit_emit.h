@@ -58,6 +58,8 @@ void jx_test_rr(struct jx *j, bool w64, int a, int b);
 void jx_test_ri(struct jx *j, bool w64, int r, int32_t imm);
 void jx_shift_ri(struct jx *j, int op, bool w64, int r, uint8_t n);
 void jx_not(struct jx *j, bool w64, int r);
+void jx_neg(struct jx *j, bool w64, int r);
+void jx_imul_rr(struct jx *j, bool w64, int dst, int src);
 void jx_mov_rr(struct jx *j, bool w64, int dst, int src);
 /* Shortest move of a 64-bit constant (zero-extended, sign-extended or full). */
 void jx_mov_ri(struct jx *j, int dst, uint64_t imm);

@@ -237,39 +237,105 @@ static bool emit_b(struct jc *jc, const struct a64_insn *i, const struct jkind *
 	return exit_direct(jc, i->imm);
 }
 
-/* B.cond on PSTATE's NZCV: the host condition that holds when the guest
- * condition does not (cond 14/15: always taken). */
+/* Tests guest condition @cond (0..13) on PSTATE's NZCV with ecx and edx;
+ * returns the host condition that holds when the guest's does. */
+static int cond_test(struct jx *j, unsigned cond)
+{
+	static const uint32_t bit_of[4] = { NZCV_Z, NZCV_C, NZCV_N, NZCV_V };
+	unsigned neg = cond & 1;
+	jx_load(j, 4, false, JX_RCX, JC_CPU, JC_NZCV);
+	switch (cond >> 1) {
+	case 0: case 1: case 2: case 3:
+		jx_test_ri(j, false, JX_RCX, (int32_t)bit_of[cond >> 1]);
+		return neg ? JX_E : JX_NE;
+	case 4: /* HI: C && !Z */
+		jx_alu_ri(j, JX_AND, false, JX_RCX, (int32_t)(NZCV_C | NZCV_Z));
+		jx_alu_ri(j, JX_CMP, false, JX_RCX, (int32_t)NZCV_C);
+		return neg ? JX_NE : JX_E;
+	default: /* GE: N == V; GT: N == V && !Z */
+		jx_mov_rr(j, false, JX_RDX, JX_RCX);
+		jx_shift_ri(j, JX_SHR, false, JX_RDX, 3);
+		jx_alu_rr(j, JX_XOR, false, JX_RDX, JX_RCX);
+		jx_alu_ri(j, JX_AND, false, JX_RDX, (int32_t)NZCV_V);
+		if (cond >> 1 == 6) {
+			jx_alu_ri(j, JX_AND, false, JX_RCX, (int32_t)NZCV_Z);
+			jx_alu_rr(j, JX_OR, false, JX_RDX, JX_RCX);
+		}
+		return neg ? JX_NE : JX_E;
+	}
+}
+
+/* B.cond (op = cond; 14 and 15 always branch). */
 static bool emit_bcond(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	(void)k;
-	struct jx *j = &jc->x;
-	unsigned cond = i->op, neg = cond & 1;
-	if (cond >= 14) {
+	if (i->op >= 14) {
 		jc->ended = true;
 		return exit_direct(jc, i->imm);
 	}
-	jx_load(j, 4, false, JX_RAX, JC_CPU, JC_NZCV);
-	switch (cond >> 1) {
-	case 0: case 1: case 2: case 3: {
-		static const uint32_t bit_of[4] = { NZCV_Z, NZCV_C, NZCV_N, NZCV_V };
-		jx_test_ri(j, false, JX_RAX, (int32_t)bit_of[cond >> 1]);
-		return branch_unless(jc, neg ? JX_NE : JX_E, i->imm);
+	return branch_unless(jc, cond_test(&jc->x, i->op) ^ 1, i->imm);
+}
+
+/* CSEL, CSINC, CSINV, CSNEG: op, op2 = cond; both operands first, then a
+ * conditional move (no host branch: the guest chose CSEL for that). */
+static bool emit_csel(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	struct jx *j = &jc->x;
+	get_x(j, T0, i->rn, false);
+	get_x(j, T1, i->rm, false);
+	if (i->op == 1)
+		jx_lea(j, T1, T1, 1);
+	else if (i->op == 2)
+		jx_not(j, true, T1);
+	else if (i->op == 3)
+		jx_neg(j, true, T1);
+	if (i->op2 < 14)
+		jx_cmov(j, cond_test(j, i->op2) ^ 1, i->sf, T0, T1);
+	else if (!i->sf)
+		jx_mov_rr(j, false, T0, T0);
+	put_x(j, T0, i->rd, false);
+	return true;
+}
+
+/* MADD/MSUB (flags & 1: subtract) at width sf. */
+static bool emit_madd(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	struct jx *j = &jc->x;
+	get_x(j, T1, i->rn, false);
+	get_x(j, T2, i->rm, false);
+	jx_imul_rr(j, i->sf, T1, T2);
+	get_x(j, T0, i->ra, false);
+	jx_alu_rr(j, (i->flags & 1) ? JX_SUB : JX_ADD, i->sf, T0, T1);
+	put_x(j, T0, i->rd, false);
+	return true;
+}
+
+/* UBFM and SBFM (op 2, 0): the source rotated right by immr (op2) under
+ * wmask (imm) and tmask (imm2); SBFM fills the rest with bit imms (ra). */
+static bool emit_bfm(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	struct jx *j = &jc->x;
+	if (i->op == 1)
+		return false; /* BFM keeps destination bits: the handler's */
+	get_x(j, T0, i->rn, false);
+	if (i->op == 0) {
+		jx_mov_rr(j, true, T2, T0);
+		jx_shift_ri(j, JX_SHL, true, T2, (uint8_t)(63 - i->ra));
+		jx_shift_ri(j, JX_SAR, true, T2, 63);
+		jx_mov_ri(j, T1, ~i->imm2);
+		jx_alu_rr(j, JX_AND, true, T2, T1);
 	}
-	case 4: /* HI: C && !Z */
-		jx_alu_ri(j, JX_AND, false, JX_RAX, (int32_t)(NZCV_C | NZCV_Z));
-		jx_alu_ri(j, JX_CMP, false, JX_RAX, (int32_t)NZCV_C);
-		return branch_unless(jc, neg ? JX_E : JX_NE, i->imm);
-	default: /* GE: N == V; GT: N == V && !Z */
-		jx_mov_rr(j, false, JX_RCX, JX_RAX);
-		jx_shift_ri(j, JX_SHR, false, JX_RCX, 3);
-		jx_alu_rr(j, JX_XOR, false, JX_RCX, JX_RAX);
-		jx_alu_ri(j, JX_AND, false, JX_RCX, (int32_t)NZCV_V);
-		if (cond >> 1 == 6) {
-			jx_alu_ri(j, JX_AND, false, JX_RAX, (int32_t)NZCV_Z);
-			jx_alu_rr(j, JX_OR, false, JX_RCX, JX_RAX);
-		}
-		return branch_unless(jc, neg ? JX_E : JX_NE, i->imm);
-	}
+	if (i->op2)
+		jx_shift_ri(j, JX_ROR, i->sf, T0, i->op2);
+	jx_mov_ri(j, T1, i->imm & i->imm2);
+	jx_alu_rr(j, JX_AND, i->sf, T0, T1);
+	if (i->op == 0)
+		jx_alu_rr(j, JX_OR, i->sf, T0, T2);
+	put_x(j, T0, i->rd, false);
+	return true;
 }
 
 /* CBZ/CBNZ: op = nz. */
@@ -412,6 +478,10 @@ static const struct family families[] = {
 	{ 0x10000000, emit_const, { 31 }, { 1 } },			  /* ADR */
 	{ 0x14000000, emit_b, { 31 }, { 2 } },				  /* B, BL */
 	{ 0x54000000, emit_bcond, { 0 }, { 16 } },
+	{ 0x1a800000, emit_csel, { 12, 10, 30, 31 }, { 16, 2, 2, 2 } },
+	{ 0x1b000000, emit_madd, { 15, 31 }, { 2, 2 } },
+	{ 0x13000000, emit_bfm, { 29 }, { 3 } },			  /* SBFM, BFM, UBFM */
+	{ 0x93400000, emit_bfm, { 29 }, { 3 } },			  /* (64-bit) */
 	{ 0x34000000, emit_cbz, { 24, 31 }, { 2, 2 } },
 	{ 0x36000000, emit_tbz, { 24 }, { 2 } },
 	{ 0xd61f0000, emit_br, { 31 }, { 1 } },

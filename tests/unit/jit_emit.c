@@ -35,6 +35,10 @@ static void emit_all(struct jx *j)
 	jx_shift_ri(j, JX_SHR, false, JX_R8, 1);
 	jx_shift_ri(j, JX_SAR, false, JX_RDX, 31);
 	jx_not(j, true, JX_RDX);
+	jx_neg(j, true, JX_RSI);
+	jx_imul_rr(j, true, JX_RAX, JX_RSI);
+	jx_imul_rr(j, false, JX_RCX, JX_R9);
+	jx_shift_ri(j, JX_ROR, false, JX_RAX, 5);
 	jx_mov_rr(j, true, JX_RAX, JX_R13);
 	jx_mov_rr(j, false, JX_RDI, JX_RSI);
 	jx_mov_ri(j, JX_RAX, 0x12345678);
@@ -86,6 +90,10 @@ static const struct enc_case cases[] = {
 	{ "41 d1 e8", "shr %r8d" },
 	{ "c1 fa 1f", "sar $0x1f,%edx" },
 	{ "48 f7 d2", "not %rdx" },
+	{ "48 f7 de", "neg %rsi" },
+	{ "48 0f af c6", "imul %rsi,%rax" },
+	{ "41 0f af c9", "imul %r9d,%ecx" },
+	{ "c1 c8 05", "ror $0x5,%eax" },
 	{ "4c 89 e8", "mov %r13,%rax" },
 	{ "89 f7", "mov %esi,%edi" },
 	{ "b8 78 56 34 12", "mov $0x12345678,%eax" },
