@@ -9,6 +9,8 @@
  * second started by PSCI CPU_ON); Debian's busybox shell reading piped
  * commands from the console. qemu-system-aarch64 -M virt, the oracle,
  * prints the same lines of /init from the same kernel and initramfs.
+ * With the Mali on the machine (-gpu), the same package's panfrost.ko,
+ * loaded by that initramfs's /init, probes it and makes its render node.
  * Console lines end in CR LF (the kernel's serial console and the tty).
  */
 #include <glob.h>
@@ -240,6 +242,84 @@ TEST_TIMEOUT(busybox_shell_on_the_console, 300)
 	if (r.status || !strstr(r.out, "line3"))
 		TH_LOG("console: %s\nstderr: %s", r.out, r.err);
 	proc_result_free(&r);
+}
+
+/* Boots scripts/kernel.sh's initramfs, whose /init loads panfrost and
+ * its dependencies, with -gpu @gpu; @cmds go to its shell. Returns the
+ * console, or NULL after a skip or failure. */
+static char *boot_gpu(struct __test_metadata *_metadata, const char *gpu, const char *cmds)
+{
+	const char *k = kernel();
+	char root[4200], order[4300];
+	struct stat st;
+	struct proc_result r;
+
+	if (!k)
+		SKIP(return NULL, "no arm64 kernel in the cache: run scripts/kernel.sh --fetch");
+	snprintf(root, sizeof(root), "%s/initramfs", cache_dir());
+	snprintf(order, sizeof(order), "%s/lib/modules/order", root);
+	if (stat(order, &st))
+		SKIP(return NULL, "no panfrost in the initramfs: run scripts/kernel.sh --fetch");
+	char *argv[] = { (char *)vgpu_bin(), "system", "-gpu", (char *)gpu, "--kernel", (char *)k,
+			 "--initrd", root, "--append", "console=ttyAMA0", "--time-limit", "240",
+			 NULL };
+	EXPECT_EQ(proc_run(argv, NULL, NULL, cmds, strlen(cmds), 280, &r), 0);
+	EXPECT_EQ(r.status, 0);
+	if (r.status)
+		TH_LOG("console: %s\nstderr: %s", r.out, r.err);
+	char *out = r.out;
+	r.out = NULL;
+	proc_result_free(&r);
+	return out;
+}
+
+static const char render_cmds[] =
+	"test -c /dev/dri/renderD128 && echo render-node-here\npoweroff -f\n";
+
+/* What Linux 6.1's panfrost prints of the GPU it probed, then its DRM
+ * device, then the render node from the shell. */
+static void expect_probe(struct __test_metadata *_metadata, const char *gpu, const char *id_line)
+{
+	char *out = boot_gpu(_metadata, gpu, render_cmds);
+	if (!out)
+		return;
+	static const char *const tail[] = {
+		"] [drm] Initialized panfrost 1.2.0 20180908 for c000000.gpu on minor 0\r\n",
+		"\nrender-node-here\r\n",
+	};
+	const char *at = strstr(out, id_line);
+	EXPECT_NONNULL(at);
+	for (size_t n = 0; at && n < 2; n++) {
+		at = strstr(at, tail[n]);
+		EXPECT_NONNULL(at);
+	}
+	if (!at)
+		TH_LOG("console: %s", out);
+	free(out);
+}
+
+TEST_TIMEOUT(panfrost_probes_the_g71_and_makes_renderD128, 300)
+{
+	expect_probe(_metadata, "g71",
+		     "] panfrost c000000.gpu: mali-g71 id 0x6000 major 0x0 minor 0x1 status 0x0\r\n");
+}
+
+TEST_TIMEOUT(panfrost_probes_the_g52_and_makes_renderD128, 300)
+{
+	expect_probe(_metadata, "g52",
+		     "] panfrost c000000.gpu: mali-g52 id 0x7212 major 0x0 minor 0x0 status 0x0\r\n");
+}
+
+/* -gpu none: the same modules load and find no GPU. */
+TEST_TIMEOUT(without_a_gpu_panfrost_finds_nothing, 300)
+{
+	char *out = boot_gpu(_metadata, "none", render_cmds);
+	if (!out)
+		return;
+	EXPECT_NULL(strstr(out, "panfrost c000000.gpu"));
+	EXPECT_NULL(strstr(out, "\nrender-node-here"));
+	EXPECT_NONNULL(strstr(out, "reboot: Power down"));
+	free(out);
 }
 
 TEST_HARNESS_MAIN
