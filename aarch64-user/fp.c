@@ -4,12 +4,22 @@
  * live in fp_core.c; this file decodes and moves registers. */
 #include "aarch64-user/fp_core.h"
 
-/* ftype field (bits 23:22): 00 single, 01 double, 11 half. */
-static bool fp_type_of(unsigned ty, uint8_t *t)
+/* The one-source operations of exec_fp1 (fp.decode names them). */
+enum { F1_MOV, F1_ABS, F1_NEG, F1_SQRT, F1_CVT, F1_RINT };
+
+/* The decoder generated from fp.decode (decode_fp). */
+#include "aarch64-user/fp.decode.inc"
+
+/* ftype: 00 single, 01 double, 11 half; 0 for the reserved 10. */
+static int64_t fp_type(int64_t ty)
 {
 	static const uint8_t map[4] = { FT_S, FT_D, 0, FT_H };
-	*t = map[ty];
-	return *t != 0;
+	return map[ty & 3];
+}
+
+static int64_t fixed_fbits(int64_t scale)
+{
+	return 64 - scale;
 }
 
 static inline uint64_t vget(const struct a64_cpu *c, unsigned n, unsigned t)
@@ -32,21 +42,18 @@ static int exec_fp2(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_fp2(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_FP2(struct a64_insn *d, const struct args_fp2 *a)
 {
-	(void)pc;
-	unsigned opc = bits(w, 15, 12);
-	if (opc > 8 || !fp_type_of(bits(w, 23, 22), &d->sf))
+	if (!a->t)
 		return false;
-	d->op = (uint8_t)opc; /* same numbering as enum fp_op2 */
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
+	d->sf = (uint8_t)a->t;
+	d->op = (uint8_t)a->op;
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rm;
 	d->fn = exec_fp2;
 	return true;
 }
-
-enum { F1_MOV, F1_ABS, F1_NEG, F1_SQRT, F1_CVT, F1_RINT };
 
 static int exec_fp1(struct a64_cpu *c, const struct a64_insn *i)
 {
@@ -71,34 +78,20 @@ static int exec_fp1(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_fp1(struct a64_insn *d, uint32_t w, uint64_t pc)
+/* op2: the precision converted to (F1_CVT) or the rounding mode
+ * (F1_RINT; flags 2: FPCR's). */
+static bool dec_FP1(struct a64_insn *d, const struct args_fp1 *a)
 {
-	(void)pc;
-	unsigned opc = bits(w, 20, 15);
-	if (!fp_type_of(bits(w, 23, 22), &d->sf))
+	if (!a->t || (a->op == F1_CVT && a->to == a->t))
 		return false;
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
+	d->sf = (uint8_t)a->t;
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->op = (uint8_t)a->op;
+	d->op2 = (uint8_t)a->to;
+	d->flags = a->fpcr ? 2 : 0;
 	d->fn = exec_fp1;
-	if (opc <= 3) {
-		d->op = (uint8_t)opc;
-		return true;
-	}
-	if (opc >= 4 && opc <= 7) { /* FCVT to single/double/-/half */
-		static const uint8_t to[4] = { FT_S, FT_D, 0, FT_H };
-		d->op = F1_CVT;
-		d->op2 = to[opc & 3];
-		return d->op2 && d->op2 != d->sf;
-	}
-	/* FRINTN P M Z A - X I (opcode 8..15) */
-	static const int8_t mode[8] = { FR_N, FR_P, FR_M, FR_Z, FR_A, -1, FR_X, FR_N };
-	if (opc >= 8 && opc <= 15 && mode[opc - 8] >= 0) {
-		d->op = F1_RINT;
-		d->op2 = (uint8_t)mode[opc - 8];
-		d->flags = opc == 15 ? 2 : 0;
-		return true;
-	}
-	return false;
+	return true;
 }
 
 static int exec_fcmp(struct a64_cpu *c, const struct a64_insn *i)
@@ -108,15 +101,15 @@ static int exec_fcmp(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_fcmp(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_FCMP(struct a64_insn *d, const struct args_FCMP *a)
 {
-	(void)pc;
-	if (!fp_type_of(bits(w, 23, 22), &d->sf) || bits(w, 2, 0) || bits(w, 15, 14))
+	if (!a->t)
 		return false;
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
-	d->op = bit(w, 4);
-	d->flags = bit(w, 3) ? 2 : 0;
+	d->sf = (uint8_t)a->t;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rm;
+	d->op = (uint8_t)a->signal;
+	d->flags = a->zero ? 2 : 0;
 	d->fn = exec_fcmp;
 	return true;
 }
@@ -131,16 +124,16 @@ static int exec_fccmp(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_fccmp(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_FCCMP(struct a64_insn *d, const struct args_FCCMP *a)
 {
-	(void)pc;
-	if (!fp_type_of(bits(w, 23, 22), &d->sf))
+	if (!a->t)
 		return false;
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
-	d->op = bit(w, 4);
-	d->op2 = bits(w, 15, 12);
-	d->imm = bits(w, 3, 0);
+	d->sf = (uint8_t)a->t;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rm;
+	d->op = (uint8_t)a->signal;
+	d->op2 = (uint8_t)a->cond;
+	d->imm = (uint64_t)a->nzcv;
 	d->fn = exec_fccmp;
 	return true;
 }
@@ -152,15 +145,15 @@ static int exec_fcsel(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_fcsel(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_FCSEL(struct a64_insn *d, const struct args_FCSEL *a)
 {
-	(void)pc;
-	if (!fp_type_of(bits(w, 23, 22), &d->sf))
+	if (!a->t)
 		return false;
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
-	d->op2 = bits(w, 15, 12);
+	d->sf = (uint8_t)a->t;
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rm;
+	d->op2 = (uint8_t)a->cond;
 	d->fn = exec_fcsel;
 	return true;
 }
@@ -171,13 +164,13 @@ static int exec_fmovi(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_fmovi(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_FMOV_i(struct a64_insn *d, const struct args_FMOV_i *a)
 {
-	(void)pc;
-	if (!fp_type_of(bits(w, 23, 22), &d->sf) || bits(w, 9, 5))
+	if (!a->t)
 		return false;
-	d->rd = bits(w, 4, 0);
-	d->imm = fp_expand_imm8((enum fp_type)d->sf, bits(w, 20, 13));
+	d->sf = (uint8_t)a->t;
+	d->rd = (uint8_t)a->rd;
+	d->imm = fp_expand_imm8((enum fp_type)d->sf, (unsigned)a->imm8);
 	d->fn = exec_fmovi;
 	return true;
 }
@@ -195,17 +188,16 @@ static int exec_fma3(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_fma3(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_FMA(struct a64_insn *d, const struct args_fma *a)
 {
-	(void)pc;
-	if (!fp_type_of(bits(w, 23, 22), &d->sf))
+	if (!a->t)
 		return false;
-	unsigned o1 = bit(w, 21), o0 = bit(w, 15);
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
-	d->ra = bits(w, 14, 10);
-	d->flags = (uint8_t)((o1 ^ o0) | (o1 << 1));
+	d->sf = (uint8_t)a->t;
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rm;
+	d->ra = (uint8_t)a->ra;
+	d->flags = (uint8_t)a->neg;
 	d->fn = exec_fma3;
 	return true;
 }
@@ -246,84 +238,66 @@ static int exec_fmov_from_gen(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_fp_int(struct a64_insn *d, uint32_t w, uint64_t pc)
+/* Conversions: sf = the general register is 64-bit, op = precision,
+ * op2 = rounding mode, flags&1 = signed, imm = fraction bits. */
+static bool cvt_operands(struct a64_insn *d, const struct args_cvt *a, a64_fn fn)
 {
-	(void)pc;
-	unsigned ty = bits(w, 23, 22), rmode = bits(w, 20, 19), opc = bits(w, 18, 16);
-	uint8_t t;
-	d->sf = bit(w, 31);
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	if (opc >= 6) { /* FMOV */
-		bool top = ty == 2 && rmode == 1 && d->sf;
-		if (top) {
-			d->op = FT_D;
-			d->op2 = 1;
-		} else {
-			if (rmode || !fp_type_of(ty, &t))
-				return false;
-			if ((t == FT_S && d->sf) || (t == FT_D && !d->sf))
-				return false;
-			d->op = t;
-		}
-		d->fn = opc == 6 ? exec_fmov_to_gen : exec_fmov_from_gen;
-		return true;
-	}
-	if (!fp_type_of(ty, &t))
+	if (!a->t || (!a->sf && a->fbits > 32))
 		return false;
-	d->op = t;
-	d->flags = !(opc & 1);
-	if (opc == 2 || opc == 3) {
-		if (rmode)
-			return false;
-		d->fn = exec_cvtf;
-		return true;
-	}
-	if (opc >= 4) {
-		if (rmode)
-			return false;
-		d->op2 = FR_A;
-	} else {
-		d->op2 = (uint8_t)rmode; /* N P M Z */
-	}
-	d->fn = exec_fcvt_int;
+	d->sf = (uint8_t)a->sf;
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->op = (uint8_t)a->t;
+	d->op2 = (uint8_t)a->mode;
+	d->flags = !a->u;
+	d->imm = (uint64_t)a->fbits;
+	d->fn = fn;
 	return true;
 }
 
-static bool dec_fp_fixed(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_FCVT_int(struct a64_insn *d, const struct args_cvt *a)
 {
-	(void)pc;
-	unsigned rmode = bits(w, 20, 19), opc = bits(w, 18, 16), scale = bits(w, 15, 10);
-	uint8_t t;
-	d->sf = bit(w, 31);
-	if (!fp_type_of(bits(w, 23, 22), &t) || (!d->sf && scale < 32))
-		return false;
-	d->op = t;
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->imm = 64 - scale;
-	d->flags = !(opc & 1);
-	if (rmode == 3 && opc <= 1) {
-		d->op2 = FR_Z;
-		d->fn = exec_fcvt_int;
-		return true;
-	}
-	if (rmode == 0 && (opc == 2 || opc == 3)) {
-		d->fn = exec_cvtf;
-		return true;
-	}
-	return false;
+	return cvt_operands(d, a, exec_fcvt_int);
+}
+
+static bool dec_CVTF(struct a64_insn *d, const struct args_cvt *a)
+{
+	return cvt_operands(d, a, exec_cvtf);
+}
+
+/* op2: the top half of V (FMOV Xd, Vn.D[1] and back). */
+static bool fmov_operands(struct a64_insn *d, const struct args_fmov *a, a64_fn fn)
+{
+	d->sf = (uint8_t)a->sf;
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->op = (uint8_t)a->t;
+	d->op2 = (uint8_t)a->top;
+	d->fn = fn;
+	return true;
+}
+
+static bool dec_FMOV_to(struct a64_insn *d, const struct args_fmov *a)
+{
+	return fmov_operands(d, a, exec_fmov_to_gen);
+}
+
+static bool dec_FMOV_from(struct a64_insn *d, const struct args_fmov *a)
+{
+	return fmov_operands(d, a, exec_fmov_from_gen);
+}
+
+static bool dec_FCVT_fixed(struct a64_insn *d, const struct args_cvt *a)
+{
+	return cvt_operands(d, a, exec_fcvt_int);
+}
+
+static bool dec_CVTF_fixed(struct a64_insn *d, const struct args_cvt *a)
+{
+	return cvt_operands(d, a, exec_cvtf);
 }
 
 struct a64_pattern a64_fp_table[] = {
-	A64_ROW("x 0 0 11110 xx 1 xx xxx 000000 xxxxx xxxxx", dec_fp_int),
-	A64_ROW("x 0 0 11110 xx 0 xx xxx xxxxxx xxxxx xxxxx", dec_fp_fixed),
-	A64_ROW("0 0 0 11110 xx 1 xxxxx xxxx 01 xxxxx x xxxx", dec_fccmp),
-	A64_ROW("0 0 0 11110 xx 1 xxxxx xxxx 11 xxxxx xxxxx", dec_fcsel),
-	A64_ROW("0 0 0 11110 xx 1 xxxxx xxxx 10 xxxxx xxxxx", dec_fp2),
-	A64_ROW("0 0 0 11110 xx 1 xxxxxx 10000 xxxxx xxxxx", dec_fp1),
-	A64_ROW("0 0 0 11110 xx 1 xxxxx xx 1000 xxxxx xxxxx", dec_fcmp),
-	A64_ROW("0 0 0 11110 xx 1 xxxxxxxx 100 xxxxx xxxxx", dec_fmovi),
-	A64_ROW("0 0 0 11111 xx x xxxxx x xxxxx xxxxx xxxxx", dec_fma3),
+	A64_ROW("xxxx 111 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_fp),
 	A64_END_TABLE,
 };

@@ -20,7 +20,8 @@ continues a line):
       An argument set: the struct (struct args_name) a pattern's function
       receives.
   @name BITS... [&set] [member=%field | member=CONST | %field] ...
-      A format: bits and operands shared by several patterns.
+      A format: bits and operands shared by several patterns. CONST is
+      a number or the name of a C constant (an enum of the including file).
   NAME BITS... [@format] [&set] [member=%field | member=CONST | %field] ...
       A pattern: calls dec_NAME(struct a64_insn *, const struct args_X *)
       when the word matches; without an argument set, the pattern's own
@@ -225,7 +226,10 @@ class Parser:
                     try:
                         it.ops[mem] = ("const", int(val, 0))
                     except ValueError:
-                        self.err(line, "bad constant '%s' for %s" % (val, mem))
+                        # a C constant of the including file (an enum)
+                        if not re.fullmatch(IDENT, val):
+                            self.err(line, "bad constant '%s' for %s" % (val, mem))
+                        it.ops[mem] = ("const", val)
             elif re.fullmatch(r"[01.\-]+", t):
                 for ch in t:
                     bitpos -= 1
@@ -374,7 +378,7 @@ class Emitter:
             elif op[0] == "field":
                 e = "fld_%s(w)" % op[1].name
             else:
-                e = "%d" % op[1]
+                e = str(op[1])
             self.w(ind, "a.%s = %s;" % (mem, e))
 
     def leaf(self, it, known, ind):

@@ -3,7 +3,7 @@
  * The decoder generator (scripts/decodegen.py): a bad description is
  * refused with its file and line, and a good one becomes C that decodes
  * words as described (signed, multi-part and transformed fields, formats,
- * argument sets, the order of an overlapping group and its fall-through).
+ * argument sets, constants named in C, the order of an overlapping group and its fall-through).
  * Run from the repository's top directory, as make check does.
  */
 #include <stdio.h>
@@ -133,7 +133,7 @@ static const char good_decode[] =
 	"  # tried first; gives up on rn == 0\n"
 	"  ZR   1 00 11111 ........... rn:5 ... 11111\n"
 	"  ANY  1 00 11111 ........... rn:5 ... \\\n"
-	"       rd:5 k=7\n"
+	"       rd:5 k=SEVEN   # a constant of the C file\n"
 	"}\n";
 
 static const char good_driver[] =
@@ -141,6 +141,7 @@ static const char good_driver[] =
 	"#include <stdio.h>\n"
 	"#include <stdlib.h>\n"
 	"static int64_t times4(int64_t v) { return v * 4; }\n"
+	"enum { SEVEN = 7 };\n"
 	"#include \"t.inc\"\n"
 	"static bool dec_ADR(struct a64_insn *d, const struct args_ri *a)\n"
 	"{ printf(\"ADR %lld %lld\\n\", (long long)a->rd, (long long)a->imm); (void)d; return true; }\n"
