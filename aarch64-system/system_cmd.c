@@ -10,11 +10,13 @@
 
 #include "aarch64-system/boot.h"
 #include "aarch64-system/pl011.h"
+#include "board/board.h"
 #include "cmd/commands.h"
 
 static const char help[] =
 	"usage: vgpu system --kernel IMAGE [--initrd FILE] [--append ARGS] [-m SIZE]\n"
-	"                   [-smp N] [-gpu g71|g52|none] [--time-limit SECONDS]\n"
+	"                   [-smp N] [-gpu g71|g52|none] [--stats FILE]\n"
+	"                   [--time-limit SECONDS]\n"
 	"\n"
 	"Boots an arm64 Linux kernel on an emulated machine laid out like\n"
 	"qemu-system-aarch64 -M virt: RAM at 0x40000000, a GICv2 at 0x08000000,\n"
@@ -39,6 +41,10 @@ static const char help[] =
 	"                     bus, a device-tree node compatible arm,mali-bifrost\n"
 	"                     with a fixed clock at the GPU's rate and a fixed\n"
 	"                     regulator as mali-supply\n"
+	"  --stats FILE       at exit, the GPU model's counters (register reads and\n"
+	"                     writes, IRQs, pages and bytes the GPU touched) as\n"
+	"                     the JSON of vgpu run -stats, without its driver\n"
+	"                     sections (the driver is the guest's)\n"
 	"  --time-limit SECS  stop the machine after SECS seconds of host time\n"
 	"\n"
 	"A terminal on stdin is put in raw mode: keys go to the guest; Ctrl-A x\n"
@@ -50,7 +56,7 @@ static const char help[] =
 	"(with drm, drm_shmem_helper, gpu-sched and reg-fixed-voltage, which\n"
 	"scripts/kernel.sh puts in its initramfs) probes the Mali-G71 or G52 and\n"
 	"creates /dev/dri/renderD128. Not yet: GPU jobs submitted from the guest\n"
-	"(untested), guest time that waits for the GPU, the GPU's statistics,\n"
+	"(untested), guest time that waits for the GPU, per-vCPU statistics,\n"
 	"block devices, networking, more than two vCPUs (untested).\n"
 	"\n"
 	"Exit status: 0 after the guest powers off, 2 after it asks for a reset\n"
@@ -71,7 +77,7 @@ static uint64_t parse_size(const char *s)
 }
 
 struct opts {
-	const char *kernel, *initrd, *append, *gpu;
+	const char *kernel, *initrd, *append, *gpu, *stats;
 	uint64_t ram;
 	unsigned smp;
 	unsigned limit;
@@ -86,6 +92,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "smp", required_argument, NULL, 's' },
 		{ "time-limit", required_argument, NULL, 't' },
 		{ "gpu", required_argument, NULL, 'g' },
+		{ "stats", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	*o = (struct opts){ .ram = 512ull << 20, .smp = 1, .gpu = "g71" };
@@ -100,8 +107,13 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 's': o->smp = (unsigned)atoi(optarg); break;
 		case 't': o->limit = (unsigned)atoi(optarg); break;
 		case 'g': o->gpu = optarg; break;
+		case 'S': o->stats = optarg; break;
 		default: return -1;
 		}
+	}
+	if (o->stats && !strcmp(o->gpu, "none")) {
+		fprintf(stderr, "vgpu system: --stats needs a GPU\n");
+		return -1;
 	}
 	if (!o->kernel || optind != argc) {
 		fprintf(stderr, "vgpu system: %s\n", o->kernel ? "unexpected argument" :
@@ -136,6 +148,21 @@ static void raw_console(void)
 		atexit(restore_tty);
 }
 
+/* The GPU's statistics document into @path; 0 or -1. */
+static int write_stats(struct board *gpu, const char *path)
+{
+	size_t len = 0;
+	char *doc = board_stats_json_dup(gpu, &len);
+	FILE *f = doc ? fopen(path, "w") : NULL;
+	int r = f && fwrite(doc, 1, len, f) == len ? 0 : -1;
+	if (f && fclose(f))
+		r = -1;
+	free(doc);
+	if (r)
+		fprintf(stderr, "vgpu system: cannot write %s\n", path);
+	return r;
+}
+
 static struct a64s_machine *limit_m;
 
 static void *limiter(void *arg)
@@ -153,6 +180,7 @@ static int system_main(int argc, char **argv)
 		return 1;
 	static struct a64s_machine m;
 	struct a64s_boot b = { .cmdline = o.append };
+	struct board *gpu = NULL;
 	char err[512];
 	int r = a64s_machine_init(&m, VIRT_RAM, o.ram, o.smp);
 	if (!r)
@@ -164,7 +192,7 @@ static int system_main(int argc, char **argv)
 		return 1;
 	}
 	if (strcmp(o.gpu, "none")) {
-		struct board *gpu = a64s_gpu_create(&m, o.gpu);
+		gpu = a64s_gpu_create(&m, o.gpu);
 		if (!gpu) {
 			fprintf(stderr, "vgpu system: cannot build the GPU '%s' (g71, g52 or none)\n",
 				o.gpu);
@@ -185,11 +213,12 @@ static int system_main(int argc, char **argv)
 	}
 	raw_console();
 	int stop = a64s_machine_run(&m);
+	int stats_err = o.stats ? write_stats(gpu, o.stats) : 0;
 	if (stop > 2)
 		for (unsigned k = 0; k < m.ncpus; k++)
 			a64s_dump(m.cpu[k], stderr);
 	switch (stop) {
-	case 1: return 0;
+	case 1: return stats_err ? 1 : 0;
 	case 2: return 2;
 	case 4: fprintf(stderr, "vgpu system: time limit reached\n"); return 124;
 	default: return 1;

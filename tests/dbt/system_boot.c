@@ -247,7 +247,8 @@ TEST_TIMEOUT(busybox_shell_on_the_console, 300)
 /* Boots scripts/kernel.sh's initramfs, whose /init loads panfrost and
  * its dependencies, with -gpu @gpu; @cmds go to its shell. Returns the
  * console, or NULL after a skip or failure. */
-static char *boot_gpu(struct __test_metadata *_metadata, const char *gpu, const char *cmds)
+static char *boot_gpu(struct __test_metadata *_metadata, const char *gpu, const char *cmds,
+		      const char *stats)
 {
 	const char *k = kernel();
 	char root[4200], order[4300];
@@ -262,7 +263,7 @@ static char *boot_gpu(struct __test_metadata *_metadata, const char *gpu, const 
 		SKIP(return NULL, "no panfrost in the initramfs: run scripts/kernel.sh --fetch");
 	char *argv[] = { (char *)vgpu_bin(), "system", "-gpu", (char *)gpu, "--kernel", (char *)k,
 			 "--initrd", root, "--append", "console=ttyAMA0", "--time-limit", "240",
-			 NULL };
+			 stats ? "--stats" : NULL, (char *)stats, NULL };
 	EXPECT_EQ(proc_run(argv, NULL, NULL, cmds, strlen(cmds), 280, &r), 0);
 	EXPECT_EQ(r.status, 0);
 	if (r.status)
@@ -278,9 +279,10 @@ static const char render_cmds[] =
 
 /* What Linux 6.1's panfrost prints of the GPU it probed, then its DRM
  * device, then the render node from the shell. */
-static void expect_probe(struct __test_metadata *_metadata, const char *gpu, const char *id_line)
+static void expect_probe(struct __test_metadata *_metadata, const char *gpu, const char *id_line,
+			 const char *stats)
 {
-	char *out = boot_gpu(_metadata, gpu, render_cmds);
+	char *out = boot_gpu(_metadata, gpu, render_cmds, stats);
 	if (!out)
 		return;
 	static const char *const tail[] = {
@@ -300,20 +302,35 @@ static void expect_probe(struct __test_metadata *_metadata, const char *gpu, con
 
 TEST_TIMEOUT(panfrost_probes_the_g71_and_makes_renderD128, 300)
 {
+	char stats[] = "/tmp/vgpu-system-stats-XXXXXX";
+	int fd = mkstemp(stats);
+	ASSERT_GE(fd, 0);
+	close(fd);
 	expect_probe(_metadata, "g71",
-		     "] panfrost c000000.gpu: mali-g71 id 0x6000 major 0x0 minor 0x1 status 0x0\r\n");
+		     "] panfrost c000000.gpu: mali-g71 id 0x6000 major 0x0 minor 0x1 status 0x0\r\n",
+		     stats);
+	/* The probe's register reads, counted by the model (--stats). */
+	size_t len;
+	char *doc = read_file(stats, &len);
+	const char *rr = doc ? strstr(doc, "\"reg_reads\": ") : NULL;
+	EXPECT_NONNULL(rr);
+	EXPECT_GT(rr ? strtoull(rr + 13, NULL, 10) : 0, 0ull);
+	EXPECT_NONNULL(doc ? strstr(doc, "\"gpu\": \"g71\"") : NULL);
+	free(doc);
+	unlink(stats);
 }
 
 TEST_TIMEOUT(panfrost_probes_the_g52_and_makes_renderD128, 300)
 {
 	expect_probe(_metadata, "g52",
-		     "] panfrost c000000.gpu: mali-g52 id 0x7212 major 0x0 minor 0x0 status 0x0\r\n");
+		     "] panfrost c000000.gpu: mali-g52 id 0x7212 major 0x0 minor 0x0 status 0x0\r\n",
+		     NULL);
 }
 
 /* -gpu none: the same modules load and find no GPU. */
 TEST_TIMEOUT(without_a_gpu_panfrost_finds_nothing, 300)
 {
-	char *out = boot_gpu(_metadata, "none", render_cmds);
+	char *out = boot_gpu(_metadata, "none", render_cmds, NULL);
 	if (!out)
 		return;
 	EXPECT_NULL(strstr(out, "panfrost c000000.gpu"));
