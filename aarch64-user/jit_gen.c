@@ -23,19 +23,73 @@ enum { T0 = JX_RAX, T1 = JX_RSI, T2 = JX_RDX };
 
 /* ---- guest registers and flags ------------------------------------------ */
 
-/* Register 31 reads as zero (XZR) unless it is SP. */
-static void get_x(struct jx *j, int dst, unsigned n, bool sp)
+/*
+ * Guest registers live in callee-saved host registers (they survive the
+ * handler calls) from their first use in a block: a result is stored to
+ * struct a64_cpu only before something may look there (a memory access,
+ * which may fault; an exit; a handler call, after which nothing is held,
+ * since the handler may have written any register), so a value is never
+ * reloaded through memory on the way to the next instruction.
+ */
+static const int pool[] = { JX_RBP, JX_R12, JX_R13, JX_R14, JX_R15 };
+#define NPOOL ((int)(sizeof(pool) / sizeof(pool[0])))
+
+static void cache_reset(struct jc *jc)
 {
-	if (n == 31 && !sp)
-		jx_mov_ri(j, dst, 0);
-	else
-		jx_load(j, 8, false, dst, JC_CPU, JC_X(n));
+	memset(jc->host_of, -1, sizeof(jc->host_of));
+	memset(jc->dirty, 0, sizeof(jc->dirty));
+	memset(jc->guest_of, -1, sizeof(jc->guest_of));
 }
 
-static void put_x(struct jx *j, int src, unsigned n, bool sp)
+/* Stores the dirty registers; they stay held. */
+static void cache_flush(struct jc *jc)
 {
-	if (n != 31 || sp)
-		jx_store(j, 8, src, JC_CPU, JC_X(n));
+	for (unsigned n = 0; n < 32; n++)
+		if (jc->dirty[n]) {
+			jx_store(&jc->x, 8, pool[jc->host_of[n]], JC_CPU, JC_X(n));
+			jc->dirty[n] = false;
+		}
+}
+
+/* The host register for x[n], evicting another guest register if need be. */
+static int cache_slot(struct jc *jc, unsigned n, bool load)
+{
+	if (jc->host_of[n] >= 0)
+		return pool[jc->host_of[n]];
+	int h = -1;
+	for (int k = 0; k < NPOOL && h < 0; k++)
+		if (jc->guest_of[k] < 0)
+			h = k;
+	if (h < 0) {
+		h = jc->victim++ % NPOOL;
+		unsigned old = (unsigned)jc->guest_of[h];
+		if (jc->dirty[old])
+			jx_store(&jc->x, 8, pool[h], JC_CPU, JC_X(old));
+		jc->dirty[old] = false;
+		jc->host_of[old] = -1;
+	}
+	jc->guest_of[h] = (int8_t)n;
+	jc->host_of[n] = (int8_t)h;
+	if (load)
+		jx_load(&jc->x, 8, false, pool[h], JC_CPU, JC_X(n));
+	return pool[h];
+}
+
+/* Register 31 reads as zero (XZR) unless it is SP. */
+static void get_x(struct jc *jc, int dst, unsigned n, bool sp)
+{
+	if (n == 31 && !sp)
+		jx_mov_ri(&jc->x, dst, 0);
+	else
+		jx_mov_rr(&jc->x, true, dst, cache_slot(jc, n, true));
+}
+
+static void put_x(struct jc *jc, int src, unsigned n, bool sp)
+{
+	if (n == 31 && !sp)
+		return;
+	jx_mov_rr(&jc->x, true, cache_slot(jc, n, false), src);
+	jc->dirty[n] = true;
 }
 
 static const int flag_regs[4] = { JX_RCX, JX_RDX, JX_R8, JX_R9 };
@@ -67,6 +121,7 @@ static void flags_store(struct jx *j, bool sub)
 /* A direct exit to @target through a chaining slot. */
 static bool exit_direct(struct jc *jc, uint64_t target)
 {
+	cache_flush(jc);
 	struct a64_jit_slot *s = jit_data_alloc(sizeof(*s));
 	if (!s) {
 		jc->x.overflow = true; /* the block is not compiled */
@@ -81,15 +136,17 @@ static bool exit_direct(struct jc *jc, uint64_t target)
 
 /* An exit to the pc in rax (indirect branches): through the cache of
  * compiled blocks, else back to the run loop. */
-static void exit_indirect(struct jx *j)
+static void exit_indirect(struct jc *jc)
 {
-	jx_jmp(j, jit_glue.indirect);
+	cache_flush(jc);
+	jx_jmp(&jc->x, jit_glue.indirect);
 }
 
 /* Conditional branch: the host condition @cc (set by the caller) jumps
  * over the exit when the guest branch is not taken. */
 static bool branch_unless(struct jc *jc, int cc_not_taken, uint64_t target)
 {
+	cache_flush(jc); /* both paths agree on what is stored (moves keep the flags) */
 	uint8_t *skip = jx_jcc(&jc->x, cc_not_taken, NULL);
 	if (!exit_direct(jc, target) || !skip)
 		return false;
@@ -97,8 +154,11 @@ static bool branch_unless(struct jc *jc, int cc_not_taken, uint64_t target)
 	return true;
 }
 
-static void set_tls_insn(struct jx *j, const struct a64_insn *i)
+/* Before a memory access: the state a fault would show. */
+static void set_tls_insn(struct jc *jc, const struct a64_insn *i)
 {
+	struct jx *j = &jc->x;
+	cache_flush(jc);
 	jx_mov_ri(j, JX_RCX, (uint64_t)(uintptr_t)i);
 	jx_store_fs(j, jit_tls_off, JX_RCX);
 }
@@ -120,23 +180,23 @@ static bool emit_addsub_imm(struct jc *jc, const struct a64_insn *i, const struc
 	struct jx *j = &jc->x;
 	bool sub = k->p[0], setf = k->p[1], sf = k->p[2];
 	uint64_t imm = sub ? ~i->imm : i->imm;
-	get_x(j, T0, i->rn, true);
+	get_x(jc, T0, i->rn, true);
 	if (setf)
 		flags_prepare(j);
 	jx_alu_ri(j, sub ? JX_SUB : JX_ADD, sf, T0, (int32_t)imm);
 	if (setf)
 		flags_store(j, sub);
-	put_x(j, T0, i->rd, !setf);
+	put_x(jc, T0, i->rd, !setf);
 	return true;
 }
 
 /* Rm shifted by imm (type op2: LSL, LSR, ASR, ROR) into T1. */
-static void shifted_rm(struct jx *j, const struct a64_insn *i)
+static void shifted_rm(struct jc *jc, const struct a64_insn *i)
 {
 	static const int ops[4] = { JX_SHL, JX_SHR, JX_SAR, JX_ROR };
-	get_x(j, T1, i->rm, false);
+	get_x(jc, T1, i->rm, false);
 	if (i->imm)
-		jx_shift_ri(j, ops[i->op2 & 3], i->sf, T1, (uint8_t)i->imm);
+		jx_shift_ri(&jc->x, ops[i->op2 & 3], i->sf, T1, (uint8_t)i->imm);
 }
 
 /* p: sub, S. */
@@ -144,14 +204,14 @@ static bool emit_addsub_reg(struct jc *jc, const struct a64_insn *i, const struc
 {
 	struct jx *j = &jc->x;
 	bool sub = k->p[0], setf = k->p[1];
-	get_x(j, T0, i->rn, false);
-	shifted_rm(j, i);
+	get_x(jc, T0, i->rn, false);
+	shifted_rm(jc, i);
 	if (setf)
 		flags_prepare(j);
 	jx_alu_rr(j, sub ? JX_SUB : JX_ADD, i->sf, T0, T1);
 	if (setf)
 		flags_store(j, sub);
-	put_x(j, T0, i->rd, false);
+	put_x(jc, T0, i->rd, false);
 	return true;
 }
 
@@ -162,8 +222,8 @@ static bool emit_logic_reg(struct jc *jc, const struct a64_insn *i, const struct
 	static const int ops[4] = { JX_AND, JX_OR, JX_XOR, JX_AND };
 	struct jx *j = &jc->x;
 	bool setf = i->op >= 6;
-	get_x(j, T0, i->rn, false);
-	shifted_rm(j, i);
+	get_x(jc, T0, i->rn, false);
+	shifted_rm(jc, i);
 	if (i->op & 1)
 		jx_not(j, i->sf, T1);
 	if (setf)
@@ -171,17 +231,17 @@ static bool emit_logic_reg(struct jc *jc, const struct a64_insn *i, const struct
 	jx_alu_rr(j, ops[i->op >> 1], i->sf, T0, T1);
 	if (setf)
 		flags_store(j, false);
-	put_x(j, T0, i->rd, false);
+	put_x(jc, T0, i->rd, false);
 	return true;
 }
 
 static bool emit_mov_reg(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	(void)k;
-	get_x(&jc->x, T0, i->rm, false);
+	get_x(jc, T0, i->rm, false);
 	if (!i->sf)
 		jx_mov_rr(&jc->x, false, T0, T0);
-	put_x(&jc->x, T0, i->rd, false);
+	put_x(jc, T0, i->rd, false);
 	return true;
 }
 
@@ -192,14 +252,14 @@ static bool emit_logic_imm(struct jc *jc, const struct a64_insn *i, const struct
 	static const int ops[4] = { JX_AND, JX_OR, JX_XOR, JX_AND };
 	struct jx *j = &jc->x;
 	bool setf = i->op == 3;
-	get_x(j, T0, i->rn, false);
+	get_x(jc, T0, i->rn, false);
 	jx_mov_ri(j, T1, i->imm);
 	if (setf)
 		flags_prepare(j);
 	jx_alu_rr(j, ops[i->op & 3], i->sf, T0, T1);
 	if (setf)
 		flags_store(j, false);
-	put_x(j, T0, i->rd, !setf);
+	put_x(jc, T0, i->rd, !setf);
 	return true;
 }
 
@@ -208,7 +268,7 @@ static bool emit_const(struct jc *jc, const struct a64_insn *i, const struct jki
 {
 	(void)k;
 	jx_mov_ri(&jc->x, T0, i->imm);
-	put_x(&jc->x, T0, i->rd, false);
+	put_x(jc, T0, i->rd, false);
 	return true;
 }
 
@@ -217,12 +277,12 @@ static bool emit_movk(struct jc *jc, const struct a64_insn *i, const struct jkin
 {
 	(void)k;
 	struct jx *j = &jc->x;
-	get_x(j, T0, i->rd, false);
+	get_x(jc, T0, i->rd, false);
 	jx_mov_ri(j, T1, ~i->imm2);
 	jx_alu_rr(j, JX_AND, i->sf, T0, T1);
 	jx_mov_ri(j, T1, i->imm);
 	jx_alu_rr(j, JX_OR, i->sf, T0, T1);
-	put_x(j, T0, i->rd, false);
+	put_x(jc, T0, i->rd, false);
 	return true;
 }
 
@@ -231,7 +291,7 @@ static bool emit_b(struct jc *jc, const struct a64_insn *i, const struct jkind *
 {
 	if (k->p[0]) {
 		jx_mov_ri(&jc->x, T0, i->pc + 4);
-		put_x(&jc->x, T0, 30, false);
+		put_x(jc, T0, 30, false);
 	}
 	jc->ended = true;
 	return exit_direct(jc, i->imm);
@@ -282,8 +342,8 @@ static bool emit_csel(struct jc *jc, const struct a64_insn *i, const struct jkin
 {
 	(void)k;
 	struct jx *j = &jc->x;
-	get_x(j, T0, i->rn, false);
-	get_x(j, T1, i->rm, false);
+	get_x(jc, T0, i->rn, false);
+	get_x(jc, T1, i->rm, false);
 	if (i->op == 1)
 		jx_lea(j, T1, T1, 1);
 	else if (i->op == 2)
@@ -294,7 +354,7 @@ static bool emit_csel(struct jc *jc, const struct a64_insn *i, const struct jkin
 		jx_cmov(j, cond_test(j, i->op2) ^ 1, i->sf, T0, T1);
 	else if (!i->sf)
 		jx_mov_rr(j, false, T0, T0);
-	put_x(j, T0, i->rd, false);
+	put_x(jc, T0, i->rd, false);
 	return true;
 }
 
@@ -303,12 +363,12 @@ static bool emit_madd(struct jc *jc, const struct a64_insn *i, const struct jkin
 {
 	(void)k;
 	struct jx *j = &jc->x;
-	get_x(j, T1, i->rn, false);
-	get_x(j, T2, i->rm, false);
+	get_x(jc, T1, i->rn, false);
+	get_x(jc, T2, i->rm, false);
 	jx_imul_rr(j, i->sf, T1, T2);
-	get_x(j, T0, i->ra, false);
+	get_x(jc, T0, i->ra, false);
 	jx_alu_rr(j, (i->flags & 1) ? JX_SUB : JX_ADD, i->sf, T0, T1);
-	put_x(j, T0, i->rd, false);
+	put_x(jc, T0, i->rd, false);
 	return true;
 }
 
@@ -320,7 +380,7 @@ static bool emit_bfm(struct jc *jc, const struct a64_insn *i, const struct jkind
 	struct jx *j = &jc->x;
 	if (i->op == 1)
 		return false; /* BFM keeps destination bits: the handler's */
-	get_x(j, T0, i->rn, false);
+	get_x(jc, T0, i->rn, false);
 	if (i->op == 0) {
 		jx_mov_rr(j, true, T2, T0);
 		jx_shift_ri(j, JX_SHL, true, T2, (uint8_t)(63 - i->ra));
@@ -334,7 +394,7 @@ static bool emit_bfm(struct jc *jc, const struct a64_insn *i, const struct jkind
 	jx_alu_rr(j, JX_AND, i->sf, T0, T1);
 	if (i->op == 0)
 		jx_alu_rr(j, JX_OR, i->sf, T0, T2);
-	put_x(j, T0, i->rd, false);
+	put_x(jc, T0, i->rd, false);
 	return true;
 }
 
@@ -342,7 +402,7 @@ static bool emit_bfm(struct jc *jc, const struct a64_insn *i, const struct jkind
 static bool emit_cbz(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	(void)k;
-	get_x(&jc->x, T0, i->rd, false);
+	get_x(jc, T0, i->rd, false);
 	jx_test_rr(&jc->x, i->sf, T0, T0);
 	return branch_unless(jc, i->op ? JX_E : JX_NE, i->imm);
 }
@@ -351,7 +411,7 @@ static bool emit_cbz(struct jc *jc, const struct a64_insn *i, const struct jkind
 static bool emit_tbz(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	(void)k;
-	get_x(&jc->x, T0, i->rd, false);
+	get_x(jc, T0, i->rd, false);
 	if (i->op2)
 		jx_shift_ri(&jc->x, JX_SHR, true, T0, i->op2);
 	jx_test_ri(&jc->x, false, T0, 1);
@@ -362,12 +422,12 @@ static bool emit_tbz(struct jc *jc, const struct a64_insn *i, const struct jkind
 static bool emit_br(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	(void)k;
-	get_x(&jc->x, T0, i->rn, false);
+	get_x(jc, T0, i->rn, false);
 	if (i->op == 1) {
 		jx_mov_ri(&jc->x, T1, i->pc + 4);
-		put_x(&jc->x, T1, 30, false);
+		put_x(jc, T1, 30, false);
 	}
-	exit_indirect(&jc->x);
+	exit_indirect(jc);
 	jc->ended = true;
 	return true;
 }
@@ -375,12 +435,13 @@ static bool emit_br(struct jc *jc, const struct a64_insn *i, const struct jkind 
 /* The effective address of a load/store into T0 (op2: offset, pre, post,
  * register); the displacement to apply in the access itself is returned. */
 enum { AM_OFF, AM_PRE, AM_POST, AM_REG };
-static int32_t ea(struct jx *j, const struct a64_insn *i)
+static int32_t ea(struct jc *jc, const struct a64_insn *i)
 {
-	get_x(j, T0, i->rn, true);
+	struct jx *j = &jc->x;
+	get_x(jc, T0, i->rn, true);
 	if (i->op2 == AM_REG) {
 		static const uint8_t ext_bytes[8] = { 1, 2, 4, 8, 1, 2, 4, 8 };
-		get_x(j, T1, i->rm, false);
+		get_x(jc, T1, i->rm, false);
 		if (ext_bytes[i->ra & 7] < 8)
 			jx_ext_rr(j, ext_bytes[i->ra & 7], i->ra >= 4, T1, T1);
 		if (i->flags >> 4)
@@ -393,11 +454,12 @@ static int32_t ea(struct jx *j, const struct a64_insn *i)
 
 /* Pre/post-index: the base register (still in T0: the offset is the
  * access's displacement) becomes base + imm. */
-static void writeback(struct jx *j, const struct a64_insn *i)
+static void writeback(struct jc *jc, const struct a64_insn *i)
 {
+	struct jx *j = &jc->x;
 	if (i->op2 == AM_PRE || i->op2 == AM_POST) {
 		jx_lea(j, T0, T0, (int32_t)i->imm);
-		put_x(j, T0, i->rn, true);
+		put_x(jc, T0, i->rn, true);
 	}
 }
 
@@ -414,16 +476,16 @@ static bool emit_ldst(struct jc *jc, const struct a64_insn *i, const struct jkin
 	unsigned bytes = 1u << k->p[1];
 	if (!imm_fits(i))
 		return false;
-	int32_t disp = ea(j, i);
-	set_tls_insn(j, i);
+	int32_t disp = ea(jc, i);
+	set_tls_insn(jc, i);
 	if (k->p[0]) {
 		jx_load(j, bytes, false, T2, T0, disp);
-		writeback(j, i);
-		put_x(j, T2, i->rd, false);
+		writeback(jc, i);
+		put_x(jc, T2, i->rd, false);
 	} else {
-		get_x(j, T2, i->rd, false);
+		get_x(jc, T2, i->rd, false);
 		jx_store(j, bytes, T2, T0, disp);
-		writeback(j, i);
+		writeback(jc, i);
 	}
 	return true;
 }
@@ -437,21 +499,21 @@ static bool emit_pair(struct jc *jc, const struct a64_insn *i, const struct jkin
 	unsigned bytes = 1u << i->sf;
 	if (!imm_fits(i) || i->op2 == AM_REG)
 		return false;
-	int32_t disp = ea(j, i);
-	set_tls_insn(j, i);
+	int32_t disp = ea(jc, i);
+	set_tls_insn(jc, i);
 	if (i->op) {
 		jx_load(j, bytes, false, T2, T0, disp);
 		jx_load(j, bytes, false, T1, T0, disp + (int32_t)bytes);
 	} else {
-		get_x(j, T2, i->rd, false);
-		get_x(j, T1, i->ra, false);
+		get_x(jc, T2, i->rd, false);
+		get_x(jc, T1, i->ra, false);
 		jx_store(j, bytes, T2, T0, disp);
 		jx_store(j, bytes, T1, T0, disp + (int32_t)bytes);
 	}
-	writeback(j, i);
+	writeback(jc, i);
 	if (i->op) {
-		put_x(j, T2, i->rd, false);
-		put_x(j, T1, i->ra, false);
+		put_x(jc, T2, i->rd, false);
+		put_x(jc, T1, i->ra, false);
 	}
 	return true;
 }
@@ -558,6 +620,8 @@ static int exec_sentinel(struct a64_cpu *c, const struct a64_insn *i)
 static void emit_call(struct jc *jc, const struct a64_insn *i)
 {
 	struct jx *j = &jc->x;
+	cache_flush(jc);
+	cache_reset(jc);
 	struct a64_insn *cp = &jc->calls[2 * jc->nfallback++];
 	cp[0] = *i;
 	memset(&cp[1], 0, sizeof(cp[1]));
@@ -578,6 +642,7 @@ bool jit_gen_body(struct jc *jc, uint32_t n)
 	if (!jc->calls)
 		return false;
 	uint64_t native = 0;
+	cache_reset(jc);
 	for (uint32_t k = 0; k < n && !jc->ended; k++) {
 		const struct a64_insn *i = &jc->insns[k];
 		const struct jkind *kd = kind_of(i->fn);

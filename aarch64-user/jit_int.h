@@ -58,6 +58,13 @@ struct jc {
 	bool ended;	      /* an unconditional exit was emitted last */
 	uint32_t nfallback;
 	struct a64_insn *calls; /* copies of called instructions, each with its sentinel */
+	/* Guest registers held in host registers within the block (jit_gen.c):
+	 * the host register of x[n] (index into the pool, -1: none), dirty
+	 * when struct a64_cpu lags behind it. */
+	int8_t host_of[32];
+	bool dirty[32];
+	int8_t guest_of[8];
+	uint8_t victim;
 };
 
 /* Emits the instructions of a block after its entry checks (jit_gen.c). */
