@@ -12,6 +12,14 @@
 #define SL_POST 4
 #define SL_REPL 8
 
+/* The decoder generated from simd_ldst.decode (decode_simd_ldst). */
+#include "aarch64-user/simd_ldst.decode.inc"
+
+static int64_t plus_one(int64_t v)
+{
+	return v + 1;
+}
+
 static inline void post_index(struct a64_cpu *c, const struct a64_insn *i, uint64_t base)
 {
 	if (i->flags & SL_POST)
@@ -51,27 +59,20 @@ static int exec_multi(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_multi(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_MULTI(struct a64_insn *d, const struct args_vmulti *a)
 {
-	(void)pc;
-	static const int8_t sel[16] = { 4, -1, 1, -1, 3, -1, 1, 1, 2, -1, 1, -1, -1, -1, -1, -1 };
-	static const int8_t rpt[16] = { 1, -1, 4, -1, 1, -1, 3, 1, 1, -1, 2, -1, -1, -1, -1, -1 };
-	unsigned opc = bits(w, 15, 12);
-	if (sel[opc] < 0)
+	if (a->size == 3 && !a->q && a->sel > 1)
 		return false;
-	d->sf = bits(w, 11, 10);
-	d->op = (uint8_t)sel[opc];
-	d->op2 = (uint8_t)rpt[opc];
-	d->flags = (uint8_t)((bit(w, 22) ? SL_LOAD : 0) | (bit(w, 30) ? SL_Q : 0) |
-			     (bit(w, 23) ? SL_POST : 0));
-	if (d->sf == 3 && !bit(w, 30) && d->op > 1)
+	if (!a->post && a->rm)
 		return false;
-	if (!bit(w, 23) && bits(w, 20, 16))
-		return false;
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
-	d->imm2 = (uint64_t)(bit(w, 30) ? 16 : 8) * d->op * d->op2;
+	d->sf = (uint8_t)a->size;
+	d->op = (uint8_t)a->sel;
+	d->op2 = (uint8_t)a->rpt;
+	d->flags = (uint8_t)((a->load ? SL_LOAD : 0) | (a->q ? SL_Q : 0) | (a->post ? SL_POST : 0));
+	d->rd = (uint8_t)a->rt;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rm;
+	d->imm2 = (uint64_t)(a->q ? 16 : 8) * d->op * d->op2;
 	d->fn = exec_multi;
 	return true;
 }
@@ -106,52 +107,24 @@ static int exec_single(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_single(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_SINGLE(struct a64_insn *d, const struct args_vsingle *a)
 {
-	(void)pc;
-	unsigned opc = bits(w, 15, 13), s = bit(w, 12), size = bits(w, 11, 10);
-	unsigned q = bit(w, 30), l = bit(w, 22), scale = opc >> 1;
-	d->op = (uint8_t)(((opc & 1) << 1 | bit(w, 21)) + 1);
-	d->flags = (uint8_t)((l ? SL_LOAD : 0) | (q ? SL_Q : 0) | (bit(w, 23) ? SL_POST : 0));
-	switch (scale) {
-	case 0: d->imm = q << 3 | s << 2 | size; break;
-	case 1:
-		if (size & 1)
-			return false;
-		d->imm = q << 2 | s << 1 | size >> 1;
-		break;
-	case 2:
-		if (size & 2)
-			return false;
-		if (size == 0) {
-			d->imm = q << 1 | s;
-		} else {
-			if (s)
-				return false;
-			d->imm = q;
-			scale = 3;
-		}
-		break;
-	default:
-		if (!l || s)
-			return false;
-		scale = size;
-		d->flags |= SL_REPL;
-		break;
-	}
-	if (!bit(w, 23) && bits(w, 20, 16))
+	if (!a->post && a->rm)
 		return false;
-	d->sf = (uint8_t)scale;
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
-	d->imm2 = (uint64_t)d->op << scale;
+	d->op = (uint8_t)a->nreg;
+	d->flags = (uint8_t)((a->load ? SL_LOAD : 0) | (a->q ? SL_Q : 0) | (a->post ? SL_POST : 0) |
+			     (a->repl ? SL_REPL : 0));
+	d->imm = (uint64_t)a->index;
+	d->sf = (uint8_t)a->scale;
+	d->rd = (uint8_t)a->rt;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rm;
+	d->imm2 = (uint64_t)d->op << a->scale;
 	d->fn = exec_single;
 	return true;
 }
 
 struct a64_pattern a64_simd_ldst_table[] = {
-	A64_ROW("0 x 001100 x x 0 xxxxx xxxx xx xxxxx xxxxx", dec_multi),
-	A64_ROW("0 x 001101 x x x xxxxx xxx x xx xxxxx xxxxx", dec_single),
+	A64_ROW("xxxx 1 x 0 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_simd_ldst),
 	A64_END_TABLE,
 };
