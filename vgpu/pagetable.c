@@ -95,7 +95,9 @@ void vgpu_pt_walk(struct vgpu *gpu, enum vgpu_pt_mode mode, uint64_t table,
 		}
 		d = __atomic_load_n(slot, __ATOMIC_RELAXED);
 		if (is_leaf(mode, d, level)) {
-			if (!(d & MALI_PTE_AF)) {
+			/* Only the AArch64 format has an access flag: Linux's
+			 * io-pgtable never sets bit 10 in Mali LPAE entries. */
+			if (mode == VGPU_PT_AARCH64_4K && !(d & MALI_PTE_AF)) {
 				res->exc = MALI_EXC_ACCESS_FLAG_FAULT(level);
 				return;
 			}
