@@ -469,17 +469,19 @@ static bool imm_fits(const struct a64_insn *i)
 	return v >= -(1 << 24) && v < (1 << 24);
 }
 
-/* Single loads/stores: p: load, size. */
-static bool emit_ldst(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+/* A single load (@sign: sign-extended, to 32 bits when @w32) or store. */
+static bool ldst(struct jc *jc, const struct a64_insn *i, bool load, unsigned bytes, bool sign,
+		 bool w32)
 {
 	struct jx *j = &jc->x;
-	unsigned bytes = 1u << k->p[1];
 	if (!imm_fits(i))
 		return false;
 	int32_t disp = ea(jc, i);
 	set_tls_insn(jc, i);
-	if (k->p[0]) {
-		jx_load(j, bytes, false, T2, T0, disp);
+	if (load) {
+		jx_load(j, bytes, sign, T2, T0, disp);
+		if (w32)
+			jx_mov_rr(j, false, T2, T2);
 		writeback(jc, i);
 		put_x(jc, T2, i->rd, false);
 	} else {
@@ -487,6 +489,43 @@ static bool emit_ldst(struct jc *jc, const struct a64_insn *i, const struct jkin
 		jx_store(j, bytes, T2, T0, disp);
 		writeback(jc, i);
 	}
+	return true;
+}
+
+/* LDR/STR of X, W, H, B: p: load, size. */
+static bool emit_ldst(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	return ldst(jc, i, k->p[0], 1u << k->p[1], false, false);
+}
+
+/* LDRSB/LDRSH/LDRSW: sf = size, imm2 = the destination's width. */
+static bool emit_lds(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	return ldst(jc, i, true, 1u << i->sf, true, i->imm2 == 32);
+}
+
+/* ADD/SUB (extended register): op = sub, flags & 2 = S, Rm extended by
+ * op2 (UXTB..SXTX) and shifted left by imm; Rn may be SP, and so may Rd
+ * unless flags are set. */
+static bool emit_addsub_ext(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	static const uint8_t ext_bytes[8] = { 1, 2, 4, 8, 1, 2, 4, 8 };
+	struct jx *j = &jc->x;
+	bool setf = i->flags & 2;
+	get_x(jc, T1, i->rm, false);
+	if (ext_bytes[i->op2 & 7] < 8)
+		jx_ext_rr(j, ext_bytes[i->op2 & 7], (i->op2 & 7) >= 4, T1, T1);
+	if (i->imm)
+		jx_shift_ri(j, JX_SHL, true, T1, (uint8_t)i->imm);
+	get_x(jc, T0, i->rn, true);
+	if (setf)
+		flags_prepare(j);
+	jx_alu_rr(j, i->op ? JX_SUB : JX_ADD, i->sf, T0, T1);
+	if (setf)
+		flags_store(j, i->op);
+	put_x(jc, T0, i->rd, !setf);
 	return true;
 }
 
@@ -552,6 +591,8 @@ static const struct family families[] = {
 	{ 0x38000000, emit_ldst, { 22, 30 }, { 2, 4 } },		  /* unscaled */
 	{ 0x38206800, emit_ldst, { 22, 30 }, { 2, 4 } },		  /* register offset */
 	{ 0x28800000, emit_pair, { 23, 22, 31 }, { 3, 2, 2 } },		  /* LDP/STP */
+	{ 0x39800000, emit_lds, { 30 }, { 3 } },			  /* LDRSB/H/W */
+	{ 0x0b200000, emit_addsub_ext, { 31 }, { 1 } },
 };
 
 #define KIND_BITS 10
