@@ -39,3 +39,8 @@ system-demo: $(VGPU) kernel
 	$(Q)printf 'uname -a\ncat /proc/cpuinfo\nls -l /dev/dri\ncat /proc/interrupts\npoweroff -f\n' | \
 		$(VGPU) system --kernel "$$(scripts/kernel.sh --print)" \
 		--initrd "$$(scripts/kernel.sh --print-initramfs)" --append "console=ttyAMA0 quiet"
+
+# The guest's panfrost client (tests/guest/system_gpu.c) uses the
+# project's UAPI and register headers.
+$(BUILD)/tests/guest/system_gpu: GUEST_CFLAGS += -I. -MMD -MP
+-include $(BUILD)/tests/guest/system_gpu.d

@@ -62,19 +62,26 @@ static const char *vgpu_bin(void)
 	return b && *b ? b : build_path("vgpu");
 }
 
-/* An initramfs tree in @dir: /init is the guest program. */
-static int make_initramfs_dir(const char *dir)
+/* The guest program @prog (built under tests/guest/) as @dir/@name. */
+static int put_guest(const char *prog, const char *dir, const char *name)
 {
-	char path[4096];
+	char path[4096], src[256];
 	size_t len;
-	char *init = read_file(build_path("tests/guest/system_init"), &len);
-	snprintf(path, sizeof(path), "%s/init", dir);
+	snprintf(src, sizeof(src), "tests/guest/%s", prog);
+	char *bin = read_file(build_path(src), &len);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	FILE *f = fopen(path, "wb");
-	int r = init && f && fwrite(init, 1, len, f) == len ? 0 : -1;
-	free(init);
+	int r = bin && f && fwrite(bin, 1, len, f) == len ? 0 : -1;
+	free(bin);
 	if (f && fclose(f))
 		r = -1;
 	return r ? r : chmod(path, 0755);
+}
+
+/* An initramfs tree in @dir: /init is the guest program. */
+static int make_initramfs_dir(const char *dir)
+{
+	return put_guest("system_init", dir, "init");
 }
 
 /* The same as a newc cpio file (for qemu), packed as vgpu system does. */
@@ -248,7 +255,7 @@ TEST_TIMEOUT(busybox_shell_on_the_console, 300)
  * its dependencies, with -gpu @gpu; @cmds go to its shell. Returns the
  * console, or NULL after a skip or failure. */
 static char *boot_gpu(struct __test_metadata *_metadata, const char *gpu, const char *cmds,
-		      const char *stats)
+		      const char *stats, const char *initrd)
 {
 	const char *k = kernel();
 	char root[4200], order[4300];
@@ -257,7 +264,9 @@ static char *boot_gpu(struct __test_metadata *_metadata, const char *gpu, const 
 
 	if (!k)
 		SKIP(return NULL, "no arm64 kernel in the cache: run scripts/kernel.sh --fetch");
-	snprintf(root, sizeof(root), "%s/initramfs", cache_dir());
+	snprintf(root, sizeof(root), "%s", initrd ? initrd : "");
+	if (!initrd)
+		snprintf(root, sizeof(root), "%s/initramfs", cache_dir());
 	snprintf(order, sizeof(order), "%s/lib/modules/order", root);
 	if (stat(order, &st))
 		SKIP(return NULL, "no panfrost in the initramfs: run scripts/kernel.sh --fetch");
@@ -282,7 +291,7 @@ static const char render_cmds[] =
 static void expect_probe(struct __test_metadata *_metadata, const char *gpu, const char *id_line,
 			 const char *stats)
 {
-	char *out = boot_gpu(_metadata, gpu, render_cmds, stats);
+	char *out = boot_gpu(_metadata, gpu, render_cmds, stats, NULL);
 	if (!out)
 		return;
 	static const char *const tail[] = {
@@ -330,12 +339,50 @@ TEST_TIMEOUT(panfrost_probes_the_g52_and_makes_renderD128, 300)
 /* -gpu none: the same modules load and find no GPU. */
 TEST_TIMEOUT(without_a_gpu_panfrost_finds_nothing, 300)
 {
-	char *out = boot_gpu(_metadata, "none", render_cmds, NULL);
+	char *out = boot_gpu(_metadata, "none", render_cmds, NULL, NULL);
 	if (!out)
 		return;
 	EXPECT_NULL(strstr(out, "panfrost c000000.gpu"));
 	EXPECT_NULL(strstr(out, "\nrender-node-here"));
 	EXPECT_NONNULL(strstr(out, "reboot: Power down"));
+	free(out);
+}
+
+/* tests/guest/system_gpu in a copy of that initramfs: a WRITE_VALUE job
+ * through panfrost's UAPI, which the guest kernel maps in the GPU's page
+ * tables and submits; the GPU writes guest RAM and raises the JOB line. */
+TEST_TIMEOUT(a_job_through_the_guest_kernels_panfrost, 300)
+{
+	char dir[] = "/tmp/vgpu-system-gpu-XXXXXX", src[4300], bin[4300];
+	ASSERT_NONNULL(mkdtemp(dir));
+	snprintf(src, sizeof(src), "%s/initramfs/.", cache_dir());
+	snprintf(bin, sizeof(bin), "%s/bin", dir);
+	char *cp[] = { "cp", "-a", src, dir, NULL };
+	struct proc_result c;
+	struct stat st;
+	char *out = NULL;
+	if (!stat(src, &st) && !proc_run(cp, NULL, NULL, NULL, 0, 60, &c)) {
+		EXPECT_EQ(c.status, 0);
+		proc_result_free(&c);
+		ASSERT_EQ(put_guest("system_gpu", bin, "system_gpu"), 0);
+		out = boot_gpu(_metadata, "g71",
+			       "/bin/system_gpu\ngrep panfrost /proc/interrupts\npoweroff -f\n",
+			       NULL, dir);
+	} else {
+		rm_tree(dir);
+		SKIP(return, "no initramfs in the cache: run scripts/kernel.sh --fetch");
+	}
+	rm_tree(dir);
+	if (!out)
+		return;
+	EXPECT_NONNULL(strstr(out, "\nsystem_gpu: GPU_PROD_ID 0x6000\r\n"));
+	EXPECT_NONNULL(strstr(out, "\nsystem_gpu: job at GPU VA 0x"));
+	EXPECT_NONNULL(strstr(out, " wrote 0x0123456789abcdef (ok)\r\n"));
+	/* One JOB interrupt through the GIC, no MMU fault. */
+	EXPECT_NONNULL(strstr(out, "GIC-0  96 Level     panfrost-job"));
+	EXPECT_NULL(strstr(out, "Page fault"));
+	if (!strstr(out, "(ok)"))
+		TH_LOG("console: %s", out);
 	free(out);
 }
 
