@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
-#include "fuse-dev/server.h"
+#include "fuse-dev/fuse_server.h"
 #include "fuse-dev/capture.h"
 #include "fuse-dev/socket.h"
 

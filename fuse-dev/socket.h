@@ -8,7 +8,7 @@
 #ifndef VGPU_FUSE_DEV_SOCKET_H
 #define VGPU_FUSE_DEV_SOCKET_H
 
-#include "fuse-dev/server.h"
+#include "fuse-dev/fuse_server.h"
 
 struct sock_server;
 struct capture;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The FUSE file system that serves the nodes (server.c). */
-#ifndef VGPU_FUSE_DEV_SERVER_H
-#define VGPU_FUSE_DEV_SERVER_H
+/* The FUSE file system that serves the nodes (fuse_server.c). */
+#ifndef VGPU_FUSE_DEV_FUSE_SERVER_H
+#define VGPU_FUSE_DEV_FUSE_SERVER_H
 
 #include <poll.h>
 #include <pthread.h>

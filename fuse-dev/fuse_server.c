@@ -7,7 +7,7 @@
  * release() can wake blocked ones and wait for them before the driver
  * frees the file (a client may die in the middle of an ioctl).
  */
-#include "fuse-dev/server.h"
+#include "fuse-dev/fuse_server.h"
 
 #include <errno.h>
 #include <pthread.h>
