@@ -37,7 +37,7 @@ static struct a64_jit_block *_Atomic *ibtc;
 static size_t code_used, data_used;
 static bool code_full;
 
-static bool init_done, buffer_ok;
+static bool init_done, buffer_ok, asked;
 static void apply_choice(void);
 
 int a64_jit_select(const char *name)
@@ -48,6 +48,7 @@ int a64_jit_select(const char *name)
 		accel_choice = 0;
 	else
 		return -1;
+	asked = true;
 	/* After start-up (tests comparing the engines): from the next block
 	 * translated on; blocks already translated keep their engine. */
 	if (init_done)
@@ -192,7 +193,8 @@ static void apply_choice(void)
 		__asm__("mov %%fs:0, %0" : "=r"(tp));
 		jit_tls_off = (int32_t)((intptr_t)&a64_tls_insn - (intptr_t)tp);
 		if (!buffer_init()) {
-			fprintf(stderr, "vgpu: no code buffer for -accel jit; interpreting\n");
+			if (asked) /* silently the interpreter otherwise */
+				fprintf(stderr, "vgpu: no code buffer for -accel jit; interpreting\n");
 			accel_choice = 0;
 		} else {
 			jit_gen_init();
@@ -204,9 +206,10 @@ static void apply_choice(void)
 
 void a64_jit_init(void)
 {
-	if (accel_choice < 0) {
+	if (accel_choice < 0) { /* the code generator unless told otherwise */
 		const char *e = getenv("VGPU_ACCEL");
-		accel_choice = e && !strcmp(e, "jit");
+		accel_choice = !(e && !strcmp(e, "interp"));
+		asked = e && !strcmp(e, "jit");
 	}
 	init_done = true;
 	apply_choice();

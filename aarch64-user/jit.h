@@ -30,8 +30,9 @@ struct a64_jit_ret {
 	struct a64_jit_slot *slot;
 };
 
-/* true when blocks are to be compiled: `vgpu run -accel jit`, or
- * VGPU_ACCEL=jit in the environment (read once, by a64_jit_init()). */
+/* true when blocks are to be compiled: the default; `vgpu run -accel
+ * interp` or VGPU_ACCEL=interp in the environment (read once, by
+ * a64_jit_init()) interprets them instead. */
 extern bool a64_jit_on;
 
 /* Selects the engine by name ("jit" or "interp"); -1 for another name. */

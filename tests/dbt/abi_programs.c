@@ -246,11 +246,11 @@ TEST_TIMEOUT(python3_libcrypto, 1800)
 }
 
 /*
- * The same programs on the other engine: vgpu runs them with -accel jit
- * (VGPU_ACCEL reaches vgpu through the environment; each test runs in its
- * own process). The interpreter's runs above are the default engine's.
+ * The same programs on the other engine: vgpu runs them with -accel
+ * interp (VGPU_ACCEL reaches vgpu through the environment; each test runs
+ * in its own process). The runs above are the default engine's, the JIT.
  */
-#define OTHER_ENGINE "jit"
+#define OTHER_ENGINE "interp"
 
 TEST_TIMEOUT(busybox_sh_script_other_engine, 900)
 {
