@@ -318,71 +318,48 @@ struct crypto_op {
 	uint8_t op;
 };
 
-/* Indexed by each class's opcode field; a NULL handler is unallocated. */
-static const struct crypto_op aes_ops[32] = {
-	[4] = { exec_aese, exec_aese_host, 0 },	  /* AESE */
-	[5] = { exec_aese, exec_aese_host, 1 },	  /* AESD */
-	[6] = { exec_aesmc, exec_aesmc_host, 0 }, /* AESMC */
-	[7] = { exec_aesmc, exec_aesmc_host, 1 }, /* AESIMC */
-};
-static const struct crypto_op sha3_ops[8] = {
-	[0] = { exec_sha1_hash, NULL, 0 },   [1] = { exec_sha1_hash, NULL, 1 },
-	[2] = { exec_sha1_hash, NULL, 2 },   [3] = { exec_sha1su0, NULL, 0 },
-	[4] = { exec_sha256_hash, NULL, 0 }, [5] = { exec_sha256_hash, NULL, 1 },
-	[6] = { exec_sha256su1, NULL, 0 },
-};
-static const struct crypto_op sha2_ops[32] = {
-	[0] = { exec_sha1h, NULL, 0 },
-	[1] = { exec_sha1su1, NULL, 0 },
-	[2] = { exec_sha256su0, NULL, 0 },
-};
-/* PMULL/PMULL2 .1Q: one row, op = Q */
-static const struct crypto_op pmull_ops[2] = {
-	[0] = { exec_pmull64, exec_pmull64_host, 0 },
-	[1] = { exec_pmull64, exec_pmull64_host, 1 },
+/* The operations simd_crypto.decode names. */
+enum crypto_id {
+	CR_AESE, CR_AESD, CR_AESMC, CR_AESIMC,
+	CR_SHA1C, CR_SHA1P, CR_SHA1M, CR_SHA1SU0, CR_SHA256H, CR_SHA256H2, CR_SHA256SU1,
+	CR_SHA1H, CR_SHA1SU1, CR_SHA256SU0,
+	CR_PMULL, CR_PMULL2,
 };
 
-static bool dec_from(struct a64_insn *d, uint32_t w, const struct crypto_op *ops,
-		     unsigned opcode)
+static const struct crypto_op crypto_ops[] = {
+	[CR_AESE] = { exec_aese, exec_aese_host, 0 },
+	[CR_AESD] = { exec_aese, exec_aese_host, 1 },
+	[CR_AESMC] = { exec_aesmc, exec_aesmc_host, 0 },
+	[CR_AESIMC] = { exec_aesmc, exec_aesmc_host, 1 },
+	[CR_SHA1C] = { exec_sha1_hash, NULL, 0 },
+	[CR_SHA1P] = { exec_sha1_hash, NULL, 1 },
+	[CR_SHA1M] = { exec_sha1_hash, NULL, 2 },
+	[CR_SHA1SU0] = { exec_sha1su0, NULL, 0 },
+	[CR_SHA256H] = { exec_sha256_hash, NULL, 0 },
+	[CR_SHA256H2] = { exec_sha256_hash, NULL, 1 },
+	[CR_SHA256SU1] = { exec_sha256su1, NULL, 0 },
+	[CR_SHA1H] = { exec_sha1h, NULL, 0 },
+	[CR_SHA1SU1] = { exec_sha1su1, NULL, 0 },
+	[CR_SHA256SU0] = { exec_sha256su0, NULL, 0 },
+	[CR_PMULL] = { exec_pmull64, exec_pmull64_host, 0 },
+	[CR_PMULL2] = { exec_pmull64, exec_pmull64_host, 1 }, /* upper halves */
+};
+
+/* The decoder generated from simd_crypto.decode (decode_simd_crypto). */
+#include "aarch64-user/simd_crypto.decode.inc"
+
+static bool dec_CRYPTO(struct a64_insn *d, const struct args_cr *a)
 {
-	if (!ops[opcode].fn)
-		return false;
-	d->fn = ops[opcode].host && host_crypto() ? ops[opcode].host : ops[opcode].fn;
-	d->op = ops[opcode].op;
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
+	const struct crypto_op *o = &crypto_ops[a->id];
+	d->fn = o->host && host_crypto() ? o->host : o->fn;
+	d->op = o->op;
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rm;
 	return true;
 }
 
-static bool dec_aes(struct a64_insn *d, uint32_t w, uint64_t pc)
-{
-	(void)pc;
-	return dec_from(d, w, aes_ops, bits(w, 16, 12));
-}
-
-static bool dec_sha3(struct a64_insn *d, uint32_t w, uint64_t pc)
-{
-	(void)pc;
-	return dec_from(d, w, sha3_ops, bits(w, 14, 12));
-}
-
-static bool dec_sha2(struct a64_insn *d, uint32_t w, uint64_t pc)
-{
-	(void)pc;
-	return dec_from(d, w, sha2_ops, bits(w, 16, 12));
-}
-
-static bool dec_pmull64(struct a64_insn *d, uint32_t w, uint64_t pc)
-{
-	(void)pc;
-	return dec_from(d, w, pmull_ops, bit(w, 30)); /* PMULL2: upper halves */
-}
-
 struct a64_pattern a64_simd_crypto_table[] = {
-	A64_ROW("01001110 00 10100 xxxxx 10 xxxxx xxxxx", dec_aes),
-	A64_ROW("01011110 00 0 xxxxx 0 xxx 00 xxxxx xxxxx", dec_sha3),
-	A64_ROW("01011110 00 10100 xxxxx 10 xxxxx xxxxx", dec_sha2),
-	A64_ROW("0 x 0 01110 11 1 xxxxx 1110 00 xxxxx xxxxx", dec_pmull64),
+	A64_ROW("xxxx 111 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_simd_crypto),
 	A64_END_TABLE,
 };
