@@ -116,6 +116,18 @@ static void flags_store(struct jx *j, bool sub)
 	jx_store(j, 4, JX_RCX, JC_CPU, JC_NZCV);
 }
 
+/* rd = T0 op T1 at width sf, NZCV from the host flags when setf (C of a
+ * subtraction when sub); register 31 as rd is SP when rd_sp. */
+static void alu_to(struct jc *jc, int op, bool sf, bool setf, bool sub, unsigned rd, bool rd_sp)
+{
+	if (setf)
+		flags_prepare(&jc->x);
+	jx_alu_rr(&jc->x, op, sf, T0, T1);
+	if (setf)
+		flags_store(&jc->x, sub);
+	put_x(jc, T0, rd, rd_sp);
+}
+
 /* ---- exits ---------------------------------------------------------------- */
 
 /* A direct exit to @target through a chaining slot. */
@@ -181,12 +193,8 @@ static bool emit_addsub_imm(struct jc *jc, const struct a64_insn *i, const struc
 	bool sub = k->p[0], setf = k->p[1], sf = k->p[2];
 	uint64_t imm = sub ? ~i->imm : i->imm;
 	get_x(jc, T0, i->rn, true);
-	if (setf)
-		flags_prepare(j);
-	jx_alu_ri(j, sub ? JX_SUB : JX_ADD, sf, T0, (int32_t)imm);
-	if (setf)
-		flags_store(j, sub);
-	put_x(jc, T0, i->rd, !setf);
+	jx_mov_ri(j, T1, imm);
+	alu_to(jc, sub ? JX_SUB : JX_ADD, sf, setf, sub, i->rd, !setf);
 	return true;
 }
 
@@ -202,16 +210,10 @@ static void shifted_rm(struct jc *jc, const struct a64_insn *i)
 /* p: sub, S. */
 static bool emit_addsub_reg(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
-	struct jx *j = &jc->x;
 	bool sub = k->p[0], setf = k->p[1];
 	get_x(jc, T0, i->rn, false);
 	shifted_rm(jc, i);
-	if (setf)
-		flags_prepare(j);
-	jx_alu_rr(j, sub ? JX_SUB : JX_ADD, i->sf, T0, T1);
-	if (setf)
-		flags_store(j, sub);
-	put_x(jc, T0, i->rd, false);
+	alu_to(jc, sub ? JX_SUB : JX_ADD, i->sf, setf, sub, i->rd, false);
 	return true;
 }
 
@@ -226,12 +228,7 @@ static bool emit_logic_reg(struct jc *jc, const struct a64_insn *i, const struct
 	shifted_rm(jc, i);
 	if (i->op & 1)
 		jx_not(j, i->sf, T1);
-	if (setf)
-		flags_prepare(j);
-	jx_alu_rr(j, ops[i->op >> 1], i->sf, T0, T1);
-	if (setf)
-		flags_store(j, false);
-	put_x(jc, T0, i->rd, false);
+	alu_to(jc, ops[i->op >> 1], i->sf, setf, false, i->rd, false);
 	return true;
 }
 
@@ -254,12 +251,7 @@ static bool emit_logic_imm(struct jc *jc, const struct a64_insn *i, const struct
 	bool setf = i->op == 3;
 	get_x(jc, T0, i->rn, false);
 	jx_mov_ri(j, T1, i->imm);
-	if (setf)
-		flags_prepare(j);
-	jx_alu_rr(j, ops[i->op & 3], i->sf, T0, T1);
-	if (setf)
-		flags_store(j, false);
-	put_x(jc, T0, i->rd, !setf);
+	alu_to(jc, ops[i->op & 3], i->sf, setf, false, i->rd, !setf);
 	return true;
 }
 
@@ -520,12 +512,7 @@ static bool emit_addsub_ext(struct jc *jc, const struct a64_insn *i, const struc
 	if (i->imm)
 		jx_shift_ri(j, JX_SHL, true, T1, (uint8_t)i->imm);
 	get_x(jc, T0, i->rn, true);
-	if (setf)
-		flags_prepare(j);
-	jx_alu_rr(j, i->op ? JX_SUB : JX_ADD, i->sf, T0, T1);
-	if (setf)
-		flags_store(j, i->op);
-	put_x(jc, T0, i->rd, !setf);
+	alu_to(jc, i->op ? JX_SUB : JX_ADD, i->sf, setf, i->op, i->rd, !setf);
 	return true;
 }
 
