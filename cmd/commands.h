@@ -25,7 +25,7 @@ extern const struct vgpu_cmd vgpu_cmd_dev;   /* fuse-dev/ */
 extern const struct vgpu_cmd vgpu_cmd_stats; /* cmd/stats_cmd.c */
 extern const struct vgpu_cmd vgpu_cmd_dis;   /* cmd/dis.c */
 extern const struct vgpu_cmd vgpu_cmd_preload; /* cmd/preload.c */
-extern const struct vgpu_cmd vgpu_cmd_replay;  /* fuse-dev/replay.c */
+extern const struct vgpu_cmd vgpu_cmd_replay;  /* fuse-dev/capture_replay.c */
 extern const struct vgpu_cmd vgpu_cmd_system;  /* aarch64-system/system_cmd.c */
 
 /* True when argv holds -h or --help before any "--" (and, for @cmd with

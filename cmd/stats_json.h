@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reading the statistics JSON (driver-shim's shim_stats_json) with json-c,
+ * Reading the statistics JSON (the document board/ assembles) with json-c,
  * for `vgpu stats`, `vgpu preload` and the tests. Lookups take NULL and
  * values of the wrong type, and read absent members as 0 or "?": a file
  * from an older server then renders with zeros instead of failing.
