@@ -70,8 +70,18 @@ bool mmu_as_get(struct shim_gpu *gpu, struct shim_ctx *ctx, struct shim_acct *a)
 		/* After a terminal fault the space stays disabled, and
 		 * reserved, until no job of the context runs on it. */
 		if (ctx->as_faulted) {
+			uint32_t stale = MALI_MMU_IRQ_PAGE_FAULT(ctx->as_nr) |
+					 MALI_MMU_IRQ_BUS_FAULT(ctx->as_nr);
+
 			if (job_as_busy(gpu, ctx->as_nr))
 				return false;
+			/* A fault still pending here is the failed job's own
+			 * (its descriptor write-back into the disabled space):
+			 * left for the MMU thread, it would disable the space
+			 * again under the next job. */
+			stale &= gpu_read(gpu, a, MALI_MMU_IRQ_RAWSTAT);
+			if (stale)
+				gpu_write(gpu, a, MALI_MMU_IRQ_CLEAR, stale);
 			mmu_as_program(gpu, a, ctx->as_nr, ctx);
 			ctx->as_faulted = false;
 		}
@@ -132,6 +142,12 @@ void mmu_irq_thread(struct shim_gpu *gpu, struct shim_acct *a)
 
 		if (!(st & bits))
 			continue;
+		/* The space is already disabled for a fault: this is the
+		 * failing job's trailing access, not a new fault. */
+		if (ctx && ctx->as_faulted) {
+			gpu_write(gpu, a, MALI_MMU_IRQ_CLEAR, st & bits);
+			continue;
+		}
 		fs = gpu_read(gpu, a, MALI_AS(as) + MALI_AS_FAULTSTATUS);
 		fa = gpu_read64(gpu, a, MALI_AS(as) + MALI_AS_FAULTADDRESS_LO);
 		/* A translation fault in growable memory is resolved by
