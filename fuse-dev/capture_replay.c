@@ -245,20 +245,37 @@ static struct handle_map *find_region(struct replay *r, unsigned file, uint64_t 
 }
 
 /* Before anything else is mapped: the captured regions' addresses are
- * held (PROT_NONE) so the replay's own mappings cannot take them. */
-static void reserve_regions(FILE *ev)
+ * held (PROT_NONE) so the replay's own mappings cannot take them.  A region
+ * that overlaps memory this process already uses (its stack, its binary)
+ * cannot be replayed: the later MAP_FIXED would overwrite that memory. */
+static int reserve_regions(FILE *ev, const char *path)
 {
 	char line[512];
-	unsigned file;
+	unsigned file, lineno = 0;
 	uint64_t va, pages;
 
-	while (fgets(line, sizeof(line), ev))
-		if (sscanf(line, "kalloc %u %" SCNx64 " %" SCNu64, &file, &va, &pages) == 3 &&
-		    pages && pages < (1ull << 36))
-			mmap((void *)(uintptr_t)va, pages << 12, PROT_NONE,
-			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE,
-			     -1, 0);
+	while (fgets(line, sizeof(line), ev)) {
+		lineno++;
+		if (sscanf(line, "kalloc %u %" SCNx64 " %" SCNu64, &file, &va, &pages) != 3)
+			continue;
+		if (!pages || pages >= (1ull << 36) || (va & 0xfff) ||
+		    va + (pages << 12) < va || va + (pages << 12) > (1ull << 47)) {
+			fprintf(stderr, "vgpu replay: %s: line %u: kalloc region 0x%" PRIx64
+				" of %" PRIu64 " pages is out of range\n", path, lineno, va, pages);
+			return -1;
+		}
+		void *p = mmap((void *)(uintptr_t)va, pages << 12, PROT_NONE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE,
+			       -1, 0);
+		if (p == MAP_FAILED || p != (void *)(uintptr_t)va) {
+			fprintf(stderr, "vgpu replay: %s: line %u: kalloc region 0x%" PRIx64
+				" of %" PRIu64 " pages collides with the replay's own memory\n",
+				path, lineno, va, pages);
+			return -1;
+		}
+	}
 	rewind(ev);
+	return 0;
 }
 
 static void do_kalloc(struct replay *r, unsigned file, uint64_t va, uint64_t pages,
@@ -430,7 +447,10 @@ static int replay_main(int argc, char **argv)
 		fprintf(stderr, "vgpu replay: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	reserve_regions(ev);
+	if (reserve_regions(ev, path)) {
+		fclose(ev);
+		return 1;
+	}
 	r.ip = vgpu_inproc_create(&cfg);
 	if (!r.ip) {
 		fclose(ev);
