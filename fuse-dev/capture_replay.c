@@ -15,10 +15,12 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -244,7 +246,37 @@ static struct handle_map *find_region(struct replay *r, unsigned file, uint64_t 
 	return NULL;
 }
 
-/* Before anything else is mapped: the captured regions' addresses are
+/* The records capture_record.c writes to events, each with all its fields. */
+static const struct {
+	const char *name, *fmt;
+} records[] = {
+	{ "create", "create %*u %*u %*u %*u %*llx%n" },
+	{ "close", "close %*u %*u%n" },
+	{ "submit", "submit %*u %*u %*llx %*u%n" },
+	{ "done", "done %*u %*ld%n" },
+	{ "kalloc", "kalloc %*u %*llx %*llu %*llu %*llx%n" },
+	{ "kfree", "kfree %*u %*llx%n" },
+	{ "ksubmit", "ksubmit %*u %*u %*u %*u%n" },
+	{ "kdone", "kdone %*u %*ld%n" },
+};
+
+/* Whether @line (without its newline) is one whole record. */
+static bool is_record(const char *line)
+{
+	for (size_t i = 0; i < sizeof(records) / sizeof(records[0]); i++) {
+		int end = -1;
+
+		if (strncmp(line, records[i].name, strlen(records[i].name)) ||
+		    line[strlen(records[i].name)] != ' ')
+			continue;
+		sscanf(line, records[i].fmt, &end);
+		return end > 0 && !line[end];
+	}
+	return false;
+}
+
+/* Before anything else is mapped: every line must be a whole record (a
+ * capture is untrusted input), and the captured regions' addresses are
  * held (PROT_NONE) so the replay's own mappings cannot take them.  A region
  * that overlaps memory this process already uses (its stack, its binary)
  * cannot be replayed: the later MAP_FIXED would overwrite that memory. */
@@ -255,7 +287,15 @@ static int reserve_regions(FILE *ev, const char *path)
 	uint64_t va, pages;
 
 	while (fgets(line, sizeof(line), ev)) {
+		size_t len = strlen(line);
+
 		lineno++;
+		if (!len || line[len - 1] != '\n' || (line[len - 1] = 0, !is_record(line))) {
+			fprintf(stderr, "vgpu replay: %s: line %u: not a capture record "
+				"(create, close, submit, done, kalloc, kfree, ksubmit, kdone "
+				"with all their fields, one a line)\n", path, lineno);
+			return -1;
+		}
 		if (sscanf(line, "kalloc %u %" SCNx64 " %" SCNu64, &file, &va, &pages) != 3)
 			continue;
 		if (!pages || pages >= (1ull << 36) || (va & 0xfff) ||
@@ -423,6 +463,7 @@ static int replay_main(int argc, char **argv)
 	struct replay r = { 0 };
 	const char *stats = NULL;
 	char path[4300], line[512];
+	struct stat st;
 	FILE *ev;
 	int opt;
 
@@ -441,6 +482,15 @@ static int replay_main(int argc, char **argv)
 		return 1;
 	}
 	r.dir = argv[optind];
+	if (stat(r.dir, &st)) {
+		fprintf(stderr, "vgpu replay: %s: %s\n", r.dir, strerror(errno));
+		return 1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "vgpu replay: %s: not a capture directory "
+			"('vgpu dev --capture DIR' writes one)\n", r.dir);
+		return 1;
+	}
 	snprintf(path, sizeof(path), "%s/events", r.dir);
 	ev = fopen(path, "r");
 	if (!ev) {

@@ -710,7 +710,6 @@ TEST_F_TIMEOUT(pre, rusticl_integer_builtins_wrong_reference_faults, MESA_TIMEOU
 	cl_selfcheck_case(_metadata, self, &cl_intops, true);
 }
 
-TEST_HARNESS_MAIN
 
 /* A capture is untrusted input: regions over the replay's own stack or
  * beyond the address space fail with a message, never a crash, and the
@@ -735,3 +734,52 @@ TEST_F(pre, replay_refuses_regions_over_its_own_memory)
 	}
 	unlink(events);
 }
+
+/* Runs `vgpu replay` on self->dir holding @events (@len bytes; or on
+ * @target when set): it must exit 1 saying @say. */
+static void replay_refuses(struct __test_metadata *_metadata, struct __fixture_pre *self,
+			   const void *events, size_t len, const char *target, const char *say)
+{
+	char *replay[] = { self->vgpu, "replay", (char *)(target ? target : self->dir), NULL };
+	char path[160];
+	struct proc_result r;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/events", self->dir);
+	f = fopen(path, "w");
+	ASSERT_NONNULL(f);
+	ASSERT_EQ(fwrite(events, 1, len, f), len);
+	ASSERT_EQ(fclose(f), 0);
+	ASSERT_EQ(proc_run(replay, NULL, NULL, NULL, 0, MESA_TIMEOUT, &r), 0);
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NONNULL(strstr(r.err, say));
+	if (!strstr(r.err, say))
+		TH_LOG("stderr: %s", r.err);
+	proc_result_free(&r);
+	unlink(path);
+}
+
+/* Malformed captures fail naming the file and line, before anything runs:
+ * random bytes, a truncated record, an unknown one, a record with a
+ * field too few; a plain file is not a capture directory. */
+TEST_F(pre, replay_refuses_malformed_captures)
+{
+	static const char trunc[] = "create 0 1 4096 0 0x0000000001000000\nsubmit 0 1 0x10";
+	static const char unknown[] = "close 0 1\nmunmap 0 1\n";
+	static const char few[] = "kalloc 0 0x7f0000000000 16 16\n";
+	char bytes[3000], events[160];
+	uint32_t x = 0x9e3779b9;
+
+	for (size_t i = 0; i < sizeof(bytes); i++) {
+		x = x * 1664525u + 1013904223u;
+		bytes[i] = (char)(x >> 24);
+	}
+	replay_refuses(_metadata, self, bytes, sizeof(bytes), NULL, "events: line ");
+	replay_refuses(_metadata, self, trunc, sizeof(trunc) - 1, NULL, "events: line 2: not a capture record");
+	replay_refuses(_metadata, self, unknown, sizeof(unknown) - 1, NULL, "events: line 2: not a capture record");
+	replay_refuses(_metadata, self, few, sizeof(few) - 1, NULL, "events: line 1: not a capture record");
+	snprintf(events, sizeof(events), "%s/events", self->dir);
+	replay_refuses(_metadata, self, few, sizeof(few) - 1, events, "not a capture directory");
+}
+
+TEST_HARNESS_MAIN
