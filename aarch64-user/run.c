@@ -81,14 +81,6 @@ static const char *const run_value_opts[] = {
 	"-job-timeout", "-stats", "-trace", "-accel", NULL
 };
 
-static bool is_value_opt(const char *o)
-{
-	for (const char *const *v = run_value_opts; *v; v++)
-		if (!strcmp(*v, o))
-			return true;
-	return false;
-}
-
 /* Fills @env and the options; returns the index of PROGRAM in argv, or
  * -1 after a usage error. */
 static int parse(int argc, char **argv, struct env *env, const char **argv0)
@@ -114,7 +106,7 @@ static int parse(int argc, char **argv, struct env *env, const char **argv0)
 			a64_jit_want_stats();
 			continue;
 		}
-		if (!is_value_opt(o))
+		if (!vgpu_cmd_takes_value(&vgpu_cmd_run, o))
 			return usage_error("unknown option", o), -1;
 		if (i + 1 >= argc)
 			return usage_error("missing argument to", o), -1;

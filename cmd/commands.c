@@ -5,7 +5,7 @@
 
 #include "cmd/commands.h"
 
-static int takes_value(const struct vgpu_cmd *cmd, const char *opt)
+int vgpu_cmd_takes_value(const struct vgpu_cmd *cmd, const char *opt)
 {
 	for (const char *const *v = cmd->value_opts; *v; v++)
 		if (!strcmp(*v, opt))
@@ -24,7 +24,7 @@ int vgpu_cmd_wants_help(const struct vgpu_cmd *cmd, int argc, char **argv)
 			continue;
 		if (argv[i][0] != '-')
 			return 0; /* PROGRAM: the rest is its own */
-		i += takes_value(cmd, argv[i]);
+		i += vgpu_cmd_takes_value(cmd, argv[i]);
 	}
 	return 0;
 }

@@ -28,6 +28,8 @@ extern const struct vgpu_cmd vgpu_cmd_preload; /* cmd/preload.c */
 extern const struct vgpu_cmd vgpu_cmd_replay;  /* fuse-dev/capture_replay.c */
 extern const struct vgpu_cmd vgpu_cmd_system;  /* aarch64-system/system_cmd.c */
 
+/* True when @opt is one of @cmd's value_opts (which must be set). */
+int vgpu_cmd_takes_value(const struct vgpu_cmd *cmd, const char *opt);
 /* True when argv holds -h or --help before any "--" (and, for @cmd with
  * value_opts, before its PROGRAM). */
 int vgpu_cmd_wants_help(const struct vgpu_cmd *cmd, int argc, char **argv);

@@ -59,6 +59,19 @@ static void app_run_free(struct app_run *a)
 	rm_tree(a->dir);
 }
 
+/* The run's statistics: no GPU job failed and at least @min ran. */
+static void expect_jobs_done(struct __test_metadata *_metadata, const struct app_run *a,
+			     int min)
+{
+	const char *jobs;
+
+	ASSERT_NONNULL(a->json);
+	EXPECT_NONNULL(strstr(a->json, "\"jobs_failed\": 0,"));
+	jobs = strstr(a->json, "\"jobs_done\": ");
+	ASSERT_NONNULL(jobs);
+	EXPECT_GE(atoi(jobs + 13), min);
+}
+
 /* The value clinfo prints for @key in the block of the first device
  * after @from ("  Key   value"), or "" (a static buffer). */
 static const char *clinfo_value(const char *from, const char *key)
@@ -145,7 +158,7 @@ TEST_TIMEOUT(clpeak_kernel_latency, APP_TIMEOUT)
 			       "OCL_ICD_VENDORS=/etc/OpenCL/vendors/rusticl.icd", NULL };
 	const char *argv[] = { clpeak, "--kernel-latency", NULL };
 	struct app_run a = { 0 };
-	const char *lat, *jobs;
+	const char *lat;
 
 	if (!sysroot_variant_path("trixie"))
 		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
@@ -160,11 +173,7 @@ TEST_TIMEOUT(clpeak_kernel_latency, APP_TIMEOUT)
 	lat = strstr(a.r.out, "Kernel launch latency : ");
 	ASSERT_NONNULL(lat);
 	EXPECT_GT(strtod(lat + 24, NULL), 0.0);
-	ASSERT_NONNULL(a.json);
-	EXPECT_NONNULL(strstr(a.json, "\"jobs_failed\": 0,"));
-	jobs = strstr(a.json, "\"jobs_done\": ");
-	ASSERT_NONNULL(jobs);
-	EXPECT_GE(atoi(jobs + 13), 20000);
+	expect_jobs_done(_metadata, &a, 20000);
 	app_run_free(&a);
 }
 
@@ -175,7 +184,6 @@ TEST_TIMEOUT(pyopencl_matches_numpy, APP_TIMEOUT)
 	char python[4200], script[PATH_MAX];
 	const char *argv[] = { python, script, NULL };
 	struct app_run a = { 0 };
-	const char *jobs;
 
 	if (!sysroot_variant_path("trixie"))
 		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
@@ -187,12 +195,8 @@ TEST_TIMEOUT(pyopencl_matches_numpy, APP_TIMEOUT)
 	ASSERT_EQ(strncmp(a.r.out, "device: Mali-G71 (Panfrost)\n", 28), 0);
 	EXPECT_EQ(a.r.status, 0);
 	EXPECT_NONNULL(strstr(a.r.out, "PASS: PyOpenCL matches numpy"));
-	ASSERT_NONNULL(a.json);
-	EXPECT_NONNULL(strstr(a.json, "\"jobs_failed\": 0,"));
-	jobs = strstr(a.json, "\"jobs_done\": ");
-	ASSERT_NONNULL(jobs);
 	/* saxpy, elementwise, two reductions of two passes, a scan. */
-	EXPECT_GE(atoi(jobs + 13), 6);
+	expect_jobs_done(_metadata, &a, 6);
 	app_run_free(&a);
 }
 
