@@ -123,6 +123,11 @@ void jx_shift_ri(struct jx *j, int op, bool w64, int r, uint8_t n)
 	jx_byte(j, n);
 }
 
+void jx_shift_cl(struct jx *j, int op, bool w64, int r)
+{
+	op_rr(j, &OP1(0xd3), w64, op, r);
+}
+
 void jx_not(struct jx *j, bool w64, int r)
 {
 	op_rr(j, &OP1(0xf7), w64, 2, r);
@@ -295,4 +300,38 @@ void jx_pop(struct jx *j, int r)
 void jx_ret(struct jx *j)
 {
 	jx_byte(j, 0xc3);
+}
+
+static struct jx_op sse_op(uint8_t pfx, uint8_t op)
+{
+	struct jx_op o = OP2(0x0f, op);
+	o.pfx = pfx;
+	return o;
+}
+
+void jx_sse_rr(struct jx *j, uint8_t pfx, uint8_t op, bool w64, int reg, int rm)
+{
+	struct jx_op o = sse_op(pfx, op);
+	op_rr(j, &o, w64, reg, rm);
+}
+
+void jx_sse_rm(struct jx *j, uint8_t pfx, uint8_t op, bool w64, int reg, int base, int32_t disp)
+{
+	struct jx_op o = sse_op(pfx, op);
+	op_rm(j, &o, w64, reg, base, disp);
+}
+
+/* Three-byte VEX: inverted R and B, map 0F38; W, inverted vvvv, pp 66. */
+void jx_fma_rr(struct jx *j, uint8_t op, bool dbl, int dst, int src2, int src3)
+{
+	jx_byte(j, 0xc4);
+	jx_byte(j, (uint8_t)((dst >= 8 ? 0 : 0x80) | 0x40 | (src3 >= 8 ? 0 : 0x20) | 0x02));
+	jx_byte(j, (uint8_t)((dbl ? 0x80 : 0) | (~src2 & 15) << 3 | 0x01));
+	jx_byte(j, op);
+	jx_byte(j, (uint8_t)(0xc0 | (dst & 7) << 3 | (src3 & 7)));
+}
+
+void jx_mxcsr(struct jx *j, bool store, int base, int32_t disp)
+{
+	op_rm(j, &OP2(0x0f, 0xae), false, store ? 3 : 2, base, disp);
 }

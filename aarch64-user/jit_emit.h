@@ -57,6 +57,8 @@ void jx_cmp_m8i(struct jx *j, int base, int32_t disp, uint8_t imm);
 void jx_test_rr(struct jx *j, bool w64, int a, int b);
 void jx_test_ri(struct jx *j, bool w64, int r, int32_t imm);
 void jx_shift_ri(struct jx *j, int op, bool w64, int r, uint8_t n);
+/* Shift by cl. */
+void jx_shift_cl(struct jx *j, int op, bool w64, int r);
 void jx_not(struct jx *j, bool w64, int r);
 void jx_neg(struct jx *j, bool w64, int r);
 void jx_imul_rr(struct jx *j, bool w64, int dst, int src);
@@ -85,6 +87,35 @@ void jx_jmp_r(struct jx *j, int r);
 void jx_jmp_m(struct jx *j, int r);
 void jx_call_r(struct jx *j, int r);
 void jx_push(struct jx *j, int r);
+
+/* SSE: the 0F-escaped opcode byte with its mandatory prefix (0, 0x66,
+ * 0xF2 for double, 0xF3 for single). reg and rm are xmm numbers, or
+ * general registers where the instruction has one (conversions, movd). */
+enum {
+	JX_SSE_LOAD = 0x10,  /* movss/movsd xmm, m (clears the rest) */
+	JX_SSE_STORE = 0x11, /* movups m, xmm (prefix 0) */
+	JX_SSE_CVTI2F = 0x2a,
+	JX_SSE_CVTTF2I = 0x2c,
+	JX_SSE_UCOMI = 0x2e, /* quiet compare (prefix 0: single, 0x66: double) */
+	JX_SSE_COMI = 0x2f,  /* signalling compare */
+	JX_SSE_SQRT = 0x51,
+	JX_SSE_ADD = 0x58,
+	JX_SSE_MUL = 0x59,
+	JX_SSE_CVTF2F = 0x5a,
+	JX_SSE_SUB = 0x5c,
+	JX_SSE_DIV = 0x5e,
+	JX_SSE_MOVD_TO = 0x6e,	 /* 66: movd/movq xmm, r */
+	JX_SSE_MOVD_FROM = 0x7e, /* 66: movd/movq r, xmm */
+};
+#define JX_PFX_S 0xf3
+#define JX_PFX_D 0xf2
+void jx_sse_rr(struct jx *j, uint8_t pfx, uint8_t op, bool w64, int reg, int rm);
+void jx_sse_rm(struct jx *j, uint8_t pfx, uint8_t op, bool w64, int reg, int base, int32_t disp);
+/* Scalar FMA (VEX.LIG.66.0F38, W1 for double): dst = op(src2 * src3, dst)
+ * for the 231 forms: 0xb9 vfmadd, 0xbb vfmsub, 0xbd vfnmadd, 0xbf vfnmsub. */
+void jx_fma_rr(struct jx *j, uint8_t op, bool dbl, int dst, int src2, int src3);
+/* ldmxcsr / stmxcsr [base + disp]. */
+void jx_mxcsr(struct jx *j, bool store, int base, int32_t disp);
 void jx_pop(struct jx *j, int r);
 void jx_ret(struct jx *j);
 

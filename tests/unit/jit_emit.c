@@ -4,7 +4,8 @@
  * assembler produces for the same instructions (listing beside each),
  * covering REX extension of every operand position, the RSP/RBP/R12/R13
  * addressing special cases, 8-bit registers that need an empty REX, and
- * the three sizes of constant moves.
+ * the three sizes of constant moves; SSE with its mandatory prefixes and
+ * REX, the VEX-encoded FMA forms and the MXCSR accesses.
  */
 #include <stdio.h>
 #include <string.h>
@@ -72,6 +73,31 @@ static void emit_all(struct jx *j)
 	jx_push(j, JX_R15);
 	jx_pop(j, JX_R12);
 	jx_ret(j);
+	jx_shift_cl(j, JX_SHL, true, JX_RAX);
+	jx_shift_cl(j, JX_SAR, false, JX_R9);
+	jx_sse_rm(j, JX_PFX_S, JX_SSE_LOAD, false, 0, JX_RBX, 0x110);
+	jx_sse_rm(j, JX_PFX_D, JX_SSE_LOAD, false, 9, JX_RAX, 0);
+	jx_sse_rm(j, 0, JX_SSE_STORE, false, 1, JX_RBX, 0x120);
+	jx_sse_rr(j, JX_PFX_S, JX_SSE_ADD, false, 0, 1);
+	jx_sse_rr(j, JX_PFX_D, JX_SSE_SUB, false, 2, 10);
+	jx_sse_rr(j, JX_PFX_D, JX_SSE_MUL, false, 0, 1);
+	jx_sse_rr(j, JX_PFX_S, JX_SSE_DIV, false, 0, 1);
+	jx_sse_rr(j, JX_PFX_D, JX_SSE_SQRT, false, 0, 0);
+	jx_sse_rr(j, 0, JX_SSE_UCOMI, false, 0, 1);
+	jx_sse_rr(j, 0x66, JX_SSE_COMI, false, 0, 1);
+	jx_sse_rr(j, JX_PFX_S, JX_SSE_CVTF2F, false, 0, 0);
+	jx_sse_rr(j, JX_PFX_D, JX_SSE_CVTI2F, true, 0, JX_RAX);
+	jx_sse_rr(j, JX_PFX_S, JX_SSE_CVTI2F, false, 1, JX_RAX);
+	jx_sse_rr(j, JX_PFX_D, JX_SSE_CVTTF2I, true, JX_RAX, 0);
+	jx_sse_rr(j, JX_PFX_S, JX_SSE_CVTTF2I, false, JX_R8, 0);
+	jx_sse_rr(j, 0x66, JX_SSE_MOVD_TO, true, 0, JX_RAX);
+	jx_sse_rr(j, 0x66, JX_SSE_MOVD_FROM, false, 1, JX_RCX);
+	jx_sse_rr(j, 0x66, JX_SSE_MOVD_FROM, true, 0, JX_R9);
+	jx_fma_rr(j, 0xb9, true, 0, 1, 2);
+	jx_fma_rr(j, 0xbf, false, 8, 9, 10);
+	jx_fma_rr(j, 0xbb, true, 11, 1, 3);
+	jx_mxcsr(j, true, JX_RSP, -8);
+	jx_mxcsr(j, false, JX_RSP, -8);
 }
 
 static const struct enc_case cases[] = {
@@ -127,6 +153,31 @@ static const struct enc_case cases[] = {
 	{ "41 57", "push %r15" },
 	{ "41 5c", "pop %r12" },
 	{ "c3", "ret" },
+	{ "48 d3 e0", "shl %cl,%rax" },
+	{ "41 d3 f9", "sar %cl,%r9d" },
+	{ "f3 0f 10 83 10 01 00 00", "movss 0x110(%rbx),%xmm0" },
+	{ "f2 44 0f 10 08", "movsd (%rax),%xmm9" },
+	{ "0f 11 8b 20 01 00 00", "movups %xmm1,0x120(%rbx)" },
+	{ "f3 0f 58 c1", "addss %xmm1,%xmm0" },
+	{ "f2 41 0f 5c d2", "subsd %xmm10,%xmm2" },
+	{ "f2 0f 59 c1", "mulsd %xmm1,%xmm0" },
+	{ "f3 0f 5e c1", "divss %xmm1,%xmm0" },
+	{ "f2 0f 51 c0", "sqrtsd %xmm0,%xmm0" },
+	{ "0f 2e c1", "ucomiss %xmm1,%xmm0" },
+	{ "66 0f 2f c1", "comisd %xmm1,%xmm0" },
+	{ "f3 0f 5a c0", "cvtss2sd %xmm0,%xmm0" },
+	{ "f2 48 0f 2a c0", "cvtsi2sd %rax,%xmm0" },
+	{ "f3 0f 2a c8", "cvtsi2ss %eax,%xmm1" },
+	{ "f2 48 0f 2c c0", "cvttsd2si %xmm0,%rax" },
+	{ "f3 44 0f 2c c0", "cvttss2si %xmm0,%r8d" },
+	{ "66 48 0f 6e c0", "movq %rax,%xmm0" },
+	{ "66 0f 7e c9", "movd %xmm1,%ecx" },
+	{ "66 49 0f 7e c1", "movq %xmm0,%r9" },
+	{ "c4 e2 f1 b9 c2", "vfmadd231sd %xmm2,%xmm1,%xmm0" },
+	{ "c4 42 31 bf c2", "vfnmsub231ss %xmm10,%xmm9,%xmm8" },
+	{ "c4 62 f1 bb db", "vfmsub231sd %xmm3,%xmm1,%xmm11" },
+	{ "0f ae 5c 24 f8", "stmxcsr -0x8(%rsp)" },
+	{ "0f ae 54 24 f8", "ldmxcsr -0x8(%rsp)" },
 };
 
 static size_t hex_bytes(const char *s, uint8_t *out)
