@@ -41,6 +41,21 @@ system-demo: $(VGPU) kernel
 		--initrd "$$(scripts/kernel.sh --print-initramfs)" --append "console=ttyAMA0 quiet"
 
 # The guest's panfrost client (tests/guest/system_gpu.c) uses the
-# project's UAPI and register headers.
-$(BUILD)/tests/guest/system_gpu: GUEST_CFLAGS += -I. -MMD -MP
--include $(BUILD)/tests/guest/system_gpu.d
+# project's UAPI and register headers, and encodes its shaders with the
+# tests' Bifrost encoder (tests/shader/bi_enc.h), which searches the ISA
+# tables: those and the OS layer under them, cross-compiled.
+GUEST_ISA_SRCS := shader/decode.c shader/isa_table_fma.c shader/isa_table_add.c \
+	shader/isa_names.c os/os-user.c
+GUEST_ISA_OBJS := $(GUEST_ISA_SRCS:%.c=$(BUILD)/guest-obj/%.o)
+
+$(BUILD)/guest-obj/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CROSS   $@")
+	$(Q)$(CROSS_CC) $(GUEST_CFLAGS) -D_GNU_SOURCE -I. -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/guest/system_gpu: tests/guest/system_gpu.c $(GUEST_ISA_OBJS)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CROSS   $@")
+	$(Q)$(CROSS_CC) $(GUEST_CFLAGS) -I. -Itests -MMD -MP -static -o $@ $< \
+		$(GUEST_ISA_OBJS) -lpthread -lm
+-include $(BUILD)/tests/guest/system_gpu.d $(GUEST_ISA_OBJS:.o=.d)

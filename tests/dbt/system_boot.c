@@ -354,40 +354,53 @@ TEST_TIMEOUT(without_a_gpu_panfrost_finds_nothing, 300)
 	free(out);
 }
 
-/* tests/guest/system_gpu in a copy of that initramfs: a WRITE_VALUE job
- * through panfrost's UAPI, which the guest kernel maps in the GPU's page
- * tables and submits; the GPU writes guest RAM and raises the JOB line. */
-TEST_TIMEOUT(a_job_through_the_guest_kernels_panfrost, 300)
+/* tests/guest/system_gpu in a copy of that initramfs, run by @cmds with
+ * -gpu g71; returns the console, or NULL after a skip or failure. */
+static char *boot_client(struct __test_metadata *_metadata, const char *cmds)
 {
 	char dir[] = "/tmp/vgpu-system-gpu-XXXXXX", src[4300], bin[4300];
-	ASSERT_NONNULL(mkdtemp(dir));
-	snprintf(src, sizeof(src), "%s/initramfs/.", cache_dir());
-	snprintf(bin, sizeof(bin), "%s/bin", dir);
-	char *cp[] = { "cp", "-a", src, dir, NULL };
 	struct proc_result c;
 	struct stat st;
 	char *out = NULL;
-	if (!stat(src, &st) && !proc_run(cp, NULL, NULL, NULL, 0, 60, &c)) {
-		EXPECT_EQ(c.status, 0);
-		proc_result_free(&c);
-		ASSERT_EQ(put_guest("system_gpu", bin, "system_gpu"), 0);
-		out = boot_gpu(_metadata, "g71",
-			       "/bin/system_gpu\ngrep panfrost /proc/interrupts\npoweroff -f\n",
-			       NULL, dir);
-	} else {
+
+	if (!mkdtemp(dir))
+		return NULL;
+	snprintf(src, sizeof(src), "%s/initramfs/.", cache_dir());
+	snprintf(bin, sizeof(bin), "%s/bin", dir);
+	char *cp[] = { "cp", "-a", src, dir, NULL };
+	if (stat(src, &st) || proc_run(cp, NULL, NULL, NULL, 0, 60, &c)) {
 		rm_tree(dir);
-		SKIP(return, "no initramfs in the cache: run scripts/kernel.sh --fetch");
+		SKIP(return NULL, "no initramfs in the cache: run scripts/kernel.sh --fetch");
 	}
+	EXPECT_EQ(c.status, 0);
+	proc_result_free(&c);
+	if (!put_guest("system_gpu", bin, "system_gpu"))
+		out = boot_gpu(_metadata, "g71", cmds, NULL, dir);
+	else
+		TH_LOG("cannot put tests/guest/system_gpu in %s", bin);
 	rm_tree(dir);
+	return out;
+}
+
+/* A WRITE_VALUE job through panfrost's UAPI, which the guest kernel maps
+ * in the GPU's page tables and submits (the GPU writes guest RAM and
+ * raises the JOB line); then a COMPUTE job, a Bifrost vector add the
+ * client encodes, whose 512 outputs the client checks in guest RAM. */
+TEST_TIMEOUT(a_job_through_the_guest_kernels_panfrost, 300)
+{
+	char *out = boot_client(_metadata, "/bin/system_gpu\n/bin/system_gpu vadd\n"
+					   "grep panfrost /proc/interrupts\npoweroff -f\n");
 	if (!out)
 		return;
 	EXPECT_NONNULL(strstr(out, "\nsystem_gpu: GPU_PROD_ID 0x6000\r\n"));
 	EXPECT_NONNULL(strstr(out, "\nsystem_gpu: job at GPU VA 0x"));
 	EXPECT_NONNULL(strstr(out, " wrote 0x0123456789abcdef (ok)\r\n"));
-	/* One JOB interrupt through the GIC, no MMU fault. */
+	EXPECT_NONNULL(strstr(out, "\nsystem_gpu: vadd: 512 outputs right, job status 0x1 (ok)\r\n"));
+	/* JOB interrupts through the GIC, no MMU fault, no timeout. */
 	EXPECT_NONNULL(strstr(out, "GIC-0  96 Level     panfrost-job"));
 	EXPECT_NULL(strstr(out, "Page fault"));
-	if (!strstr(out, "(ok)"))
+	EXPECT_NULL(strstr(out, "timeout"));
+	if (!strstr(out, "outputs right"))
 		TH_LOG("console: %s", out);
 	free(out);
 }

@@ -44,30 +44,6 @@ FIXTURE_TEARDOWN(loop)
 	vgpu_inproc_destroy(self->ip);
 }
 
-/* 8 threads: r7 = &out[gid] (never 0), stored at out[gid] (the sign
- * that the shader runs), then a clause that branches to itself while
- * r7 != 0, then the store it never reaches. */
-static bool tjob_forever(struct tjob *j)
-{
-	struct asm_header h = { .flow = 3, .staging_reg = 7 };
-	struct asm_tuple st = { TJ_NOP_F, bi_enc(false, "+STORE.i32", SRCS(0, 5), NULL),
-				asm_block(true, 7, -1, -1, -1, -1, TJ_U_OUT) };
-	uint64_t top;
-
-	tjob_write(j, 3, 8, 1, 4, 0);
-	tj64(j, TJ_PUSH + 16, j->va + TJ_O);
-	tj64(j, TJ_PUSH + 24, 2);
-	memset(j->mem + TJ_O, 0, 32);
-	if (!tjob_emit_out_address(j) || st.add == ~0u)
-		return false;
-	tjob_emit(j, &h, &st, 1);
-	top = tjob_here(j);
-	if (!tjob_emit_branch_nz(j, 7, top) || !tjob_emit_store_out(j, 7))
-		return false;
-	tj32(j, TJ_JOB + 16)[0] |= 1u << 16; /* job index 1 */
-	return true;
-}
-
 /* The vector add the slot runs afterwards, in the same memory. */
 TEST_F_TIMEOUT(loop, panfrost_runaway_shader_is_terminated_then_the_slot_works, 60)
 {
@@ -160,53 +136,21 @@ TEST_TIMEOUT(runaway_shader_is_stopped_by_gpu_time, 120)
 }
 
 /*
- * An honest job that takes a while: 768 workgroups of 16 threads, each
- * looping (gid & 0xffff) + 1 times (tp_loop of bi_progs.h), some 3 ms of
- * a Mali-G71 MP8 at its peak rate and seconds of interpretation (a
- * minute under a sanitizer on a busy machine). Under a 1 ms GPU-time
- * limit it is stopped (and the slot runs the next job); under the
- * default limit it finishes, right.
+ * An honest job that takes a while (tp_long_loop of bi_progs.h): under a
+ * 1 ms GPU-time limit it is stopped (and the slot runs the next job);
+ * under the default limit it finishes, right.
  */
-#define LONG_GROUPS 768
-#define LONG_BO (TJ_O + 64 * LONG_GROUPS + 4096)
-
-static bool long_loop(struct tjob *tj)
-{
-	if (!tp_loop(tj, LONG_GROUPS))
-		return false;
-	tj64(tj, TJ_PUSH + 32, (uint64_t)1 << 32 | 0xffff); /* u4 = { mask, 1 } */
-	memset(tj->mem + TJ_O, 0xff, 64 * LONG_GROUPS);
-	tj32(tj, TJ_JOB + 16)[0] |= 1u << 16;
-	return true;
-}
-
-static int long_loop_check(struct tjob *tj)
-{
-	for (uint32_t i = 0; i < 16 * LONG_GROUPS; i++) {
-		uint32_t n = (i & 0xffff) + 1, acc = i, got;
-
-		do {
-			n--;
-			acc = acc * acc + n;
-		} while (n);
-		memcpy(&got, tj->mem + TJ_O + 4 * i, 4);
-		if (got != acc)
-			return (int)i;
-	}
-	return -1;
-}
-
 TEST_TIMEOUT(long_honest_job_gpu_time_limit_vs_default, 300)
 {
 	for (int dflt = 0; dflt < 2; dflt++) {
 		struct gnode g;
 
-		ASSERT_TRUE(gnode_open(&g, dflt ? 0 : 1, LONG_BO));
-		ASSERT_TRUE(long_loop(&g.tj));
+		ASSERT_TRUE(gnode_open(&g, dflt ? 0 : 1, TP_LONG_BO));
+		ASSERT_TRUE(tp_long_loop(&g.tj));
 		ASSERT_EQ(pan_run_wait(g.f, g.tj.va + TJ_JOB, 240), 0);
 		if (dflt) {
 			EXPECT_EQ(tj32(&g.tj, TJ_JOB)[0], (uint32_t)MALI_EXC_DONE);
-			EXPECT_EQ(long_loop_check(&g.tj), -1);
+			EXPECT_EQ(tp_long_loop_check(&g.tj), -1);
 		} else {
 			EXPECT_EQ(tj32(&g.tj, TJ_JOB)[0], (uint32_t)MALI_EXC_TERMINATED);
 			EXPECT_EQ(vecadd_after(g.f, &g.tj), MALI_EXC_DONE);

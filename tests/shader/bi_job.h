@@ -137,6 +137,30 @@ static inline bool tjob_emit_branch_nz(struct tjob *j, unsigned reg, uint64_t ta
 	return true;
 }
 
+/* 8 threads: r7 = &out[gid] (never 0), stored at out[gid] (the sign
+ * that the shader runs), then a clause that branches to itself while
+ * r7 != 0, then the store it never reaches. */
+static inline bool tjob_forever(struct tjob *j)
+{
+	struct asm_header h = { .flow = 3, .staging_reg = 7 };
+	struct asm_tuple st = { TJ_NOP_F, bi_enc(false, "+STORE.i32", SRCS(0, 5), NULL),
+				asm_block(true, 7, -1, -1, -1, -1, TJ_U_OUT) };
+	uint64_t top;
+
+	tjob_write(j, 3, 8, 1, 4, 0);
+	tj64(j, TJ_PUSH + 16, j->va + TJ_O);
+	tj64(j, TJ_PUSH + 24, 2);
+	memset(j->mem + TJ_O, 0, 32);
+	if (!tjob_emit_out_address(j) || st.add == ~0u)
+		return false;
+	tjob_emit(j, &h, &st, 1);
+	top = tjob_here(j);
+	if (!tjob_emit_branch_nz(j, 7, top) || !tjob_emit_store_out(j, 7))
+		return false;
+	tj32(j, TJ_JOB + 16)[0] |= 1u << 16; /* job index 1 */
+	return true;
+}
+
 /*
  * out[gid] = a[gid] + b[gid] (floats) for 8 x @groups threads; a and out
  * through push uniforms u0 and u2, b through UBO 0 (seg=ubo), u3.w0 = 2

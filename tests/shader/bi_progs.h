@@ -210,10 +210,11 @@ static inline bool tp_loop(struct tjob *j, unsigned groups)
 	       tjob_emit_out_address(j) && tjob_emit_store_out(j, 1);
 }
 
-static inline int tp_loop_check(struct tjob *j, unsigned groups)
+/* The loop's outputs for (gid & @mask) + 1 iterations. */
+static inline int tp_loop_mask_check(struct tjob *j, unsigned groups, uint32_t mask)
 {
 	for (unsigned i = 0; i < 16 * groups; i++) {
-		uint32_t n = (i & 15) + 1, acc = i;
+		uint32_t n = (i & mask) + 1, acc = i;
 
 		do {
 			n--;
@@ -223,6 +224,35 @@ static inline int tp_loop_check(struct tjob *j, unsigned groups)
 			return (int)i;
 	}
 	return -1;
+}
+
+static inline int tp_loop_check(struct tjob *j, unsigned groups)
+{
+	return tp_loop_mask_check(j, groups, 15);
+}
+
+/*
+ * An honest job that takes a while: the loop over 768 workgroups with
+ * (gid & 0xffff) + 1 iterations, some 3 ms of a Mali-G71 MP8 at its peak
+ * rate and seconds of interpretation (a minute under a sanitizer on a
+ * busy machine). Its buffer is TP_LONG_BO bytes.
+ */
+#define TP_LONG_GROUPS 768
+#define TP_LONG_BO (TJ_O + 64 * TP_LONG_GROUPS + 4096)
+
+static inline bool tp_long_loop(struct tjob *j)
+{
+	if (!tp_loop(j, TP_LONG_GROUPS))
+		return false;
+	tj64(j, TJ_PUSH + 32, (uint64_t)1 << 32 | 0xffff); /* u4 = { mask, 1 } */
+	memset(j->mem + TJ_O, 0xff, 64 * TP_LONG_GROUPS);
+	tj32(j, TJ_JOB + 16)[0] |= 1u << 16;
+	return true;
+}
+
+static inline int tp_long_loop_check(struct tjob *j)
+{
+	return tp_loop_mask_check(j, TP_LONG_GROUPS, 0xffff);
 }
 
 /* --- sgemm: row = wg & 7, col = lid; a: 8 x 16, b: 16 x 16 floats --- */
