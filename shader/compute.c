@@ -11,6 +11,7 @@
  *   r57..r59 = workgroup id, r60..r62 = global id.
  */
 #include "shader/compute.h"
+#include "shader/fragment.h"
 #include "vgpu/regs.h"
 
 struct worker;
@@ -458,6 +459,20 @@ static void own_threads_run(struct worker *wk, unsigned n)
 	}
 }
 
+/* The graphics jobs: fragment jobs here; the others are not modelled
+ * yet and fail as a GPU without them would, naming what. */
+static uint32_t graphics_run(struct bi_compute *bc, struct vgpu_job *job)
+{
+	const struct vgpu_job_info *info = vgpu_job_info(job);
+	struct bi_gfx g = { .arch = bc->arch };
+
+	if (info->type == MALI_JOB_TYPE_FRAGMENT)
+		return bi_fragment_run(&g, job);
+	os_warn("shader", "job type %u at 0x%llx not implemented: JOB_CONFIG_FAULT",
+		info->type, (unsigned long long)info->va);
+	return MALI_EXC_JOB_CONFIG_FAULT;
+}
+
 uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 {
 	struct bi_compute *bc = priv;
@@ -472,7 +487,7 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	int err = 0;
 
 	if (info->type != MALI_JOB_TYPE_COMPUTE)
-		return MALI_EXC_JOB_CONFIG_FAULT;
+		return graphics_run(bc, job);
 	s = os_zalloc(sizeof(*s));
 	if (!s)
 		return MALI_EXC_JOB_CONFIG_FAULT;

@@ -106,7 +106,8 @@ static void gles_die(const char *what, const char *detail)
 
 /* A current GLES 3.1 context; prints the renderer and exits unless it is
  * the virtual Mali: "Mali-G71 (Panfrost)", or $VGPU_EXPECT_RENDERER (a
- * server started with --gpu g52 is "Mali-G52 (Panfrost)"). */
+ * server started with --gpu g52 is "Mali-G52 (Panfrost)"; "llvmpipe*"
+ * matches any name starting with "llvmpipe"). */
 static void gles_init(void)
 {
 	static const EGLint cfg_attr[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_NONE };
@@ -143,14 +144,17 @@ static void gles_init(void)
 	want = getenv("VGPU_EXPECT_RENDERER");
 	if (!want || !*want)
 		want = "Mali-G71 (Panfrost)";
-	if (!renderer || strcmp((const char *)renderer, want))
+	/* A trailing '*' asks for a prefix (llvmpipe names its LLVM). */
+	if (!renderer || (want[strlen(want) - 1] == '*' ?
+			  strncmp((const char *)renderer, want, strlen(want) - 1) :
+			  strcmp((const char *)renderer, want)))
 		exit(GLES_EXIT_WRONG_GPU);
 }
 
-/* Compiles and links @src, and makes it current. */
-static GLuint gles_program(const char *src)
+/* Compiles shader @src of @kind and attaches it to @prog. */
+static inline void gles_attach(GLuint prog, GLenum kind, const char *src)
 {
-	GLuint sh = GL(glCreateShader)(GL_COMPUTE_SHADER), prog;
+	GLuint sh = GL(glCreateShader)(kind);
 	char log[4096];
 	GLint ok = 0;
 
@@ -161,8 +165,15 @@ static GLuint gles_program(const char *src)
 		GL(glGetShaderInfoLog)(sh, sizeof(log), NULL, log);
 		gles_die("compile", log);
 	}
-	prog = GL(glCreateProgram)();
 	GL(glAttachShader)(prog, sh);
+}
+
+/* Links @prog and makes it current. */
+static inline void gles_link(GLuint prog)
+{
+	char log[4096];
+	GLint ok = 0;
+
 	GL(glLinkProgram)(prog);
 	GL(glGetProgramiv)(prog, GL_LINK_STATUS, &ok);
 	if (!ok) {
@@ -170,11 +181,20 @@ static GLuint gles_program(const char *src)
 		gles_die("link", log);
 	}
 	GL(glUseProgram)(prog);
+}
+
+/* Compiles and links @src, and makes it current. */
+static inline GLuint gles_program(const char *src)
+{
+	GLuint prog = GL(glCreateProgram)();
+
+	gles_attach(prog, GL_COMPUTE_SHADER, src);
+	gles_link(prog);
 	return prog;
 }
 
 /* A shader storage buffer of @size bytes (@data or zeros) at @binding. */
-static GLuint gles_ssbo(GLuint binding, size_t size, const void *data)
+static inline GLuint gles_ssbo(GLuint binding, size_t size, const void *data)
 {
 	void *zero = data ? NULL : calloc(1, size);
 	GLuint b;
@@ -211,14 +231,14 @@ static inline void gles_uniform(GLuint prog, const char *name, GLuint v)
 	GL(glUniform1ui)(loc, v);
 }
 
-static void gles_dispatch(GLuint x, GLuint y, GLuint z)
+static inline void gles_dispatch(GLuint x, GLuint y, GLuint z)
 {
 	GL(glDispatchCompute)(x, y, z);
 	GL(glMemoryBarrier)(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
 /* Copies buffer @b (after the dispatches before it finish) into @out. */
-static void gles_read(GLuint b, size_t size, void *out)
+static inline void gles_read(GLuint b, size_t size, void *out)
 {
 	const void *p;
 

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+/*
+ * FRAGMENT jobs (fragment.h). The payload names a range of 16 x 16 tiles
+ * and a framebuffer descriptor whose pointer carries tags in its low six
+ * bits; the descriptor's parameters give the size, the pixel bounds
+ * writes are clipped to, the render target count and the optional ZS/CRC
+ * extension that sits between the parameters and the render targets.
+ *
+ * CRC (transaction elimination) is not modelled: every tile is written
+ * back, which is what a CRC mismatch would do, so the picture is right
+ * whatever the CRC buffer holds; the CRC buffer is left alone.
+ */
+#include "shader/fragment.h"
+#include "shader/tilebuf.h"
+#include "vgpu/regs.h"
+
+#define LOG "fragment"
+
+struct frame {
+	uint32_t fj[BI_FJ_COUNT];
+	uint32_t fb[BI_FB_COUNT];
+	uint64_t fbd;
+	unsigned nrt;
+	struct bi_rt rt[BI_MAX_RT];
+	struct bi_clip clip;
+};
+
+static uint32_t unsupported(struct vgpu_job *job, const char *what)
+{
+	os_warn(LOG, "FRAGMENT job at 0x%llx: %s not implemented: JOB_CONFIG_FAULT",
+		(unsigned long long)vgpu_job_info(job)->va, what);
+	return MALI_EXC_JOB_CONFIG_FAULT;
+}
+
+/* The framebuffer parameters: a reason if the job needs what is not
+ * modelled, else NULL. */
+static const char *check_params(const uint32_t *fb)
+{
+	if (fb[BI_FB_SAMPLES] != 1)
+		return "multisampling";
+	if (fb[BI_FB_PRE_FRAME0] || fb[BI_FB_PRE_FRAME1] || fb[BI_FB_POST_FRAME])
+		return "frame shaders (preload)";
+	if (fb[BI_FB_Z_WRITE] || fb[BI_FB_S_WRITE] || fb[BI_FB_Z_PRELOAD] ||
+	    fb[BI_FB_S_PRELOAD])
+		return "depth/stencil preload and write-back";
+	if (fb[BI_FB_TILER_LO] || fb[BI_FB_TILER_HI])
+		return "drawing primitives (a tiler context)";
+	return NULL;
+}
+
+/* Reads and checks the descriptors; MALI_EXC_DONE or the fault. */
+static uint32_t read_frame(const struct bi_gfx *g, struct vgpu_job *job,
+			   struct frame *f)
+{
+	struct vgpu_as *as = vgpu_job_as(job);
+	uint32_t w[16];
+	const char *why;
+	uint64_t rts;
+
+	if (vgpu_as_read(as, vgpu_job_info(job)->va + MALI_JOB_HEADER_SIZE, w,
+			 8 * sizeof(uint32_t)))
+		return MALI_EXC_JOB_READ_FAULT;
+	bi_desc_unpack(bi_fj_fields, BI_FJ_COUNT, w, f->fj);
+	if (f->fj[BI_FJ_HAS_MAP])
+		return unsupported(job, "tile enable maps");
+	f->fbd = (f->fj[BI_FJ_FB_LO] | (uint64_t)f->fj[BI_FJ_FB_HI] << 32) & ~63ull;
+	if (vgpu_as_read(as, f->fbd, w, sizeof(w)))
+		return MALI_EXC_JOB_READ_FAULT;
+	bi_desc_unpack(bi_fb_fields(g->arch), BI_FB_COUNT, w, f->fb);
+	why = check_params(f->fb);
+	if (why)
+		return unsupported(job, why);
+	f->nrt = f->fb[BI_FB_RT_COUNT];
+	if (f->nrt > BI_MAX_RT)
+		return MALI_EXC_JOB_CONFIG_FAULT;
+	rts = f->fbd + BI_FB_PARAMS_BYTES + (f->fb[BI_FB_HAS_EXT] ? BI_FB_EXT_BYTES : 0);
+	for (unsigned i = 0; i < f->nrt; i++) {
+		if (vgpu_as_read(as, rts + (uint64_t)i * BI_RT_BYTES, w, sizeof(w)))
+			return MALI_EXC_JOB_READ_FAULT;
+		if (bi_rt_decode(g->arch, w, &f->rt[i], &why))
+			return unsupported(job, why);
+	}
+	/* Tiles outside the framebuffer are a range fault. */
+	if (f->fj[BI_FJ_MIN_X] > f->fj[BI_FJ_MAX_X] ||
+	    f->fj[BI_FJ_MIN_Y] > f->fj[BI_FJ_MAX_Y] ||
+	    f->fj[BI_FJ_MAX_X] * BI_TILE >= f->fb[BI_FB_WIDTH] ||
+	    f->fj[BI_FJ_MAX_Y] * BI_TILE >= f->fb[BI_FB_HEIGHT])
+		return MALI_EXC_TILE_RANGE_FAULT;
+	f->clip = (struct bi_clip){
+		.x0 = f->fb[BI_FB_BOUND_MIN_X], .y0 = f->fb[BI_FB_BOUND_MIN_Y],
+		.x1 = OS_MIN(f->fb[BI_FB_BOUND_MAX_X] + 1, f->fb[BI_FB_WIDTH]),
+		.y1 = OS_MIN(f->fb[BI_FB_BOUND_MAX_Y] + 1, f->fb[BI_FB_HEIGHT]),
+	};
+	return MALI_EXC_DONE;
+}
+
+uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
+{
+	struct vgpu_as *as = vgpu_job_as(job);
+	struct frame *f = os_zalloc(sizeof(*f));
+	struct bi_tile *t = os_alloc(sizeof(*t));
+	uint32_t exc = MALI_EXC_JOB_CONFIG_FAULT;
+	uint64_t tiles = 0;
+
+	if (!f || !t)
+		goto out;
+	exc = read_frame(g, job, f);
+	for (unsigned ty = f->fj[BI_FJ_MIN_Y];
+	     exc == MALI_EXC_DONE && ty <= f->fj[BI_FJ_MAX_Y]; ty++) {
+		uint32_t stop = vgpu_job_stop_status(job);
+
+		if (stop) {
+			exc = stop;
+			break;
+		}
+		for (unsigned tx = f->fj[BI_FJ_MIN_X]; tx <= f->fj[BI_FJ_MAX_X]; tx++) {
+			bi_tile_begin(t, f->rt, f->nrt, tx * BI_TILE, ty * BI_TILE);
+			for (unsigned i = 0; i < f->nrt; i++)
+				if (bi_tile_write(as, t, i, &f->rt[i], &f->clip))
+					exc = MALI_EXC_JOB_WRITE_FAULT;
+			tiles++;
+		}
+	}
+	vgpu_job_event(job, VGPU_EV_TASKS, 0, tiles);
+out:
+	os_free(t);
+	os_free(f);
+	return exc;
+}

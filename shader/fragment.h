@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * FRAGMENT jobs: the framebuffer descriptor, its render targets, and per
+ * 16 x 16 tile of the job's range the tile buffer (tilebuf.h): cleared,
+ * drawn, written back. What is not modelled yet fails the job with
+ * JOB_CONFIG_FAULT and a log line naming it.
+ */
+#ifndef VGPU_SHADER_FRAGMENT_H
+#define VGPU_SHADER_FRAGMENT_H
+
+#include "shader/decode.h"
+#include "vgpu/compute.h"
+
+/* What the graphics jobs need from the back end that runs them. */
+struct bi_gfx {
+	enum bi_arch arch;
+};
+
+uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job);
+
+#endif

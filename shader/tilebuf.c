@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The tile buffer and its write-back (tilebuf.h).
+ */
+#include "shader/tilebuf.h"
+
+/* Internal (tile buffer) formats: bytes per pixel; raw ones are copied
+ * byte for byte, the others hold 8-bit channels. Only those whose
+ * write-back needs no change of precision are modelled. */
+struct internal_fmt {
+	uint8_t bytes;
+	bool raw;
+};
+
+static const struct internal_fmt internal_fmts[64] = {
+	[1] = { 4, false },  /* R8G8B8A8 */
+	[32] = { 1, true },  /* RAW8 */
+	[33] = { 2, true },  /* RAW16 */
+	[34] = { 4, true },  /* RAW32 */
+	[35] = { 8, true },  /* RAW64 */
+	[36] = { 16, true }, /* RAW128 */
+};
+
+/* Write-back ("colour") formats: bytes per pixel, and whether raw. */
+static const struct internal_fmt writeback_fmts[32] = {
+	[0] = { 1, true },   [1] = { 2, true },   [2] = { 3, true },
+	[3] = { 4, true },   [4] = { 6, true },   [5] = { 8, true },
+	[6] = { 12, true },  [7] = { 16, true },
+	[16] = { 1, false }, /* R8 */
+	[17] = { 2, false }, /* R8G8 */
+	[18] = { 3, false }, /* R8G8B8 */
+	[19] = { 4, false }, /* R8G8B8A8 */
+};
+
+int bi_rt_decode(enum bi_arch arch, const uint32_t *w, struct bi_rt *rt,
+		 const char **why)
+{
+	uint32_t f[BI_RT_COUNT];
+	const struct internal_fmt *in, *out;
+
+	bi_desc_unpack(bi_rt_fields(arch), BI_RT_COUNT, w, f);
+	os_memset(rt, 0, sizeof(*rt));
+	rt->base = f[BI_RT_BASE_LO] | (uint64_t)f[BI_RT_BASE_HI] << 32;
+	rt->row_stride = f[BI_RT_ROW_STRIDE];
+	rt->block = (uint8_t)bi_block_of(arch, f[BI_RT_BLOCK]);
+	rt->write = f[BI_RT_WRITE] && rt->block != BI_BLOCK_NO_WRITE;
+	rt->clean_write = f[BI_RT_CLEAN_WRITE];
+	in = &internal_fmts[f[BI_RT_INTERNAL]];
+	out = &writeback_fmts[f[BI_RT_FORMAT]];
+	*why = NULL;
+	if (f[BI_RT_YUV])
+		*why = "YUV render targets";
+	else if (!in->bytes)
+		*why = "this internal colour format";
+	else if (f[BI_RT_MSAA] || f[BI_RT_SRGB] || f[BI_RT_ENDIAN])
+		*why = "multisampled, sRGB or big-endian write-back";
+	else if (rt->write && (rt->block == BI_BLOCK_AFBC ||
+			       rt->block == BI_BLOCK_AFBC_TILED))
+		*why = "AFBC write-back";
+	else if (rt->write && rt->block != BI_BLOCK_LINEAR &&
+		 rt->block != BI_BLOCK_U_INTERLEAVED)
+		*why = "this block format";
+	else if (rt->write && (!out->bytes || out->raw != in->raw ||
+			       out->bytes > in->bytes))
+		*why = "this write-back format for the internal format";
+	if (*why)
+		return -1;
+	rt->ibytes = in->bytes;
+	rt->wbytes = out->bytes;
+	rt->raw = in->raw;
+	for (unsigned c = 0; c < 4; c++)
+		rt->swizzle[c] = (f[BI_RT_SWIZZLE] >> (3 * c)) & 7;
+	for (unsigned i = 0; i < BI_PIXEL_MAX; i++)
+		rt->clear[i] = (uint8_t)(f[BI_RT_CLEAR0 + i / 4] >> (8 * (i % 4)));
+	return 0;
+}
+
+/* Pixel number of (@x, @y) inside a 16 x 16 u-interleaved block. */
+static unsigned u_order(unsigned x, unsigned y)
+{
+	unsigned u = 0;
+
+	for (unsigned i = 0; i < 4; i++) {
+		u |= (((x ^ y) >> i) & 1) << (2 * i);
+		u |= ((y >> i) & 1) << (2 * i + 1);
+	}
+	return u;
+}
+
+uint64_t bi_rt_offset(const struct bi_rt *rt, unsigned x, unsigned y)
+{
+	if (rt->block == BI_BLOCK_LINEAR)
+		return (uint64_t)y * rt->row_stride + (uint64_t)x * rt->wbytes;
+	return (uint64_t)(y / BI_TILE) * rt->row_stride +
+	       ((uint64_t)(x / BI_TILE) * BI_TILE * BI_TILE +
+		u_order(x % BI_TILE, y % BI_TILE)) * rt->wbytes;
+}
+
+void bi_tile_begin(struct bi_tile *t, const struct bi_rt *rts, unsigned nrt,
+		   unsigned x0, unsigned y0)
+{
+	t->x0 = x0;
+	t->y0 = y0;
+	for (unsigned i = 0; i < nrt; i++) {
+		for (unsigned p = 0; p < BI_TILE * BI_TILE; p++)
+			os_memcpy(t->px[i][p], rts[i].clear, rts[i].ibytes);
+		os_memset(t->dirty[i], 0, sizeof(t->dirty[i]));
+	}
+}
+
+/* Pixel @p of the tile as memory holds it. */
+static void pack(const struct bi_rt *rt, const uint8_t *p, uint8_t *out)
+{
+	if (rt->raw) {
+		os_memcpy(out, p, rt->wbytes);
+		return;
+	}
+	for (unsigned c = 0; c < rt->wbytes; c++) {
+		unsigned s = rt->swizzle[c];
+
+		out[c] = s < 4 ? p[s] : s == 5 ? 0xff : 0;
+	}
+}
+
+/* The columns of row @y (0-15) of the tile to write, as a bit mask. */
+static unsigned row_mask(const struct bi_tile *t, unsigned i,
+			 const struct bi_rt *rt, const struct bi_clip *c,
+			 unsigned y)
+{
+	unsigned m = rt->clean_write ? 0xffff : t->dirty[i][y];
+	unsigned gy = t->y0 + y;
+
+	if (gy < c->y0 || gy >= c->y1)
+		return 0;
+	for (unsigned x = 0; x < BI_TILE; x++)
+		if (t->x0 + x < c->x0 || t->x0 + x >= c->x1)
+			m &= ~(1u << x);
+	return m;
+}
+
+int bi_tile_write(struct vgpu_as *as, const struct bi_tile *t, unsigned i,
+		  const struct bi_rt *rt, const struct bi_clip *clip)
+{
+	uint8_t buf[BI_TILE * BI_TILE * BI_PIXEL_MAX];
+	unsigned masks[BI_TILE], full = 0;
+	const unsigned n = rt->wbytes;
+
+	if (!rt->write)
+		return 0;
+	for (unsigned y = 0; y < BI_TILE; y++) {
+		masks[y] = row_mask(t, i, rt, clip, y);
+		full += masks[y] == 0xffff;
+	}
+	/* A whole u-interleaved tile is one contiguous block. */
+	if (rt->block == BI_BLOCK_U_INTERLEAVED && full == BI_TILE) {
+		for (unsigned y = 0; y < BI_TILE; y++)
+			for (unsigned x = 0; x < BI_TILE; x++)
+				pack(rt, t->px[i][y * BI_TILE + x],
+				     buf + u_order(x, y) * n);
+		return vgpu_as_write(as, rt->base + bi_rt_offset(rt, t->x0, t->y0),
+				     buf, BI_TILE * BI_TILE * n);
+	}
+	for (unsigned y = 0; y < BI_TILE; y++) {
+		for (unsigned x = 0; x < BI_TILE; x++) {
+			unsigned len = 0;
+
+			/* a run of pixels: contiguous in a linear target */
+			while (x + len < BI_TILE && (masks[y] >> (x + len)) & 1 &&
+			       (rt->block == BI_BLOCK_LINEAR || !len))
+				len++;
+			if (!len)
+				continue;
+			for (unsigned k = 0; k < len; k++)
+				pack(rt, t->px[i][y * BI_TILE + x + k], buf + k * n);
+			if (vgpu_as_write(as, rt->base +
+					  bi_rt_offset(rt, t->x0 + x, t->y0 + y),
+					  buf, len * n))
+				return -1;
+			x += len - 1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tile buffer of a shader core: one 16 x 16 pixel tile of every
+ * render target in its internal format, filled with the clear colour at
+ * the start of a tile, written by the fragment pipeline, and written back
+ * to memory at the end in the render target's layout and format.
+ *
+ * Layouts: linear (rows of pixels, the descriptor's row stride) and 16 x
+ * 16 u-interleaved (blocks of 16 x 16 pixels, row-major with the row
+ * stride between rows of blocks; inside a block, pixel (x, y) is number
+ * u(x, y) whose bit 2i is bit i of x ^ y and bit 2i + 1 is bit i of y).
+ * AFBC is not modelled: a render target that asks for it fails the job.
+ */
+#ifndef VGPU_SHADER_TILEBUF_H
+#define VGPU_SHADER_TILEBUF_H
+
+#include "shader/gfx_desc.h"
+#include "vgpu/compute.h"
+
+#define BI_TILE 16
+#define BI_MAX_RT 8
+#define BI_PIXEL_MAX 16 /* bytes per pixel: RAW128 */
+
+/* A render target, decoded and checked. */
+struct bi_rt {
+	uint64_t base;
+	uint32_t row_stride;
+	uint8_t block;      /* enum bi_block */
+	uint8_t ibytes;     /* bytes per pixel in the tile buffer */
+	uint8_t wbytes;     /* bytes per pixel written back */
+	bool raw;           /* bytes copied; else 8-bit channels swizzled */
+	bool write;         /* written back at all */
+	bool clean_write;   /* pixels nothing drew on are written too */
+	uint8_t swizzle[4]; /* per written channel: 0-3 a channel, 4 = 0, 5 = 1 */
+	uint8_t clear[BI_PIXEL_MAX];
+};
+
+/* The pixels of one tile of every render target. */
+struct bi_tile {
+	unsigned x0, y0; /* its first pixel */
+	uint8_t px[BI_MAX_RT][BI_TILE * BI_TILE][BI_PIXEL_MAX];
+	uint16_t dirty[BI_MAX_RT][BI_TILE]; /* per row, a bit per pixel drawn */
+};
+
+/* The pixels a fragment job may write: [x0, x1) x [y0, y1). */
+struct bi_clip {
+	unsigned x0, y0, x1, y1;
+};
+
+/* Decodes render target descriptor @w; 0, or -1 with *@why naming what
+ * is not supported. */
+int bi_rt_decode(enum bi_arch arch, const uint32_t *w, struct bi_rt *rt,
+		 const char **why);
+
+/* The byte offset of pixel (@x, @y) from @rt's base. */
+uint64_t bi_rt_offset(const struct bi_rt *rt, unsigned x, unsigned y);
+
+/* Starts tile (@x0, @y0): every render target at its clear colour, no
+ * pixel drawn yet. */
+void bi_tile_begin(struct bi_tile *t, const struct bi_rt *rts, unsigned nrt,
+		   unsigned x0, unsigned y0);
+
+/* Writes render target @i's pixels of @t inside @clip back to memory.
+ * 0, or -1 after an unresolved MMU fault. */
+int bi_tile_write(struct vgpu_as *as, const struct bi_tile *t, unsigned i,
+		  const struct bi_rt *rt, const struct bi_clip *clip);
+
+#endif

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The rendering pipeline's own test programs (gfx_*.c): a GLES 3 context
+ * on whatever Mesa picks (the virtual Mali, or llvmpipe as the oracle), a
+ * framebuffer object with one RGBA8 texture, and the rendered pixels
+ * written raw (RGBA8, rows bottom-up as glReadPixels gives them) to the
+ * file named by argv[1], so that the test can compare two runs byte for
+ * byte or within a stated tolerance.
+ *
+ * The renderer must be the one the test asks for: Mesa falls back to
+ * llvmpipe silently, and a picture from the wrong renderer would prove
+ * nothing.
+ */
+#ifndef VGPU_TESTS_GFX_H
+#define VGPU_TESTS_GFX_H
+
+#include "gles.h"
+
+#define GL_FRAMEBUFFER 0x8D40
+#define GL_COLOR_ATTACHMENT0 0x8CE0
+#define GL_FRAMEBUFFER_COMPLETE 0x8CD5
+#define GL_TEXTURE_2D 0x0DE1
+#define GL_RGBA 0x1908
+#define GL_RGBA8 0x8058
+#define GL_UNSIGNED_BYTE 0x1401
+#define GL_FLOAT 0x1406
+#define GL_COLOR_BUFFER_BIT 0x4000
+#define GL_VERTEX_SHADER 0x8B31
+#define GL_FRAGMENT_SHADER 0x8B30
+#define GL_ARRAY_BUFFER 0x8892
+#define GL_STATIC_DRAW 0x88E4
+#define GL_TRIANGLES 0x0004
+
+void glGenTextures_t(GLsizei, GLuint *);
+void glBindTexture_t(GLenum, GLuint);
+void glTexStorage2D_t(GLenum, GLsizei, GLenum, GLsizei, GLsizei);
+void glGenFramebuffers_t(GLsizei, GLuint *);
+void glBindFramebuffer_t(GLenum, GLuint);
+void glFramebufferTexture2D_t(GLenum, GLenum, GLenum, GLuint, GLint);
+GLenum glCheckFramebufferStatus_t(GLenum);
+void glViewport_t(GLint, GLint, GLsizei, GLsizei);
+void glClearColor_t(float, float, float, float);
+void glClear_t(GLbitfield);
+void glReadPixels_t(GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, void *);
+void glVertexAttribPointer_t(GLuint, GLint, GLenum, unsigned char, GLsizei, const void *);
+void glEnableVertexAttribArray_t(GLuint);
+void glDrawArrays_t(GLenum, GLint, GLsizei);
+void glBindAttribLocation_t(GLuint, GLuint, const GLchar *);
+
+/* A current GLES context on the renderer $VGPU_EXPECT_RENDERER names
+ * (gles_init: default the virtual Mali-G71, "llvmpipe*" for the oracle). */
+#define gfx_init gles_init
+
+/* A @w x @h framebuffer object with an RGBA8 colour texture, bound. */
+static inline void gfx_target(int w, int h)
+{
+	GLuint tex, fbo;
+
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	GL(glTexStorage2D)(GL_TEXTURE_2D, 1, GL_RGBA8, w, h);
+	GL(glGenFramebuffers)(1, &fbo);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo);
+	GL(glFramebufferTexture2D)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+	if (GL(glCheckFramebufferStatus)(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+		gles_die("framebuffer incomplete", NULL);
+	GL(glViewport)(0, 0, w, h);
+}
+
+/* Reads the target back and writes it to @path; the exit status. */
+static inline int gfx_save(int w, int h, const char *path)
+{
+	size_t n = (size_t)w * h * 4;
+	unsigned char *px = malloc(n);
+	FILE *f;
+
+	if (!px)
+		gles_die("out of memory", NULL);
+	GL(glReadPixels)(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+	f = fopen(path, "wb");
+	if (!f || fwrite(px, 1, n, f) != n || fclose(f))
+		gles_die("cannot write", path);
+	printf("wrote %dx%d RGBA8 to %s (GL error 0x%x)\n", w, h, path, GL(glGetError)());
+	free(px);
+	return GL(glGetError)() ? GLES_EXIT_SETUP : 0;
+}
+
+/* Compiles @vs and @fs, binds attribute i to @attrs[i], links, uses. */
+static inline GLuint gfx_program(const char *vs, const char *fs, const char *const *attrs)
+{
+	GLuint prog = GL(glCreateProgram)();
+
+	gles_attach(prog, GL_VERTEX_SHADER, vs);
+	gles_attach(prog, GL_FRAGMENT_SHADER, fs);
+	for (GLuint i = 0; attrs && attrs[i]; i++)
+		GL(glBindAttribLocation)(prog, i, attrs[i]);
+	gles_link(prog);
+	return prog;
+}
+
+#endif

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+/*
+ * FRAGMENT jobs on hand-built descriptors through the GPU model (board,
+ * page tables, job slot): the clear colour written back in the linear
+ * and 16x16 u-interleaved layouts, clipped to the framebuffer's bounds,
+ * swizzled, raw formats copied; what is not modelled (AFBC) and tiles
+ * outside the framebuffer fail the job with their exception codes.
+ */
+#include "harness.h"
+#include "shader/compute.h"
+#include "vgpu/vgpu_test.h"
+
+#define VA 0x1000000ull
+#define AS 1
+#define SLOT 0
+#define JOB VA
+#define FBD (VA + 0x100)
+#define TARGET (VA + 0x1000)
+#define PAGES 16
+#define SWZ_RGBA (0 | 1 << 3 | 2 << 6 | 3 << 9)
+#define SWZ_BGR1 (2 | 1 << 3 | 0 << 6 | 5 << 9)
+
+FIXTURE(frag)
+{
+	struct board b;
+	struct area a;
+	struct bi_compute *bc;
+};
+
+static void setup(struct __test_metadata *_metadata, struct __fixture_frag *self,
+		  const char *gpu)
+{
+	ASSERT_EQ(board_init(&self->b, gpu, 0, FMT_LPAE), 0);
+	ASSERT_TRUE(reset_and_power_up(&self->b));
+	self->a = make_area(&self->b, AS, VA, PAGES, MAP_R | MAP_W);
+	memset(area_ptr(&self->b, &self->a, VA), 0xee, PAGES * PG);
+	as_enable(&self->b, AS);
+	self->bc = bi_compute_attach(self->b.gpu);
+	ASSERT_NONNULL(self->bc);
+}
+
+FIXTURE_SETUP(frag) { setup(_metadata, self, "g71"); }
+
+FIXTURE_TEARDOWN(frag)
+{
+	bi_compute_detach(self->b.gpu, self->bc);
+	board_fini(&self->b);
+}
+
+static uint32_t *w32(struct __fixture_frag *self, uint64_t va)
+{
+	return area_ptr(&self->b, &self->a, va);
+}
+
+/* A w x h framebuffer with one render target (internal format @ifmt,
+ * write-back format @wfmt, block format field @block) and its fragment
+ * job over tiles [0, tmax_x] x [0, tmax_y]; the pixel bounds are the
+ * whole framebuffer unless @bx/@by (last pixel) say otherwise. */
+struct fb_spec {
+	unsigned w, h, bx, by, tmax_x, tmax_y;
+	unsigned ifmt, wfmt, block, swizzle, row_stride;
+	uint32_t clear[4];
+};
+
+static void build(struct __fixture_frag *self, const struct fb_spec *s)
+{
+	uint32_t *p = w32(self, FBD), *rt = w32(self, FBD + 128);
+	uint32_t *fj = w32(self, JOB + 32);
+
+	put_job(&self->b, &self->a, JOB, MALI_JOB_TYPE_FRAGMENT, 1, 0, 0, 0);
+	memset(p, 0, 128 + 64);
+	p[8] = (s->w - 1) | (s->h - 1) << 16;
+	p[10] = s->bx | s->by << 16;
+	p[11] = 0 /* 1 sample */ | 8u << 9 /* 16x16 */ | 0u << 19 /* 1 RT */;
+	rt[0] = s->ifmt << 26;
+	rt[1] = 1 | s->wfmt << 3 | s->block | s->swizzle << 16 | 1u << 31;
+	rt[8] = (uint32_t)TARGET;
+	rt[9] = (uint32_t)(TARGET >> 32);
+	rt[10] = s->row_stride;
+	memcpy(&rt[12], s->clear, 16);
+	fj[0] = 0;
+	fj[1] = s->tmax_x | s->tmax_y << 16;
+	fj[2] = (uint32_t)FBD | 1; /* tag: multi-target framebuffer */
+	fj[3] = (uint32_t)(FBD >> 32);
+}
+
+static uint32_t run(struct __fixture_frag *self)
+{
+	submit(&self->b, SLOT, AS, JOB, 0);
+	if (!wait_slot(&self->b, SLOT, 20))
+		return 0;
+	return job_at(&self->b, &self->a, JOB)->status;
+}
+
+/* v6 block format field values (word 1, bits 10-11) */
+#define V6_U_INTERLEAVED (0u << 10)
+#define V6_LINEAR (2u << 10)
+#define V6_AFBC (3u << 10)
+#define V7_U_INTERLEAVED (1u << 8)
+
+TEST_F(frag, linear_clear_clipped_to_bounds_and_swizzled)
+{
+	/* 20 x 18: two by two tiles, the right and top ones partial; the
+	 * pixel bounds stop at x = 12, y = 16 */
+	struct fb_spec s = { .w = 20, .h = 18, .bx = 12, .by = 16, .tmax_x = 1,
+			     .tmax_y = 1, .ifmt = 1, .wfmt = 19, .block = V6_LINEAR,
+			     .swizzle = SWZ_BGR1, .row_stride = 128,
+			     .clear = { 0x80604020 } };
+	const uint8_t *px = (const uint8_t *)w32(self, TARGET);
+
+	build(self, &s);
+	ASSERT_EQ(run(self), MALI_EXC_DONE);
+	for (unsigned y = 0; y < 20; y++)
+		for (unsigned x = 0; x < 32; x++) {
+			const uint8_t *q = px + y * 128 + x * 4;
+			bool in = x <= 12 && y <= 16;
+			uint32_t v = q[0] | q[1] << 8 | q[2] << 16 | (uint32_t)q[3] << 24;
+
+			/* B, G, R of the clear colour, then 1 */
+			if (v != (in ? 0xff204060u : 0xeeeeeeeeu))
+				TH_LOG("pixel (%u, %u)", x, y);
+			ASSERT_EQ(v, in ? 0xff204060u : 0xeeeeeeeeu);
+		}
+}
+
+/* The u-interleaved index of a few pixels, worked out by hand: bit 2i
+ * is bit i of x ^ y, bit 2i + 1 is bit i of y. */
+static const struct { unsigned x, y, u; } u_known[] = {
+	{ 0, 0, 0 }, { 1, 0, 1 }, { 0, 1, 3 }, { 1, 1, 2 }, { 2, 0, 4 },
+	{ 3, 0, 5 }, { 2, 2, 12 }, { 15, 0, 85 }, { 0, 15, 255 }, { 15, 15, 170 },
+	{ 4, 1, 19 },
+};
+
+TEST_F(frag, u_interleaved_pixels_where_the_layout_puts_them)
+{
+	/* 32 x 16: two tiles; only x <= 4 written, so where each pixel
+	 * lands shows in which bytes changed */
+	struct fb_spec s = { .w = 32, .h = 16, .bx = 4, .by = 15, .tmax_x = 1,
+			     .ifmt = 1, .wfmt = 19, .block = V6_U_INTERLEAVED,
+			     .swizzle = SWZ_RGBA, .row_stride = 2 * 256 * 4,
+			     .clear = { 0x11223344 } };
+	const uint32_t *px = w32(self, TARGET);
+	unsigned written = 0;
+
+	build(self, &s);
+	ASSERT_EQ(run(self), MALI_EXC_DONE);
+	for (unsigned i = 0; i < sizeof(u_known) / sizeof(u_known[0]); i++) {
+		uint32_t want = u_known[i].x <= 4 ? 0x11223344u : 0xeeeeeeeeu;
+
+		if (px[u_known[i].u] != want)
+			TH_LOG("pixel (%u, %u)", u_known[i].x, u_known[i].y);
+		EXPECT_EQ(px[u_known[i].u], want);
+	}
+	for (unsigned i = 0; i < 512; i++)
+		written += px[i] == 0x11223344u;
+	EXPECT_EQ(written, 5u * 16);	/* the second tile is all outside */
+}
+
+TEST_F(frag, whole_u_interleaved_tiles_and_raw_formats)
+{
+	/* RAW128 in the tile buffer, RAW96 written: 12 bytes a pixel */
+	struct fb_spec s = { .w = 16, .h = 32, .bx = 15, .by = 31, .tmax_y = 1,
+			     .ifmt = 36, .wfmt = 6, .block = V6_U_INTERLEAVED,
+			     .row_stride = 256 * 12,
+			     .clear = { 1, 2, 3, 4 } };
+	const uint32_t *px = w32(self, TARGET);
+
+	build(self, &s);
+	ASSERT_EQ(run(self), MALI_EXC_DONE);
+	for (unsigned i = 0; i < 512; i++)
+		ASSERT_EQ(px[3 * i] + 10 * px[3 * i + 1] + 100 * px[3 * i + 2], 321u);
+	EXPECT_EQ(px[3 * 512], 0xeeeeeeeeu);
+}
+
+TEST_F(frag, afbc_is_a_config_fault)
+{
+	struct fb_spec s = { .w = 16, .h = 16, .bx = 15, .by = 15, .ifmt = 1,
+			     .wfmt = 19, .block = V6_AFBC, .row_stride = 64 };
+
+	build(self, &s);
+	EXPECT_EQ(run(self), MALI_EXC_JOB_CONFIG_FAULT);
+	EXPECT_EQ(*w32(self, TARGET), 0xeeeeeeeeu);
+}
+
+TEST_F(frag, tiles_outside_the_framebuffer_are_a_range_fault)
+{
+	struct fb_spec s = { .w = 16, .h = 16, .bx = 15, .by = 15, .tmax_x = 1,
+			     .ifmt = 1, .wfmt = 19, .block = V6_LINEAR,
+			     .row_stride = 64 };
+
+	build(self, &s);
+	EXPECT_EQ(run(self), MALI_EXC_TILE_RANGE_FAULT);
+}
+
+/* The G52 numbers block formats differently (u-interleaved is 1). */
+FIXTURE(frag7)
+{
+	struct board b;
+	struct area a;
+	struct bi_compute *bc;
+};
+FIXTURE_SETUP(frag7) { setup(_metadata, (struct __fixture_frag *)self, "g52"); }
+FIXTURE_TEARDOWN(frag7)
+{
+	bi_compute_detach(self->b.gpu, self->bc);
+	board_fini(&self->b);
+}
+
+TEST_F(frag7, v7_u_interleaved)
+{
+	struct __fixture_frag *f = (struct __fixture_frag *)self;
+	struct fb_spec s = { .w = 16, .h = 16, .bx = 0, .by = 1, .ifmt = 1,
+			     .wfmt = 19, .block = V7_U_INTERLEAVED,
+			     .swizzle = SWZ_RGBA, .row_stride = 1024,
+			     .clear = { 0x55667788 } };
+	const uint32_t *px = w32(f, TARGET);
+
+	build(f, &s);
+	ASSERT_EQ(run(f), MALI_EXC_DONE);
+	/* (0, 0) and (0, 1) only: u = 0 and 3 */
+	EXPECT_EQ(px[0], 0x55667788u);
+	EXPECT_EQ(px[3], 0x55667788u);
+	EXPECT_EQ(px[1], 0xeeeeeeeeu);
+	EXPECT_EQ(px[2], 0xeeeeeeeeu);
+}
+
+TEST_HARNESS_MAIN
