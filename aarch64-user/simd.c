@@ -4,6 +4,17 @@
 #include "aarch64-user/fp_core.h"
 #include "aarch64-user/simd.h"
 
+/* What simd.decode names: the copy forms; the modified immediates' shapes
+ * and uses (exec_modimm's op); the permutes (exec_perm's op, with the part
+ * above them). */
+enum { CP_DUP_ELEM, CP_DUP_GEN, CP_INS_GEN, CP_SMOV, CP_UMOV, CP_INS_ELEM, CP_DUP_SCALAR };
+enum { MK_LSL32, MK_LSL16, MK_MSL, MK_BYTES, MK_BYTEMASK, MK_FMOV_S, MK_FMOV_D };
+enum { MI_MOVI, MI_MVNI, MI_ORR, MI_BIC };
+enum { PERM_UZP = 1, PERM_TRN, PERM_ZIP };
+
+/* The decoder generated from simd.decode (decode_simd). */
+#include "aarch64-user/simd.decode.inc"
+
 /* imm5: the lowest set bit gives the element size, the bits above it the
  * index. */
 static bool imm5_split(unsigned imm5, uint8_t *es, uint64_t *idx)
@@ -65,134 +76,102 @@ static int exec_mov_to_gen(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_copy(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_COPY(struct a64_insn *d, const struct args_copy *a)
 {
-	(void)pc;
-	unsigned q = bit(w, 30), op = bit(w, 29), imm4 = bits(w, 14, 11);
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->op = (uint8_t)q;
-	if (!imm5_split(bits(w, 20, 16), &d->sf, &d->imm))
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->op = (uint8_t)a->q;
+	if (!imm5_split((unsigned)a->imm5, &d->sf, &d->imm))
 		return false;
-	if (op) {
-		if (!q)
-			return false;
-		d->imm2 = imm4 >> d->sf;
+	switch (a->op) {
+	case CP_INS_ELEM:
+		d->imm2 = (uint64_t)a->imm4 >> d->sf;
 		d->fn = exec_ins_elem;
 		return true;
-	}
-	switch (imm4) {
-	case 0:
-		if (d->sf == 3 && !q)
-			return false;
+	case CP_DUP_SCALAR:
+		d->flags = 1;
+		d->op = 0;
 		d->fn = exec_dup_elem;
 		return true;
-	case 1:
-		if (d->sf == 3 && !q)
+	case CP_DUP_ELEM:
+	case CP_DUP_GEN:
+		if (d->sf == 3 && !a->q)
 			return false;
-		d->fn = exec_dup_gen;
+		d->fn = a->op == CP_DUP_ELEM ? exec_dup_elem : exec_dup_gen;
 		return true;
-	case 3:
-		if (!q)
-			return false;
+	case CP_INS_GEN:
 		d->fn = exec_ins_gen;
 		return true;
-	case 5: /* SMOV: W for B/H, X for B/H/S */
-		if (d->sf > 2 || (d->sf == 2 && !q))
+	case CP_SMOV: /* W for B/H, X for B/H/S */
+		if (d->sf > 2 || (d->sf == 2 && !a->q))
 			return false;
 		d->op = 1;
-		d->op2 = (uint8_t)q;
+		d->op2 = (uint8_t)a->q;
 		d->fn = exec_mov_to_gen;
 		return true;
-	case 7: /* UMOV: W for B/H/S, X for D */
-		if ((d->sf == 3) != q)
+	default: /* UMOV: W for B/H/S, X for D */
+		if ((d->sf == 3) != (bool)a->q)
 			return false;
 		d->op = 0;
 		d->fn = exec_mov_to_gen;
 		return true;
-	default:
-		return false;
 	}
-}
-
-static bool dec_dup_scalar(struct a64_insn *d, uint32_t w, uint64_t pc)
-{
-	(void)pc;
-	if (bits(w, 14, 11) || !imm5_split(bits(w, 20, 16), &d->sf, &d->imm))
-		return false;
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->flags = 1;
-	d->fn = exec_dup_elem;
-	return true;
 }
 
 /* ---- modified immediate --------------------------------------------------- */
 
-/* imm = 64-bit pattern (replicated to both halves); op: 0 MOVI/FMOV,
- * 1 MVNI, 2 ORR, 3 BIC. */
+/* imm = 64-bit pattern (replicated to both halves); op: what to do with
+ * it (MOVI and FMOV set it). */
 static int exec_modimm(struct a64_cpu *c, const struct a64_insn *i)
 {
 	union a64_vreg *v = &c->v[i->rd];
 	uint64_t x = i->imm;
 	bool q = i->flags & 1;
 	switch (i->op) {
-	case 0: v->d[0] = x; v->d[1] = q ? x : 0; break;
-	case 1: v->d[0] = ~x; v->d[1] = q ? ~x : 0; break;
-	case 2: v->d[0] |= x; v->d[1] = q ? v->d[1] | x : 0; break;
+	case MI_MOVI: v->d[0] = x; v->d[1] = q ? x : 0; break;
+	case MI_MVNI: v->d[0] = ~x; v->d[1] = q ? ~x : 0; break;
+	case MI_ORR: v->d[0] |= x; v->d[1] = q ? v->d[1] | x : 0; break;
 	default: v->d[0] &= ~x; v->d[1] = q ? v->d[1] & ~x : 0; break;
 	}
 	return a64_next(c, i);
 }
 
-static bool dec_modimm(struct a64_insn *d, uint32_t w, uint64_t pc)
+/* The 64-bit pattern of a modified immediate (both halves alike). */
+static uint64_t modimm_value(unsigned kind, unsigned sh, uint64_t imm8)
 {
-	(void)pc;
-	unsigned q = bit(w, 30), op = bit(w, 29), cmode = bits(w, 15, 12);
-	uint64_t imm8 = bits(w, 18, 16) << 5 | bits(w, 9, 5), x;
-	if (bit(w, 11))
-		return false; /* o2: FMOV half (FP16), not offered */
-	d->rd = bits(w, 4, 0);
-	d->flags = (uint8_t)q;
-	d->op = 0;
-	switch (cmode >> 1) {
-	case 0: case 1: case 2: case 3:
-		x = imm8 << (8 * (cmode >> 1));
-		x |= x << 32;
-		d->op = (uint8_t)((cmode & 1) ? 2 + op : op);
-		break;
-	case 4: case 5:
-		x = imm8 << (8 * ((cmode >> 1) & 1));
+	uint64_t x = 0;
+	switch (kind) {
+	case MK_LSL32:
+		x = imm8 << (8 * sh);
+		return x | x << 32;
+	case MK_LSL16:
+		x = imm8 << (8 * sh);
 		x |= x << 16;
-		x |= x << 32;
-		d->op = (uint8_t)((cmode & 1) ? 2 + op : op);
-		break;
-	case 6:
-		x = (cmode & 1) ? (imm8 << 16 | 0xffff) : (imm8 << 8 | 0xff);
-		x |= x << 32;
-		d->op = (uint8_t)op;
-		break;
+		return x | x << 32;
+	case MK_MSL:
+		x = sh ? (imm8 << 16 | 0xffff) : (imm8 << 8 | 0xff);
+		return x | x << 32;
+	case MK_BYTES:
+		return imm8 * 0x0101010101010101ull;
+	case MK_BYTEMASK:
+		for (int k = 0; k < 8; k++)
+			if (imm8 >> k & 1)
+				x |= 0xffull << (8 * k);
+		return x;
+	case MK_FMOV_S:
+		x = fp_expand_imm8(FT_S, (unsigned)imm8);
+		return x | x << 32;
 	default:
-		if (!(cmode & 1)) {
-			if (!op) {
-				x = imm8 * 0x0101010101010101ull;
-			} else {
-				x = 0;
-				for (int k = 0; k < 8; k++)
-					if (imm8 >> k & 1)
-						x |= 0xffull << (8 * k);
-			}
-		} else if (!op) {
-			x = fp_expand_imm8(FT_S, (unsigned)imm8);
-			x |= x << 32;
-		} else {
-			if (!q)
-				return false;
-			x = fp_expand_imm8(FT_D, (unsigned)imm8);
-		}
-		break;
+		return fp_expand_imm8(FT_D, (unsigned)imm8);
 	}
-	d->imm = x;
+}
+
+static bool dec_MODIMM(struct a64_insn *d, const struct args_modimm *a)
+{
+	d->rd = (uint8_t)a->rd;
+	d->flags = (uint8_t)a->q;
+	d->op = (uint8_t)a->act;
+	d->imm = modimm_value((unsigned)a->kind, (unsigned)a->sh, (uint64_t)a->imm8);
 	d->fn = exec_modimm;
 	return true;
 }
@@ -209,15 +188,15 @@ static int exec_perm(struct a64_cpu *c, const struct a64_insn *i)
 	for (unsigned e = 0; e < elems; e++) {
 		uint64_t x;
 		switch (i->op & 3) {
-		case 1: { /* UZP */
+		case PERM_UZP: {
 			unsigned k = 2 * e + part;
 			x = k < elems ? lane_get(n, es, k) : lane_get(m, es, k - elems);
 			break;
 		}
-		case 2: /* TRN */
+		case PERM_TRN:
 			x = lane_get((e & 1) ? m : n, es, (e & ~1u) + part);
 			break;
-		default: /* ZIP */
+		default: /* PERM_ZIP */
 			x = lane_get((e & 1) ? m : n, es, part * half + e / 2);
 			break;
 		}
@@ -227,20 +206,16 @@ static int exec_perm(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_perm(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_PERM(struct a64_insn *d, const struct args_perm *a)
 {
-	(void)pc;
-	unsigned opc = bits(w, 14, 12);
-	if ((opc & 3) == 0)
+	if (a->size == 3 && !a->q)
 		return false;
-	d->sf = bits(w, 23, 22);
-	d->flags = bit(w, 30);
-	if (d->sf == 3 && !d->flags)
-		return false;
-	d->op = (uint8_t)opc;
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
+	d->sf = (uint8_t)a->size;
+	d->flags = (uint8_t)a->q;
+	d->op = (uint8_t)(a->part << 2 | a->kind);
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rm;
 	d->fn = exec_perm;
 	return true;
 }
@@ -258,16 +233,15 @@ static int exec_ext(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_ext(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_EXT(struct a64_insn *d, const struct args_EXT *a)
 {
-	(void)pc;
-	d->flags = bit(w, 30);
-	d->imm = bits(w, 14, 11);
-	if (!d->flags && d->imm > 7)
+	if (!a->q && a->imm4 > 7)
 		return false;
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
+	d->flags = (uint8_t)a->q;
+	d->imm = (uint64_t)a->imm4;
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rm;
 	d->fn = exec_ext;
 	return true;
 }
@@ -292,25 +266,19 @@ static int exec_tbl(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_tbl(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_TBL(struct a64_insn *d, const struct args_TBL *a)
 {
-	(void)pc;
-	d->flags = bit(w, 30);
-	d->op = bit(w, 12);
-	d->op2 = bits(w, 14, 13);
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
+	d->flags = (uint8_t)a->q;
+	d->op = (uint8_t)a->tbx;
+	d->op2 = (uint8_t)a->len;
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rm;
 	d->fn = exec_tbl;
 	return true;
 }
 
 struct a64_pattern a64_simd_table[] = {
-	A64_ROW("0 x x 01110000 xxxxx 0 xxxx 1 xxxxx xxxxx", dec_copy),
-	A64_ROW("01 0 11110000 xxxxx 0 xxxx 1 xxxxx xxxxx", dec_dup_scalar),
-	A64_ROW("0 x x 0111100000 xxx xxxx x 1 xxxxx xxxxx", dec_modimm),
-	A64_ROW("0 x 0 01110 xx 0 xxxxx 0 xxx 10 xxxxx xxxxx", dec_perm),
-	A64_ROW("0 x 101110 00 0 xxxxx 0 xxxx 0 xxxxx xxxxx", dec_ext),
-	A64_ROW("0 x 001110 00 0 xxxxx 0 xx x 00 xxxxx xxxxx", dec_tbl),
+	A64_ROW("xxxx 111 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_simd),
 	A64_END_TABLE,
 };
