@@ -282,8 +282,10 @@ static uint64_t timer_one(struct a64s_cpu *s, unsigned ctl, unsigned cval, unsig
 	a64s_ppi_set(s->m, s->index, ppi, fired && !(c & 2));
 	if (!(c & 1) || (c & 2) || fired)
 		return UINT64_MAX;
-	/* counter ticks to host ns */
-	return (uint64_t)((unsigned __int128)(s->reg[cval] - now) * 1000000000u / s->m->timer_hz) + 1;
+	/* counter ticks to guest ns, then to the host ns they take now */
+	uint64_t ns = (uint64_t)((unsigned __int128)(s->reg[cval] - now) * 1000000000u /
+				 s->m->timer_hz) + 1;
+	return a64s_host_ns_for(&s->m->clock, ns);
 }
 
 uint64_t a64s_timer_update(struct a64s_cpu *s)

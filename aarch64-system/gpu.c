@@ -45,6 +45,12 @@ static void gpu_irq_sink(void *priv, unsigned line, bool level)
 		a64s_irq_set(m, 32 + VIRT_GPU_SPI + line, level);
 }
 
+/* For the guest's clock, which slows down while the GPU has work. */
+static bool gpu_busy(void *dev)
+{
+	return board_gpu_busy(dev);
+}
+
 struct board *a64s_gpu_create(struct a64s_machine *m, const char *gpu)
 {
 	struct board_config bc = { .gpu = gpu, .bare = true, .shader_stats = false };
@@ -58,6 +64,8 @@ struct board *a64s_gpu_create(struct a64s_machine *m, const char *gpu)
 		return NULL;
 	}
 	board_route_irqs(b, gpu_irq_sink, m);
+	m->clock.busy_dev = b;
+	m->clock.busy = gpu_busy;
 	return b;
 }
 

@@ -66,6 +66,20 @@ struct a64s_mmio_ops {
 	void (*write)(void *dev, uint64_t off, unsigned size, uint64_t v);
 };
 
+/* Guest time (clock.c): host time, slowed down gpu_time_scale times
+ * while the GPU has work. */
+#define A64S_GPU_TIME_SCALE 1000
+struct a64s_clock {
+	uint32_t seq;	      /* odd while the ticker rebases */
+	uint64_t host_base;   /* host ns at guest_base */
+	uint64_t guest_base;  /* guest ns */
+	uint64_t div;	      /* host ns per guest ns from host_base on */
+	unsigned gpu_time_scale;
+	bool (*busy)(void *dev); /* the GPU has work (NULL: no GPU) */
+	void *busy_dev;
+	uint64_t busy_ticks, busy_periods; /* ticker's count of busy ms, jobs' runs */
+};
+
 #define A64S_MAX_MMIO 16
 #define A64S_MAX_CPUS 8
 
@@ -84,7 +98,7 @@ struct a64s_machine {
 	unsigned nmmio;
 	struct a64s_gic *gic;
 	uint64_t timer_hz;   /* CNTFRQ_EL0 */
-	uint64_t time_base;  /* host ns at counter 0 */
+	struct a64s_clock clock;
 	volatile int stop;   /* 1: power off, 2: reset */
 	bool psci_hvc;	     /* PSCI conduit: HVC (else SMC) */
 	pthread_mutex_t lock; /* devices, GIC */
@@ -106,6 +120,15 @@ int a64s_bus_add(struct a64s_machine *m, uint64_t base, uint64_t size,
 void *a64s_ram_ptr(struct a64s_machine *m, uint64_t pa, uint64_t n);
 bool a64s_bus_read(struct a64s_machine *m, uint64_t pa, unsigned size, uint64_t *v);
 bool a64s_bus_write(struct a64s_machine *m, uint64_t pa, unsigned size, uint64_t v);
+
+/* ---- clock.c: guest time ---- */
+void a64s_clock_init(struct a64s_clock *c);
+uint64_t a64s_guest_ns(const struct a64s_clock *c);
+/* Host ns that @guest_ns of guest time take at the current rate. */
+uint64_t a64s_host_ns_for(const struct a64s_clock *c, uint64_t guest_ns);
+/* The ticker's once-a-millisecond look at the GPU. */
+void a64s_clock_tick(struct a64s_clock *c);
+/* The generic timer's count (CNTFRQ timer_hz) of guest time. */
 uint64_t a64s_counter(const struct a64s_machine *m);
 /* Runs vCPU 0 (and those PSCI starts) until the guest powers off: returns
  * the machine's stop reason. */

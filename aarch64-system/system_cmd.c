@@ -16,13 +16,14 @@
 static const char help[] =
 	"usage: vgpu system --kernel IMAGE [--initrd FILE] [--append ARGS] [-m SIZE]\n"
 	"                   [-smp N] [-gpu g71|g52|none] [--stats FILE]\n"
-	"                   [--time-limit SECONDS]\n"
+	"                   [--gpu-time-scale N] [--time-limit SECONDS]\n"
 	"\n"
 	"Boots an arm64 Linux kernel on an emulated machine laid out like\n"
 	"qemu-system-aarch64 -M virt: RAM at 0x40000000, a GICv2 at 0x08000000,\n"
-	"a PL011 UART at 0x09000000 on stdin/stdout, the generic timer (62.5 MHz,\n"
-	"following host time), PSCI over HVC, a generated device tree. The vCPUs\n"
-	"run at EL1/EL0 on the translator's A64 engine with a stage-1 MMU.\n"
+	"a PL011 UART at 0x09000000 on stdin/stdout, the generic timer (62.5 MHz\n"
+	"of guest time; see --gpu-time-scale), PSCI over HVC, a generated device\n"
+	"tree. The vCPUs run at EL1/EL0 on the translator's A64 engine with a\n"
+	"stage-1 MMU.\n"
 	"\n"
 	"  --kernel IMAGE     an arm64 Image, raw or gzip-compressed (Debian's\n"
 	"                     vmlinuz; scripts/kernel.sh --fetch downloads it)\n"
@@ -45,6 +46,12 @@ static const char help[] =
 	"                     writes, IRQs, pages and bytes the GPU touched) as\n"
 	"                     the JSON of vgpu run -stats, without its driver\n"
 	"                     sections (the driver is the guest's)\n"
+	"  --gpu-time-scale N while the GPU has a job, guest time runs N times\n"
+	"                     slower than host time (default 1000, about how much\n"
+	"                     slower the model is than a Mali), so panfrost's job\n"
+	"                     timeout (500 ms of guest time) spares honest jobs and\n"
+	"                     still stops one that never ends (after 500 s at the\n"
+	"                     default); 1: guest time is host time throughout\n"
 	"  --time-limit SECS  stop the machine after SECS seconds of host time\n"
 	"\n"
 	"A terminal on stdin is put in raw mode: keys go to the guest; Ctrl-A x\n"
@@ -82,6 +89,7 @@ struct opts {
 	uint64_t ram;
 	unsigned smp;
 	unsigned limit;
+	unsigned gpu_time_scale;
 };
 
 static int parse(int argc, char **argv, struct opts *o)
@@ -94,9 +102,11 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "time-limit", required_argument, NULL, 't' },
 		{ "gpu", required_argument, NULL, 'g' },
 		{ "stats", required_argument, NULL, 'S' },
+		{ "gpu-time-scale", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
-	*o = (struct opts){ .ram = 512ull << 20, .smp = 1, .gpu = "g71" };
+	*o = (struct opts){ .ram = 512ull << 20, .smp = 1, .gpu = "g71",
+			    .gpu_time_scale = A64S_GPU_TIME_SCALE };
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long_only(argc, argv, "m:", lo, NULL)) != -1) {
@@ -109,6 +119,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 't': o->limit = (unsigned)atoi(optarg); break;
 		case 'g': o->gpu = optarg; break;
 		case 'S': o->stats = optarg; break;
+		case 'T': o->gpu_time_scale = (unsigned)strtoul(optarg, NULL, 0); break;
 		default: return -1;
 		}
 	}
@@ -119,6 +130,10 @@ static int parse(int argc, char **argv, struct opts *o)
 	if (!o->kernel || optind != argc) {
 		fprintf(stderr, "vgpu system: %s\n", o->kernel ? "unexpected argument" :
 			"--kernel IMAGE is required");
+		return -1;
+	}
+	if (o->gpu_time_scale < 1 || o->gpu_time_scale > 1000000) {
+		fprintf(stderr, "vgpu system: --gpu-time-scale takes 1..1000000\n");
 		return -1;
 	}
 	if (o->ram < (16ull << 20) || o->ram > (16ull << 30) || o->smp < 1 || o->smp > A64S_MAX_CPUS) {
@@ -184,6 +199,7 @@ static int system_main(int argc, char **argv)
 	struct board *gpu = NULL;
 	char err[512];
 	int r = a64s_machine_init(&m, VIRT_RAM, o.ram, o.smp);
+	m.clock.gpu_time_scale = o.gpu_time_scale;
 	if (!r)
 		r = a64s_gic_create(&m, VIRT_GIC_DIST, VIRT_GIC_CPU);
 	if (!r && !a64s_pl011_create(&m, VIRT_UART, 32 + VIRT_UART_SPI, STDIN_FILENO, STDOUT_FILENO))

@@ -236,3 +236,8 @@ const char *board_gpu_name(struct board *b)
 {
 	return vgpu_get_config(b->gpu)->name;
 }
+
+bool board_gpu_busy(struct board *b)
+{
+	return vgpu_busy(b->gpu);
+}

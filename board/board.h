@@ -58,6 +58,8 @@ void board_bus_remove(struct board *b, uint64_t pa);
 /* Device-tree facts: the GPU's clock, and its name ("g71", "g52"). */
 uint64_t board_gpu_clock_hz(struct board *b);
 const char *board_gpu_name(struct board *b);
+/* A job slot has work; not a register access (no statistics). */
+bool board_gpu_busy(struct board *b);
 
 /*
  * Where the GPU's IRQ lines go. In user mode (the default) the board

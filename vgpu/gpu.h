@@ -108,6 +108,11 @@ void vgpu_write32(struct vgpu *gpu, uint32_t offset, uint32_t value);
 /* The current level of an IRQ line. */
 bool vgpu_irq_level(struct vgpu *gpu, enum vgpu_irq_line line);
 
+/* A job slot has work (GPU_STATUS.ACTIVE), asked from outside the
+ * register window: a full-system machine's clock, which must not show
+ * up in the register statistics. */
+bool vgpu_busy(struct vgpu *gpu);
+
 /* ---- The memory bus ---- */
 
 /*

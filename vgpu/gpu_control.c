@@ -107,6 +107,16 @@ static bool any_slot_active(struct vgpu *gpu)
 	return false;
 }
 
+bool vgpu_busy(struct vgpu *gpu)
+{
+	bool busy;
+
+	os_mutex_lock(gpu->lock);
+	busy = any_slot_active(gpu);
+	os_mutex_unlock(gpu->lock);
+	return busy;
+}
+
 uint64_t vgpu_timestamp(struct vgpu *gpu)
 {
 	/* The system timer is the host's clock: what profiling measures is

@@ -99,6 +99,24 @@ static int make_initramfs_file(const char *dir, const char *out)
 	return r;
 }
 
+/* @lines[0..n) are in @out in this order; else logs the first one
+ * missing and the console. */
+static bool expect_in_order(struct __test_metadata *_metadata, const char *out,
+			    const char *const *lines, size_t n)
+{
+	const char *at = out;
+	for (size_t k = 0; k < n; k++) {
+		const char *p = strstr(at, lines[k]);
+		EXPECT_NONNULL(p);
+		if (!p) {
+			TH_LOG("missing, in order: %s\nconsole: %s", lines[k], out);
+			return false;
+		}
+		at = p;
+	}
+	return true;
+}
+
 #define NEED_KERNEL(k)                                                                     \
 	do {                                                                               \
 		if (!(k))                                                                  \
@@ -123,16 +141,7 @@ TEST_TIMEOUT(first_console_lines_then_panic_and_reset, 300)
 		"] printk: console [ttyAMA0] enabled\r\n",
 		"] Kernel panic - not syncing: VFS: Unable to mount root fs",
 	};
-	const char *at = r.out;
-	for (size_t n = 0; n < sizeof(lines) / sizeof(lines[0]); n++) {
-		const char *p = strstr(at, lines[n]);
-		EXPECT_TRUE(p != NULL);
-		if (!p) {
-			TH_LOG("missing, in order: %s", lines[n]);
-			break;
-		}
-		at = p;
-	}
+	expect_in_order(_metadata, r.out, lines, sizeof(lines) / sizeof(lines[0]));
 	EXPECT_EQ(r.status, 2); /* PSCI SYSTEM_RESET after panic=-1 */
 	if (r.status != 2)
 		TH_LOG("stderr: %s", r.err);
@@ -257,11 +266,12 @@ TEST_TIMEOUT(busybox_shell_on_the_console, 300)
 	proc_result_free(&r);
 }
 
-/* Boots scripts/kernel.sh's initramfs, whose /init loads panfrost and
- * its dependencies, with -gpu @gpu; @cmds go to its shell. Returns the
+/* Boots scripts/kernel.sh's initramfs (or @initrd), whose /init loads
+ * panfrost and its dependencies, with -gpu @gpu, --stats @stats and
+ * --gpu-time-scale @scale where given; @cmds go to its shell. Returns the
  * console, or NULL after a skip or failure. */
 static char *boot_gpu(struct __test_metadata *_metadata, const char *gpu, const char *cmds,
-		      const char *stats, const char *initrd)
+		      const char *stats, const char *initrd, const char *scale)
 {
 	const char *k = kernel();
 	char root[4200], order[4300];
@@ -276,9 +286,17 @@ static char *boot_gpu(struct __test_metadata *_metadata, const char *gpu, const 
 	snprintf(order, sizeof(order), "%s/lib/modules/order", root);
 	if (stat(order, &st))
 		SKIP(return NULL, "no panfrost in the initramfs: run scripts/kernel.sh --fetch");
-	char *argv[] = { (char *)vgpu_bin(), "system", "-gpu", (char *)gpu, "--kernel", (char *)k,
-			 "--initrd", root, "--append", "console=ttyAMA0", "--time-limit", "240",
-			 stats ? "--stats" : NULL, (char *)stats, NULL };
+	char *argv[16] = { (char *)vgpu_bin(), "system", "-gpu", (char *)gpu, "--kernel", (char *)k,
+			   "--initrd", root, "--append", "console=ttyAMA0", "--time-limit", "240" };
+	unsigned n = 12;
+	if (stats) {
+		argv[n++] = "--stats";
+		argv[n++] = (char *)stats;
+	}
+	if (scale) {
+		argv[n++] = "--gpu-time-scale";
+		argv[n++] = (char *)scale;
+	}
 	EXPECT_EQ(proc_run(argv, NULL, NULL, cmds, strlen(cmds), 280, &r), 0);
 	EXPECT_EQ(r.status, 0);
 	if (r.status)
@@ -297,21 +315,15 @@ static const char render_cmds[] =
 static void expect_probe(struct __test_metadata *_metadata, const char *gpu, const char *id_line,
 			 const char *stats)
 {
-	char *out = boot_gpu(_metadata, gpu, render_cmds, stats, NULL);
+	char *out = boot_gpu(_metadata, gpu, render_cmds, stats, NULL, NULL);
 	if (!out)
 		return;
-	static const char *const tail[] = {
+	const char *const lines[] = {
+		id_line,
 		"] [drm] Initialized panfrost 1.2.0 20180908 for c000000.gpu on minor 0\r\n",
 		"\nrender-node-here\r\n",
 	};
-	const char *at = strstr(out, id_line);
-	EXPECT_NONNULL(at);
-	for (size_t n = 0; at && n < 2; n++) {
-		at = strstr(at, tail[n]);
-		EXPECT_NONNULL(at);
-	}
-	if (!at)
-		TH_LOG("console: %s", out);
+	expect_in_order(_metadata, out, lines, 3);
 	free(out);
 }
 
@@ -345,7 +357,7 @@ TEST_TIMEOUT(panfrost_probes_the_g52_and_makes_renderD128, 300)
 /* -gpu none: the same modules load and find no GPU. */
 TEST_TIMEOUT(without_a_gpu_panfrost_finds_nothing, 300)
 {
-	char *out = boot_gpu(_metadata, "none", render_cmds, NULL, NULL);
+	char *out = boot_gpu(_metadata, "none", render_cmds, NULL, NULL, NULL);
 	if (!out)
 		return;
 	EXPECT_NULL(strstr(out, "panfrost c000000.gpu"));
@@ -355,8 +367,9 @@ TEST_TIMEOUT(without_a_gpu_panfrost_finds_nothing, 300)
 }
 
 /* tests/guest/system_gpu in a copy of that initramfs, run by @cmds with
- * -gpu g71; returns the console, or NULL after a skip or failure. */
-static char *boot_client(struct __test_metadata *_metadata, const char *cmds)
+ * -gpu g71 (and --gpu-time-scale @scale if not NULL); returns the
+ * console, or NULL after a skip or failure. */
+static char *boot_client(struct __test_metadata *_metadata, const char *cmds, const char *scale)
 {
 	char dir[] = "/tmp/vgpu-system-gpu-XXXXXX", src[4300], bin[4300];
 	struct proc_result c;
@@ -374,10 +387,12 @@ static char *boot_client(struct __test_metadata *_metadata, const char *cmds)
 	}
 	EXPECT_EQ(c.status, 0);
 	proc_result_free(&c);
-	if (!put_guest("system_gpu", bin, "system_gpu"))
-		out = boot_gpu(_metadata, "g71", cmds, NULL, dir);
+	int put = put_guest("system_gpu", bin, "system_gpu");
+	EXPECT_EQ(put, 0);
+	if (!put)
+		out = boot_gpu(_metadata, "g71", cmds, NULL, dir, scale);
 	else
-		TH_LOG("cannot put tests/guest/system_gpu in %s", bin);
+		TH_LOG("cannot put %s in %s", build_path("tests/guest/system_gpu"), bin);
 	rm_tree(dir);
 	return out;
 }
@@ -389,7 +404,7 @@ static char *boot_client(struct __test_metadata *_metadata, const char *cmds)
 TEST_TIMEOUT(a_job_through_the_guest_kernels_panfrost, 300)
 {
 	char *out = boot_client(_metadata, "/bin/system_gpu\n/bin/system_gpu vadd\n"
-					   "grep panfrost /proc/interrupts\npoweroff -f\n");
+					   "grep panfrost /proc/interrupts\npoweroff -f\n", NULL);
 	if (!out)
 		return;
 	EXPECT_NONNULL(strstr(out, "\nsystem_gpu: GPU_PROD_ID 0x6000\r\n"));
@@ -402,6 +417,46 @@ TEST_TIMEOUT(a_job_through_the_guest_kernels_panfrost, 300)
 	EXPECT_NULL(strstr(out, "timeout"));
 	if (!strstr(out, "outputs right"))
 		TH_LOG("console: %s", out);
+	free(out);
+}
+
+/*
+ * Guest time while the GPU works (aarch64-system/clock.c): an honest job
+ * of seconds of interpretation (a loop of up to 65536 iterations in each
+ * of 12288 threads) is some milliseconds of a Mali's time. Under the
+ * default --gpu-time-scale it completes with every output right, where
+ * guest time that followed host time had panfrost's 500 ms timeout reset
+ * the GPU under it.
+ */
+TEST_TIMEOUT(an_honest_long_job_is_not_timed_out, 300)
+{
+	char *out = boot_client(_metadata, "/bin/system_gpu long\npoweroff -f\n", NULL);
+	if (!out)
+		return;
+	EXPECT_NONNULL(strstr(out, "\nsystem_gpu: long: 12288 outputs right, job status 0x1 (ok)\r\n"));
+	EXPECT_NULL(strstr(out, "timeout"));
+	if (!strstr(out, "outputs right"))
+		TH_LOG("console: %s", out);
+	free(out);
+}
+
+/*
+ * A shader that never ends still meets panfrost's job timeout: guest time
+ * only runs slower while the GPU works (here 10 times, so that the 500 ms
+ * are 5 s of host time). The driver's timeout handler resets the GPU, the
+ * client's WAIT_BO returns, and the next job, a vector add, runs right.
+ */
+TEST_TIMEOUT(a_runaway_shader_is_reset_by_panfrost_then_a_job_runs, 300)
+{
+	char *out = boot_client(_metadata, "/bin/system_gpu forever\npoweroff -f\n", "10");
+	if (!out)
+		return;
+	static const char *const lines[] = {
+		"] panfrost c000000.gpu: gpu sched timeout, js=1,",
+		"\nsystem_gpu: forever: ran and was stopped, job status 0x",
+		"\nsystem_gpu: vadd: 512 outputs right, job status 0x1 (ok)\r\n",
+	};
+	expect_in_order(_metadata, out, lines, 3);
 	free(out);
 }
 
