@@ -11,6 +11,7 @@
 
 #include "harness.h"
 #include "node/devnode.h"
+#include "node/pan_bo.h"
 #include "driver-shim/uapi_drm.h"
 #include "vgpu/gpu.h"
 
@@ -48,52 +49,6 @@ FIXTURE_TEARDOWN(pan)
 		close(self->fd);
 	if (!self->skip)
 		EXPECT_EQ(devnode_stop(&self->d), 0);
-}
-
-struct bo {
-	uint32_t handle;
-	uint64_t gpu;
-	uint8_t *cpu;
-	size_t size;
-};
-
-static int bo_new(int fd, size_t size, uint32_t flags, struct bo *bo)
-{
-	struct pan_create_bo_arg c = { .size = (uint32_t)size, .flags = flags };
-	struct pan_mmap_bo_arg m = { 0 };
-
-	if (ioctl(fd, DRM_IOCTL_PANFROST_CREATE_BO, &c))
-		return -1;
-	bo->handle = c.handle;
-	bo->gpu = c.offset;
-	bo->size = size;
-	bo->cpu = NULL;
-	m.handle = c.handle;
-	if (ioctl(fd, DRM_IOCTL_PANFROST_MMAP_BO, &m))
-		return -1;
-	bo->cpu = vgpu_dev_mmap(fd, size, PROT_READ | PROT_WRITE, m.offset);
-	return bo->cpu == MAP_FAILED ? -1 : 0;
-}
-
-static uint32_t syncobj_new(int fd, uint32_t flags)
-{
-	struct drm_syncobj_create_arg c = { .flags = flags };
-
-	return ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &c) ? 0 : c.handle;
-}
-
-static int syncobj_wait(int fd, uint32_t *handles, uint32_t n, uint32_t flags,
-			int64_t timeout_ns)
-{
-	struct drm_syncobj_wait_arg w = {
-		.handles = (uintptr_t)handles, .count_handles = n, .flags = flags,
-	};
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	w.timeout_nsec = timeout_ns < 0 ? 0 :
-			 ts.tv_sec * 1000000000ll + ts.tv_nsec + timeout_ns;
-	return ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
 }
 
 static int64_t abs_timeout(int64_t rel_ns)
