@@ -12,31 +12,32 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+void sock_attach_fd(struct msghdr *mh, union sock_fd_ctl *ctl, int fd)
+{
+	struct cmsghdr *c;
+
+	memset(ctl, 0, sizeof(*ctl));
+	mh->msg_control = ctl->buf;
+	mh->msg_controllen = sizeof(ctl->buf);
+	c = CMSG_FIRSTHDR(mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+}
+
 int sock_send(int fd, const struct vgpu_sock_msg *m, const void *payload,
 	      int pass_fd)
 {
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} ctl;
+	union sock_fd_ctl ctl;
 	struct iovec iov[2] = {
 		{ .iov_base = (void *)m, .iov_len = sizeof(*m) },
 		{ .iov_base = (void *)payload, .iov_len = m->len },
 	};
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = m->len ? 2 : 1 };
 
-	if (pass_fd >= 0) {
-		struct cmsghdr *c;
-
-		memset(&ctl, 0, sizeof(ctl));
-		mh.msg_control = ctl.buf;
-		mh.msg_controllen = sizeof(ctl.buf);
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &pass_fd, sizeof(int));
-	}
+	if (pass_fd >= 0)
+		sock_attach_fd(&mh, &ctl, pass_fd);
 	while (mh.msg_iovlen) {
 		/* MSG_NOSIGNAL: a vanished peer is an error, not SIGPIPE. */
 		ssize_t n = sendmsg(fd, &mh, MSG_NOSIGNAL);

@@ -13,8 +13,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "fuse-dev/socket_proto.h"
+
+/* Room for one descriptor's SCM_RIGHTS message, aligned. */
+union sock_fd_ctl {
+	struct cmsghdr h;
+	char buf[CMSG_SPACE(sizeof(int))];
+};
+
+/* Makes @mh carry descriptor @fd (SCM_RIGHTS), its control data in @ctl. */
+void sock_attach_fd(struct msghdr *mh, union sock_fd_ctl *ctl, int fd);
 
 /* Sends @m (its len says how much of @payload) and, if @pass_fd >= 0,
  * that descriptor. 0, or -errno (-EPIPE when the peer is gone). */
