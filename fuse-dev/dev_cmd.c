@@ -7,12 +7,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <grp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -146,9 +148,94 @@ static void *bind_thread(void *arg)
 	return NULL;
 }
 
+/* --mode: permission bits only, in octal. */
+static int parse_mode(const char *arg, unsigned *mode)
+{
+	char *end;
+	long m = strtol(arg, &end, 8);
+
+	if (!*arg || *end || m < 0 || m > 0777) {
+		fprintf(stderr, "vgpu dev: --mode wants octal permission bits, 0..0777\n");
+		return -1;
+	}
+	*mode = (unsigned)m;
+	return 0;
+}
+
+/* --group: a name or a number. */
+static int parse_group(const char *arg, gid_t *gid)
+{
+	struct group *g = getgrnam(arg);
+	char *end;
+	long n;
+
+	if (g) {
+		*gid = g->gr_gid;
+		return 0;
+	}
+	n = strtol(arg, &end, 10);
+	if (!*arg || *end || n < 0 || n > 0x7fffffff) {
+		fprintf(stderr, "vgpu dev: --group: no group '%s'\n", arg);
+		return -1;
+	}
+	*gid = (gid_t)n;
+	return 0;
+}
+
+/* The default group, render, as udev gives /dev/dri/renderD128; where
+ * there is none, the server's own. */
+static gid_t default_group(void)
+{
+	struct group *g = getgrnam("render");
+
+	if (g)
+		return g->gr_gid;
+	fprintf(stderr, "vgpu dev: no group 'render': the nodes' group is %u "
+		"(--group sets another)\n", (unsigned)getgid());
+	return getgid();
+}
+
+/* Whether fusermount3 lets a user other than root mount with allow_other. */
+static bool user_allow_other(void)
+{
+	FILE *f = fopen("/etc/fuse.conf", "re");
+	char line[256];
+	bool yes = false;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = line, *e;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		e = p + strcspn(p, " \t\r\n#");
+		yes |= e - p == 16 && !strncmp(p, "user_allow_other", 16);
+	}
+	if (f)
+		fclose(f);
+	return yes;
+}
+
+/* Mount options: anyone the nodes' mode admits may open them, like a
+ * render node, and the kernel checks that mode (EACCES otherwise). */
+static int add_mount_options(struct fuse_args *fargs, const char *argv0,
+			     const struct server *srv)
+{
+	if (fuse_opt_add_arg(fargs, argv0))
+		return -1;
+	if (geteuid() == 0 || user_allow_other()) {
+		if (fuse_opt_add_arg(fargs, "-oallow_other"))
+			return -1;
+	} else {
+		fprintf(stderr, "vgpu dev: /etc/fuse.conf has no user_allow_other: only "
+			"uid %u can open the nodes\n", (unsigned)srv->node_uid);
+	}
+	return fuse_opt_add_arg(fargs, "-odefault_permissions");
+}
+
 /* --socket without FUSE: serve until SIGINT/SIGTERM/SIGHUP. */
 static int socket_only_main(const struct shim_config *cfg, const char *path,
-			    const char *trace, struct capture *cap)
+			    const char *trace, struct capture *cap,
+			    const struct server *perm)
 {
 	struct server srv = { 0 };
 	struct sock_server *sock;
@@ -161,6 +248,10 @@ static int socket_only_main(const struct shim_config *cfg, const char *path,
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	srv.node_uid = perm->node_uid;
+	srv.node_gid = perm->node_gid;
+	srv.node_mode = perm->node_mode;
+	srv.node_perm_given = perm->node_perm_given;
 	if (server_init(&srv, cfg)) {
 		fprintf(stderr, "vgpu dev: cannot create the GPU\n");
 		return 1;
@@ -198,11 +289,13 @@ static int dev_main(int argc, char **argv)
 		{ "socket", required_argument, NULL, 'S' },
 		{ "no-fuse", no_argument, NULL, 'N' },
 		{ "capture", required_argument, NULL, 'C' },
+		{ "mode", required_argument, NULL, 'M' },
+		{ "group", required_argument, NULL, 'G' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct shim_config cfg = { .gpu = SHIM_GPU_G71 };
-	char mnt[4096] = "", *fargv[] = { argv[0], NULL };
-	struct fuse_args fargs = FUSE_ARGS_INIT(1, fargv);
+	char mnt[4096] = "";
+	struct fuse_args fargs = FUSE_ARGS_INIT(0, NULL);
 	struct fuse_loop_config *loop;
 	struct fuse_session *se;
 	struct server srv = { 0 };
@@ -211,9 +304,14 @@ static int dev_main(int argc, char **argv)
 	struct sock_server *sock = NULL;
 	const char *sock_path = NULL, *capture_dir = NULL;
 	struct capture *cap = NULL;
-	bool bind = false, no_fuse = false;
+	bool bind = false, no_fuse = false, group_given = false;
 	int opt, ret = 1;
 
+	/* Not dumpable: no other process, even of our uid, may open
+	 * /proc/<pid>/fd (the contexts' memfds) or /proc/<pid>/mem. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	srv.node_uid = getuid();
+	srv.node_mode = 0660;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'g':
@@ -267,6 +365,16 @@ static int dev_main(int argc, char **argv)
 		case 'C':
 			capture_dir = optarg;
 			break;
+		case 'M':
+			if (parse_mode(optarg, &srv.node_mode))
+				return 1;
+			srv.node_perm_given = true;
+			break;
+		case 'G':
+			if (parse_group(optarg, &srv.node_gid))
+				return 1;
+			srv.node_perm_given = group_given = true;
+			break;
 		case 'd':
 			os_log_set_level(OS_LOG_DEBUG);
 			break;
@@ -290,6 +398,8 @@ static int dev_main(int argc, char **argv)
 		fprintf(stderr, "vgpu dev: unexpected argument '%s'\n", argv[optind]);
 		return 1;
 	}
+	if (!group_given)
+		srv.node_gid = no_fuse && !srv.node_perm_given ? getgid() : default_group();
 	if (!mnt[0] && default_mount_dir(mnt, sizeof(mnt))) {
 		fprintf(stderr, "vgpu dev: no runtime directory: %s\n", strerror(errno));
 		return 1;
@@ -315,7 +425,7 @@ static int dev_main(int argc, char **argv)
 	if (capture_dir && !(cap = capture_open(capture_dir)))
 		return 1;
 	if (no_fuse) {
-		ret = socket_only_main(&cfg, sock_path, trace, cap);
+		ret = socket_only_main(&cfg, sock_path, trace, cap, &srv);
 		capture_close(cap);
 		return ret;
 	}
@@ -331,6 +441,12 @@ static int dev_main(int argc, char **argv)
 		server_fini(&srv);
 		return 1;
 	}
+	if (server_handoff_start(&srv)) {
+		fprintf(stderr, "vgpu dev: no memfd hand-off socket: %s\n", strerror(errno));
+		goto out_srv;
+	}
+	if (add_mount_options(&fargs, argv[0], &srv))
+		goto out_srv;
 	if (sock_path) {
 		sock = sock_server_start(&srv, sock_path, cap);
 		if (!sock)
@@ -390,7 +506,7 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	.help =
 	"usage: vgpu dev [--gpu g71|g52] [--cores N] [--workers N] [--shader-stats on|off]\n"
 	"                [--mount DIR] [--bind] [--job-timeout MS] [--trace FILE]\n"
-	"                [--unstable-ioctls]\n"
+	"                [--unstable-ioctls] [--mode MODE] [--group NAME]\n"
 	"                [--socket PATH [--no-fuse] [--capture DIR]] [--debug]\n"
 	"\n"
 	"Serves the virtual Mali GPU's device nodes from a multi-threaded FUSE\n"
@@ -428,6 +544,11 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	"                     job to FILE at exit (open it in ui.perfetto.dev)\n"
 	"  --unstable-ioctls  allow panfrost's PERFCNT ioctls, like the module\n"
 	"                     parameter of that name\n"
+	"  --mode MODE        the nodes' permission bits, in octal (default 0660;\n"
+	"                     stats gets the read bits only)\n"
+	"  --group NAME       the nodes' group, a name or a number (default\n"
+	"                     render, as udev gives /dev/dri/renderD128; without\n"
+	"                     one, the server's own group, said at start)\n"
 	"  --socket PATH      also serve the nodes on a unix socket at PATH, for\n"
 	"                     the preload library (see 'vgpu preload'); creates\n"
 	"                     PATH.d, the /dev/dri and sysfs entries its clients\n"
@@ -441,6 +562,17 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	"The nodes are regular FUSE files: ioctl(), read() and poll() behave as\n"
 	"on the real devices; mmap() goes through a side channel (the ioctls in\n"
 	"fuse-dev/fuse_mmap.h) because FUSE cannot map device memory. Needs\n"
-	"/dev/fuse and root (or fusermount3).\n",
+	"/dev/fuse and root (or fusermount3).\n"
+	"\n"
+	"Access is a render node's: the nodes belong to the server's user and\n"
+	"the group, and the kernel checks MODE at open (EACCES otherwise); other\n"
+	"users may open them (allow_other: a server not run by root needs\n"
+	"user_allow_other in /etc/fuse.conf). A client gets its own context's\n"
+	"memory only: the server hands a memfd to the process that asked for\n"
+	"it (SO_PEERCRED) and is not dumpable, so /proc/<server>/fd and mem\n"
+	"are closed even to its own user. --mode and --group also set the\n"
+	"socket's permissions (else it has the umask's); a file opened on it\n"
+	"is joined and mapped only by the uid that opened it (a dma-buf is\n"
+	"mapped only by its exporter's).\n",
 	.main = dev_main,
 };

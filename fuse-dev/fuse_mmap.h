@@ -10,9 +10,12 @@
  *
  *  1. VGPU_DEV_IOC_MMAP_PREPARE with the mmap() page offset, length and
  *     protection: the server runs the driver's mmap handler and answers
- *     with the backing object (a memfd of the server, reached as
- *     /proc/<server_pid>/fd/<backing_fd>) and the offset in it;
- *  2. the client opens that memfd once per context and mmap()s
+ *     with the offset in the backing object (the context's memfd) and a
+ *     one-use ticket for that memfd;
+ *  2. the client connects to the server's abstract unix socket
+ *     VGPU_DEV_MMAP_SOCKET (with @channel), sends the ticket and gets the
+ *     memfd with SCM_RIGHTS, which the server sends only to the process
+ *     whose thread made the PREPARE (fuse_handoff.h); it mmap()s it
  *     MAP_SHARED at that offset: CPU and GPU now share the pages;
  *  3. VGPU_DEV_IOC_MMAP_COMMIT tells the driver the CPU address (kbase
  *     SAME_VA: it becomes the GPU address); VGPU_DEV_IOC_MUNMAP before
@@ -32,11 +35,16 @@ struct vgpu_dev_mmap {
 	uint64_t length;     /* in: bytes */
 	uint32_t prot;       /* in: PROT_* */
 	uint32_t flags;      /* out: VGPU_DEV_MMAP_* */
-	int32_t backing_fd;  /* out: fd number in the server; -1: reserve only */
-	int32_t server_pid;  /* out */
+	uint64_t ticket;     /* out: redeems the memfd; 0: reserve only */
 	uint64_t offset;     /* out: byte offset in the backing object */
 	uint64_t cpu_va;     /* in (COMMIT, MUNMAP): the client's address */
+	uint64_t channel;    /* out: names the server's hand-off socket */
 };
+
+/* The hand-off socket's abstract name (after its leading NUL byte), from
+ * @channel; the server answers a ticket (8 bytes) with one byte, 1 and
+ * the memfd attached, or 0 when the ticket is not the peer's to redeem. */
+#define VGPU_DEV_MMAP_SOCKET "vgpu-dev-mmap-%016llx"
 
 #define VGPU_DEV_MMAP_NEEDS_COMMIT 1u /* the driver wants the CPU address */
 #define VGPU_DEV_MMAP_READONLY 2u     /* map it read-only */

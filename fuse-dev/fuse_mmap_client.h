@@ -9,8 +9,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "fuse-dev/fuse_mmap.h"
@@ -41,13 +45,62 @@ static inline void *vgpu_dev_4gb_hint(size_t length)
 	return (void *)(uintptr_t)start;
 }
 
+/*
+ * Redeems a PREPARE's ticket on the server's hand-off socket: the memfd
+ * (close-on-exec), or -1 with errno set (EACCES: not ours to have).
+ */
+static inline int vgpu_dev_claim(const struct vgpu_dev_mmap *m)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	char byte = 0;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = u.buf, .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr *c;
+	int s, n, fd = -1;
+
+	n = snprintf(sa.sun_path + 1, sizeof(sa.sun_path) - 1, VGPU_DEV_MMAP_SOCKET,
+		     (unsigned long long)m->channel);
+	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -1;
+	if (connect(s, (struct sockaddr *)&sa,
+		    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n))) {
+		close(s);
+		return -1;
+	}
+	/* The server may refuse before reading (EPIPE): its answer is
+	 * waiting all the same. */
+	(void)!send(s, &m->ticket, sizeof(m->ticket), MSG_NOSIGNAL);
+	n = (int)recvmsg(s, &mh, MSG_CMSG_CLOEXEC);
+	close(s);
+	if (n != 1) {
+		if (n == 0)
+			errno = EPROTO;
+		return -1;
+	}
+	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+			memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	if (fd < 0 || !byte) {
+		if (fd >= 0)
+			close(fd);
+		errno = EACCES;
+		return -1;
+	}
+	return fd;
+}
+
 /* Returns the mapping, or MAP_FAILED with errno set. */
 static inline void *vgpu_dev_mmap(int devfd, size_t length, int prot,
 				  uint64_t offset)
 {
 	struct vgpu_dev_mmap m = { .pgoff = offset >> 12, .length = length,
 				   .prot = (uint32_t)prot };
-	char path[64];
 	void *p, *hint;
 	int mfd;
 
@@ -60,11 +113,12 @@ static inline void *vgpu_dev_mmap(int devfd, size_t length, int prot,
 		p = mmap(hint, length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
 			 (hint ? MAP_FIXED : 0), -1, 0);
 	} else {
-		snprintf(path, sizeof(path), "/proc/%d/fd/%d", m.server_pid,
-			 m.backing_fd);
-		mfd = open(path, (prot & PROT_WRITE) ? O_RDWR : O_RDONLY);
-		if (mfd < 0)
+		mfd = vgpu_dev_claim(&m);
+		if (mfd < 0) {
+			if (hint)
+				munmap(hint, length);
 			return MAP_FAILED;
+		}
 		p = mmap(hint, length, prot, MAP_SHARED | (hint ? MAP_FIXED : 0), mfd,
 			 (off_t)m.offset);
 		close(mfd);

@@ -19,6 +19,7 @@
 #include "board/board.h"
 #include "driver-shim/uapi_ioc.h"
 #include "fuse-dev/fobj_fd.h"
+#include "fuse-dev/fuse_handoff.h"
 #include "fuse-dev/fuse_mmap.h"
 
 enum { INO_ROOT = 1, INO_MALI, INO_RENDER, INO_STATS, INO_COUNT };
@@ -76,23 +77,28 @@ static void fh_leave(struct dev_fh *fh)
 	pthread_mutex_unlock(&fh->lock);
 }
 
-static void fill_attr(fuse_ino_t ino, struct stat *st)
+/* The kernel checks opens against these (default_permissions). */
+static void fill_attr(const struct server *srv, fuse_ino_t ino, struct stat *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->st_ino = ino;
-	st->st_uid = getuid();
-	st->st_gid = getgid();
+	st->st_uid = srv->node_uid;
+	st->st_gid = srv->node_gid;
 	if (ino == INO_ROOT) {
 		st->st_mode = S_IFDIR | 0755;
 		st->st_nlink = 2;
 	} else {
-		st->st_mode = S_IFREG | (ino == INO_STATS ? 0444 : 0666);
+		/* The statistics describe every client's jobs: readable by
+		 * those who may use the GPU. */
+		st->st_mode = S_IFREG | (ino == INO_STATS ? srv->node_mode & 0444 :
+					  srv->node_mode);
 		st->st_nlink = 1;
 	}
 }
 
 static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
+	const struct server *srv = fuse_req_userdata(req);
 	struct fuse_entry_param e;
 
 	memset(&e, 0, sizeof(e));
@@ -105,7 +111,7 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 			continue;
 		e.ino = i;
 		e.attr_timeout = e.entry_timeout = 3600.0;
-		fill_attr(i, &e.attr);
+		fill_attr(srv, i, &e.attr);
 		fuse_reply_entry(req, &e);
 		return;
 	}
@@ -121,7 +127,7 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
-	fill_attr(ino, &st);
+	fill_attr(fuse_req_userdata(req), ino, &st);
 	fuse_reply_attr(req, &st, 3600.0);
 }
 
@@ -142,7 +148,7 @@ static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		struct stat st;
 		size_t n;
 
-		fill_attr(inos[i], &st);
+		fill_attr(fuse_req_userdata(req), inos[i], &st);
 		n = fuse_add_direntry(req, buf + pos, OS_MIN(size, sizeof(buf)) - pos,
 				      names[i], &st, i + 1);
 		if (n > OS_MIN(size, sizeof(buf)) - pos)
@@ -200,6 +206,7 @@ static void fh_free(struct dev_fh *fh)
 	pthread_mutex_unlock(&srv->lock);
 	if (fh->sf)
 		shim_release(fh->sf);
+	handoff_forget(srv->handoff, fh);
 	if (fh->ph)
 		fuse_pollhandle_destroy(fh->ph);
 	pthread_cond_destroy(&fh->idle);
@@ -321,8 +328,10 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 	fuse_reply_err(req, EINVAL);
 }
 
-static int mmap_ioctl(struct dev_fh *fh, unsigned cmd, struct vgpu_dev_mmap *m)
+static int mmap_ioctl(fuse_req_t req, struct dev_fh *fh, unsigned cmd,
+		      struct vgpu_dev_mmap *m)
 {
+	const struct fuse_ctx *ctx = fuse_req_ctx(req);
 	struct shim_mmap_info info;
 	int ret;
 
@@ -331,8 +340,17 @@ static int mmap_ioctl(struct dev_fh *fh, unsigned cmd, struct vgpu_dev_mmap *m)
 		ret = shim_mmap_prepare(fh->sf, m->pgoff, m->length, m->prot, &info);
 		if (ret)
 			return ret;
-		m->backing_fd = info.backing;
-		m->server_pid = getpid();
+		m->ticket = 0;
+		m->channel = handoff_channel(fh->srv->handoff);
+		/* The memfd goes to the caller's process only (no /proc path:
+		 * the server is not dumpable, and that path would serve any
+		 * process allowed to open it). */
+		if (!(info.flags & SHIM_MMAP_RESERVE_ONLY)) {
+			m->ticket = handoff_issue(fh->srv->handoff, fh, info.backing,
+						  ctx->pid, ctx->uid);
+			if (!m->ticket)
+				return -ENOMEM;
+		}
 		m->offset = info.offset;
 		m->flags = info.flags; /* SHIM_MMAP_* == VGPU_DEV_MMAP_* */
 		return 0;
@@ -380,7 +398,7 @@ static void op_ioctl(fuse_req_t req, fuse_ino_t ino, unsigned int cmd, void *arg
 		memcpy(buf, in_buf, OS_MIN(in_bufsz, OS_MAX(size, (size_t)SHIM_IOC_MAX_ARG)));
 	if (SHIM_IOC_TYPE(cmd) == VGPU_DEV_IOC_TYPE &&
 	    size == sizeof(struct vgpu_dev_mmap)) {
-		ret = mmap_ioctl(fh, cmd, (struct vgpu_dev_mmap *)buf);
+		ret = mmap_ioctl(req, fh, cmd, (struct vgpu_dev_mmap *)buf);
 	} else {
 		node_caller_init(&c, req, fh);
 		ret = shim_ioctl(fh->sf, &c.base, cmd, buf);
@@ -451,6 +469,12 @@ int server_init(struct server *srv, const struct shim_config *cfg)
 	return srv->dev ? 0 : -1;
 }
 
+int server_handoff_start(struct server *srv)
+{
+	srv->handoff = handoff_start();
+	return srv->handoff ? 0 : -1;
+}
+
 const struct fuse_lowlevel_ops *server_ops_get(void)
 {
 	return &server_ops;
@@ -461,6 +485,8 @@ void server_fini(struct server *srv)
 	/* The session is over: whatever is still open is released now. */
 	while (srv->open_files)
 		fh_free(srv->open_files);
+	handoff_stop(srv->handoff);
+	srv->handoff = NULL;
 	board_destroy(srv->board);
 	srv->board = NULL;
 	srv->dev = NULL;

@@ -65,6 +65,7 @@ struct sock_file {
 	int efd; /* readable while the file is (given to the client), or -1 */
 	int refs; /* connections; under sock_server.lock */
 	uint64_t token;
+	uid_t owner; /* the opener's (a node) or exporter's (an object) uid */
 	bool panfrost;
 	unsigned cap_file; /* its number in a capture */
 	struct sock_file *next;
@@ -73,6 +74,7 @@ struct sock_file {
 struct sock_conn {
 	struct sock_server *ss;
 	int fd;
+	uid_t uid; /* the peer's (SO_PEERCRED) */
 	struct sock_file *file;
 	struct shim_file *sf; /* file->sf */
 	struct sock_conn *prev, *next;
@@ -196,6 +198,7 @@ static int fd_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec)
 	}
 	f->obj = shim_fobj_get(o);
 	shim_fobj_set_host_data(o, &f->h);
+	f->owner = sc->conn->uid;
 	f->refs = 1;
 	f->desc_ref = true;
 	pthread_mutex_lock(&ss->lock);
@@ -369,7 +372,13 @@ static int do_read(struct sock_conn *c, struct vgpu_sock_msg *m)
 static int do_mmap_prepare(struct sock_conn *c, struct vgpu_sock_msg *m)
 {
 	struct shim_mmap_info mi;
-	int ret = c->file->obj ?
+	int ret;
+
+	/* The reply carries a whole context's memfd (a dma-buf's too: its
+	 * exporter's), so only to a peer of the uid that owns it. */
+	if (c->uid != c->file->owner)
+		return reply(c, -EACCES, 0, 0, NULL, 0, -1);
+	ret = c->file->obj ?
 		shim_fobj_mmap_prepare(c->file->obj, m->a, m->b, (uint32_t)m->c, &mi) :
 		shim_mmap_prepare(c->sf, m->a, m->b, (uint32_t)m->c, &mi);
 
@@ -463,6 +472,7 @@ static int open_file(struct sock_conn *c, struct vgpu_sock_msg *m)
 		return reply(c, -ENOMEM, 0, 0, NULL, 0, -1);
 	f->hook.notify = file_notify;
 	f->refs = 1;
+	f->owner = c->uid;
 	f->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (f->efd < 0 || getentropy(&f->token, sizeof(f->token))) {
 		ret = -errno;
@@ -501,6 +511,14 @@ static int attach_file(struct sock_conn *c, struct vgpu_sock_msg *m)
 	pthread_mutex_lock(&ss->lock);
 	for (f = ss->files; f && f->token != m->a; f = f->next)
 		;
+	/* A token is a secret, yet an open node's file (its context) is
+	 * joined only by its opener's uid; an object's token is had by
+	 * whoever holds its descriptor (IDENTIFY), as a dma-buf's holder
+	 * may import it. */
+	if (f && f->sf && f->owner != c->uid) {
+		pthread_mutex_unlock(&ss->lock);
+		return reply(c, -EACCES, 0, 0, NULL, 0, -1);
+	}
 	/* A level object's pipe has a reader here, so its descriptors
 	 * cannot be counted: its client's connections keep it (the first
 	 * one takes over the initial reference). */
@@ -614,6 +632,28 @@ static void *conn_thread(void *arg)
 	return NULL;
 }
 
+/* The uid of the process at the other end of @fd; -1 if unknown. */
+static uid_t peer_uid(int fd)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) ? (uid_t)-1 :
+		cred.uid;
+}
+
+/* --mode/--group apply to the socket as to the FUSE nodes: connecting
+ * needs write permission on it. */
+static void set_perm(const struct server *srv, const char *path)
+{
+	if (!srv->node_perm_given)
+		return;
+	if (chmod(path, srv->node_mode) ||
+	    chown(path, (uid_t)-1, srv->node_gid))
+		fprintf(stderr, "vgpu dev: --socket %s: mode %o group %u: %s\n", path,
+			srv->node_mode, (unsigned)srv->node_gid, strerror(errno));
+}
+
 static void *accept_thread(void *arg)
 {
 	struct sock_server *ss = arg;
@@ -641,6 +681,7 @@ static void *accept_thread(void *arg)
 		}
 		c->ss = ss;
 		c->fd = fd;
+		c->uid = peer_uid(fd);
 		pthread_mutex_lock(&ss->lock);
 		if (ss->stopping) {
 			pthread_mutex_unlock(&ss->lock);
@@ -696,6 +737,7 @@ struct sock_server *sock_server_start(struct server *srv, const char *path,
 		fprintf(stderr, "vgpu dev: --socket %s: %s\n", path, strerror(errno));
 		goto fail;
 	}
+	set_perm(srv, path);
 	if (sock_tree_create(path)) {
 		fprintf(stderr, "vgpu dev: --socket %s: cannot create %s%s: %s\n", path,
 			path, VGPU_SOCK_TREE_SUFFIX, strerror(errno));
