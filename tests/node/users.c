@@ -5,7 +5,8 @@
  * members (different uids, forked and switched from root) cannot reach
  * each other's GPU memory, neither on the CPU side (/proc/<server>/fd,
  * /proc/<server>/mem, the other client's node file, the other's memfd
- * ticket, the socket file of the other) nor on the GPU side (a job of one
+ * ticket (which not even a child of the same uid may redeem, and its
+ * owner only once), the socket file of the other) nor on the GPU side (a job of one
  * running the other's job descriptor); the server is not dumpable, even
  * to its own uid.
  */
@@ -230,10 +231,20 @@ static void client_a(const char *render, const char *sock, int info_fd, int go_f
 	CHECK(*(volatile uint32_t *)(a.cpu + 4096) == 0, 12);
 	CHECK(job_status(a2.cpu) == 0, 13);
 	CHECK(!memcmp(a.cpu, secret, sizeof(secret)), 14);
-	/* The ticket B could not redeem is still good for A. */
+	/* Nor may another process of A's uid (a child) redeem it. */
+	{
+		pid_t kid = fork();
+
+		if (kid == 0)
+			_exit(vgpu_dev_claim(&in.m) < 0 && errno == EACCES ? 0 : 1);
+		CHECK(kid > 0 && child_status(kid) == 0, 19);
+	}
+	/* The ticket B and the child could not redeem is still good for A,
+	 * once. */
 	mfd = vgpu_dev_claim(&in.m);
 	CHECK(mfd >= 0, 15);
 	close(mfd);
+	CHECK(vgpu_dev_claim(&in.m) < 0 && errno == EACCES, 36);
 	/* A's own job runs: the descriptor B was given was a valid one. */
 	bos[0] = a.handle;
 	bos[1] = a2.handle;
