@@ -6,7 +6,8 @@
  * each other's GPU memory, neither on the CPU side (/proc/<server>/fd,
  * /proc/<server>/mem, the other client's node file, the other's memfd
  * ticket (which not even a child of the same uid may redeem, and its
- * owner only once), the socket file of the other) nor on the GPU side (a job of one
+ * owner only once), the socket file of the other, a mapping of the
+ * other's dma-buf) nor on the GPU side (a job of one
  * running the other's job descriptor); the server is not dumpable, even
  * to its own uid.
  */
@@ -36,6 +37,7 @@ struct a_info {
 	uint64_t a_gpu, a2_gpu;
 	struct vgpu_dev_mmap m; /* a prepared, unredeemed mmap of BO a */
 	uint64_t token;         /* its socket file's */
+	uint64_t buf_token;     /* a dma-buf's it exported there */
 };
 
 /* What the test gives the other clients. */
@@ -193,6 +195,53 @@ static int64_t sock_first(const char *path, uint32_t op, uint64_t arg, int *s,
 	return rep.ret;
 }
 
+/* An FD_INSTALL's descriptor kept (the object lives while it is open)
+ * and its token noted; the program's number for it is its own. */
+static uint64_t installed_token;
+
+static int keep_fd(int sock, const struct vgpu_sock_msg *m, int *fd)
+{
+	struct vgpu_sock_msg r = { .op = VGPU_SOCK_REPLY, .ret = *fd };
+
+	if (m->op != VGPU_SOCK_FD_INSTALL || *fd < 0)
+		r.ret = -EPROTO;
+	else
+		installed_token = m->a;
+	*fd = -1;
+	return sock_send(sock, &r, NULL, -1);
+}
+
+/* MMAP_PREPARE of @len bytes at 0 on connection @s: the reply's ret; the
+ * memfd sent with it, if any, closed. */
+static int64_t sock_prepare(int s, uint64_t len)
+{
+	struct vgpu_sock_msg req = { .op = VGPU_SOCK_MMAP_PREPARE, .b = len,
+				     .c = PROT_READ }, rep = { 0 };
+	int memfd = -1;
+
+	if (sock_exchange(s, &req, NULL, &rep, NULL, 0, &memfd, NULL))
+		return -EPIPE;
+	if (memfd >= 0)
+		close(memfd);
+	return memfd >= 0 || rep.ret < 0 ? rep.ret : -EPROTO;
+}
+
+/* A dma-buf of a new BO on socket connection @s: its token, or 0. */
+static uint64_t sock_export(int s)
+{
+	struct pan_create_bo_arg cb = { .size = 4096 };
+	struct drm_prime_handle_arg ph = { .flags = O_CLOEXEC };
+	long r = -1;
+
+	installed_token = 0;
+	if (sock_call_ioctl(s, DRM_IOCTL_PANFROST_CREATE_BO, &cb, NULL, &r) || r)
+		return 0;
+	ph.handle = cb.handle;
+	if (sock_call_ioctl(s, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph, keep_fd, &r) || r)
+		return 0;
+	return installed_token;
+}
+
 /*
  * Client A: a file with BO a (a secret in it) and BO a2 (a job that
  * writes MARKER into a), an mmap of a prepared but not redeemed, a
@@ -222,6 +271,8 @@ static void client_a(const char *render, const char *sock, int info_fd, int go_f
 	CHECK(!ioctl(fd, VGPU_DEV_IOC_MMAP_PREPARE, &in.m) && in.m.ticket, 8);
 	CHECK(sock_first(sock, VGPU_SOCK_OPEN, VGPU_SOCK_NODE_PANFROST, &s,
 			 &in.token) == 0, 9);
+	in.buf_token = sock_export(s);
+	CHECK(in.buf_token, 37);
 	in.nodefd = fd;
 	in.a_gpu = a.gpu;
 	in.a2_gpu = a2.gpu;
@@ -250,8 +301,12 @@ static void client_a(const char *render, const char *sock, int info_fd, int go_f
 	bos[1] = a2.handle;
 	CHECK(!submit_wait(fd, a2.gpu, bos, 2), 16);
 	CHECK(*(volatile uint32_t *)(a.cpu + 4096) == MARKER, 17);
-	/* A may join its own socket file from another connection. */
+	/* A may join its own socket file from another connection, and map
+	 * its own dma-buf. */
 	CHECK(sock_first(sock, VGPU_SOCK_ATTACH, in.token, &s2, &unused) == 0, 18);
+	close(s2);
+	CHECK(sock_first(sock, VGPU_SOCK_ATTACH, in.buf_token, &s2, &unused) == 0, 38);
+	CHECK(sock_prepare(s2, 4096) == 0, 39);
 	close(s2);
 	close(s);
 	_exit(0);
@@ -287,6 +342,12 @@ static void client_b(const struct scene *sc)
 	/* Nor is A's socket file B's to join. */
 	CHECK(sock_first(sc->sock, VGPU_SOCK_ATTACH, sc->a.token, &s, &unused) ==
 	      -EACCES, 27);
+	close(s);
+	/* A dma-buf's token, like its descriptor, lets B import it, but not
+	 * map it: the memfd that would come is A's whole context. */
+	CHECK(sock_first(sc->sock, VGPU_SOCK_ATTACH, sc->a.buf_token, &s, &unused) ==
+	      0, 48);
+	CHECK(sock_prepare(s, 4096) == -EACCES, 49);
 	close(s);
 	/* B's own file: the same GPU address as A's BO, B's own memory. */
 	fd = open(sc->render, O_RDWR | O_CLOEXEC);
