@@ -138,10 +138,10 @@ static unsigned row_mask(const struct bi_tile *t, unsigned i,
 	return m;
 }
 
-int bi_tile_write(struct vgpu_as *as, const struct bi_tile *t, unsigned i,
+int bi_tile_write(struct vgpu_as *as, struct bi_tile *t, unsigned i,
 		  const struct bi_rt *rt, const struct bi_clip *clip)
 {
-	uint8_t buf[BI_TILE * BI_TILE * BI_PIXEL_MAX];
+	uint8_t *buf = t->out;
 	unsigned masks[BI_TILE], full = 0;
 	const unsigned n = rt->wbytes;
 

@@ -40,6 +40,8 @@ struct bi_tile {
 	unsigned x0, y0; /* its first pixel */
 	uint8_t px[BI_MAX_RT][BI_TILE * BI_TILE][BI_PIXEL_MAX];
 	uint16_t dirty[BI_MAX_RT][BI_TILE]; /* per row, a bit per pixel drawn */
+	/* write-back scratch: too big for a kernel stack */
+	uint8_t out[BI_TILE * BI_TILE * BI_PIXEL_MAX];
 };
 
 /* The pixels a fragment job may write: [x0, x1) x [y0, y1). */
@@ -62,7 +64,7 @@ void bi_tile_begin(struct bi_tile *t, const struct bi_rt *rts, unsigned nrt,
 
 /* Writes render target @i's pixels of @t inside @clip back to memory.
  * 0, or -1 after an unresolved MMU fault. */
-int bi_tile_write(struct vgpu_as *as, const struct bi_tile *t, unsigned i,
+int bi_tile_write(struct vgpu_as *as, struct bi_tile *t, unsigned i,
 		  const struct bi_rt *rt, const struct bi_clip *clip);
 
 #endif
