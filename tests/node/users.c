@@ -26,7 +26,7 @@
 #define UID_B 65532u
 #define UID_OUT 65533u /* not in the group */
 #define MARKER 0x5ec2e700u
-#define MAX_MEMFDS 16
+#define MAX_MEMFDS 64
 
 static const char secret[] = "client A's secret";
 
@@ -496,6 +496,38 @@ TEST_F_TIMEOUT(users, two_members_cannot_reach_each_others_memory, 120)
 	EXPECT_EQ(child_status(a), 0);
 	close(info[0]);
 	close(go[1]);
+}
+
+/* Unredeemed tickets pin copies of the memfd in the server: a few per
+ * file at most, and none once the file is released. */
+TEST_F(users, unredeemed_tickets_are_bounded_and_released)
+{
+	int fds[MAX_MEMFDS], fd, n = -1;
+	struct bo b;
+
+	NEED_DEV();
+	fd = open(self->sc.render, O_RDWR | O_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(bo_new(fd, 4096, 0, &b), 0);
+	/* bo_new redeemed its ticket: the context's own memfd only. */
+	EXPECT_EQ(find_memfds(self->sc.server, fds), 1);
+	for (int i = 0; i < 40; i++) {
+		struct pan_mmap_bo_arg mm = { .handle = b.handle };
+		struct vgpu_dev_mmap m = { .length = 4096, .prot = PROT_READ };
+
+		ASSERT_EQ(ioctl(fd, DRM_IOCTL_PANFROST_MMAP_BO, &mm), 0);
+		m.pgoff = mm.offset >> 12;
+		ASSERT_EQ(ioctl(fd, VGPU_DEV_IOC_MMAP_PREPARE, &m), 0);
+		ASSERT_NE(m.ticket, 0u);
+	}
+	/* The context's memfd and 16 tickets' copies. */
+	EXPECT_EQ(find_memfds(self->sc.server, fds), 17);
+	munmap(b.cpu, b.size);
+	close(fd);
+	/* The release reaches the server after close() returns. */
+	for (int i = 0; i < 2000 && (n = find_memfds(self->sc.server, fds)); i++)
+		usleep(10000);
+	EXPECT_EQ(n, 0);
 }
 
 /* A process of the server's own uid: /proc/<server>/fd and mem are shut
