@@ -62,6 +62,9 @@ char *board_stats_json_dup(struct board *b, size_t *len)
 	bi_text_printf(&t, "\n  ],\n  \"ioctls\": [");
 	if (b->dev)
 		shim_stats_write(b->dev, SHIM_STATS_IOCTLS, emit, &t);
+	bi_text_printf(&t, "\n  ],\n  \"faults\": [");
+	if (b->dev)
+		shim_stats_write(b->dev, SHIM_STATS_FAULTS, emit, &t);
 	bi_text_printf(&t, "\n  ],\n  \"shader\": ");
 	bi_compute_stats_json(b->compute, b->cfg.shader_stats, &t);
 	bi_text_printf(&t, "\n}\n");

@@ -181,6 +181,29 @@ static void render_summary(const struct json_object *root)
 	       shader_stats_on(sh) ? "" : " shader_stats=off");
 }
 
+/* The fault log, one line each, as a kernel driver logs a fault. */
+static void render_faults(const struct json_object *root)
+{
+	const struct json_object *sys = sj_get(root, "system"), *fl = sj_get(root, "faults");
+
+	if (!sj_num(sys, "fault_records"))
+		return;
+	printf("\nfaults (%lld, %lld not kept)\n", sj_num(sys, "fault_records"),
+	       sj_num(sys, "fault_records_dropped"));
+	for (int i = 0; i < sj_len(fl); i++) {
+		const struct json_object *f = sj_at(fl, i);
+
+		printf("  #%lld %s fault: ctx %lld AS%lld slot %lld: %s (0x%02llx), "
+		       "access %s at %s; status 0x%llx, source id 0x%llx, extra %s; "
+		       "job %s, chain %s, tail %s\n",
+		       sj_num(f, "seq"), sj_str(f, "kind"), sj_num(f, "ctx"),
+		       sj_num(f, "as"), sj_num(f, "slot"), sj_str(f, "exception"),
+		       sj_num(f, "code"), sj_str(f, "access"), sj_str(f, "address"),
+		       sj_num(f, "status"), sj_num(f, "source_id"), sj_str(f, "extra"),
+		       sj_str(f, "job"), sj_str(f, "chain"), sj_str(f, "tail"));
+	}
+}
+
 static void render(const struct json_object *root)
 {
 	const struct json_object *sys = sj_get(root, "system"), *ctxs = sj_get(root, "contexts");
@@ -190,7 +213,7 @@ static void render(const struct json_object *root)
 		"jobs_failed", "mmu_faults", "gpu_resets", "gpu_pages_mapped",
 		"gpu_pages_touched", "gpu_bytes_read", "gpu_bytes_written",
 		"gpu_bytes_fetched", "reg_reads", "reg_writes", "irqs",
-		"chains_queued_next",
+		"chains_queued_next", "fault_records",
 	};
 
 	printf("GPU: %s\n\nsystem\n", sj_str(root, "gpu"));
@@ -239,6 +262,7 @@ static void render(const struct json_object *root)
 		       sj_num(r, "irqs"), sj_num(r, "jobs"), sj_num(r, "gpu_pages"),
 		       sj_num(r, "faults"), sj_num(r, "gpu_bytes"));
 	}
+	render_faults(root);
 	if (sj_get(root, "shader")) {
 		render_shader_total(sj_get(root, "shader"));
 		render_shader_jobs(sj_get(root, "shader"));
@@ -372,13 +396,15 @@ const struct vgpu_cmd vgpu_cmd_stats = {
 	"accesses, IRQs), one row per GPU context (with the data bytes its jobs\n"
 	"moved), one row per ioctl (count, errors, latency p50/p99, bytes in/out,\n"
 	"register reads and writes, IRQs, jobs, GPU pages mapped or first touched\n"
-	"by its jobs, faults, data bytes its jobs moved), then what the shader\n"
-	"cores executed: over all jobs, the instruction mix by class, the\n"
-	"clause-size histogram, operand traffic, data accesses by memory (global,\n"
-	"local = shared, stack, UBO) and branches; and one row per recent job\n"
-	"(exception code, shader address, workgroups, threads, host time spent\n"
-	"on the GPU model, instruction mix, mean tuples per clause). A server\n"
-	"run with shader statistics off (-shader-stats off) is reported as such,\n"
+	"by its jobs, faults, data bytes its jobs moved), the fault log (each MMU\n"
+	"and job fault: context, address space, slot, exception name and code,\n"
+	"access, faulting GPU address, the job's and its chain's addresses), then\n"
+	"what the shader cores executed: over all jobs, the instruction mix by\n"
+	"class, the clause-size histogram, operand traffic, data accesses by memory\n"
+	"(global, local = shared, stack, UBO) and branches; and one row per recent\n"
+	"job (exception code, shader address, workgroups, threads, host time spent\n"
+	"on the GPU model, instruction mix, mean tuples per clause). A server run\n"
+	"with shader statistics off (-shader-stats off) is reported as such,\n"
 	"without instruction counts.\n"
 	"\n"
 	"  --json        print the raw JSON instead of tables\n"

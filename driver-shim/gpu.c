@@ -120,10 +120,15 @@ static void gpu_irq_thread(struct shim_gpu *gpu, struct shim_acct *a)
 	if (!st)
 		return;
 	a->irqs++;
-	if (st & (MALI_GPU_IRQ_FAULT | MALI_GPU_IRQ_MULTIPLE_FAULT))
-		os_warn("gpu", "GPU fault 0x%x at 0x%llx",
-			gpu_read(gpu, a, MALI_GPU_FAULTSTATUS),
-			(unsigned long long)gpu_read64(gpu, a, MALI_GPU_FAULTADDRESS_LO));
+	if (st & (MALI_GPU_IRQ_FAULT | MALI_GPU_IRQ_MULTIPLE_FAULT)) {
+		struct shim_fault f = {
+			.kind = SHIM_FAULT_GPU, .ctx = -1, .as = -1, .slot = -1,
+			.status = gpu_read(gpu, a, MALI_GPU_FAULTSTATUS),
+			.address = gpu_read64(gpu, a, MALI_GPU_FAULTADDRESS_LO),
+		};
+
+		shim_fault_record(gpu->dev, &f);
+	}
 	gpu_write(gpu, a, MALI_GPU_IRQ_CLEAR, st);
 }
 

@@ -137,6 +137,8 @@ void job_init(struct shim_gpu *gpu);
 void job_irq_thread(struct shim_gpu *gpu, struct shim_acct *a);
 /* Whether a chain on the GPU uses address space @as. */
 bool job_as_busy(struct shim_gpu *gpu, int as);
+void job_fault_where(struct shim_gpu *gpu, int as, struct shim_fault *f,
+		     struct shim_acct *a);
 /* Around a GPU reset: the chains on the GPU are taken off it, then the
  * one on slot @guilty fails and the others go back to their queues. */
 void job_reset_take(struct shim_gpu *gpu, struct shim_job *taken[JOB_SLOTS][JOB_RB]);

@@ -56,6 +56,37 @@ bool job_as_busy(struct shim_gpu *gpu, int as)
 	return false;
 }
 
+/* Where the job that faulted in space @as was: the slot running a chain
+ * of that space, its current job (JS_HEAD) and its chain. */
+void job_fault_where(struct shim_gpu *gpu, int as, struct shim_fault *f,
+		     struct shim_acct *a)
+{
+	f->slot = -1;
+	for (unsigned s = 0; s < JOB_SLOTS; s++) {
+		if (!gpu->slot[s].nrb || gpu->slot[s].rb[0]->ctx->as_nr != as)
+			continue;
+		f->slot = (int)s;
+		f->chain = gpu->slot[s].rb[0]->jc;
+		f->job = gpu_read64(gpu, a, MALI_JS(s) + MALI_JS_HEAD_LO);
+		f->tail = gpu_read64(gpu, a, MALI_JS(s) + MALI_JS_TAIL_LO);
+		return;
+	}
+}
+
+/* A job of @ctx failed with @status: into the fault log, with where it
+ * stood (@head, @tail; 0 when it never reached the GPU). */
+static void job_fault_log(struct shim_gpu *gpu, int slot, const struct shim_job *job,
+			  uint32_t status, uint64_t head, uint64_t tail)
+{
+	struct shim_fault f = {
+		.kind = SHIM_FAULT_JOB, .ctx = job->ctx->id, .as = job->ctx->as_nr,
+		.slot = slot, .status = status, .job = head, .chain = job->jc,
+		.tail = tail,
+	};
+
+	shim_fault_record(gpu->dev, &f);
+}
+
 /* Whether a job of @ctx is on slot @s (running or in _NEXT). */
 static bool job_slot_has_ctx(const struct job_slot *sl, const struct shim_ctx *ctx)
 {
@@ -288,6 +319,8 @@ void shim_job_submit(struct shim_dev *dev, struct shim_job *job)
 	job->submit_ns = os_time_ns();
 	if (!gpu || job->slot >= JOB_SLOTS ||
 	    !(dev->regs.js_present & (1u << job->slot))) {
+		if (gpu)
+			job_fault_log(gpu, (int)job->slot, job, MALI_EXC_JOB_CONFIG_FAULT, 0, 0);
 		job->done(job, MALI_EXC_JOB_CONFIG_FAULT);
 		return;
 	}
@@ -329,6 +362,10 @@ static void job_slot_done(struct shim_gpu *gpu, unsigned s, bool failed,
 			: MALI_EXC_DONE;
 	if (status == MALI_EXC_STOPPED && job_soft_stop_requeue(gpu, s, a))
 		return;
+	if (status != MALI_EXC_DONE)
+		job_fault_log(gpu, (int)s, sl->rb[0], status,
+			      gpu_read64(gpu, a, MALI_JS(s) + MALI_JS_HEAD_LO),
+			      gpu_read64(gpu, a, MALI_JS(s) + MALI_JS_TAIL_LO));
 	job_finish(gpu, s, status, a);
 }
 
@@ -504,6 +541,8 @@ void job_reset_requeue(struct shim_gpu *gpu, unsigned guilty,
 			j->on_hw = false;
 			if (s == guilty && !i) {
 				gpu->dev->st_jobs_failed++;
+				/* The reset cleared the slot's registers. */
+				job_fault_log(gpu, (int)s, j, MALI_EXC_TERMINATED, 0, 0);
 				job_end(gpu, j, MALI_EXC_TERMINATED);
 			} else {
 				job_queue_front(&gpu->slot[s], j);

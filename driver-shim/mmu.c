@@ -125,6 +125,20 @@ void shim_mmu_flush_as(struct shim_dev *dev, struct shim_ctx *ctx,
 	mmu_as_cmd(gpu, a, ctx->as_nr, MALI_AS_CMD_FLUSH_MEM);
 }
 
+/* A terminal fault in space @as, with the job it stopped, into the log. */
+static void mmu_fault_log(struct shim_gpu *gpu, int as, const struct shim_ctx *ctx,
+			  uint32_t fs, uint64_t fa, struct shim_acct *a)
+{
+	struct shim_fault f = {
+		.kind = SHIM_FAULT_MMU, .ctx = ctx ? ctx->id : -1, .as = as,
+		.status = fs, .address = fa,
+		.extra = gpu_read64(gpu, a, MALI_AS(as) + MALI_AS_FAULTEXTRA_LO),
+	};
+
+	job_fault_where(gpu, as, &f, a);
+	shim_fault_record(gpu->dev, &f);
+}
+
 /* The MMU line's thread: page faults in growable memory are resolved,
  * others are terminal for the job. */
 void mmu_irq_thread(struct shim_gpu *gpu, struct shim_acct *a)
@@ -165,11 +179,7 @@ void mmu_irq_thread(struct shim_gpu *gpu, struct shim_acct *a)
 		gpu->dev->st_mmu_faults++;
 		if (ctx)
 			ctx->st_faults++;
-		os_info("mmu", "MMU fault AS%d ctx %d: status 0x%x (%s) at 0x%llx", as,
-			ctx ? ctx->id : -1, fs,
-			MALI_AS_FAULT_ACCESS(fs) == MALI_AS_FAULT_ACCESS_WRITE ? "write" :
-			MALI_AS_FAULT_ACCESS(fs) == MALI_AS_FAULT_ACCESS_EXECUTE ? "exec" :
-			"read", (unsigned long long)fa);
+		mmu_fault_log(gpu, as, ctx, fs, fa, a);
 		/* Terminal: disabling the space abandons the stalled access
 		 * (the job then fails with the fault's code). The space stays
 		 * the context's, disabled, until that job is off the GPU:

@@ -226,6 +226,7 @@ enum shim_stats_part {
 	SHIM_STATS_SYSTEM,   /* the driver's members of "system", comma-separated */
 	SHIM_STATS_CONTEXTS, /* the elements of "contexts" (per context) */
 	SHIM_STATS_IOCTLS,   /* the elements of "ioctls" (per request kind) */
+	SHIM_STATS_FAULTS,   /* the elements of "faults" (the fault log) */
 };
 void shim_stats_write(struct shim_dev *dev, enum shim_stats_part part,
 		      void (*emit)(void *priv, const char *s, size_t n),

@@ -86,6 +86,27 @@ struct shim_ctx {
 };
 
 /*
+ * One fault, as a kernel driver logs it (fault.c). Fields that do not
+ * apply are -1 (numbers) or 0 (addresses).
+ */
+enum shim_fault_kind { SHIM_FAULT_MMU, SHIM_FAULT_JOB, SHIM_FAULT_GPU };
+struct shim_fault {
+	uint64_t seq;           /* 1 for the device's first fault */
+	uint64_t ts_ns;
+	enum shim_fault_kind kind;
+	int ctx, as, slot;
+	uint32_t status;        /* raw AS_FAULTSTATUS, JS_STATUS or GPU_FAULTSTATUS */
+	uint64_t address;       /* FAULTADDRESS (MMU and GPU faults) */
+	uint64_t extra;         /* AS_FAULTEXTRA */
+	uint64_t job;           /* JS_HEAD: the job descriptor that was running */
+	uint64_t chain;         /* the first job of its chain, as submitted */
+	uint64_t tail;          /* JS_TAIL (where a resumed chain restarts) */
+};
+/* The log keeps the first SHIM_FAULT_FIRST and the latest of the rest. */
+#define SHIM_FAULT_LOG 64
+#define SHIM_FAULT_FIRST 16
+
+/*
  * A hardware job: the UAPI front end fills it, job.c runs it on a slot and
  * calls done() with the slot's final status (an exception code:
  * 0x01 DONE, 0x40+ job faults, 0xc0+ MMU faults...), with dev->lock held.
@@ -207,10 +228,23 @@ struct shim_dev {
 	uint64_t st_jobs_done, st_jobs_failed, st_mmu_faults, st_gpu_resets;
 	uint64_t st_pages_live;
 	struct shim_trace *trace; /* NULL unless tracing (stat_lock) */
+	/* the fault log (fault.c; stat_lock) */
+	struct shim_fault fault_log[SHIM_FAULT_LOG];
+	uint64_t st_fault_records;
 };
 
 /* trace.c */
 struct shim_trace;
+/* Logs @f (its seq and ts_ns are filled in); takes dev->stat_lock. */
+void shim_fault_record(struct shim_dev *dev, struct shim_fault *f);
+/* @f as one JSON object into @buf: snprintf's return. */
+int shim_fault_json(const struct shim_fault *f, char *buf, size_t size);
+const char *shim_exc_name(uint32_t code);
+/* The kept records, as the elements of a JSON array; takes stat_lock. */
+void shim_fault_log_json(struct shim_dev *dev,
+			 void (*emit)(void *priv, const char *s, size_t n), void *priv);
+/* With dev->stat_lock held. */
+void shim_trace_fault(struct shim_dev *dev, const struct shim_fault *f);
 void shim_trace_ioctl(struct shim_dev *dev, const char *name, int tid, int ctx,
 		      uint64_t t0, uint64_t dur, long result);
 void shim_trace_job(struct shim_dev *dev, unsigned slot, int ctx, uint64_t t0,

@@ -150,7 +150,8 @@ static void system_json(struct out *o, struct shim_dev *dev)
 	put(o, "\"opens\": %llu, \"releases\": %llu, \"contexts_live\": %llu, "
 	    "\"contexts_peak\": %llu, \"jobs_done\": %llu, \"jobs_failed\": %llu, "
 	    "\"mmu_faults\": %llu, \"gpu_resets\": %llu, \"gpu_pages_mapped\": %llu, "
-	    "\"chains_queued_next\": %llu",
+	    "\"chains_queued_next\": %llu, \"fault_records\": %llu, "
+	    "\"fault_records_dropped\": %llu",
 	    (unsigned long long)dev->st_opens,
 	    (unsigned long long)dev->st_releases,
 	    (unsigned long long)dev->st_ctx_live,
@@ -160,7 +161,10 @@ static void system_json(struct out *o, struct shim_dev *dev)
 	    (unsigned long long)dev->st_mmu_faults,
 	    (unsigned long long)dev->st_gpu_resets,
 	    (unsigned long long)dev->st_pages_live,
-	    (unsigned long long)shim_job_queued_next(dev));
+	    (unsigned long long)shim_job_queued_next(dev),
+	    (unsigned long long)dev->st_fault_records,
+	    (unsigned long long)(dev->st_fault_records > SHIM_FAULT_LOG ?
+				 dev->st_fault_records - SHIM_FAULT_LOG : 0));
 	os_mutex_unlock(dev->lock);
 }
 
@@ -228,6 +232,11 @@ static void ioctls_json(struct out *o, struct shim_dev *dev)
 	os_mutex_unlock(dev->stat_lock);
 }
 
+static void faults_json(struct out *o, struct shim_dev *dev)
+{
+	shim_fault_log_json(dev, o->emit, o->priv);
+}
+
 void shim_stats_write(struct shim_dev *dev, enum shim_stats_part part,
 		      void (*emit)(void *priv, const char *s, size_t n),
 		      void *priv)
@@ -236,6 +245,7 @@ void shim_stats_write(struct shim_dev *dev, enum shim_stats_part part,
 		[SHIM_STATS_SYSTEM] = system_json,
 		[SHIM_STATS_CONTEXTS] = contexts_json,
 		[SHIM_STATS_IOCTLS] = ioctls_json,
+		[SHIM_STATS_FAULTS] = faults_json,
 	};
 	struct out o = { .emit = emit, .priv = priv };
 

@@ -12,11 +12,12 @@
 #include "driver-shim/uapi_drm.h"
 #include "fuse-dev/inproc.h"
 
-/* A panfrost BO of @size bytes mapped for the CPU (MAP_FAILED on
- * failure); its GPU address in *@va. */
-static inline uint8_t *pan_bo(struct vgpu_inproc_file *f, uint32_t size, uint64_t *va)
+/* A panfrost BO of @size bytes with PAN_BO_* @flags, mapped for the CPU
+ * (MAP_FAILED on failure); its GPU address in *@va. */
+static inline uint8_t *pan_bo_flags(struct vgpu_inproc_file *f, uint32_t size,
+				    uint32_t flags, uint64_t *va)
 {
-	struct pan_create_bo_arg c = { .size = size };
+	struct pan_create_bo_arg c = { .size = size, .flags = flags };
 	struct pan_mmap_bo_arg m = { 0 };
 	int err;
 
@@ -29,6 +30,11 @@ static inline uint8_t *pan_bo(struct vgpu_inproc_file *f, uint32_t size, uint64_
 	*va = c.offset;
 	return vgpu_inproc_mmap(f, NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
 				(off_t)m.offset, &err);
+}
+
+static inline uint8_t *pan_bo(struct vgpu_inproc_file *f, uint32_t size, uint64_t *va)
+{
+	return pan_bo_flags(f, size, 0, va);
 }
 
 /*
