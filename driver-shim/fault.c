@@ -100,8 +100,8 @@ int shim_fault_json(const struct shim_fault *f, char *buf, size_t size)
 		(unsigned long long)f->ts_ns);
 }
 
-/* Where the @n-th fault (0-based) goes in the log, or -1 if it is not
- * kept: the first ones stay, the rest rotate through the remaining room. */
+/* Where the @n-th fault (0-based) goes in the log: the first ones stay,
+ * the rest rotate through the remaining room. */
 static int fault_slot_of(uint64_t n)
 {
 	if (n < SHIM_FAULT_FIRST)
