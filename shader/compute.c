@@ -11,6 +11,7 @@
  *   r57..r59 = workgroup id, r60..r62 = global id.
  */
 #include "shader/compute.h"
+#include "shader/draw.h"
 #include "shader/fragment.h"
 #include "vgpu/regs.h"
 
@@ -51,15 +52,6 @@ struct bi_compute {
 	unsigned pool_busy;     /* pool threads still running it */
 };
 
-/* Draw descriptor word offsets (32-bit words from its start). */
-#define DCD_UBOS 6
-#define DCD_TEXTURES 8
-#define DCD_SAMPLERS 10
-#define DCD_ATTR_BUFS 16 /* then the attributes; varyings at + 4 */
-#define DCD_ATTRS 18
-#define DCD_PUSH 12
-#define DCD_STATE 14
-#define DCD_TLS 28
 #define JOB_DCD 64
 
 static inline uint32_t bits(uint32_t v, unsigned lo, unsigned n)
@@ -90,75 +82,20 @@ void bi_invocation_decode(uint32_t inv, uint32_t shifts,
 	}
 }
 
-static uint64_t rd64(const uint32_t *w, unsigned i)
-{
-	return w[i] | (uint64_t)w[i + 1] << 32;
-}
-
 /* Everything a job's threads share, read from its descriptors. */
 struct job_state {
-	struct bi_env env;
+	struct bi_draw d;
 	struct bi_invocation inv;
-	uint64_t shader;
-	uint64_t uniforms[128];
-	uint64_t ubo_base[256];
-	uint32_t ubo_size[256];
-	uint64_t tls_base, wls_base;
-	uint32_t tls_stride, wls_size, wls_instances;
 };
 
 static int read_state(struct vgpu_as *as, uint64_t job, struct job_state *s)
 {
-	uint32_t inv[2], dcd[32], rsd[16], ls[8];
-	unsigned nuni, nubo;
+	uint32_t inv[2];
 
-	if (vgpu_as_read(as, job + 32, inv, sizeof(inv)) ||
-	    vgpu_as_read(as, job + JOB_DCD, dcd, sizeof(dcd)))
+	if (vgpu_as_read(as, job + 32, inv, sizeof(inv)))
 		return -1;
 	bi_invocation_decode(inv[0], inv[1], &s->inv);
-	if (vgpu_as_read(as, rd64(dcd, DCD_STATE), rsd, sizeof(rsd)))
-		return -1;
-	s->shader = rd64(rsd, 0);
-	/* Uniform count (64-bit FAU slots) in the preload word; UBO count
-	 * in the properties. */
-	nuni = bits(rsd[12], 15, 7);
-	nubo = bits(rsd[4], 0, 8);
-	if (nuni && vgpu_as_read(as, rd64(dcd, DCD_PUSH), s->uniforms, 8 * nuni))
-		return -1;
-	s->env.uniforms = s->uniforms;
-	s->env.nuniforms = nuni;
-	for (unsigned i = 0; i < nubo; i++) {
-		uint64_t d;
-
-		if (vgpu_as_read(as, rd64(dcd, DCD_UBOS) + 8 * i, &d, 8))
-			return -1;
-		s->ubo_size[i] = (uint32_t)((d & 0xfff) + 1) * 16;
-		s->ubo_base[i] = (d >> 12) << 4;
-	}
-	s->env.textures = rd64(dcd, DCD_TEXTURES);
-	s->env.samplers = rd64(dcd, DCD_SAMPLERS);
-	for (unsigned t = 0; t < 2; t++) {
-		s->env.attr_bufs[t] = rd64(dcd, DCD_ATTR_BUFS + 4 * t);
-		s->env.attrs[t] = rd64(dcd, DCD_ATTRS + 4 * t);
-	}
-	s->env.ubo_base = s->ubo_base;
-	s->env.ubo_size = s->ubo_size;
-	s->env.nubo = nubo;
-	if (rd64(dcd, DCD_TLS)) {
-		unsigned inst;
-
-		if (vgpu_as_read(as, rd64(dcd, DCD_TLS), ls, sizeof(ls)))
-			return -1;
-		s->tls_base = rd64(ls, 2);
-		s->tls_stride = s->tls_base ? 16u << bits(ls[0], 0, 5) : 0;
-		inst = bits(ls[1], 0, 5);
-		if (inst != 31 && bits(ls[1], 8, 5)) {
-			s->wls_instances = 1u << inst;
-			s->wls_size = 1u << (bits(ls[1], 8, 5) - 1);
-			s->wls_base = rd64(ls, 4);
-		}
-	}
-	return 0;
+	return bi_draw_read(as, job + JOB_DCD, &s->d);
 }
 
 static void preload(struct bi_warp *w, const struct job_state *s,
@@ -198,8 +135,8 @@ static int stop_err(uint32_t status)
  * there as STOPPED, a hard stop as TERMINATED. BI_RUN_LIMIT (with *@err
  * set) means stopped.
  */
-static enum bi_run warp_run(const struct bi_env *env, struct bi_warp *w,
-			    struct vgpu_job *job, int *err)
+enum bi_run bi_warp_run_job(const struct bi_env *env, struct bi_warp *w,
+			     struct vgpu_job *job, int *err)
 {
 	uint64_t issued = w->tuples;
 	enum bi_run r;
@@ -221,6 +158,21 @@ static enum bi_run warp_run(const struct bi_env *env, struct bi_warp *w,
 	return r;
 }
 
+int bi_warp_run_alone(const struct bi_env *env, struct bi_warp *w,
+		      struct vgpu_job *job)
+{
+	int err = 0;
+
+	switch (bi_warp_run_job(env, w, job, &err)) {
+	case BI_RUN_FAULT:
+		return w->fault;
+	case BI_RUN_BARRIER:
+		return BI_FAULT_INSTR_BARRIER_FAULT;
+	default:
+		return err;
+	}
+}
+
 /* Runs one workgroup; 0 or a bi_fault (w_fault_va for memory faults). */
 static int run_group(struct bi_compute *bc, const struct job_state *s,
 		     struct bi_env *env, struct vgpu_job *job, const uint32_t wg[3],
@@ -240,24 +192,24 @@ static int run_group(struct bi_compute *bc, const struct job_state *s,
 	}
 	/* One WLS instance and one range of stacks per concurrently running
 	 * workgroup (@slot: the worker running it). */
-	env->wls_base = s->wls_instances ?
-		s->wls_base + (uint64_t)(slot % s->wls_instances) * s->wls_size : 0;
-	env->wls_size = s->wls_size;
+	env->wls_base = s->d.wls_instances ?
+		s->d.wls_base + (uint64_t)(slot % s->d.wls_instances) * s->d.wls_size : 0;
+	env->wls_size = s->d.wls_size;
 	for (unsigned i = 0; i < nwarps; i++) {
 		unsigned first = i * nl;
 
 		w[i].nlanes = (uint8_t)nl;
 		preload(&w[i], s, wg, first);
 		for (unsigned l = 0; l < nl; l++) {
-			w[i].pc[l] = s->shader;
+			w[i].pc[l] = s->d.shader;
 			if (first + l < threads)
 				w[i].live |= 1u << l;
 			/* Each concurrently live thread its own stack. */
-			w[i].tls_base[l] = s->tls_base +
+			w[i].tls_base[l] = s->d.tls_base +
 				(uint64_t)((slot * threads + first + l) % bc->tls_slots) *
-				s->tls_stride;
+				s->d.tls_stride;
 		}
-		w[i].tls_size = s->tls_stride;
+		w[i].tls_size = s->d.tls_stride;
 		w[i].stats = st;
 		w[i].tally = tally;
 	}
@@ -267,7 +219,7 @@ static int run_group(struct bi_compute *bc, const struct job_state *s,
 		for (unsigned i = 0; i < nwarps; i++) {
 			if (state[i])
 				continue;
-			switch (warp_run(env, &w[i], job, &err)) {
+			switch (bi_warp_run_job(env, &w[i], job, &err)) {
 			case BI_RUN_DONE:
 				state[i] = 2;
 				break;
@@ -306,7 +258,7 @@ out:
 	return err;
 }
 
-static uint32_t exception_of(int err)
+uint32_t bi_exception_of(int err)
 {
 	switch (err) {
 	case 0:
@@ -345,7 +297,7 @@ static void worker_main(void *arg)
 {
 	struct worker *wk = arg;
 	const struct job_state *s = wk->s;
-	struct bi_env env = s->env;
+	struct bi_env env = s->d.env;
 	uint32_t gx = s->inv.groups[0], gy = s->inv.groups[1];
 	struct bi_vgpu_view view;
 
@@ -464,10 +416,14 @@ static void own_threads_run(struct worker *wk, unsigned n)
 static uint32_t graphics_run(struct bi_compute *bc, struct vgpu_job *job)
 {
 	const struct vgpu_job_info *info = vgpu_job_info(job);
-	struct bi_gfx g = { .arch = bc->arch };
+	struct bi_gfx g = { .arch = bc->arch, .cache = bc->cache,
+			    .as_id = info->as_nr };
 
+	bi_cache_new_generation(bc->cache);
 	if (info->type == MALI_JOB_TYPE_FRAGMENT)
 		return bi_fragment_run(&g, job);
+	if (info->type == MALI_JOB_TYPE_INDEXED_VERTEX)
+		return bi_idvs_run(&g, job);
 	os_warn("shader", "job type %u at 0x%llx not implemented: JOB_CONFIG_FAULT",
 		info->type, (unsigned long long)info->va);
 	return MALI_EXC_JOB_CONFIG_FAULT;
@@ -495,11 +451,11 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 		os_free(s);
 		return MALI_EXC_JOB_READ_FAULT;
 	}
-	s->env.mem = &bi_vgpu_mem_ops;
-	s->env.as = as;
-	s->env.as_id = info->as_nr;
-	s->env.arch = bc->arch;
-	s->env.cache = bc->cache;
+	s->d.env.mem = &bi_vgpu_mem_ops;
+	s->d.env.as = as;
+	s->d.env.as_id = info->as_nr;
+	s->d.env.arch = bc->arch;
+	s->d.env.cache = bc->cache;
 	/* Shader memory may have been rewritten since the last job: cached
 	 * clauses are checked against it on first use. */
 	bi_cache_new_generation(bc->cache);
@@ -507,8 +463,8 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	/* No more workers than workgroups, or than WLS instances (each
 	 * running workgroup needs its own local memory). */
 	n = (unsigned)OS_MIN((uint64_t)bc->workers, total);
-	if (s->wls_instances)
-		n = OS_MIN(n, s->wls_instances);
+	if (s->d.wls_instances)
+		n = OS_MIN(n, s->d.wls_instances);
 	n = OS_MAX(n, 1u);
 	wk = os_zalloc(n * sizeof(*wk));
 	if (!wk) {
@@ -544,9 +500,9 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	}
 	rec->seq = bc->jobs;
 	rec->job_va = info->va;
-	rec->shader = s->shader;
+	rec->shader = s->d.shader;
 	rec->as_nr = info->as_nr;
-	rec->exception = exception_of(err);
+	rec->exception = bi_exception_of(err);
 	rec->inv = s->inv;
 	rec->workgroups = groups;
 	rec->tuples = tuples;
@@ -560,7 +516,7 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	vgpu_job_event(job, VGPU_EV_INSTRUCTIONS, 0, tuples);
 	os_free(wk);
 	os_free(s);
-	return exception_of(err);
+	return bi_exception_of(err);
 }
 
 void bi_compute_set_workers(struct bi_compute *bc, unsigned n)

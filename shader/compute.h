@@ -33,6 +33,17 @@ void bi_compute_set_stats(struct bi_compute *bc, bool on);
 /* Runs one job: what vgpu_compute_backend.run does. */
 uint32_t bi_compute_run(void *priv, struct vgpu_job *job);
 
+/* Runs warp @w of @job until it ends, faults or reaches a barrier,
+ * seeing the slot's stop requests (*@err: a stop, see bi_exception_of). */
+enum bi_run bi_warp_run_job(const struct bi_env *env, struct bi_warp *w,
+			    struct vgpu_job *job, int *err);
+/* The same for a warp of no workgroup (vertices, fragments): to its
+ * end; 0, its bi_fault (a barrier is a BARRIER_FAULT) or the stop. */
+int bi_warp_run_alone(const struct bi_env *env, struct bi_warp *w,
+		      struct vgpu_job *job);
+/* The job exception for a warp's bi_fault or stop (0: DONE). */
+uint32_t bi_exception_of(int err);
+
 /* Statistics summed over all jobs so far (a copy, taken under a lock). */
 void bi_compute_stats(struct bi_compute *bc, struct bi_stats *out);
 

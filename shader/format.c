@@ -46,6 +46,11 @@ bool bi_pixfmt_decode(uint32_t w, bool v7, struct bi_pixfmt *f)
 	static const uint8_t float_bits[4] = { 0, 0, 32, 16 };
 	unsigned num = (w >> 12) & 0xff, g, sz;
 
+	/* "Snap 4": RGBA32F, the position format of vertex shaders (the
+	 * tiler snaps x and y to its fixed point) */
+	if (num == 94)
+		num = 191;
+
 	if (num < 96 || num >= 224 || (w >> 20) & 3)
 		return false; /* compressed/packed/YUV, sRGB, big-endian */
 	g = (num - 96) / 32;

@@ -6,12 +6,15 @@
  * writes are clipped to, the render target count and the optional ZS/CRC
  * extension that sits between the parameters and the render targets.
  *
+ * Primitives come from the tiler's polygon list (tiler.h), found through
+ * the parameters' tiler context, and are drawn per tile (raster.h).
+ *
  * CRC (transaction elimination) is not modelled: every tile is written
  * back, which is what a CRC mismatch would do, so the picture is right
  * whatever the CRC buffer holds; the CRC buffer is left alone.
  */
 #include "shader/fragment.h"
-#include "shader/tilebuf.h"
+#include "shader/raster.h"
 #include "vgpu/regs.h"
 
 #define LOG "fragment"
@@ -23,6 +26,7 @@ struct frame {
 	unsigned nrt;
 	struct bi_rt rt[BI_MAX_RT];
 	struct bi_clip clip;
+	struct bi_plist plist; /* what the tiler drew */
 };
 
 static uint32_t unsupported(struct vgpu_job *job, const char *what)
@@ -43,8 +47,6 @@ static const char *check_params(const uint32_t *fb)
 	if (fb[BI_FB_Z_WRITE] || fb[BI_FB_S_WRITE] || fb[BI_FB_Z_PRELOAD] ||
 	    fb[BI_FB_S_PRELOAD])
 		return "depth/stencil preload and write-back";
-	if (fb[BI_FB_TILER_LO] || fb[BI_FB_TILER_HI])
-		return "drawing primitives (a tiler context)";
 	return NULL;
 }
 
@@ -86,6 +88,10 @@ static uint32_t read_frame(const struct bi_gfx *g, struct vgpu_job *job,
 	    f->fj[BI_FJ_MAX_X] * BI_TILE >= f->fb[BI_FB_WIDTH] ||
 	    f->fj[BI_FJ_MAX_Y] * BI_TILE >= f->fb[BI_FB_HEIGHT])
 		return MALI_EXC_TILE_RANGE_FAULT;
+	if ((f->fb[BI_FB_TILER_LO] || f->fb[BI_FB_TILER_HI]) &&
+	    bi_plist_get(as, f->fb[BI_FB_TILER_LO] | (uint64_t)f->fb[BI_FB_TILER_HI] << 32,
+			 &f->plist))
+		return MALI_EXC_JOB_READ_FAULT;
 	f->clip = (struct bi_clip){
 		.x0 = f->fb[BI_FB_BOUND_MIN_X], .y0 = f->fb[BI_FB_BOUND_MIN_Y],
 		.x1 = OS_MIN(f->fb[BI_FB_BOUND_MAX_X] + 1, f->fb[BI_FB_WIDTH]),
@@ -100,11 +106,18 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 	struct frame *f = os_zalloc(sizeof(*f));
 	struct bi_tile *t = os_alloc(sizeof(*t));
 	uint32_t exc = MALI_EXC_JOB_CONFIG_FAULT;
+	struct bi_raster *r = NULL;
+	const char *why = NULL;
 	uint64_t tiles = 0;
 
 	if (!f || !t)
 		goto out;
 	exc = read_frame(g, job, f);
+	if (exc == MALI_EXC_DONE && f->plist.count) {
+		r = bi_raster_new(g, job, &f->plist, f->rt, f->nrt, &f->clip);
+		if (!r)
+			exc = MALI_EXC_JOB_CONFIG_FAULT;
+	}
 	for (unsigned ty = f->fj[BI_FJ_MIN_Y];
 	     exc == MALI_EXC_DONE && ty <= f->fj[BI_FJ_MAX_Y]; ty++) {
 		uint32_t stop = vgpu_job_stop_status(job);
@@ -115,6 +128,12 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 		}
 		for (unsigned tx = f->fj[BI_FJ_MIN_X]; tx <= f->fj[BI_FJ_MAX_X]; tx++) {
 			bi_tile_begin(t, f->rt, f->nrt, tx * BI_TILE, ty * BI_TILE);
+			if (r)
+				exc = bi_raster_tile(r, t, &why);
+			if (why)
+				exc = unsupported(job, why);
+			if (exc != MALI_EXC_DONE)
+				break;
 			for (unsigned i = 0; i < f->nrt; i++)
 				if (bi_tile_write(as, t, i, &f->rt[i], &f->clip))
 					exc = MALI_EXC_JOB_WRITE_FAULT;
@@ -123,6 +142,7 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 	}
 	vgpu_job_event(job, VGPU_EV_TASKS, 0, tiles);
 out:
+	bi_raster_free(r);
 	os_free(t);
 	os_free(f);
 	return exc;

@@ -14,8 +14,12 @@
 /* What the graphics jobs need from the back end that runs them. */
 struct bi_gfx {
 	enum bi_arch arch;
+	struct bi_cache *cache; /* decoded shaders */
+	uint64_t as_id;         /* the address space, for the cache */
 };
 
 uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job);
+/* INDEXED_VERTEX (IDVS) jobs: vertex.c. */
+uint32_t bi_idvs_run(const struct bi_gfx *g, struct vgpu_job *job);
 
 #endif

@@ -116,6 +116,9 @@ struct bi_env {
 	 * sampler descriptor arrays (GPU VAs, 0: none). */
 	uint64_t attr_bufs[2], attrs[2];
 	uint64_t textures, samplers;
+	/* Fragment shading (raster.h): the warp's pixels, their primitive
+	 * and the tile buffer, for LD_VAR, ATEST and BLEND; else NULL. */
+	struct bi_frag *frag;
 };
 
 /*

@@ -5,6 +5,7 @@
 #define VGPU_SHADER_INTERP_PRIV_H
 
 #include "shader/interp.h"
+#include "shader/format.h"
 #include "shader/fp.h"
 
 /* State of one tuple being executed by the warp's active threads. */
@@ -164,6 +165,23 @@ int bi_exec_msg(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 /* Executes an attribute/texture-unit message (tex.c); -1 if @ins is
  * not one. */
 int bi_exec_tex(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane);
+
+/* Executes a fragment-shading message (LD_VAR*, ATEST, BLEND:
+ * frag_msg.c); -1 if @ins is not one. */
+int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
+		 uint32_t *out);
+
+/* The attribute unit, shared by tex.c and frag_msg.c. Where element
+ * @pos of attribute @index of table @table (0: attributes, 1: varyings)
+ * is, and its pixel format word; @pos is the vertex index (1D buffers)
+ * or x, y, z (3D buffers, @tex). */
+int bi_attr_address(struct bi_tctx *x, unsigned table, uint32_t index,
+		    const uint32_t pos[3], bool tex, uint64_t *va, uint32_t *fmt);
+/* A message's register format, vector size, and the registers @n
+ * components of @rf take. */
+enum bi_regfmt bi_regfmt_of(const struct bi_instr *ins);
+unsigned bi_vecsize_of(const struct bi_instr *ins);
+unsigned bi_reg_words(enum bi_regfmt rf, unsigned n);
 
 /* The statistics record of the branch at @va (found or added), or NULL
  * when the table is full. */

@@ -293,7 +293,10 @@ int bi_exec_msg(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		*bi_staging(x, lane, 0) = (uint32_t)x->w->instrs;
 		*bi_staging(x, lane, 1) = (uint32_t)(x->w->instrs >> 32);
 		return 0;
-	default:
-		return bi_exec_tex(x, ins, lane);
+	default: {
+		int err = bi_exec_tex(x, ins, lane);
+
+		return err == -1 ? bi_exec_frag(x, ins, lane, out) : err;
+	}
 	}
 }

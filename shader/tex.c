@@ -32,8 +32,9 @@
  *                         [27]/[28], mipmap mode [31:30]; border colour
  *                         words 4-7
  *
- * LEA_ATTR_TEX uses table 2 unless a DTSEL_IMM in the same tuple picks
- * one (Mesa puts images in table 1 and says so); LD_ATTR* use table 1.
+ * LEA_ATTR* use table 2 (a vertex shader's varyings) unless a DTSEL_IMM
+ * in the same tuple picks one (Mesa puts images in table 1 and says so);
+ * LD_ATTR* use table 1.
  * Linear and u-interleaved (16x16 tiles) texel orderings are supported.
  * Filtered lookups (TEXS_2D; TEXC TEX at a zero or explicit LOD) of 1D,
  * 2D and 3D textures and of a layer of 1D and 2D arrays: nearest or
@@ -85,9 +86,7 @@ static int rd(struct bi_tctx *x, uint64_t va, void *dst, unsigned n)
 	return err ? bi_mem_fault(x, err, va) : 0;
 }
 
-/* Where an attribute element is, and its pixel format word. @pos: the
- * vertex index (1D buffers) or x, y, z (3D buffers). */
-static int attr_address(struct bi_tctx *x, unsigned table, uint32_t index,
+int bi_attr_address(struct bi_tctx *x, unsigned table, uint32_t index,
 			const uint32_t pos[3], bool tex, uint64_t *va, uint32_t *fmt)
 {
 	const struct bi_env *env = x->env;
@@ -123,7 +122,7 @@ static int attr_address(struct bi_tctx *x, unsigned table, uint32_t index,
 	return 0;
 }
 
-static enum bi_regfmt regfmt_of(const struct bi_instr *ins)
+enum bi_regfmt bi_regfmt_of(const struct bi_instr *ins)
 {
 	static const uint8_t map[] = {
 		[BI_O_F16 - BI_O_F16] = BI_RF_F16, [BI_O_F32 - BI_O_F16] = BI_RF_F32,
@@ -137,7 +136,7 @@ static enum bi_regfmt regfmt_of(const struct bi_instr *ins)
 	return o >= BI_O_F16 && o <= BI_O_AUTO ? (enum bi_regfmt)map[o - BI_O_F16] : BI_RF_AUTO;
 }
 
-static unsigned vecsize_of(const struct bi_instr *ins)
+unsigned bi_vecsize_of(const struct bi_instr *ins)
 {
 	switch (bi_mod(ins, BI_MOD_VECSIZE, BI_O_NONE)) {
 	case BI_O_V2:
@@ -152,7 +151,7 @@ static unsigned vecsize_of(const struct bi_instr *ins)
 }
 
 /* Registers @n components of @rf take. */
-static unsigned reg_words(enum bi_regfmt rf, unsigned n)
+unsigned bi_reg_words(enum bi_regfmt rf, unsigned n)
 {
 	return rf == BI_RF_F16 || rf == BI_RF_S16 || rf == BI_RF_U16 ? (n + 1) / 2 : n;
 }
@@ -170,14 +169,15 @@ static int attr_of(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	/* TEX forms: x | y << 16 and z | w << 16; else vertex, instance */
 	uint32_t pos[3] = { tex ? s0 & 0xffff : s0, s0 >> 16, s1 & 0xffff };
 
-	return attr_address(x, table, index, pos, tex, va, fmt);
+	return bi_attr_address(x, table, index, pos, tex, va, fmt);
 }
 
 static int lea_attr(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 {
-	/* LEA_ATTR_TEX defaults to the secondary table; DTSEL_IMM overrides */
-	unsigned table = ins->desc->op == BI_OP_LEA_ATTR_TEX ? 1 : 0;
-	enum bi_regfmt rf = regfmt_of(ins);
+	/* LEA_ATTR* default to the secondary table (a vertex shader's
+	 * varyings); DTSEL_IMM overrides */
+	unsigned table = 1;
+	enum bi_regfmt rf = bi_regfmt_of(ins);
 	struct bi_pixfmt pf;
 	uint32_t fmt;
 	uint64_t va;
@@ -199,8 +199,8 @@ static int lea_attr(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane
 
 static int ld_attr(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 {
-	enum bi_regfmt rf = regfmt_of(ins);
-	unsigned n = vecsize_of(ins);
+	enum bi_regfmt rf = bi_regfmt_of(ins);
+	unsigned n = bi_vecsize_of(ins);
 	struct bi_pixfmt pf;
 	uint8_t texel[16];
 	uint32_t fmt, regs[4];
@@ -218,7 +218,7 @@ static int ld_attr(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 		return err;
 	bi_account(x, bi_space_of(x, lane, va), BI_ACC_LOAD, bi_pixfmt_bytes(&pf));
 	bi_pixfmt_load(&pf, texel, rf, n, regs);
-	for (unsigned i = 0; i < reg_words(rf, n); i++)
+	for (unsigned i = 0; i < bi_reg_words(rf, n); i++)
 		*bi_staging(x, lane, i) = regs[i];
 	return 0;
 }
@@ -229,14 +229,14 @@ static int st_cvt(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	enum bi_regfmt rf = (enum bi_regfmt)((cvt >> 24) & 7);
 	uint64_t va = (uint64_t)bi_src(x, ins, 1, lane, false) << 32 |
 		      bi_src(x, ins, 0, lane, false);
-	unsigned n = vecsize_of(ins);
+	unsigned n = bi_vecsize_of(ins);
 	struct bi_pixfmt pf;
 	uint8_t texel[16];
 	int err;
 
 	if (!bi_pixfmt_decode(cvt & 0x3fffff, V7(x), &pf) || rf > BI_RF_U16)
 		return BI_FAULT_UNIMPLEMENTED;
-	for (unsigned i = 0; i < reg_words(rf, n); i++)
+	for (unsigned i = 0; i < bi_reg_words(rf, n); i++)
 		regs[i] = bi_sr_read(x, lane, i);
 	bi_pixfmt_store(&pf, regs, rf, n, texel);
 	err = x->env->mem->write(x->env->as, va, texel, bi_pixfmt_bytes(&pf));
@@ -529,8 +529,8 @@ static void tex_result(struct bi_tctx *x, unsigned lane, enum bi_regfmt rf,
 		       unsigned mask, const uint32_t out[4])
 {
 	/* the write mask is per component; 16-bit ones pair in a register */
-	for (unsigned i = 0; i < reg_words(rf, 4); i++)
-		if (reg_words(rf, 4) == 4 ? mask >> i & 1 : mask >> (2 * i) & 3)
+	for (unsigned i = 0; i < bi_reg_words(rf, 4); i++)
+		if (bi_reg_words(rf, 4) == 4 ? mask >> i & 1 : mask >> (2 * i) & 3)
 			*bi_staging(x, lane, i) = out[i];
 }
 

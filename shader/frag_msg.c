@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The fragment-shading messages (raster.h): LD_VAR* interpolate a
+ * varying of the primitive being shaded at the pixel centre, ATEST
+ * passes the coverage on (alpha-to-coverage is refused when the draw is
+ * read), BLEND writes a colour into the tile buffer, replacing or
+ * through the fixed-function equation of the draw's blend descriptor.
+ *
+ * Internal blend descriptor (BLEND's FAU operands, words 2-3 of the
+ * blend descriptor): mode [1:0] (0 shader, 1 opaque, 2 fixed-function,
+ * 3 off), render target [19:16]. Blend equation (word 1): per RGB
+ * [11:0] and alpha [23:12] a function A + B * C, A [1:0] (1 zero, 2
+ * source, 3 destination) negated by [3], B [5:4] (0 source minus
+ * destination, 1 their sum, 2 source, 3 destination) negated by [7], C
+ * [10:8] (1 zero, 2 source, 3 destination, 5 source alpha, 6
+ * destination alpha) inverted (1 - C) by [11]; colour mask [31:28].
+ */
+#include "shader/interp_priv.h"
+#include "shader/raster.h"
+
+#define LOG "fragment"
+#define ONE 0x3f800000u
+
+enum { MODE_SHADER, MODE_OPAQUE, MODE_FIXED, MODE_OFF };
+
+static int unsupported(const char *what)
+{
+	os_warn(LOG, "%s not implemented: INSTR_INVALID_ENC", what);
+	return BI_FAULT_UNIMPLEMENTED;
+}
+
+/* Vertex @k's varying @index as four f32 components. */
+static int vertex_varying(struct bi_tctx *x, unsigned index, unsigned k,
+			  enum bi_regfmt rf, uint32_t v[4])
+{
+	const struct bi_frag *f = x->env->frag;
+	uint32_t pos[3] = { f->prim.slot[k], 0, 0 }, fmt;
+	struct bi_pixfmt pf;
+	uint8_t texel[16];
+	uint64_t va;
+	int err = bi_attr_address(x, 1, index, pos, false, &va, &fmt);
+
+	if (err)
+		return err;
+	if (!bi_pixfmt_decode(fmt, x->env->arch >= BI_ARCH_V7, &pf))
+		return unsupported("this varying format");
+	err = x->env->mem->read(x->env->as, va, texel, bi_pixfmt_bytes(&pf));
+	if (err) {
+		x->w->fault_va = va;
+		return err;
+	}
+	bi_pixfmt_load(&pf, texel, rf == BI_RF_AUTO ? bi_pixfmt_auto(&pf) : rf, 4, v);
+	return 0;
+}
+
+/* @n f32 components @v as register words of format @rf. */
+static unsigned pack(enum bi_regfmt rf, unsigned n, const uint32_t *v, uint32_t *regs)
+{
+	if (rf != BI_RF_F16) {
+		os_memcpy(regs, v, n * sizeof(*v));
+		return n;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t h = bi_fp_convert(&bi_f16, &bi_f32, v[i], BI_RM_RTE, false);
+
+		regs[i / 2] = i & 1 ? (regs[i / 2] & 0xffff) | h << 16 : h;
+	}
+	return (n + 1) / 2;
+}
+
+/* Varying @index interpolated at @lane's pixel: four f32 components. */
+static int interpolate(struct bi_tctx *x, unsigned lane, unsigned index, uint32_t *out)
+{
+	const struct bi_frag_lane *fl = &x->env->frag->lane[lane];
+	uint32_t v[3][4];
+
+	for (unsigned k = 0; k < 3; k++) {
+		int err = vertex_varying(x, index, k, BI_RF_F32, v[k]);
+
+		if (err)
+			return err;
+	}
+	for (unsigned c = 0; c < 4; c++)
+		out[c] = bi_f32_fma(fl->b[0], v[0][c],
+				    bi_f32_fma(fl->b[1], v[1][c],
+					       bi_f32_mul(fl->b[2], v[2][c], BI_RM_RTE, false),
+					       BI_RM_RTE, false),
+				    BI_RM_RTE, false);
+	return 0;
+}
+
+static int ld_var(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
+		  bool flat, bool imm)
+{
+	const struct bi_frag *f = x->env->frag;
+	enum bi_regfmt rf = bi_regfmt_of(ins);
+	unsigned n = bi_vecsize_of(ins), nw;
+	unsigned index = imm ? bi_imm_named(ins, "index")
+			     : bi_src(x, ins, flat ? 0 : 1, lane, false);
+	uint32_t out[4], regs[4];
+	int err;
+
+	if (bi_mod(ins, BI_MOD_SAMPLE, BI_O_CENTER) == BI_O_EXPLICIT)
+		return unsupported("LD_VAR at an explicit offset");
+	if (bi_mod(ins, BI_MOD_UPDATE, BI_O_STORE) == BI_O_RETRIEVE)
+		return unsupported("LD_VAR retrieving a stored value");
+	if (flat) {
+		err = vertex_varying(x, index, BI_PRIM_PROVOKING(f->prim.flags), rf, out);
+		if (!err)
+			for (unsigned i = 0; i < bi_reg_words(rf, n); i++)
+				*bi_staging(x, lane, i) = out[i];
+		return err;
+	}
+	if (rf != BI_RF_F16 && rf != BI_RF_F32 && rf != BI_RF_AUTO)
+		return unsupported("LD_VAR to an integer register format");
+	err = interpolate(x, lane, index, out);
+	if (err)
+		return err;
+	nw = pack(rf, n, out, regs);
+	for (unsigned i = 0; i < nw; i++)
+		*bi_staging(x, lane, i) = regs[i];
+	return 0;
+}
+
+int bi_frag_preload(const struct bi_env *env, struct bi_warp *w, unsigned lane,
+		    uint32_t msg, unsigned reg)
+{
+	struct bi_tctx x = { .env = env, .w = w };
+	enum bi_regfmt rf = (msg >> 9) & 1 ? BI_RF_F16 : BI_RF_F32;
+	uint32_t out[4];
+	int err;
+
+	if ((msg & 0xf) == 0)
+		return 0;
+	if ((msg & 0xf) != 1)
+		return unsupported("texturing message preloads (VAR_TEX)");
+	err = interpolate(&x, lane, (msg >> 4) & 0x1f, out);
+	if (!err)
+		pack(rf, ((msg >> 11) & 3) + 1, out, &w->r[lane][reg]);
+	return err;
+}
+
+/* One operand of the blend equation (@c: the C selector). */
+static uint32_t operand(unsigned sel, bool c, const uint32_t *s, const uint32_t *d,
+			unsigned ch, bool *ok)
+{
+	switch (sel) {
+	case 1:
+		return 0;
+	case 2:
+		return s[ch];
+	case 3:
+		return d[ch];
+	case 5:
+		if (c)
+			return s[3];
+		break;
+	case 6:
+		if (c)
+			return d[3];
+		break;
+	}
+	*ok = false;
+	return 0;
+}
+
+/* One channel through blend function @fn (12 bits). */
+static uint32_t blend_fn(unsigned fn, const uint32_t *s, const uint32_t *d,
+			 unsigned ch, bool *ok)
+{
+	uint32_t a = operand(fn & 3, false, s, d, ch, ok);
+	uint32_t c = operand((fn >> 8) & 7, true, s, d, ch, ok);
+	uint32_t b;
+
+	switch ((fn >> 4) & 3) {
+	case 0:
+		b = bi_f32_add(s[ch], d[ch] ^ 0x80000000u, BI_RM_RTE, false);
+		break;
+	case 1:
+		b = bi_f32_add(s[ch], d[ch], BI_RM_RTE, false);
+		break;
+	case 2:
+		b = s[ch];
+		break;
+	default:
+		b = d[ch];
+	}
+	if ((fn >> 3) & 1)
+		a ^= 0x80000000u;
+	if ((fn >> 7) & 1)
+		b ^= 0x80000000u;
+	if ((fn >> 11) & 1)
+		c = bi_f32_add(ONE, c ^ 0x80000000u, BI_RM_RTE, false);
+	return bi_f32_fma(b, c, a, BI_RM_RTE, false);
+}
+
+int bi_frag_blend(struct bi_frag *f, unsigned lane, unsigned rt, unsigned mode,
+		  enum bi_regfmt rf, const uint32_t *c)
+{
+	/* unorm8 RGBA: the tile buffer's R8G8B8A8 (v6 swizzle / v7 order) */
+	uint32_t fmt = (187u << 12) | 0x688;
+	struct bi_frag_lane *fl = &f->lane[lane];
+	uint32_t s[4], d[4], eq = f->blend[rt][1], mask = eq >> 28;
+	struct bi_pixfmt pf;
+	uint8_t *px, out[4];
+	bool ok = true;
+
+	if (rt >= f->nrt || f->rt[rt].raw || f->rt[rt].ibytes != 4)
+		return unsupported("blending into this render target format");
+	bi_pixfmt_decode(fmt, false, &pf);
+	px = f->tile->px[rt][fl->y * BI_TILE + fl->x];
+	for (unsigned i = 0; i < 4; i++)
+		s[i] = rf == BI_RF_F16 ?
+		       bi_fp_convert(&bi_f32, &bi_f16, (c[i / 2] >> (16 * (i & 1))) & 0xffff,
+				     BI_RM_RTE, false) : c[i];
+	if (mode == MODE_FIXED) {
+		bi_pixfmt_load(&pf, px, BI_RF_F32, 4, d);
+		for (unsigned i = 0; i < 4; i++)
+			s[i] = blend_fn(i < 3 ? eq & 0xfff : (eq >> 12) & 0xfff, s, d, i, &ok);
+		if (!ok)
+			return unsupported("this fixed-function blend equation");
+	}
+	bi_pixfmt_store(&pf, s, BI_RF_F32, 4, out);
+	for (unsigned i = 0; i < 4; i++)
+		if (mask >> i & 1)
+			px[i] = out[i];
+	f->tile->dirty[rt][fl->y] |= (uint16_t)(1u << fl->x);
+	return 0;
+}
+
+static int blend(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
+{
+	struct bi_frag *f = x->env->frag;
+	uint32_t cov = bi_src(x, ins, 0, lane, false);
+	uint32_t lo = bi_src(x, ins, 1, lane, false), hi = bi_src(x, ins, 2, lane, false);
+	enum bi_regfmt rf = (enum bi_regfmt)((hi >> 24) & 7);
+	uint32_t c[4];
+
+	if ((lo & 3) == MODE_OFF || !(cov & 1) || !f->lane[lane].covered)
+		return 0;
+	if ((lo & 3) == MODE_SHADER)
+		return unsupported("blend shaders");
+	if (rf != BI_RF_F32 && rf != BI_RF_F16)
+		return unsupported("blending an integer colour");
+	for (unsigned i = 0; i < bi_reg_words(rf, 4); i++)
+		c[i] = bi_sr_read(x, lane, i);
+	return bi_frag_blend(f, lane, (lo >> 16) & 0xf, lo & 3, rf, c);
+}
+
+int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
+		 uint32_t *out)
+{
+	unsigned op = ins->desc->op;
+
+	switch (op) {
+	case BI_OP_LD_VAR:
+	case BI_OP_LD_VAR_IMM:
+	case BI_OP_LD_VAR_FLAT:
+	case BI_OP_LD_VAR_FLAT_IMM:
+	case BI_OP_ATEST:
+	case BI_OP_BLEND:
+		break;
+	default:
+		return -1;
+	}
+	if (!x->env->frag)
+		return BI_FAULT_INSTR_INVALID_ENC; /* not in a fragment shader */
+	switch (op) {
+	case BI_OP_LD_VAR:
+		return ld_var(x, ins, lane, false, false);
+	case BI_OP_LD_VAR_IMM:
+		return ld_var(x, ins, lane, false, true);
+	case BI_OP_LD_VAR_FLAT:
+		return ld_var(x, ins, lane, true, false);
+	case BI_OP_LD_VAR_FLAT_IMM:
+		return ld_var(x, ins, lane, true, true);
+	case BI_OP_ATEST:
+		*out = bi_src(x, ins, 0, lane, false);
+		*bi_staging(x, lane, 0) = *out;
+		return 0;
+	default:
+		return blend(x, ins, lane);
+	}
+}

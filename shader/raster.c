@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Rasterisation and fragment shading of a tile (raster.h). Coverage is
+ * exact: vertices are 24.8 fixed point, pixel centres at +128, edge
+ * functions in 64-bit integers. A pixel centre exactly on an edge
+ * belongs to the triangle when the edge is a left edge (going down in
+ * window coordinates, y up) or a horizontal top edge, so pixels on an
+ * edge shared by two triangles are drawn once.
+ *
+ * Fragment shader preloads: r57 primitive index, r58 primitive flags
+ * (0 front-facing, 1 back-facing), r59 pixel x | y << 16, r60 the
+ * coverage mask, r61 the sample mask (sample 0); on v7 the renderer
+ * state's message preloads fill r0-r3 and r4-r7 with varyings.
+ */
+#include "shader/compute.h"
+#include "shader/fp.h"
+#include "shader/raster.h"
+#include "vgpu/regs.h"
+
+#define FUNC_ALWAYS 7
+
+struct bi_raster {
+	const struct bi_gfx *g;
+	struct vgpu_job *job;
+	struct vgpu_as *as;
+	struct bi_plist l;
+	struct bi_clip clip;
+	uint64_t dcd;           /* the draw in d, 0: none yet */
+	struct bi_draw d;
+	uint32_t scissor[4];    /* x0, y0, x1, y1 inclusive */
+	struct bi_frag f;
+	struct bi_warp w;
+	uint64_t tuples, fragments, quads;
+};
+
+struct bi_raster *bi_raster_new(const struct bi_gfx *g, struct vgpu_job *job,
+				const struct bi_plist *l, const struct bi_rt *rts,
+				unsigned nrt, const struct bi_clip *clip)
+{
+	struct bi_raster *r = os_zalloc(sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->g = g;
+	r->job = job;
+	r->as = vgpu_job_as(job);
+	r->l = *l;
+	r->clip = *clip;
+	r->f.rt = rts;
+	r->f.nrt = nrt;
+	return r;
+}
+
+void bi_raster_free(struct bi_raster *r)
+{
+	if (!r)
+		return;
+	vgpu_job_event(r->job, VGPU_EV_WARPS, 0, r->quads);
+	vgpu_job_event(r->job, VGPU_EV_INSTRUCTIONS, 0, r->tuples);
+	vgpu_job_event(r->job, VGPU_EV_THREADS, 0, r->fragments);
+	os_free(r);
+}
+
+/* The draw of a primitive: its state, checked, and its environment. */
+static uint32_t use_draw(struct bi_raster *r, uint64_t dcd, const char **why)
+{
+	struct bi_draw *d = &r->d;
+	uint32_t vp[8];
+
+	if (r->dcd == dcd)
+		return MALI_EXC_DONE;
+	r->dcd = 0;
+	os_memset(d, 0, sizeof(*d));
+	if (bi_draw_read(r->as, dcd, d) ||
+	    vgpu_as_read(r->as, bi_rd64(d->dcd, BI_DCD_VIEWPORT), vp, sizeof(vp)) ||
+	    vgpu_as_read(r->as, d->state + BI_RSD_BYTES, r->f.blend,
+			 r->f.nrt * BI_BLEND_BYTES))
+		return MALI_EXC_JOB_READ_FAULT;
+	if (((d->rsd[BI_RSD_MS_MISC] >> 24) & 7) != FUNC_ALWAYS ||
+	    ((d->rsd[BI_RSD_MS_MISC] >> 27) & 1))
+		*why = "depth testing and writes";
+	else if ((d->rsd[BI_RSD_STENCIL_MISC] >> 16) & 1)
+		*why = "stencil testing";
+	else if ((d->rsd[BI_RSD_STENCIL_MISC] >> 17) & 1)
+		*why = "alpha-to-coverage";
+	if (*why)
+		return MALI_EXC_JOB_CONFIG_FAULT;
+	r->scissor[0] = vp[6] & 0xffff;
+	r->scissor[1] = vp[6] >> 16;
+	r->scissor[2] = vp[7] & 0xffff;
+	r->scissor[3] = vp[7] >> 16;
+	d->env.mem = &bi_vgpu_mem_ops;
+	d->env.as = r->as;
+	d->env.as_id = r->g->as_id;
+	d->env.arch = r->g->arch;
+	d->env.cache = r->g->cache;
+	d->env.frag = &r->f;
+	/* BLEND's descriptors are FAU values 8-15: words 2-3 of each */
+	for (unsigned i = 0; i < r->f.nrt; i++)
+		d->env.special[8 + i] = bi_rd64(r->f.blend[i], 2);
+	r->dcd = dcd;
+	return MALI_EXC_DONE;
+}
+
+/* Edge function of edge @a -> @b at (@px, @py) (24.8), and whether a
+ * centre exactly on it is inside. */
+static int64_t edge(const struct bi_prim *p, unsigned a, unsigned b, int64_t px,
+		    int64_t py, bool *tie_in)
+{
+	int64_t dx = p->x[b] - p->x[a], dy = p->y[b] - p->y[a];
+
+	*tie_in = dy < 0 || (dy == 0 && dx < 0);
+	return dx * (py - p->y[a]) - dy * (px - p->x[a]);
+}
+
+/* Coverage and barycentrics of pixel (@x, @y) (framebuffer coordinates). */
+static bool pixel(const struct bi_prim *p, unsigned x, unsigned y,
+		  struct bi_frag_lane *fl)
+{
+	int64_t px = (int64_t)x * 256 + 128, py = (int64_t)y * 256 + 128;
+	static const uint8_t ea[3] = { 1, 2, 0 }, eb[3] = { 2, 0, 1 };
+	uint32_t w[3], s, rcp;
+	bool in = true;
+
+	for (unsigned k = 0; k < 3; k++) {
+		bool tie;
+		int64_t e = edge(p, ea[k], eb[k], px, py, &tie);
+
+		in &= e > 0 || (e == 0 && tie);
+		w[k] = bi_f32_mul(bi_fp_from_int(&bi_f32, e, BI_RM_RTE), p->invw[k],
+				  BI_RM_RTE, false);
+	}
+	s = bi_f32_add(bi_f32_add(w[0], w[1], BI_RM_RTE, false), w[2], BI_RM_RTE, false);
+	rcp = bi_fp_recip(&bi_f32, s, false, BI_RM_RTE, false);
+	for (unsigned k = 0; k < 3; k++)
+		fl->b[k] = bi_f32_mul(w[k], rcp, BI_RM_RTE, false);
+	return in;
+}
+
+/* @p with its vertices counter-clockwise (window coordinates, y up). */
+static void orient(struct bi_prim *p)
+{
+	int64_t a = (int64_t)(p->x[1] - p->x[0]) * (p->y[2] - p->y[0]) -
+		    (int64_t)(p->x[2] - p->x[0]) * (p->y[1] - p->y[0]);
+	unsigned prov = BI_PRIM_PROVOKING(p->flags);
+
+#define SWAP12(f) do { uint32_t t_ = (uint32_t)p->f[1]; p->f[1] = p->f[2]; p->f[2] = t_; } while (0)
+	if (a >= 0)
+		return;
+	SWAP12(slot);
+	SWAP12(x);
+	SWAP12(y);
+	SWAP12(z);
+	SWAP12(invw);
+#undef SWAP12
+	if (prov)
+		p->flags = (p->flags & ~(3u << 1)) | (3 - prov) << 1;
+}
+
+/* Runs the fragment shader on the @nq quads at @qx/@qy (one warp). */
+static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
+		 const unsigned *qy, unsigned nq, const struct bi_tile *t)
+{
+	struct bi_warp *w = &r->w;
+	int err = 0;
+
+	os_memset(w, 0, sizeof(*w));
+	w->nlanes = (uint8_t)bi_arch_lanes(r->g->arch);
+	for (unsigned l = 0; l < 4 * nq; l++) {
+		struct bi_frag_lane *fl = &r->f.lane[l];
+		unsigned x = qx[l / 4] + (l & 1), y = qy[l / 4] + ((l >> 1) & 1);
+		bool in = pixel(&r->f.prim, x, y, fl) &&
+			  x >= r->clip.x0 && x < r->clip.x1 && y >= r->clip.y0 &&
+			  y < r->clip.y1 && x >= r->scissor[0] && x <= r->scissor[2] &&
+			  y >= r->scissor[1] && y <= r->scissor[3];
+
+		fl->x = (uint16_t)(x - t->x0);
+		fl->y = (uint16_t)(y - t->y0);
+		fl->covered = in;
+		r->fragments += in;
+		w->live |= 1u << l;
+		w->pc[l] = r->d.shader;
+		w->r[l][57] = index;
+		w->r[l][58] = r->f.prim.flags & BI_PRIM_BACK;
+		w->r[l][59] = x | y << 16;
+		w->r[l][60] = in;
+		w->r[l][61] = in;
+		/* v7 preloads up to two varyings: into r0-r3 and r4-r7 */
+		for (unsigned m = 0; m < 2 && r->g->arch >= BI_ARCH_V7 && !err; m++)
+			err = bi_frag_preload(&r->d.env, w, l,
+					      r->d.rsd[BI_RSD_MSG_PRELOAD] >> (16 * m), 4 * m);
+	}
+	if (err)
+		return err;
+	err = bi_warp_run_alone(&r->d.env, w, r->job);
+	r->tuples += w->tuples;
+	r->quads += nq;
+	return err;
+}
+
+/* Whether quad (@x, @y) has a covered pixel. */
+static bool quad_hit(struct bi_raster *r, unsigned x, unsigned y)
+{
+	struct bi_frag_lane fl;
+
+	for (unsigned i = 0; i < 4; i++)
+		if (pixel(&r->f.prim, x + (i & 1), y + (i >> 1), &fl))
+			return true;
+	return false;
+}
+
+/* The pixel range [lo, hi] of a primitive's extent [@a, @b] (24.8). */
+static void span(int32_t a, int32_t b, unsigned t0, unsigned *lo, unsigned *hi)
+{
+	int64_t l = ((int64_t)a - 128 + 255) >> 8, h = ((int64_t)b - 128) >> 8;
+
+	*lo = (unsigned)OS_MAX(l, (int64_t)t0);
+	*hi = (unsigned)OS_MIN(h, (int64_t)t0 + BI_TILE - 1);
+	if (h < (int64_t)t0)
+		*hi = 0, *lo = 1;
+}
+
+static uint32_t draw_prim(struct bi_raster *r, uint32_t i, struct bi_tile *t,
+			  const char **why)
+{
+	unsigned nqw = bi_arch_lanes(r->g->arch) / 4, nq = 0, qx[2], qy[2];
+	unsigned x0, x1, y0, y1;
+	struct bi_prim *p = &r->f.prim;
+	uint32_t exc;
+	int err = 0;
+
+	if (bi_plist_read(r->as, &r->l, i, p))
+		return MALI_EXC_JOB_READ_FAULT;
+	orient(p);
+	span(OS_MIN(OS_MIN(p->x[0], p->x[1]), p->x[2]),
+	     OS_MAX(OS_MAX(p->x[0], p->x[1]), p->x[2]), t->x0, &x0, &x1);
+	span(OS_MIN(OS_MIN(p->y[0], p->y[1]), p->y[2]),
+	     OS_MAX(OS_MAX(p->y[0], p->y[1]), p->y[2]), t->y0, &y0, &y1);
+	if (x0 > x1 || y0 > y1)
+		return MALI_EXC_DONE;
+	exc = use_draw(r, p->dcd, why);
+	if (exc != MALI_EXC_DONE)
+		return exc;
+	r->f.tile = t;
+	for (unsigned y = y0 & ~1u; y <= y1 && !err; y += 2) {
+		for (unsigned x = x0 & ~1u; x <= x1 && !err; x += 2) {
+			if (!quad_hit(r, x, y))
+				continue;
+			qx[nq] = x;
+			qy[nq++] = y;
+			if (nq == nqw) {
+				err = shade(r, i, qx, qy, nq, t);
+				nq = 0;
+			}
+		}
+	}
+	if (nq && !err)
+		err = shade(r, i, qx, qy, nq, t);
+	return err ? bi_exception_of(err) : MALI_EXC_DONE;
+}
+
+uint32_t bi_raster_tile(struct bi_raster *r, struct bi_tile *t, const char **why)
+{
+	uint32_t exc = MALI_EXC_DONE;
+
+	*why = NULL;
+	for (uint32_t i = 0; i < r->l.count && exc == MALI_EXC_DONE; i++)
+		exc = draw_prim(r, i, t, why);
+	return exc;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Rasterisation inside a fragment job: each primitive of the polygon
+ * list (tiler.h) that reaches a tile is scanned at pixel centres with
+ * fixed-point edge functions and the top-left fill rule, its covered
+ * pixels grouped in 2 x 2 quads (a warp is one quad on v6, two on v7;
+ * uncovered pixels of a quad run as helpers for derivatives), and the
+ * fragment shader run on them. LD_VAR interpolates the primitive's
+ * varyings with perspective-correct barycentrics, ATEST passes the
+ * coverage on, BLEND writes the tile buffer (frag_msg.c).
+ *
+ * Not modelled, failing the job with JOB_CONFIG_FAULT naming it: depth
+ * and stencil tests and writes, alpha-to-coverage, blend shaders, blend
+ * constants, render targets of integer (raw) internal formats.
+ */
+#ifndef VGPU_SHADER_RASTER_H
+#define VGPU_SHADER_RASTER_H
+
+#include "shader/draw.h"
+#include "shader/format.h"
+#include "shader/fragment.h"
+#include "shader/tilebuf.h"
+#include "shader/tiler.h"
+
+struct bi_frag_lane {
+	uint32_t b[3];   /* f32 perspective-correct barycentrics */
+	uint16_t x, y;   /* the pixel in the tile */
+	bool covered;
+};
+
+/* What LD_VAR, ATEST and BLEND see of the warp being shaded. */
+struct bi_frag {
+	struct bi_prim prim;
+	struct bi_tile *tile;
+	const struct bi_rt *rt;
+	unsigned nrt;
+	uint32_t blend[BI_MAX_RT][4]; /* the draw's blend descriptors */
+	struct bi_frag_lane lane[BI_LANES];
+};
+
+/* Blends colour @c (@rf: BI_RF_F32 or BI_RF_F16, four components) into
+ * render target @rt at lane @lane's pixel, as internal blend descriptor
+ * mode @mode says: 0 or a bi_fault. */
+int bi_frag_blend(struct bi_frag *f, unsigned lane, unsigned rt, unsigned mode,
+		  enum bi_regfmt rf, const uint32_t *c);
+
+/* v7's message preload @msg (16 bits of the renderer state's word 15)
+ * for @lane of @w: the varying it names into r@reg.., as LD_VAR would.
+ * 0 or a bi_fault. */
+int bi_frag_preload(const struct bi_env *env, struct bi_warp *w, unsigned lane,
+		    uint32_t msg, unsigned reg);
+
+struct bi_raster;
+
+/* The rasteriser of a fragment job drawing polygon list @l into @nrt
+ * render targets, within @clip; NULL if out of memory. */
+struct bi_raster *bi_raster_new(const struct bi_gfx *g, struct vgpu_job *job,
+				const struct bi_plist *l, const struct bi_rt *rts,
+				unsigned nrt, const struct bi_clip *clip);
+void bi_raster_free(struct bi_raster *r);
+
+/* Draws the list's primitives into tile @t: MALI_EXC_DONE or the
+ * job's fault (*@why names what is not modelled, for JOB_CONFIG_FAULT). */
+uint32_t bi_raster_tile(struct bi_raster *r, struct bi_tile *t, const char **why);
+
+#endif

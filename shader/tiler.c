@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The tiler (tiler.h): primitive assembly, culling, the polygon list.
+ *
+ * Not modelled, failing the job with JOB_CONFIG_FAULT and a log line:
+ * points and lines, primitive restart, a vertex at or behind the eye
+ * (1/w <= 0, which needs clipping), depth outside [0, 1] and window
+ * coordinates beyond the fixed-point range (guard-band clipping).
+ */
+#include "shader/tiler.h"
+#include "shader/fp.h"
+#include "shader/gfx_desc.h"
+#include "vgpu/regs.h"
+
+#define F(w, s, n) { (w), (s), (n), BI_FM_RAW }
+#define FM1(w, s, n) { (w), (s), (n), BI_FM_MINUS1 }
+
+enum prim_field {
+	P_MODE, P_INDEX_TYPE, P_FIRST_PROVOKING, P_RESTART, P_BASE_VERTEX,
+	P_INDEX_COUNT, P_INDICES_LO, P_INDICES_HI, P_COUNT
+};
+
+/* The Primitive section of IDVS and tiler jobs (v6 and v7 agree). */
+static const struct bi_field prim_fields[P_COUNT] = {
+	[P_MODE] = F(0, 0, 8),
+	[P_INDEX_TYPE] = F(0, 8, 3),
+	[P_FIRST_PROVOKING] = F(0, 15, 1),
+	[P_RESTART] = F(0, 19, 2),
+	[P_BASE_VERTEX] = F(1, 0, 32),
+	[P_INDEX_COUNT] = FM1(3, 0, 32),
+	[P_INDICES_LO] = F(4, 0, 32),
+	[P_INDICES_HI] = F(5, 0, 32),
+};
+
+#define MODE_TRIANGLES 8
+#define MODE_STRIP 10
+#define MODE_FAN 12
+
+/* The list header: four of the tiler context's state words (from word
+ * 32), tagged so that a context Mesa has just zeroed reads as empty. */
+#define CTX_STATE 128
+#define CTX_HEAP 24
+#define PLIST_MAGIC 0x4c505676u /* "vVPL" */
+#define PRIM_BYTES sizeof(struct bi_prim)
+
+int bi_plist_get(struct vgpu_as *as, uint64_t ctx, struct bi_plist *l)
+{
+	uint32_t h[4];
+
+	if (vgpu_as_read(as, ctx + CTX_STATE, h, sizeof(h)))
+		return -1;
+	l->count = h[0] == PLIST_MAGIC ? h[1] : 0;
+	l->base = h[2] | (uint64_t)h[3] << 32;
+	return 0;
+}
+
+int bi_plist_read(struct vgpu_as *as, const struct bi_plist *l, uint32_t i,
+		  struct bi_prim *p)
+{
+	return vgpu_as_read(as, l->base + (uint64_t)i * PRIM_BYTES, p, sizeof(*p));
+}
+
+/* The list to append to: this frame's, or a new one at the heap's
+ * bottom; *@top is where the heap ends. */
+static int plist_open(struct vgpu_as *as, uint64_t ctx, struct bi_plist *l,
+		      uint64_t *top)
+{
+	uint32_t heap[8];
+	uint64_t hva;
+
+	if (bi_plist_get(as, ctx, l) || vgpu_as_read(as, ctx + CTX_HEAP, &hva, 8) ||
+	    vgpu_as_read(as, hva, heap, sizeof(heap)))
+		return -1;
+	*top = heap[6] | (uint64_t)heap[7] << 32;
+	if (!l->count)
+		l->base = heap[4] | (uint64_t)heap[5] << 32;
+	return 0;
+}
+
+static int plist_close(struct vgpu_as *as, uint64_t ctx, const struct bi_plist *l)
+{
+	uint32_t h[4] = { PLIST_MAGIC, l->count, (uint32_t)l->base,
+			  (uint32_t)(l->base >> 32) };
+
+	return vgpu_as_write(as, ctx + CTX_STATE, h, sizeof(h));
+}
+
+/* The vertex slot of the job's @i-th index. */
+static int vertex_of(struct vgpu_as *as, const uint32_t *pf, uint32_t i, uint32_t *slot)
+{
+	static const uint8_t size[4] = { 0, 1, 2, 4 };
+	unsigned n = size[pf[P_INDEX_TYPE] & 3];
+	uint64_t base = pf[P_INDICES_LO] | (uint64_t)pf[P_INDICES_HI] << 32;
+	uint32_t v = 0;
+
+	if (!n) {
+		*slot = i;
+		return 0;
+	}
+	if (vgpu_as_read(as, base + (uint64_t)i * n, &v, n))
+		return -1;
+	*slot = v + pf[P_BASE_VERTEX];
+	return 0;
+}
+
+/* Fixed point 24.8 of a window coordinate; false if out of range. */
+static bool to_fixed(uint32_t f, int32_t *out)
+{
+	const int64_t lim = 1ll << 28;
+	uint32_t s = bi_fp_ldexp(&bi_f32, f, 8, BI_RM_RTE, false);
+
+	if (bi_fp_is_nan(&bi_f32, f))
+		return false;
+	*out = (int32_t)bi_fp_to_int(&bi_f32, s, BI_RM_RTE, -lim, lim);
+	return *out > -lim && *out < lim;
+}
+
+/* Reads vertex @slot's window position into @p's vertex @k. */
+static const char *load_vertex(struct vgpu_as *as, const struct bi_tiler_job *tj,
+			       uint32_t slot, struct bi_prim *p, unsigned k, int *err)
+{
+	uint32_t v[4];
+
+	*err = 0;
+	if (slot >= tj->nverts)
+		return "an index beyond the vertices shaded";
+	if (vgpu_as_read(as, tj->position + 16ull * slot, v, sizeof(v))) {
+		*err = -1;
+		return NULL;
+	}
+	p->slot[k] = slot;
+	p->z[k] = v[2];
+	p->invw[k] = v[3];
+	if ((v[3] >> 31) || !(v[3] << 1) || bi_fp_is_nan(&bi_f32, v[3]))
+		return "clipping a primitive at the eye (1/w <= 0)";
+	if (bi_fp_cmp(&bi_f32, v[2], 0) < 0 || bi_fp_cmp(&bi_f32, v[2], 0x3f800000u) > 0 ||
+	    bi_fp_is_nan(&bi_f32, v[2]))
+		return "clipping depth outside [0, 1]";
+	if (!to_fixed(v[0], &p->x[k]) || !to_fixed(v[1], &p->y[k]))
+		return "guard-band clipping";
+	return NULL;
+}
+
+/* Twice the signed area, in 16.16 units. */
+static int64_t area2(const struct bi_prim *p)
+{
+	return (int64_t)(p->x[1] - p->x[0]) * (p->y[2] - p->y[0]) -
+	       (int64_t)(p->x[2] - p->x[0]) * (p->y[1] - p->y[0]);
+}
+
+/* The three indices of triangle @t of the draw, in API order; the
+ * provoking vertex (flat shading) among them. */
+static void triangle(unsigned mode, uint32_t t, bool first, uint32_t idx[3],
+		     unsigned *provoking)
+{
+	if (mode == MODE_STRIP) {
+		idx[0] = t + (t & 1);
+		idx[1] = t + 1 - (t & 1);
+		idx[2] = t + 2;
+		*provoking = first ? (t & 1) : 2;
+	} else if (mode == MODE_FAN) {
+		idx[0] = t + 1;
+		idx[1] = t + 2;
+		idx[2] = 0;
+		*provoking = first ? 0 : 1;
+	} else {
+		idx[0] = 3 * t;
+		idx[1] = 3 * t + 1;
+		idx[2] = 3 * t + 2;
+		*provoking = first ? 0 : 2;
+	}
+}
+
+uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
+		      uint64_t *drawn, uint64_t *culled, const char **why)
+{
+	uint32_t pf[P_COUNT], ntri;
+	bool ccw = (tj->frag_flags >> 5) & 1;
+	bool cull_front = (tj->frag_flags >> 6) & 1, cull_back = (tj->frag_flags >> 7) & 1;
+	struct bi_plist l;
+	uint64_t top;
+	int err = 0;
+
+	*why = NULL;
+	bi_desc_unpack(prim_fields, P_COUNT, tj->prim, pf);
+	if (pf[P_MODE] != MODE_TRIANGLES && pf[P_MODE] != MODE_STRIP &&
+	    pf[P_MODE] != MODE_FAN)
+		*why = "points, lines and quads";
+	else if (pf[P_RESTART])
+		*why = "primitive restart";
+	if (*why)
+		return MALI_EXC_JOB_CONFIG_FAULT;
+	if (pf[P_MODE] == MODE_TRIANGLES)
+		ntri = pf[P_INDEX_COUNT] / 3;
+	else
+		ntri = pf[P_INDEX_COUNT] >= 3 ? pf[P_INDEX_COUNT] - 2 : 0;
+	if (plist_open(as, tj->tiler_ctx, &l, &top))
+		return MALI_EXC_JOB_READ_FAULT;
+	for (uint32_t t = 0; t < ntri; t++) {
+		struct bi_prim p = { .dcd = tj->frag_dcd };
+		uint32_t idx[3];
+		unsigned prov;
+		int64_t a;
+		bool back;
+
+		triangle(pf[P_MODE], t, pf[P_FIRST_PROVOKING], idx, &prov);
+		for (unsigned k = 0; k < 3 && !*why && !err; k++) {
+			uint32_t slot;
+
+			err = vertex_of(as, pf, idx[k], &slot);
+			if (!err)
+				*why = load_vertex(as, tj, slot, &p, k, &err);
+		}
+		if (err)
+			return MALI_EXC_JOB_READ_FAULT;
+		if (*why)
+			return MALI_EXC_JOB_CONFIG_FAULT;
+		a = area2(&p);
+		back = ccw ? a < 0 : a > 0;
+		if (!a || (back && cull_back) || (!back && cull_front)) {
+			(*culled)++;
+			continue;
+		}
+		p.flags = (back ? BI_PRIM_BACK : 0) | prov << 1;
+		if (l.base + (uint64_t)(l.count + 1) * PRIM_BYTES > top)
+			return MALI_EXC_OUT_OF_MEMORY;
+		if (vgpu_as_write(as, l.base + (uint64_t)l.count * PRIM_BYTES, &p, sizeof(p)))
+			return MALI_EXC_JOB_WRITE_FAULT;
+		l.count++;
+		(*drawn)++;
+	}
+	return plist_close(as, tj->tiler_ctx, &l) ? MALI_EXC_JOB_WRITE_FAULT : MALI_EXC_DONE;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tiler: primitive assembly of an IDVS job's shaded vertices
+ * (triangle lists, strips and fans, indexed or not), culling, and the
+ * polygon list the fragment job reads.
+ *
+ * The polygon list is our own format, not the hardware's: only our own
+ * fragment job reads it (Mesa never looks inside the tiler heap), so it
+ * is a plain array of primitives in submission order at the heap's
+ * bottom, and its header lives in the tiler context's state words (the
+ * words the hardware keeps for itself; Mesa zeroes them per frame).
+ * Binning is left to the fragment job, which tests each primitive's
+ * bounding box against each tile.
+ */
+#ifndef VGPU_SHADER_TILER_H
+#define VGPU_SHADER_TILER_H
+
+#include "shader/decode.h"
+#include "vgpu/compute.h"
+
+/* One primitive of the list. Window coordinates are fixed point with 8
+ * fractional bits, as the position format ("snap 4") snaps them. */
+struct bi_prim {
+	uint64_t dcd;       /* its fragment draw descriptor */
+	uint32_t slot[3];   /* its vertices in the position/varying buffers */
+	uint32_t flags;     /* BI_PRIM_* */
+	int32_t x[3], y[3]; /* 24.8 fixed point */
+	uint32_t z[3];      /* f32 */
+	uint32_t invw[3];   /* f32: 1 / clip w */
+};
+#define BI_PRIM_BACK 1u      /* back-facing */
+#define BI_PRIM_PROVOKING(f) (((f) >> 1) & 3) /* flat shading's vertex */
+
+/* The list's header in the tiler context. */
+struct bi_plist {
+	uint64_t base;  /* first primitive */
+	uint32_t count;
+};
+
+/* The tiler context's list (count 0 if nothing was drawn): 0, or -1
+ * after an MMU fault. */
+int bi_plist_get(struct vgpu_as *as, uint64_t tiler_ctx, struct bi_plist *l);
+int bi_plist_read(struct vgpu_as *as, const struct bi_plist *l, uint32_t i,
+		  struct bi_prim *p);
+
+/* What the tiler needs of an IDVS job. */
+struct bi_tiler_job {
+	uint32_t prim[6];     /* the Primitive section */
+	uint64_t tiler_ctx;
+	uint64_t frag_dcd;
+	uint32_t frag_flags;  /* the fragment draw's word 0 */
+	uint64_t position;    /* the position buffer: 16 bytes per vertex */
+	uint32_t nverts;      /* vertices shaded */
+};
+
+/* Assembles and appends the job's primitives: MALI_EXC_DONE or the
+ * fault (*@why names what is not modelled for JOB_CONFIG_FAULT). */
+uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
+		      uint64_t *drawn, uint64_t *culled, const char **why);
+
+#endif

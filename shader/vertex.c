@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+/*
+ * INDEXED_VERTEX (IDVS) jobs: the vertex half of a draw. The job holds
+ * the invocation (vertex and instance counts), the Primitive section,
+ * the tiler context and two draw descriptors: the vertex draw, whose
+ * renderer state names the position shader and (with "secondary
+ * shader" set) the varying shader, and the fragment draw the tiler
+ * hands on to the fragment job.
+ *
+ * Each vertex slot 0 .. n - 1 runs the position shader with r58:r59 =
+ * where its position goes (the fragment draw's position buffer, 16
+ * bytes a vertex), r61 = vertex ID and r62 = instance ID, then the
+ * varying shader with the same IDs, whose LEA_ATTR/ST_CVT write the
+ * varying buffers; then the tiler assembles the primitives (tiler.c).
+ * Instanced draws and draws whose vertices do not start at 0 (offset
+ * start) fail with JOB_CONFIG_FAULT naming them.
+ */
+#include "shader/compute.h"
+#include "shader/draw.h"
+#include "shader/fragment.h"
+#include "shader/tiler.h"
+#include "vgpu/regs.h"
+
+#define LOG "vertex"
+#define JOB_INVOCATION 32
+#define JOB_PRIMITIVE 40
+#define JOB_TILER 72
+#define JOB_FRAG_DCD 128
+#define JOB_VERT_DCD 256
+#define PRIM_SECONDARY (1u << 18)
+
+struct idvs {
+	struct bi_draw vd;  /* the vertex draw */
+	uint32_t fdcd[BI_DCD_WORDS];
+	struct bi_tiler_job tj;
+	struct bi_invocation inv;
+};
+
+static uint32_t unsupported(struct vgpu_job *job, const char *what)
+{
+	os_warn(LOG, "IDVS job at 0x%llx: %s not implemented: JOB_CONFIG_FAULT",
+		(unsigned long long)vgpu_job_info(job)->va, what);
+	return MALI_EXC_JOB_CONFIG_FAULT;
+}
+
+/* Runs @shader once per vertex slot; 0 or a warp's error. */
+static int shade(const struct bi_gfx *g, struct vgpu_job *job, struct idvs *s,
+		 uint64_t shader, bool position, uint64_t *tuples)
+{
+	unsigned nl = bi_arch_lanes(g->arch);
+	struct bi_warp *w = os_alloc(sizeof(*w));
+	int err = 0;
+
+	if (!w)
+		return BI_FAULT_INSTR_INVALID_PC;
+	for (uint32_t v0 = 0; v0 < s->tj.nverts && !err; v0 += nl) {
+		os_memset(w, 0, sizeof(*w));
+		w->nlanes = (uint8_t)nl;
+		for (unsigned l = 0; l < nl && v0 + l < s->tj.nverts; l++) {
+			uint64_t pos = s->tj.position + 16ull * (v0 + l);
+
+			w->live |= 1u << l;
+			w->pc[l] = shader;
+			if (position) {
+				w->r[l][58] = (uint32_t)pos;
+				w->r[l][59] = (uint32_t)(pos >> 32);
+			}
+			w->r[l][61] = v0 + l;
+			w->r[l][62] = 0;
+		}
+		err = bi_warp_run_alone(&s->vd.env, w, job);
+		*tuples += w->tuples;
+	}
+	os_free(w);
+	return err;
+}
+
+static uint32_t read_job(const struct bi_gfx *g, struct vgpu_job *job, struct idvs *s)
+{
+	struct vgpu_as *as = vgpu_job_as(job);
+	uint64_t va = vgpu_job_info(job)->va;
+	uint32_t inv[2];
+
+	if (vgpu_as_read(as, va + JOB_INVOCATION, inv, sizeof(inv)) ||
+	    vgpu_as_read(as, va + JOB_PRIMITIVE, s->tj.prim, sizeof(s->tj.prim)) ||
+	    vgpu_as_read(as, va + JOB_TILER, &s->tj.tiler_ctx, 8) ||
+	    vgpu_as_read(as, va + JOB_FRAG_DCD, s->fdcd, sizeof(s->fdcd)) ||
+	    bi_draw_read(as, va + JOB_VERT_DCD, &s->vd))
+		return MALI_EXC_JOB_READ_FAULT;
+	/* Mesa counts vertices in workgroups y and instances in z. */
+	bi_invocation_decode(inv[0], inv[1], &s->inv);
+	if (s->inv.groups[2] != 1)
+		return unsupported(job, "instanced draws");
+	if (s->vd.dcd[BI_DCD_OFFSET_START] || s->fdcd[BI_DCD_OFFSET_START])
+		return unsupported(job, "a draw whose vertices start beyond 0 (offset start)");
+	s->tj.nverts = s->inv.local[0] * s->inv.local[1] * s->inv.local[2] *
+		       s->inv.groups[0] * s->inv.groups[1];
+	s->tj.frag_dcd = va + JOB_FRAG_DCD;
+	s->tj.frag_flags = s->fdcd[BI_DCD_FLAGS];
+	s->tj.position = bi_rd64(s->fdcd, BI_DCD_POSITION);
+	s->vd.env.mem = &bi_vgpu_mem_ops;
+	s->vd.env.as = as;
+	s->vd.env.as_id = g->as_id;
+	s->vd.env.arch = g->arch;
+	s->vd.env.cache = g->cache;
+	return MALI_EXC_DONE;
+}
+
+uint32_t bi_idvs_run(const struct bi_gfx *g, struct vgpu_job *job)
+{
+	struct idvs *s = os_zalloc(sizeof(*s));
+	uint64_t tuples = 0, drawn = 0, culled = 0;
+	const char *why;
+	uint32_t exc;
+	int err;
+
+	if (!s)
+		return MALI_EXC_JOB_CONFIG_FAULT;
+	exc = read_job(g, job, s);
+	if (exc != MALI_EXC_DONE)
+		goto out;
+	err = shade(g, job, s, s->vd.shader, true, &tuples);
+	if (!err && (s->tj.prim[0] & PRIM_SECONDARY))
+		err = shade(g, job, s, bi_rd64(s->vd.rsd, BI_RSD_SHADER2), false, &tuples);
+	vgpu_job_event(job, VGPU_EV_THREADS, 0, s->tj.nverts);
+	vgpu_job_event(job, VGPU_EV_INSTRUCTIONS, 0, tuples);
+	if (err) {
+		exc = bi_exception_of(err);
+		goto out;
+	}
+	exc = bi_tiler_run(vgpu_job_as(job), &s->tj, &drawn, &culled, &why);
+	if (why)
+		exc = unsupported(job, why);
+	vgpu_job_event(job, VGPU_EV_TASKS, 0, drawn);
+out:
+	os_free(s);
+	return exc;
+}

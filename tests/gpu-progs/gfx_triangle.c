@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One triangle with a colour per vertex on a cleared 64 x 48 framebuffer
+ * object, read back: vertex shading (attributes from a buffer, a
+ * varying), primitive assembly, the viewport, rasterisation with the
+ * fill rule, interpolated varyings and the fragment shader's output.
+ * The vertices are not on pixel centres, so edges and interpolation are
+ * both exercised.
+ * Usage: gfx_triangle OUT.rgba
+ */
+#include "gfx.h"
+
+static const char *const vs =
+	"#version 300 es\n"
+	"in vec2 pos;\n"
+	"in vec3 col;\n"
+	"out vec3 v_col;\n"
+	"void main() {\n"
+	"	v_col = col;\n"
+	"	gl_Position = vec4(pos, 0.0, 1.0);\n"
+	"}\n";
+
+static const char *const fs =
+	"#version 300 es\n"
+	"precision highp float;\n"
+	"in vec3 v_col;\n"
+	"out vec4 colour;\n"
+	"void main() {\n"
+	"	colour = vec4(v_col, 1.0);\n"
+	"}\n";
+
+static const float verts[] = {
+	/* x, y, r, g, b */
+	-0.83f, -0.71f, 1.0f, 0.0f, 0.0f,
+	0.77f, -0.52f, 0.0f, 1.0f, 0.0f,
+	0.09f, 0.86f, 0.0f, 0.0f, 1.0f,
+};
+
+int main(int argc, char **argv)
+{
+	static const char *const attrs[] = { "pos", "col", NULL };
+	GLuint vbo;
+
+	if (argc != 2)
+		gles_die("usage", "gfx_triangle OUT.rgba");
+	gfx_init();
+	gfx_target(64, 48);
+	GL(glClearColor)(0.1f, 0.1f, 0.1f, 1.0f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	gfx_program(vs, fs, attrs);
+	GL(glGenBuffers)(1, &vbo);
+	GL(glBindBuffer)(GL_ARRAY_BUFFER, vbo);
+	GL(glBufferData)(GL_ARRAY_BUFFER, sizeof(verts), verts, GL_STATIC_DRAW);
+	GL(glVertexAttribPointer)(0, 2, GL_FLOAT, 0, 5 * sizeof(float), (const void *)0);
+	GL(glVertexAttribPointer)(1, 3, GL_FLOAT, 0, 5 * sizeof(float),
+				  (const void *)(2 * sizeof(float)));
+	GL(glEnableVertexAttribArray)(0);
+	GL(glEnableVertexAttribArray)(1);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	return gfx_save(64, 48, argv[1]);
+}
