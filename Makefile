@@ -82,7 +82,7 @@ SYSROOT_SCRIPT := scripts/sysroot.sh
 
 .PHONY: all tests guests check demo bench fuzz deps deps-auto sysroot module \
 	print-sysroot sysroot-bpo print-sysroot-bpo sysroot-trixie print-sysroot-trixie \
-	install uninstall clean help piglit-cl
+	install uninstall clean help piglit-cl piglit-gles
 .DEFAULT_GOAL := all
 # Keep every intermediate (objects of tests, test libraries).
 .SECONDARY:
@@ -193,6 +193,16 @@ piglit-cl: $(VGPU)
 		$(if $(FILTER),-filter '$(value FILTER)') $(if $(COMPARE),-compare '$(COMPARE)') \
 		$(if $(OUT),-o '$(OUT)') $(PIGLIT_CL) $(BUILD)
 
+# piglit's GLES tests under vgpu run, surfaceless through EGL, on llvmpipe
+# and on the Mali (GPU=g71|g52), counted side by side; DEVICES=llvmpipe or
+# mali for one, SAMPLE=N every Nth test of each group, J, TIMEOUT, FILTER,
+# OUT as for piglit-cl, more through PIGLIT_GLES (see scripts/piglit-gles.sh
+# -h). Needs the Debian 13 sysroot (make sysroot-trixie).
+piglit-gles: $(VGPU)
+	$(Q)scripts/piglit-gles.sh -gpu $(or $(GPU),g71) -devices $(or $(DEVICES),llvmpipe$(comma)mali) \
+		-j $(or $(J),2) $(if $(TIMEOUT),-timeout $(TIMEOUT)) $(if $(SAMPLE),-sample $(SAMPLE)) \
+		$(if $(FILTER),-filter '$(value FILTER)') $(if $(OUT),-o '$(OUT)') $(PIGLIT_GLES) $(BUILD)
+
 # The core as a kernel module, built from a copy in $(BUILD)/kmod.
 module:
 	$(Q)scripts/kmod.sh $(BUILD)/kmod $(KDIR)
@@ -222,6 +232,8 @@ help:
 	@echo "  print-sysroot-trixie  print its path"
 	@echo "  piglit-cl [GPU=g52|DEVICE=llvmpipe] [J=2] [FILTER=re] [TIMEOUT=s] [COMPARE=file] [OUT=dir]"
 	@echo "                  piglit's OpenCL profile on the Mali (results, summary in OUT)"
+	@echo "  piglit-gles [GPU=g52] [DEVICES=llvmpipe|mali] [SAMPLE=n] [J=2] [FILTER=re] [OUT=dir]"
+	@echo "                  piglit's GLES tests on llvmpipe and the Mali, counted side by side"
 	@echo "  module [KDIR=]  build the core as a kernel module (Kbuild) in \$$(BUILD)/kmod"
 	@echo "  install         install vgpu into \$$(DESTDIR)\$$(PREFIX)/bin"
 	@echo "variables: SAN=1 (ASan+UBSan, in build-san/), BUILD=dir, V=1"

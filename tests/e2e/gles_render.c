@@ -270,9 +270,9 @@ struct gl_prog {
 /*
  * The programs and their Mali tolerances. Exact (0, no edge slack) where
  * GLES makes the result exact: clears of colours k/255 (a scissor's
- * edges are whole pixels), flat colours on
- * rectangles whose edges lie on pixel boundaries (every pixel centre is
- * half a pixel from an edge, so all rasterisers cover the same pixels),
+ * edges are whole pixels), flat colours on rectangles whose edges lie on
+ * pixel boundaries (every pixel centre is half a pixel from an edge, so
+ * all rasterisers cover the same pixels),
  * depth and stencil tests of such rectangles, nearest sampling of RGBA8
  * texels. The triangle: 2 steps (mediump interpolation, as above) and
  * its slanted edges, where sub-pixel precision is the implementation's;
