@@ -104,6 +104,61 @@ static int new_code_file(void)
 	return fd;
 }
 
+/* eax = the MXCSR flags as FPSR bits: IE is IOC (bit 0), ZE..PE are
+ * DZC..IXC one bit lower; DE is dropped (Arm reports IDC only when FZ
+ * flushes an input, which the native path never runs under). */
+static void mxcsr_flags(struct jx *j)
+{
+	jx_mxcsr(j, true, JX_RSP, -8);
+	jx_load(j, 4, false, JX_RAX, JX_RSP, -8);
+	jx_mov_rr(j, false, JX_RCX, JX_RAX);
+	jx_shift_ri(j, JX_SHR, false, JX_RCX, 1);
+	jx_alu_ri(j, JX_AND, false, JX_RCX, 0x1e);
+	jx_alu_ri(j, JX_AND, false, JX_RAX, 1);
+	jx_alu_rr(j, JX_OR, false, JX_RAX, JX_RCX);
+}
+
+/* fp_flush: FPSR |= the MXCSR flags. fp_sync: MXCSR back to its default
+ * (round to nearest, all masked, no flag) unless it already has those
+ * controls and only flags FPSR has. Both keep every register. */
+static void emit_fp_glue(struct jx *j)
+{
+	jit_glue.fp_flush = j->p + j->delta;
+	jx_push(j, JX_RAX);
+	jx_push(j, JX_RCX);
+	mxcsr_flags(j);
+	jx_load(j, 4, false, JX_RCX, JC_CPU, JC_FPSR);
+	jx_alu_rr(j, JX_OR, false, JX_RCX, JX_RAX);
+	jx_store(j, 4, JX_RCX, JC_CPU, JC_FPSR);
+	jx_pop(j, JX_RCX);
+	jx_pop(j, JX_RAX);
+	jx_ret(j);
+
+	jit_glue.fp_sync = j->p + j->delta;
+	jx_push(j, JX_RAX);
+	jx_push(j, JX_RCX);
+	jx_mxcsr(j, true, JX_RSP, -8);
+	jx_load(j, 4, false, JX_RCX, JX_RSP, -8);
+	jx_alu_ri(j, JX_AND, false, JX_RCX, -64);
+	jx_alu_ri(j, JX_CMP, false, JX_RCX, 0x1f80);
+	uint8_t *reset = jx_jcc(j, JX_NE, NULL);
+	mxcsr_flags(j);
+	jx_load(j, 4, false, JX_RCX, JC_CPU, JC_FPSR);
+	jx_not(j, false, JX_RCX);
+	jx_test_rr(j, false, JX_RAX, JX_RCX);
+	uint8_t *done = jx_jcc(j, JX_E, NULL);
+	if (reset && done)
+		jx_patch(j, reset, j->p + j->delta);
+	jx_mov_ri(j, JX_RAX, 0x1f80);
+	jx_store(j, 4, JX_RAX, JX_RSP, -8);
+	jx_mxcsr(j, false, JX_RSP, -8);
+	if (done)
+		jx_patch(j, done, j->p + j->delta);
+	jx_pop(j, JX_RCX);
+	jx_pop(j, JX_RAX);
+	jx_ret(j);
+}
+
 /* enter(cpu, entry): saves the callee-saved registers, keeps the stack
  * 16-byte aligned for the handler calls, enters with no slot (rdx = 0). */
 static void emit_glue(struct jx *j)
@@ -158,6 +213,7 @@ static void emit_glue(struct jx *j)
 	jx_store(j, 8, JX_RAX, JC_CPU, JC_PC);
 	jx_mov_ri(j, JX_RAX, A64_JUMP);
 	jx_jmp(j, jit_glue.epilogue);
+	emit_fp_glue(j);
 }
 
 static bool buffer_init(void)
@@ -179,7 +235,7 @@ static bool buffer_init(void)
 		return false;
 	ibtc = jit_data_alloc(sizeof(*ibtc) << IBTC_BITS);
 	struct jx j;
-	jx_init(&j, code_rw, 512);
+	jx_init(&j, code_rw, 1024);
 	j.delta = code_rx - code_rw;
 	emit_glue(&j);
 	code_used = (size_t)(j.p - code_rw + 63) & ~(size_t)63;

@@ -268,6 +268,12 @@ uint8_t *jx_jmp(struct jx *j, const void *target)
 	return rel32(j, target);
 }
 
+void jx_call(struct jx *j, const void *target)
+{
+	jx_byte(j, 0xe8);
+	rel32(j, target);
+}
+
 void jx_jmp_r(struct jx *j, int r)
 {
 	op_rr(j, &OP1(0xff), false, 4, r);

@@ -86,6 +86,8 @@ void jx_jmp_r(struct jx *j, int r);
 /* jmp qword [r] */
 void jx_jmp_m(struct jx *j, int r);
 void jx_call_r(struct jx *j, int r);
+/* call rel32 */
+void jx_call(struct jx *j, const void *target);
 void jx_push(struct jx *j, int r);
 
 /* SSE: the 0F-escaped opcode byte with its mandatory prefix (0, 0x66,

@@ -9,10 +9,9 @@
  * sentinel (handlers chain to the next instruction; the sentinel stops
  * that), with a64_tls_insn pointing at the copy as the interpreter does.
  *
- * Generated code keeps no guest register in a host register across
- * instructions yet: every operand comes from struct a64_cpu and every
- * result goes back, and NZCV is stored in PSTATE form after each
- * flag-setting instruction, from the host flags of the same operation.
+ * Guest registers are held in host registers within a block (below);
+ * NZCV is stored in PSTATE form after each flag-setting instruction, from
+ * the host flags of the same operation. Scalar FP is jit_fp.c's.
  */
 #include <stdlib.h>
 
@@ -51,6 +50,23 @@ static void cache_flush(struct jc *jc)
 		}
 }
 
+/* All guest state in struct a64_cpu, FPSR included: before a memory
+ * access, a handler call or an exit. Changes the host flags. */
+static void state_flush(struct jc *jc)
+{
+	cache_flush(jc);
+	if (jc->fp_pending) {
+		jx_call(&jc->x, jit_glue.fp_flush);
+		jc->fp_pending = false;
+	}
+}
+
+void jit_snap(const struct jc *jc, struct jc_snap *s)
+{
+	memcpy(s->host_of, jc->host_of, sizeof(s->host_of));
+	memcpy(s->dirty, jc->dirty, sizeof(s->dirty));
+}
+
 /* The host register for x[n], evicting another guest register if need be. */
 static int cache_slot(struct jc *jc, unsigned n, bool load)
 {
@@ -76,7 +92,7 @@ static int cache_slot(struct jc *jc, unsigned n, bool load)
 }
 
 /* Register 31 reads as zero (XZR) unless it is SP. */
-static void get_x(struct jc *jc, int dst, unsigned n, bool sp)
+void jit_get_x(struct jc *jc, int dst, unsigned n, bool sp)
 {
 	if (n == 31 && !sp)
 		jx_mov_ri(&jc->x, dst, 0);
@@ -84,7 +100,7 @@ static void get_x(struct jc *jc, int dst, unsigned n, bool sp)
 		jx_mov_rr(&jc->x, true, dst, cache_slot(jc, n, true));
 }
 
-static void put_x(struct jc *jc, int src, unsigned n, bool sp)
+void jit_put_x(struct jc *jc, int src, unsigned n, bool sp)
 {
 	if (n == 31 && !sp)
 		return;
@@ -125,7 +141,7 @@ static void alu_to(struct jc *jc, int op, bool sf, bool setf, bool sub, unsigned
 	jx_alu_rr(&jc->x, op, sf, T0, T1);
 	if (setf)
 		flags_store(&jc->x, sub);
-	put_x(jc, T0, rd, rd_sp);
+	jit_put_x(jc, T0, rd, rd_sp);
 }
 
 /* ---- exits ---------------------------------------------------------------- */
@@ -133,7 +149,7 @@ static void alu_to(struct jc *jc, int op, bool sf, bool setf, bool sub, unsigned
 /* A direct exit to @target through a chaining slot. */
 static bool exit_direct(struct jc *jc, uint64_t target)
 {
-	cache_flush(jc);
+	state_flush(jc);
 	struct a64_jit_slot *s = jit_data_alloc(sizeof(*s));
 	if (!s) {
 		jc->x.overflow = true; /* the block is not compiled */
@@ -150,7 +166,7 @@ static bool exit_direct(struct jc *jc, uint64_t target)
  * compiled blocks, else back to the run loop. */
 static void exit_indirect(struct jc *jc)
 {
-	cache_flush(jc);
+	state_flush(jc);
 	jx_jmp(&jc->x, jit_glue.indirect);
 }
 
@@ -160,8 +176,10 @@ static bool branch_unless(struct jc *jc, int cc_not_taken, uint64_t target)
 {
 	cache_flush(jc); /* both paths agree on what is stored (moves keep the flags) */
 	uint8_t *skip = jx_jcc(&jc->x, cc_not_taken, NULL);
+	bool fp_pending = jc->fp_pending; /* FPSR is brought up to date on the exit only */
 	if (!exit_direct(jc, target) || !skip)
 		return false;
+	jc->fp_pending = fp_pending;
 	jx_patch(&jc->x, skip, jc->x.p + jc->x.delta);
 	return true;
 }
@@ -170,21 +188,12 @@ static bool branch_unless(struct jc *jc, int cc_not_taken, uint64_t target)
 static void set_tls_insn(struct jc *jc, const struct a64_insn *i)
 {
 	struct jx *j = &jc->x;
-	cache_flush(jc);
+	state_flush(jc);
 	jx_mov_ri(j, JX_RCX, (uint64_t)(uintptr_t)i);
 	jx_store_fs(j, jit_tls_off, JX_RCX);
 }
 
 /* ---- per-family emitters ------------------------------------------------ */
-
-struct jkind;
-typedef bool (*emit_fn)(struct jc *jc, const struct a64_insn *i, const struct jkind *k);
-
-struct jkind {
-	a64_fn fn;
-	emit_fn emit;
-	uint8_t p[4]; /* the family's fields of the sample word */
-};
 
 /* p: sub, S, sf. The subtrahend arrives inverted (a + ~imm + 1). */
 static bool emit_addsub_imm(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
@@ -192,7 +201,7 @@ static bool emit_addsub_imm(struct jc *jc, const struct a64_insn *i, const struc
 	struct jx *j = &jc->x;
 	bool sub = k->p[0], setf = k->p[1], sf = k->p[2];
 	uint64_t imm = sub ? ~i->imm : i->imm;
-	get_x(jc, T0, i->rn, true);
+	jit_get_x(jc, T0, i->rn, true);
 	jx_mov_ri(j, T1, imm);
 	alu_to(jc, sub ? JX_SUB : JX_ADD, sf, setf, sub, i->rd, !setf);
 	return true;
@@ -202,7 +211,7 @@ static bool emit_addsub_imm(struct jc *jc, const struct a64_insn *i, const struc
 static void shifted_rm(struct jc *jc, const struct a64_insn *i)
 {
 	static const int ops[4] = { JX_SHL, JX_SHR, JX_SAR, JX_ROR };
-	get_x(jc, T1, i->rm, false);
+	jit_get_x(jc, T1, i->rm, false);
 	if (i->imm)
 		jx_shift_ri(&jc->x, ops[i->op2 & 3], i->sf, T1, (uint8_t)i->imm);
 }
@@ -211,7 +220,7 @@ static void shifted_rm(struct jc *jc, const struct a64_insn *i)
 static bool emit_addsub_reg(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	bool sub = k->p[0], setf = k->p[1];
-	get_x(jc, T0, i->rn, false);
+	jit_get_x(jc, T0, i->rn, false);
 	shifted_rm(jc, i);
 	alu_to(jc, sub ? JX_SUB : JX_ADD, i->sf, setf, sub, i->rd, false);
 	return true;
@@ -224,7 +233,7 @@ static bool emit_logic_reg(struct jc *jc, const struct a64_insn *i, const struct
 	static const int ops[4] = { JX_AND, JX_OR, JX_XOR, JX_AND };
 	struct jx *j = &jc->x;
 	bool setf = i->op >= 6;
-	get_x(jc, T0, i->rn, false);
+	jit_get_x(jc, T0, i->rn, false);
 	shifted_rm(jc, i);
 	if (i->op & 1)
 		jx_not(j, i->sf, T1);
@@ -235,10 +244,10 @@ static bool emit_logic_reg(struct jc *jc, const struct a64_insn *i, const struct
 static bool emit_mov_reg(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	(void)k;
-	get_x(jc, T0, i->rm, false);
+	jit_get_x(jc, T0, i->rm, false);
 	if (!i->sf)
 		jx_mov_rr(&jc->x, false, T0, T0);
-	put_x(jc, T0, i->rd, false);
+	jit_put_x(jc, T0, i->rd, false);
 	return true;
 }
 
@@ -249,7 +258,7 @@ static bool emit_logic_imm(struct jc *jc, const struct a64_insn *i, const struct
 	static const int ops[4] = { JX_AND, JX_OR, JX_XOR, JX_AND };
 	struct jx *j = &jc->x;
 	bool setf = i->op == 3;
-	get_x(jc, T0, i->rn, false);
+	jit_get_x(jc, T0, i->rn, false);
 	jx_mov_ri(j, T1, i->imm);
 	alu_to(jc, ops[i->op & 3], i->sf, setf, false, i->rd, !setf);
 	return true;
@@ -260,7 +269,7 @@ static bool emit_const(struct jc *jc, const struct a64_insn *i, const struct jki
 {
 	(void)k;
 	jx_mov_ri(&jc->x, T0, i->imm);
-	put_x(jc, T0, i->rd, false);
+	jit_put_x(jc, T0, i->rd, false);
 	return true;
 }
 
@@ -269,12 +278,12 @@ static bool emit_movk(struct jc *jc, const struct a64_insn *i, const struct jkin
 {
 	(void)k;
 	struct jx *j = &jc->x;
-	get_x(jc, T0, i->rd, false);
+	jit_get_x(jc, T0, i->rd, false);
 	jx_mov_ri(j, T1, ~i->imm2);
 	jx_alu_rr(j, JX_AND, i->sf, T0, T1);
 	jx_mov_ri(j, T1, i->imm);
 	jx_alu_rr(j, JX_OR, i->sf, T0, T1);
-	put_x(jc, T0, i->rd, false);
+	jit_put_x(jc, T0, i->rd, false);
 	return true;
 }
 
@@ -283,7 +292,7 @@ static bool emit_b(struct jc *jc, const struct a64_insn *i, const struct jkind *
 {
 	if (k->p[0]) {
 		jx_mov_ri(&jc->x, T0, i->pc + 4);
-		put_x(jc, T0, 30, false);
+		jit_put_x(jc, T0, 30, false);
 	}
 	jc->ended = true;
 	return exit_direct(jc, i->imm);
@@ -291,7 +300,7 @@ static bool emit_b(struct jc *jc, const struct a64_insn *i, const struct jkind *
 
 /* Tests guest condition @cond (0..13) on PSTATE's NZCV with ecx and edx;
  * returns the host condition that holds when the guest's does. */
-static int cond_test(struct jx *j, unsigned cond)
+int jit_cond_test(struct jx *j, unsigned cond)
 {
 	static const uint32_t bit_of[4] = { NZCV_Z, NZCV_C, NZCV_N, NZCV_V };
 	unsigned neg = cond & 1;
@@ -325,7 +334,7 @@ static bool emit_bcond(struct jc *jc, const struct a64_insn *i, const struct jki
 		jc->ended = true;
 		return exit_direct(jc, i->imm);
 	}
-	return branch_unless(jc, cond_test(&jc->x, i->op) ^ 1, i->imm);
+	return branch_unless(jc, jit_cond_test(&jc->x, i->op) ^ 1, i->imm);
 }
 
 /* CSEL, CSINC, CSINV, CSNEG: op, op2 = cond; both operands first, then a
@@ -334,8 +343,8 @@ static bool emit_csel(struct jc *jc, const struct a64_insn *i, const struct jkin
 {
 	(void)k;
 	struct jx *j = &jc->x;
-	get_x(jc, T0, i->rn, false);
-	get_x(jc, T1, i->rm, false);
+	jit_get_x(jc, T0, i->rn, false);
+	jit_get_x(jc, T1, i->rm, false);
 	if (i->op == 1)
 		jx_lea(j, T1, T1, 1);
 	else if (i->op == 2)
@@ -343,10 +352,10 @@ static bool emit_csel(struct jc *jc, const struct a64_insn *i, const struct jkin
 	else if (i->op == 3)
 		jx_neg(j, true, T1);
 	if (i->op2 < 14)
-		jx_cmov(j, cond_test(j, i->op2) ^ 1, i->sf, T0, T1);
+		jx_cmov(j, jit_cond_test(j, i->op2) ^ 1, i->sf, T0, T1);
 	else if (!i->sf)
 		jx_mov_rr(j, false, T0, T0);
-	put_x(jc, T0, i->rd, false);
+	jit_put_x(jc, T0, i->rd, false);
 	return true;
 }
 
@@ -355,12 +364,12 @@ static bool emit_madd(struct jc *jc, const struct a64_insn *i, const struct jkin
 {
 	(void)k;
 	struct jx *j = &jc->x;
-	get_x(jc, T1, i->rn, false);
-	get_x(jc, T2, i->rm, false);
+	jit_get_x(jc, T1, i->rn, false);
+	jit_get_x(jc, T2, i->rm, false);
 	jx_imul_rr(j, i->sf, T1, T2);
-	get_x(jc, T0, i->ra, false);
+	jit_get_x(jc, T0, i->ra, false);
 	jx_alu_rr(j, (i->flags & 1) ? JX_SUB : JX_ADD, i->sf, T0, T1);
-	put_x(jc, T0, i->rd, false);
+	jit_put_x(jc, T0, i->rd, false);
 	return true;
 }
 
@@ -372,7 +381,7 @@ static bool emit_bfm(struct jc *jc, const struct a64_insn *i, const struct jkind
 	struct jx *j = &jc->x;
 	if (i->op == 1)
 		return false; /* BFM keeps destination bits: the handler's */
-	get_x(jc, T0, i->rn, false);
+	jit_get_x(jc, T0, i->rn, false);
 	if (i->op == 0) {
 		jx_mov_rr(j, true, T2, T0);
 		jx_shift_ri(j, JX_SHL, true, T2, (uint8_t)(63 - i->ra));
@@ -386,7 +395,7 @@ static bool emit_bfm(struct jc *jc, const struct a64_insn *i, const struct jkind
 	jx_alu_rr(j, JX_AND, i->sf, T0, T1);
 	if (i->op == 0)
 		jx_alu_rr(j, JX_OR, i->sf, T0, T2);
-	put_x(jc, T0, i->rd, false);
+	jit_put_x(jc, T0, i->rd, false);
 	return true;
 }
 
@@ -394,7 +403,7 @@ static bool emit_bfm(struct jc *jc, const struct a64_insn *i, const struct jkind
 static bool emit_cbz(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	(void)k;
-	get_x(jc, T0, i->rd, false);
+	jit_get_x(jc, T0, i->rd, false);
 	jx_test_rr(&jc->x, i->sf, T0, T0);
 	return branch_unless(jc, i->op ? JX_E : JX_NE, i->imm);
 }
@@ -403,7 +412,7 @@ static bool emit_cbz(struct jc *jc, const struct a64_insn *i, const struct jkind
 static bool emit_tbz(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	(void)k;
-	get_x(jc, T0, i->rd, false);
+	jit_get_x(jc, T0, i->rd, false);
 	if (i->op2)
 		jx_shift_ri(&jc->x, JX_SHR, true, T0, i->op2);
 	jx_test_ri(&jc->x, false, T0, 1);
@@ -414,10 +423,10 @@ static bool emit_tbz(struct jc *jc, const struct a64_insn *i, const struct jkind
 static bool emit_br(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	(void)k;
-	get_x(jc, T0, i->rn, false);
+	jit_get_x(jc, T0, i->rn, false);
 	if (i->op == 1) {
 		jx_mov_ri(&jc->x, T1, i->pc + 4);
-		put_x(jc, T1, 30, false);
+		jit_put_x(jc, T1, 30, false);
 	}
 	exit_indirect(jc);
 	jc->ended = true;
@@ -430,10 +439,10 @@ enum { AM_OFF, AM_PRE, AM_POST, AM_REG };
 static int32_t ea(struct jc *jc, const struct a64_insn *i)
 {
 	struct jx *j = &jc->x;
-	get_x(jc, T0, i->rn, true);
+	jit_get_x(jc, T0, i->rn, true);
 	if (i->op2 == AM_REG) {
 		static const uint8_t ext_bytes[8] = { 1, 2, 4, 8, 1, 2, 4, 8 };
-		get_x(jc, T1, i->rm, false);
+		jit_get_x(jc, T1, i->rm, false);
 		if (ext_bytes[i->ra & 7] < 8)
 			jx_ext_rr(j, ext_bytes[i->ra & 7], i->ra >= 4, T1, T1);
 		if (i->flags >> 4)
@@ -451,7 +460,7 @@ static void writeback(struct jc *jc, const struct a64_insn *i)
 	struct jx *j = &jc->x;
 	if (i->op2 == AM_PRE || i->op2 == AM_POST) {
 		jx_lea(j, T0, T0, (int32_t)i->imm);
-		put_x(jc, T0, i->rn, true);
+		jit_put_x(jc, T0, i->rn, true);
 	}
 }
 
@@ -475,9 +484,9 @@ static bool ldst(struct jc *jc, const struct a64_insn *i, bool load, unsigned by
 		if (w32)
 			jx_mov_rr(j, false, T2, T2);
 		writeback(jc, i);
-		put_x(jc, T2, i->rd, false);
+		jit_put_x(jc, T2, i->rd, false);
 	} else {
-		get_x(jc, T2, i->rd, false);
+		jit_get_x(jc, T2, i->rd, false);
 		jx_store(j, bytes, T2, T0, disp);
 		writeback(jc, i);
 	}
@@ -506,12 +515,12 @@ static bool emit_addsub_ext(struct jc *jc, const struct a64_insn *i, const struc
 	static const uint8_t ext_bytes[8] = { 1, 2, 4, 8, 1, 2, 4, 8 };
 	struct jx *j = &jc->x;
 	bool setf = i->flags & 2;
-	get_x(jc, T1, i->rm, false);
+	jit_get_x(jc, T1, i->rm, false);
 	if (ext_bytes[i->op2 & 7] < 8)
 		jx_ext_rr(j, ext_bytes[i->op2 & 7], (i->op2 & 7) >= 4, T1, T1);
 	if (i->imm)
 		jx_shift_ri(j, JX_SHL, true, T1, (uint8_t)i->imm);
-	get_x(jc, T0, i->rn, true);
+	jit_get_x(jc, T0, i->rn, true);
 	alu_to(jc, i->op ? JX_SUB : JX_ADD, i->sf, setf, i->op, i->rd, !setf);
 	return true;
 }
@@ -531,29 +540,20 @@ static bool emit_pair(struct jc *jc, const struct a64_insn *i, const struct jkin
 		jx_load(j, bytes, false, T2, T0, disp);
 		jx_load(j, bytes, false, T1, T0, disp + (int32_t)bytes);
 	} else {
-		get_x(jc, T2, i->rd, false);
-		get_x(jc, T1, i->ra, false);
+		jit_get_x(jc, T2, i->rd, false);
+		jit_get_x(jc, T1, i->ra, false);
 		jx_store(j, bytes, T2, T0, disp);
 		jx_store(j, bytes, T1, T0, disp + (int32_t)bytes);
 	}
 	writeback(jc, i);
 	if (i->op) {
-		put_x(jc, T2, i->rd, false);
-		put_x(jc, T1, i->ra, false);
+		jit_put_x(jc, T2, i->rd, false);
+		jit_put_x(jc, T1, i->ra, false);
 	}
 	return true;
 }
 
 /* ---- the family table ----------------------------------------------------- */
-
-/* A family: a sample word and up to four fields, each (shift, count): every
- * combination of field values is decoded once and its handler recorded
- * with the values as p[]. */
-struct family {
-	uint32_t word;
-	emit_fn emit;
-	uint8_t shift[4], count[4];
-};
 
 static const struct family families[] = {
 	{ 0x11000000, emit_addsub_imm, { 30, 29, 31 }, { 2, 2, 2 } },     /* ADD/SUB imm */
@@ -612,10 +612,10 @@ static void add_kind(a64_fn fn, emit_fn emit, const uint8_t p[4])
 	memcpy(kinds[h].p, p, 4);
 }
 
-void jit_gen_init(void)
+/* Learns the handler of every field combination of the families in @fa. */
+static void learn(const struct family *fa, size_t n)
 {
-	for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
-		const struct family *fa = &families[f];
+	for (; n--; fa++) {
 		unsigned total = 1;
 		for (int k = 0; k < 4; k++)
 			total *= fa->count[k] ? fa->count[k] : 1;
@@ -635,6 +635,13 @@ void jit_gen_init(void)
 	}
 }
 
+void jit_gen_init(void)
+{
+	jit_host_fma = __builtin_cpu_supports("fma");
+	learn(families, sizeof(families) / sizeof(families[0]));
+	learn(jit_fp_families, jit_fp_nfamilies);
+}
+
 /* ---- the block ------------------------------------------------------------- */
 
 static int exec_sentinel(struct a64_cpu *c, const struct a64_insn *i)
@@ -644,13 +651,12 @@ static int exec_sentinel(struct a64_cpu *c, const struct a64_insn *i)
 	return A64_NEXT;
 }
 
-/* Any instruction: its handler, on its own copy followed by a sentinel. */
-static void emit_call(struct jc *jc, const struct a64_insn *i)
+/* A call of @i's handler, on its own copy followed by a sentinel, with
+ * a64_tls_insn pointing at the copy; a result other than A64_NEXT leaves. */
+static void call_handler(struct jc *jc, const struct a64_insn *i)
 {
 	struct jx *j = &jc->x;
-	cache_flush(jc);
-	cache_reset(jc);
-	struct a64_insn *cp = &jc->calls[2 * jc->nfallback++];
+	struct a64_insn *cp = &jc->calls[2 * jc->ncopies++];
 	cp[0] = *i;
 	memset(&cp[1], 0, sizeof(cp[1]));
 	cp[1].fn = exec_sentinel;
@@ -662,6 +668,30 @@ static void emit_call(struct jc *jc, const struct a64_insn *i)
 	jx_call_r(j, JX_RAX);
 	jx_test_rr(j, false, JX_RAX, JX_RAX);
 	jx_jcc(j, JX_NE, jit_glue.exit_r);
+}
+
+/* Any instruction: its handler. Nothing is held afterwards, since the
+ * handler may have written any register, FPSR or MXCSR. */
+static void emit_call(struct jc *jc, const struct a64_insn *i)
+{
+	state_flush(jc);
+	cache_reset(jc);
+	jc->fp_synced = false;
+	jc->nfallback++;
+	call_handler(jc, i);
+}
+
+void jit_call_keep(struct jc *jc, const struct a64_insn *i, const struct jc_snap *before)
+{
+	for (unsigned n = 0; n < 32; n++)
+		if (before->dirty[n])
+			jx_store(&jc->x, 8, pool[before->host_of[n]], JC_CPU, JC_X(n));
+	if (jc->fp_pending)
+		jx_call(&jc->x, jit_glue.fp_flush);
+	call_handler(jc, i);
+	for (unsigned n = 0; n < 32; n++)
+		if (jc->host_of[n] >= 0)
+			jx_load(&jc->x, 8, false, pool[jc->host_of[n]], JC_CPU, JC_X(n));
 }
 
 bool jit_gen_body(struct jc *jc, uint32_t n)

@@ -16,6 +16,9 @@
 #define JC_PC ((int32_t)offsetof(struct a64_cpu, pc))
 #define JC_NZCV ((int32_t)offsetof(struct a64_cpu, nzcv))
 #define JC_INTERRUPT ((int32_t)offsetof(struct a64_cpu, interrupt))
+#define JC_FPCR ((int32_t)offsetof(struct a64_cpu, fpcr))
+#define JC_FPSR ((int32_t)offsetof(struct a64_cpu, fpsr))
+#define JC_V(n) ((int32_t)(offsetof(struct a64_cpu, v) + 16u * (n)))
 
 /* Data records live next to the code (RIP-relative reach). */
 struct a64_jit_block {
@@ -36,6 +39,11 @@ struct jit_glue {
 	const uint8_t *exit_r;	  /* eax: result; no slot */
 	const uint8_t *unchained; /* rdx: the slot: pc = slot->target, A64_JUMP */
 	const uint8_t *indirect;  /* rax: the target pc: through the branch cache */
+	/* Called; only the host flags change. fp_flush ORs the MXCSR flags
+	 * into FPSR; fp_sync makes MXCSR round like the guest's default FPCR
+	 * with no flag FPSR lacks (see jit_fp.c). */
+	const uint8_t *fp_flush;
+	const uint8_t *fp_sync;
 };
 extern struct jit_glue jit_glue;
 /* fs-relative offset of a64_tls_insn. */
@@ -56,7 +64,7 @@ struct jc {
 	uint64_t pc;
 	const uint8_t *leave; /* the block's exit for an invalid entry or an interrupt */
 	bool ended;	      /* an unconditional exit was emitted last */
-	uint32_t nfallback;
+	uint32_t nfallback, ncopies;
 	struct a64_insn *calls; /* copies of called instructions, each with its sentinel */
 	/* Guest registers held in host registers within the block (jit_gen.c):
 	 * the host register of x[n] (index into the pool, -1: none), dirty
@@ -65,7 +73,53 @@ struct jc {
 	bool dirty[32];
 	int8_t guest_of[8];
 	uint8_t victim;
+	/* MXCSR holds flags FPSR may lack (fp_flush due before anyone looks);
+	 * MXCSR is known to round like the guest with no stray flag. */
+	bool fp_pending, fp_synced;
 };
+
+/* What the register cache held before an instruction (jit_call_keep). */
+struct jc_snap {
+	int8_t host_of[32];
+	bool dirty[32];
+};
+
+struct jkind;
+typedef bool (*emit_fn)(struct jc *jc, const struct a64_insn *i, const struct jkind *k);
+
+struct jkind {
+	a64_fn fn;
+	emit_fn emit;
+	uint8_t p[4]; /* the family's fields of the sample word */
+};
+
+/* A family: a sample word and up to four fields, each (shift, count): every
+ * combination of field values is decoded once and its handler recorded
+ * with the values as p[]. */
+struct family {
+	uint32_t word;
+	emit_fn emit;
+	uint8_t shift[4], count[4];
+};
+
+/* The scalar FP families (jit_fp.c). */
+extern const struct family jit_fp_families[];
+extern const size_t jit_fp_nfamilies;
+/* The host has FMA (cpuid), set before the families are learnt. */
+extern bool jit_host_fma;
+
+/* Guest register access in generated code (jit_gen.c): x[n] into host
+ * register @dst / from @src; register 31 is SP when @sp, else XZR. */
+void jit_get_x(struct jc *jc, int dst, unsigned n, bool sp);
+void jit_put_x(struct jc *jc, int src, unsigned n, bool sp);
+/* Tests guest condition @cond (0..13) on NZCV with rcx and rdx; returns
+ * the host condition that holds when the guest's does. */
+int jit_cond_test(struct jx *j, unsigned cond);
+void jit_snap(const struct jc *jc, struct jc_snap *s);
+/* The rare path of an instruction compiled natively: its handler, with
+ * the registers dirty in @before stored first and those held afterwards
+ * reloaded, so the cache state is the native path's at the join. */
+void jit_call_keep(struct jc *jc, const struct a64_insn *i, const struct jc_snap *before);
 
 /* Emits the instructions of a block after its entry checks (jit_gen.c). */
 bool jit_gen_body(struct jc *jc, uint32_t n);

@@ -358,6 +358,32 @@ static void gen_crypto(struct gen *g)
 	}
 }
 
+/* Scalar FP under the default FPCR (round to nearest, no FZ or DN, where
+ * the code generator uses the host's unit) from a random FPSR, with
+ * integer instructions, conditional branches and FPSR reads and writes
+ * in between, so flags are checked where the guest reads them and after
+ * the guest clears them. */
+static void gen_fp_rn(struct gen *g)
+{
+	uint32_t rt = rnd(g, 31);
+	switch (rnd(g, 12)) {
+	case 0: emit(g, 0xd53b4420 | rt); break; /* MRS Xt, FPSR */
+	case 1: /* AND Wt, Wt, #0x1f; MSR FPSR, Xt: the cumulative flags only
+		 * (qemu keeps bits 31:28, which AArch64 does not have), so no
+		 * branch may land on the MSR */
+		if (g->targeted[g->n + 1]) {
+			emit(g, 0xd53b4420 | rt);
+			break;
+		}
+		emit(g, 0x12001000 | rt << 5 | rt);
+		emit(g, 0xd51b4420 | rt);
+		break;
+	case 2: gen_dp_reg(g); break;
+	case 3: gen_branch(g); break;
+	default: gen_fp(g); break;
+	}
+}
+
 /* Every register-only class interleaved in one block: flags, FPSR and
  * registers flow between integer, FP and SIMD instructions and branches. */
 static void gen_mixed(struct gen *g)

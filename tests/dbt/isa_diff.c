@@ -53,9 +53,14 @@ static unsigned env_uint(const char *name, unsigned def)
 	return v && *v ? (unsigned)strtoul(v, NULL, 0) : def;
 }
 
+/* Initial FP state of a class: none (integer classes), any FPCR, or the
+ * default rounding with a random FPSR (FZ16 does not change single and
+ * double results; AHP stays 0 as in rand_fpcr, the engine lacks it). */
+enum { FP_NONE, FP_ANY, FP_NEAREST };
+
 /* Initial registers: random, with X28/SP pointing into the data area and
  * X27 a small index, as the memory generators expect. */
-static void init_state(struct gen *g, struct a64_diff_state *s, bool fp)
+static void init_state(struct gen *g, struct a64_diff_state *s, unsigned fp)
 {
 	memset(s, 0, sizeof(*s));
 	for (int i = 0; i < 31; i++)
@@ -73,8 +78,12 @@ static void init_state(struct gen *g, struct a64_diff_state *s, bool fp)
 			s->v[i][1] = g_rand(g);
 		}
 	}
-	if (fp)
+	if (fp == FP_ANY)
 		s->fpcr = rand_fpcr(g);
+	if (fp == FP_NEAREST) {
+		s->fpcr = (uint32_t)rnd(g, 2) << 19;
+		s->fpsr = (uint32_t)rnd(g, 256) & 0x9f;
+	}
 }
 
 static void run_ours(const struct a64_diff_state *in, const uint32_t *code, unsigned n,
@@ -138,8 +147,7 @@ static void log_case(const uint32_t *code, unsigned n, const char *want, const c
 }
 
 /* Runs @cases cases of generator @fn; returns the number of mismatches. */
-static unsigned diff_class(const char *name, gen_fn fn,
-			   bool fp)
+static unsigned diff_class(const char *name, gen_fn fn, unsigned fp)
 {
 	unsigned cases = env_uint("A64_DIFF_CASES", 2000);
 	uint64_t seed = env_uint("A64_DIFF_SEED", 1);
@@ -241,19 +249,20 @@ static unsigned diff_class(const char *name, gen_fn fn,
 		EXPECT_EQ(diff_class(#cls, gen_##cls, fp), 0u); \
 	}
 
-DIFF_TEST(dp_imm, false)
-DIFF_TEST(dp_reg, false)
-DIFF_TEST(branch, false)
-DIFF_TEST(ldst, false)
-DIFF_TEST(atomic, false)
-DIFF_TEST(sys, false)
-DIFF_TEST(fp, true)
-DIFF_TEST(simd_int, false)
-DIFF_TEST(simd_fp, true)
-DIFF_TEST(simd_perm, false)
-DIFF_TEST(simd_ldst, false)
-DIFF_TEST(mixed, true)
-DIFF_TEST(crypto, false)
+DIFF_TEST(dp_imm, FP_NONE)
+DIFF_TEST(dp_reg, FP_NONE)
+DIFF_TEST(branch, FP_NONE)
+DIFF_TEST(ldst, FP_NONE)
+DIFF_TEST(atomic, FP_NONE)
+DIFF_TEST(sys, FP_NONE)
+DIFF_TEST(fp, FP_ANY)
+DIFF_TEST(simd_int, FP_NONE)
+DIFF_TEST(simd_fp, FP_ANY)
+DIFF_TEST(simd_perm, FP_NONE)
+DIFF_TEST(simd_ldst, FP_NONE)
+DIFF_TEST(fp_rn, FP_NEAREST)
+DIFF_TEST(mixed, FP_ANY)
+DIFF_TEST(crypto, FP_NONE)
 
 /* The same class on the portable handlers, which hosts with AES-NI and
  * PCLMULQDQ otherwise never run. */
@@ -262,7 +271,7 @@ TEST_TIMEOUT(diff_crypto_portable, 600)
 	if (system("command -v qemu-aarch64 >/dev/null 2>&1"))
 		SKIP(return, "qemu-aarch64 not installed");
 	a64_crypto_portable = true;
-	EXPECT_EQ(diff_class("crypto_portable", gen_crypto, false), 0u);
+	EXPECT_EQ(diff_class("crypto_portable", gen_crypto, FP_NONE), 0u);
 }
 
 TEST_HARNESS_MAIN

@@ -224,7 +224,9 @@ TEST(jumps_are_relative_to_their_end_and_patchable)
 	uint8_t *b = jx_jcc(&j, JX_NE, NULL);
 	jx_ret(&j);
 	jx_patch(&j, b, j.p - 1); /* to the ret: +0 */
-	static const uint8_t want[] = { 0xe9, 0xfb, 0xff, 0xff, 0xff, 0x0f, 0x85, 0, 0, 0, 0, 0xc3 };
+	jx_call(&j, buf); /* ends at 17: -17 */
+	static const uint8_t want[] = { 0xe9, 0xfb, 0xff, 0xff, 0xff, 0x0f, 0x85, 0, 0, 0, 0, 0xc3,
+					0xe8, 0xef, 0xff, 0xff, 0xff };
 	ASSERT_EQ((size_t)(j.p - buf), sizeof(want));
 	EXPECT_MEMEQ(buf, want, sizeof(want));
 	EXPECT_EQ(a, buf + 1);
