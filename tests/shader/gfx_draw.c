@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Draws on hand-built descriptors through the GPU model (board, page
+ * tables, job slots): an IDVS job whose position shader does nothing (the
+ * test writes the window positions itself, 24.8-exact numbers) and whose
+ * tiler writes the polygon list, then a fragment job that rasterises it
+ * with a fragment shader of two clauses: LD_VAR_IMM of a varying into
+ * r0-r3, BLEND of them. Coverage is checked against edge functions
+ * computed here, colours against barycentric interpolation in double;
+ * a quad split along a diagonal through pixel centres is drawn with an
+ * additive blend, so a pixel drawn twice or never shows. Culling, and
+ * what is not modelled (points, depth testing) faulting, on the G71; the
+ * triangle also on the G52 (eight-thread warps of two quads).
+ */
+#include <math.h>
+
+#include "harness.h"
+#include "bi_asm.h"
+#include "bi_enc.h"
+#include "shader/compute.h"
+#include "vgpu/vgpu_test.h"
+
+#define VA 0x1000000ull
+#define AS 1
+#define PAGES 40
+#define IDVS (VA + 0x0)
+#define FRAG (VA + 0x200)
+#define FBD (VA + 0x400)
+#define TCTX (VA + 0x600)
+#define HEAP_DESC (VA + 0x700)
+#define VRSD (VA + 0x800)
+#define FRSD (VA + 0x840)
+#define VIEWPORT (VA + 0x900)
+#define VARS (VA + 0x940)
+#define VBUFS (VA + 0x980)
+#define INDICES (VA + 0xa00)
+#define VSHADER (VA + 0x1000)
+#define FSHADER (VA + 0x1100)
+#define POS (VA + 0x2000)
+#define COLOURS (VA + 0x3000)
+#define TARGET (VA + 0x4000)
+#define HEAP (VA + 0x10000)
+#define HEAP_END (VA + 0x20000)
+#define W 32
+#define STRIDE (W * 4)
+#define FMT_RGBA32F 191u
+#define SWZ_RGBA (0 | 1 << 3 | 2 << 6 | 3 << 9)
+#define EQ_REPLACE (0x122u | 0x122u << 12)
+#define EQ_ADD (0x911u | 0x911u << 12)
+
+FIXTURE(draw)
+{
+	struct board b;
+	struct area a;
+	struct bi_compute *bc;
+	bool v7;
+};
+
+static void setup(struct __test_metadata *_metadata, struct __fixture_draw *self,
+		  const char *gpu)
+{
+	ASSERT_EQ(board_init(&self->b, gpu, 0, FMT_LPAE), 0);
+	ASSERT_TRUE(reset_and_power_up(&self->b));
+	self->a = make_area(&self->b, AS, VA, PAGES, MAP_R | MAP_W | MAP_X);
+	memset(area_ptr(&self->b, &self->a, VA), 0, PAGES * PG);
+	memset(area_ptr(&self->b, &self->a, TARGET), 0xee, W * STRIDE);
+	as_enable(&self->b, AS);
+	self->bc = bi_compute_attach(self->b.gpu);
+	ASSERT_NONNULL(self->bc);
+	self->v7 = !strcmp(gpu, "g52");
+}
+
+FIXTURE_SETUP(draw) { setup(_metadata, self, "g71"); }
+FIXTURE_TEARDOWN(draw)
+{
+	bi_compute_detach(self->b.gpu, self->bc);
+	board_fini(&self->b);
+}
+
+static uint32_t *w32(struct __fixture_draw *self, uint64_t va)
+{
+	return area_ptr(&self->b, &self->a, va);
+}
+
+static void put64(struct __fixture_draw *self, uint64_t va, uint64_t v)
+{
+	memcpy(w32(self, va), &v, 8);
+}
+
+static uint32_t fbits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+/* The shaders: the position shader ends at once; the fragment shader
+ * loads varying 0 (four f32) into r0-r3 and blends them into RT 0. */
+static int shaders(struct __fixture_draw *self)
+{
+	struct asm_header end = { 0 }, next = { .flow = 3 };
+	struct asm_tuple nop = { bi_enc(true, "*NOP", NULL, NULL), bi_enc(false, "+NOP", NULL, NULL),
+				 asm_block(true, -1, -1, -1, -1, -1, 0) };
+	struct asm_tuple ld = {
+		nop.fma,
+		bi_enc_imm(false, "+LD_VAR_IMM", SRCS(0),
+			   "vecsize=v4 update=store register_format=f32 sample=center",
+			   (uint32_t[]){ 0 }),
+		asm_block(true, 0, -1, -1, -1, -1, 0),
+	};
+	/* coverage from r60, the blend descriptor from FAU 8 (lo, hi) */
+	struct asm_tuple blend = {
+		nop.fma, bi_enc(false, "+BLEND", SRCS(0, 4, 5), NULL),
+		asm_block(true, 60, -1, -1, -1, -1, 8),
+	};
+	unsigned q;
+
+	if (nop.fma == ~0u || ld.add == ~0u || blend.add == ~0u || ld.reg == ~0ull ||
+	    blend.reg == ~0ull)
+		return -1;
+	asm_clause(w32(self, VSHADER), &end, &nop, 1, NULL, 0);
+	q = asm_clause(w32(self, FSHADER), &next, &ld, 1, NULL, 0);
+	asm_clause(w32(self, FSHADER + 16 * q), &end, &blend, 1, NULL, 0);
+	return 0;
+}
+
+struct vtx {
+	float x, y;
+	float c[4];
+};
+
+/* Draw descriptor fields (words). */
+static void dcd(struct __fixture_draw *self, uint64_t va, uint64_t state, uint32_t flags)
+{
+	memset(w32(self, va), 0, 128);
+	w32(self, va)[0] = flags;
+	put64(self, va + 4 * 4, POS);
+	put64(self, va + 4 * 14, state);
+	put64(self, va + 4 * 20, VBUFS);
+	put64(self, va + 4 * 22, VARS);
+	put64(self, va + 4 * 24, VIEWPORT);
+}
+
+/*
+ * The draw: @n vertices, @count indices (u16 at INDICES when @indexed),
+ * draw mode @mode, fragment draw flags @flags (facing and culling), blend
+ * mode @bmode with equation @eq, depth function @zfunc; then the frame.
+ */
+struct draw_spec {
+	const struct vtx *v;
+	unsigned n, count, mode;
+	const uint16_t *indices;
+	uint32_t flags, bmode, eq, zfunc;
+};
+
+static void build(struct __fixture_draw *self, const struct draw_spec *s)
+{
+	uint32_t *j = w32(self, IDVS), *p, *rt, *fj;
+
+	/* vertices: window positions, 1/w = 1, and RGBA32F colours */
+	for (unsigned i = 0; i < s->n; i++) {
+		uint32_t *pos = w32(self, POS + 16 * i), *c = w32(self, COLOURS + 16 * i);
+
+		pos[0] = fbits(s->v[i].x);
+		pos[1] = fbits(s->v[i].y);
+		pos[2] = fbits(0.5f);
+		pos[3] = fbits(1.0f);
+		for (unsigned k = 0; k < 4; k++)
+			c[k] = fbits(s->v[i].c[k]);
+	}
+	if (s->indices)
+		memcpy(w32(self, INDICES), s->indices, 2 * s->count);
+	/* varying 0: buffer 0, RGBA32F; buffer 0: 1D, 16 bytes a vertex */
+	w32(self, VARS)[0] = 0 | (FMT_RGBA32F << 12 | (self->v7 ? 0 : SWZ_RGBA)) << 10;
+	put64(self, VBUFS, COLOURS | 1);
+	w32(self, VBUFS)[2] = 16;
+	w32(self, VBUFS)[3] = 16 * s->n;
+	/* viewport: scissor the whole target */
+	w32(self, VIEWPORT)[6] = 0;
+	w32(self, VIEWPORT)[7] = (W - 1) | (W - 1) << 16;
+	/* renderer states: the fragment one with a blend descriptor */
+	put64(self, VRSD, VSHADER);
+	put64(self, FRSD, FSHADER);
+	w32(self, FRSD)[8] = s->zfunc << 24;
+	w32(self, FRSD + 64)[0] = 1u << 9;
+	w32(self, FRSD + 64)[1] = s->eq | 0xfu << 28;
+	w32(self, FRSD + 64)[2] = s->bmode;
+	w32(self, FRSD + 64)[3] = 237u << 12 | (self->v7 ? 0 : SWZ_RGBA) | 1u << 24;
+	/* the IDVS job: all vertices in local x, one instance */
+	memset(j, 0, 384);
+	put_job(&self->b, &self->a, IDVS, MALI_JOB_TYPE_INDEXED_VERTEX, 1, 0, 0, 0);
+	j[8] = s->n - 1;
+	j[9] = 8 | 8 << 5 | 8 << 10 | 8u << 16 | 8u << 22;
+	j[10] = s->mode | (s->indices ? 2u << 8 : 0) | 1u << 15;
+	j[13] = s->count - 1;
+	put64(self, IDVS + 56, s->indices ? INDICES : 0);
+	put64(self, IDVS + 72, TCTX);
+	dcd(self, IDVS + 128, FRSD, s->flags);
+	dcd(self, IDVS + 256, VRSD, 0);
+	/* the tiler context and heap */
+	memset(w32(self, TCTX), 0, 192);
+	put64(self, TCTX + 24, HEAP_DESC);
+	w32(self, HEAP_DESC)[1] = HEAP_END - HEAP;
+	put64(self, HEAP_DESC + 8, HEAP);
+	put64(self, HEAP_DESC + 16, HEAP);
+	put64(self, HEAP_DESC + 24, HEAP_END);
+	/* the frame: W x W, one RGBA8 linear target, tiles 0-1 each way */
+	p = w32(self, FBD);
+	rt = w32(self, FBD + 128);
+	memset(p, 0, 128 + 64);
+	p[8] = (W - 1) | (W - 1) << 16;
+	p[10] = (W - 1) | (W - 1) << 16;
+	p[11] = 8u << 9;
+	put64(self, FBD + 56, TCTX);
+	rt[0] = 1u << 26;
+	rt[1] = 1 | 19u << 3 | (self->v7 ? 2u << 8 : 2u << 10) | SWZ_RGBA << 16;
+	put64(self, FBD + 128 + 32, TARGET);
+	rt[10] = STRIDE;
+	put_job(&self->b, &self->a, FRAG, MALI_JOB_TYPE_FRAGMENT, 1, 0, 0, 0);
+	fj = w32(self, FRAG + 32);
+	fj[1] = 1 | 1 << 16;
+	fj[2] = (uint32_t)FBD | 1;
+	fj[3] = (uint32_t)(FBD >> 32);
+}
+
+static uint32_t run(struct __fixture_draw *self, uint64_t job, unsigned slot)
+{
+	submit(&self->b, slot, AS, job, 0);
+	if (!wait_slot(&self->b, slot, 20))
+		return 0;
+	return job_at(&self->b, &self->a, job)->status;
+}
+
+static const uint8_t *pixel(struct __fixture_draw *self, unsigned x, unsigned y)
+{
+	return (const uint8_t *)w32(self, TARGET + y * STRIDE + x * 4);
+}
+
+/* Edge function (24.8) of a -> b at the centre of pixel (x, y). */
+static int64_t edge(const struct vtx *a, const struct vtx *b, unsigned x, unsigned y)
+{
+	int64_t ax = llround(a->x * 256), ay = llround(a->y * 256);
+	int64_t bx = llround(b->x * 256), by = llround(b->y * 256);
+
+	return (bx - ax) * ((int64_t)y * 256 + 128 - ay) -
+	       (by - ay) * ((int64_t)x * 256 + 128 - ax);
+}
+
+/* A counter-clockwise triangle with a colour per vertex: the pixels whose
+ * centres are strictly inside are drawn with the interpolated colour
+ * (within one step), those strictly outside are untouched. */
+static void check_triangle(struct __test_metadata *_metadata,
+			   struct __fixture_draw *self, const struct vtx *v)
+{
+	unsigned drawn = 0;
+
+	for (unsigned y = 0; y < W; y++)
+		for (unsigned x = 0; x < W; x++) {
+			int64_t e0 = edge(&v[1], &v[2], x, y), e1 = edge(&v[2], &v[0], x, y);
+			int64_t e2 = edge(&v[0], &v[1], x, y);
+			double s = (double)(e0 + e1 + e2);
+			const uint8_t *px = pixel(self, x, y);
+
+			if (!e0 || !e1 || !e2)
+				continue; /* on an edge: the fill rule's, tested below */
+			if (e0 < 0 || e1 < 0 || e2 < 0) {
+				if (px[0] != 0xee || px[3] != 0xee)
+					TH_LOG("(%u, %u) drawn outside", x, y);
+				ASSERT_EQ(px[0] | px[3] << 8, 0xeeee);
+				continue;
+			}
+			drawn++;
+			for (unsigned c = 0; c < 4; c++) {
+				double want = (e0 * v[0].c[c] + e1 * v[1].c[c] + e2 * v[2].c[c]) / s;
+
+				if (abs(px[c] - (int)lround(want * 255)) > 1)
+					TH_LOG("(%u, %u) channel %u: %u, want %.2f", x, y, c,
+					       px[c], want * 255);
+				ASSERT_LE(abs(px[c] - (int)lround(want * 255)), 1);
+			}
+		}
+	EXPECT_GT(drawn, 100u);
+}
+
+static const struct vtx tri[3] = {
+	{ 2.25f, 3.5f, { 1, 0, 0, 1 } },
+	{ 29.75f, 6.125f, { 0, 1, 0, 0.5f } },
+	{ 10.5f, 28.75f, { 0, 0, 1, 0 } },
+};
+
+static void triangle(struct __test_metadata *_metadata, struct __fixture_draw *self)
+{
+	struct draw_spec s = { tri, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, 7 };
+
+	ASSERT_EQ(shaders(self), 0);
+	build(self, &s);
+	ASSERT_EQ(run(self, IDVS, 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	check_triangle(_metadata, self, tri);
+}
+
+TEST_F(draw, triangle_covers_and_interpolates) { triangle(_metadata, self); }
+
+/* The square [4, 20)^2 as an indexed strip of two triangles whose shared
+ * diagonal passes through pixel centres: with src + dest blending over
+ * a cleared-to-nothing target, a pixel drawn twice would be 2 * 64. */
+TEST_F(draw, shared_edge_drawn_once)
+{
+	static const struct vtx sq[4] = {
+		{ 4, 4, { 0.25f, 0.25f, 0.25f, 0.25f } },
+		{ 20, 4, { 0.25f, 0.25f, 0.25f, 0.25f } },
+		{ 4, 20, { 0.25f, 0.25f, 0.25f, 0.25f } },
+		{ 20, 20, { 0.25f, 0.25f, 0.25f, 0.25f } },
+	};
+	static const uint16_t strip[4] = { 2, 0, 3, 1 };
+	struct draw_spec s = { sq, 4, 4, 10, strip, 1u << 5, 2, EQ_ADD, 7 };
+
+	ASSERT_EQ(shaders(self), 0);
+	build(self, &s);
+	/* the target starts at 0 inside the tile buffer: clear colour 0 */
+	ASSERT_EQ(run(self, IDVS, 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	for (unsigned y = 0; y < W; y++)
+		for (unsigned x = 0; x < W; x++) {
+			bool in = x >= 4 && x < 20 && y >= 4 && y < 20;
+			const uint8_t *px = pixel(self, x, y);
+
+			if (px[0] != (in ? 64 : 0xee))
+				TH_LOG("(%u, %u): %u", x, y, px[0]);
+			ASSERT_EQ(px[0], in ? 64 : 0xee);
+		}
+}
+
+TEST_F(draw, back_faces_culled)
+{
+	static const struct vtx cw[3] = { tri[0], tri[2], tri[1] };
+	/* counter-clockwise front faces, cull back faces */
+	struct draw_spec s = { cw, 3, 3, 8, NULL, 1u << 5 | 1u << 7, 1, EQ_REPLACE, 7 };
+
+	ASSERT_EQ(shaders(self), 0);
+	build(self, &s);
+	ASSERT_EQ(run(self, IDVS, 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	for (unsigned i = 0; i < W * W; i++)
+		ASSERT_EQ(*pixel(self, i % W, i / W), 0xee);
+	/* the same triangle without culling is drawn */
+	s.flags = 1u << 5;
+	build(self, &s);
+	ASSERT_EQ(run(self, IDVS, 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	check_triangle(_metadata, self, tri);
+}
+
+TEST_F(draw, points_and_depth_tests_fault)
+{
+	struct draw_spec s = { tri, 3, 3, 1 /* points */, NULL, 0, 1, EQ_REPLACE, 7 };
+
+	ASSERT_EQ(shaders(self), 0);
+	build(self, &s);
+	EXPECT_EQ(run(self, IDVS, 1), MALI_EXC_JOB_CONFIG_FAULT);
+	s.mode = 8;
+	s.zfunc = 1; /* less */
+	build(self, &s);
+	ASSERT_EQ(run(self, IDVS, 1), MALI_EXC_DONE);
+	EXPECT_EQ(run(self, FRAG, 0), MALI_EXC_JOB_CONFIG_FAULT);
+	EXPECT_EQ(*pixel(self, 10, 10), 0xee);
+}
+
+FIXTURE(draw7)
+{
+	struct board b;
+	struct area a;
+	struct bi_compute *bc;
+	bool v7;
+};
+FIXTURE_SETUP(draw7) { setup(_metadata, (struct __fixture_draw *)self, "g52"); }
+FIXTURE_TEARDOWN(draw7)
+{
+	bi_compute_detach(self->b.gpu, self->bc);
+	board_fini(&self->b);
+}
+
+TEST_F(draw7, triangle_on_the_g52) { triangle(_metadata, (struct __fixture_draw *)self); }
+
+TEST_HARNESS_MAIN
