@@ -549,8 +549,9 @@ static void same_uid_peer(const struct scene *sc)
 	_exit(0);
 }
 
-/* Execs @argv as @uid (dumpable again after exec), output to null. */
-static pid_t spawn_as(uid_t uid, char *const *argv)
+/* Execs @argv as @uid (dumpable again after exec), its output to null,
+ * or its errors to @err_fd if >= 0. */
+static pid_t spawn_as(uid_t uid, char *const *argv, int err_fd)
 {
 	pid_t pid = fork();
 
@@ -560,7 +561,7 @@ static pid_t spawn_as(uid_t uid, char *const *argv)
 		become(uid, false);
 		if (null >= 0) {
 			dup2(null, 1);
-			dup2(null, 2);
+			dup2(err_fd >= 0 ? err_fd : null, 2);
 		}
 		execv(argv[0], argv);
 		_exit(127);
@@ -584,8 +585,8 @@ TEST(server_is_not_dumpable_to_its_own_uid)
 	ASSERT_TRUE(mkdtemp(dir) != NULL);
 	ASSERT_EQ(chown(dir, UID_A, UID_A), 0);
 	snprintf(sock, sizeof(sock), "%s/s", dir);
-	server = spawn_as(UID_A, server_argv);
-	sleeper = spawn_as(UID_A, sleep_argv);
+	server = spawn_as(UID_A, server_argv, -1);
+	sleeper = spawn_as(UID_A, sleep_argv, -1);
 	ASSERT_GT(server, 0);
 	ASSERT_GT(sleeper, 0);
 	for (int i = 0; i < 2000 && access(sock, F_OK); i++)
@@ -599,6 +600,56 @@ TEST(server_is_not_dumpable_to_its_own_uid)
 	EXPECT_EQ(child_status(server), 0);
 	child_status(sleeper);
 	rm_tree(dir);
+}
+
+/* Whether /etc/fuse.conf lets users other than root use allow_other. */
+static bool fuse_conf_allows_other(void)
+{
+	size_t len;
+	char *text = read_file("/etc/fuse.conf", &len), *line;
+	bool yes = false;
+
+	for (line = text; line; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		while (*line == ' ' || *line == '\t')
+			line++;
+		yes |= !strncmp(line, "user_allow_other", 16);
+	}
+	free(text);
+	return yes;
+}
+
+/* A server of another user than root: without user_allow_other it
+ * says that only its user can open the nodes. (The mount point does not
+ * exist, so it stops there.) */
+TEST(user_server_without_user_allow_other_says_so)
+{
+	char *argv[] = { (char *)build_path("vgpu"), "dev", "--mount",
+			 "/nonexistent/vgpu", NULL };
+	char *err;
+	size_t len;
+	FILE *f;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		SKIP(return, "switching to another uid needs root");
+	if (access(build_path("vgpu"), X_OK))
+		SKIP(return, "vgpu binary not built");
+	if (fuse_conf_allows_other())
+		SKIP(return, "/etc/fuse.conf has user_allow_other");
+	f = tmpfile();
+	ASSERT_NONNULL(f);
+	pid = spawn_as(UID_A, argv, fileno(f));
+	ASSERT_GT(pid, 0);
+	EXPECT_EQ(child_status(pid), 1);
+	len = (size_t)ftell(f);
+	err = calloc(1, len + 1);
+	ASSERT_NONNULL(err);
+	rewind(f);
+	EXPECT_EQ(fread(err, 1, len, f), len);
+	EXPECT_NONNULL(strstr(err, "no user_allow_other: only uid 65534 can open"));
+	free(err);
+	fclose(f);
 }
 
 static struct proc_result run_dev(const char *const *args)
