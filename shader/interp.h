@@ -119,6 +119,10 @@ struct bi_env {
 	/* Fragment shading (raster.h): the warp's pixels, their primitive
 	 * and the tile buffer, for LD_VAR, ATEST and BLEND; else NULL. */
 	struct bi_frag *frag;
+	/* Vertex shading: vertices per instance (the linear index of a
+	 * vertex is instance * instance_size + vertex) and the draw's first
+	 * vertex, which attribute (not varying) indices count from. */
+	uint32_t instance_size, offset_start;
 };
 
 /*

@@ -48,6 +48,9 @@
 #include "shader/interp_priv.h"
 
 #define ATTR_TYPE_1D 1
+#define ATTR_TYPE_1D_POT 2
+#define ATTR_TYPE_1D_MODULUS 3
+#define ATTR_TYPE_1D_NPOT 4
 #define ATTR_TYPE_3D_LINEAR 5
 #define ATTR_TYPE_3D_INTERLEAVED 6
 #define TEX_TILED 1
@@ -86,6 +89,35 @@ static int rd(struct bi_tctx *x, uint64_t va, void *dst, unsigned n)
 	return err ? bi_mem_fault(x, err, va) : 0;
 }
 
+/*
+ * The element of a 1D attribute buffer that vertex @pos[0] of instance
+ * @pos[1] reads: from the linear index (instance * instance size +
+ * vertex), itself (1D), modulo the buffer's divisor (per-vertex data of
+ * an instanced draw), or divided by it (per-instance data: a power of
+ * two, or the instance size times the continuation's divisor). @div is
+ * the buffer's divisor byte (bits 56-63), @npot the continuation's.
+ */
+static uint64_t element_index(const struct bi_env *env, unsigned type, uint32_t div,
+			      uint32_t npot, const uint32_t pos[3])
+{
+	uint64_t linear = (uint64_t)pos[1] * env->instance_size + pos[0];
+	uint64_t d;
+
+	switch (type) {
+	case ATTR_TYPE_1D_MODULUS:
+		/* a "padded" number: (2 * odd + 1) << shift */
+		d = (uint64_t)(2 * (div >> 5) + 1) << (div & 31);
+		return linear % d;
+	case ATTR_TYPE_1D_POT:
+		return linear >> (div & 31);
+	case ATTR_TYPE_1D_NPOT:
+		d = (uint64_t)env->instance_size * npot;
+		return d ? linear / d : 0;
+	default:
+		return linear;
+	}
+}
+
 int bi_attr_address(struct bi_tctx *x, unsigned table, uint32_t index,
 			const uint32_t pos[3], bool tex, uint64_t *va, uint32_t *fmt)
 {
@@ -107,12 +139,24 @@ int bi_attr_address(struct bi_tctx *x, unsigned table, uint32_t index,
 	ptr = ((b[0] | (uint64_t)b[1] << 32) & 0x00ffffffffffffc0ull);
 	if ((a[0] >> 9) & 1)
 		ptr += (uint64_t)(int64_t)(int32_t)a[1];
-	if (type == ATTR_TYPE_1D && !tex) {
-		*va = ptr + (uint64_t)pos[0] * b[2];
+	if (!tex && type >= ATTR_TYPE_1D && type <= ATTR_TYPE_1D_NPOT) {
+		uint64_t i;
+
+		if (type == ATTR_TYPE_1D_NPOT) {
+			err = rd(x, env->attr_bufs[table] + 16ull * ((a[0] & 0x1ff) + 1), c,
+				 sizeof(c));
+			if (err)
+				return err;
+		}
+		i = element_index(env, type, b[1] >> 24, c[3], pos);
+		/* attributes count from the draw's first vertex, varyings not */
+		if (table == 0)
+			i += env->offset_start;
+		*va = ptr + i * b[2];
 		return 0;
 	}
 	if ((type != ATTR_TYPE_3D_LINEAR && type != ATTR_TYPE_3D_INTERLEAVED) || !tex)
-		return BI_FAULT_UNIMPLEMENTED; /* instance divisors */
+		return BI_FAULT_UNIMPLEMENTED;
 	err = rd(x, env->attr_bufs[table] + 16ull * ((a[0] & 0x1ff) + 1), c, sizeof(c));
 	if (err)
 		return err;
@@ -167,7 +211,7 @@ static int attr_of(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	uint32_t index = imm ? bi_imm_named(ins, "attribute_index")
 			     : bi_src(x, ins, 2, lane, false);
 	/* TEX forms: x | y << 16 and z | w << 16; else vertex, instance */
-	uint32_t pos[3] = { tex ? s0 & 0xffff : s0, s0 >> 16, s1 & 0xffff };
+	uint32_t pos[3] = { tex ? s0 & 0xffff : s0, tex ? s0 >> 16 : s1, s1 & 0xffff };
 
 	return bi_attr_address(x, table, index, pos, tex, va, fmt);
 }

@@ -117,13 +117,15 @@ static bool to_fixed(uint32_t f, int32_t *out)
 
 /* Reads vertex @slot's window position into @p's vertex @k. */
 static const char *load_vertex(struct vgpu_as *as, const struct bi_tiler_job *tj,
-			       uint32_t slot, struct bi_prim *p, unsigned k, int *err)
+			       uint32_t slot, uint32_t instance, struct bi_prim *p,
+			       unsigned k, int *err)
 {
 	uint32_t v[4];
 
 	*err = 0;
 	if (slot >= tj->nverts)
 		return "an index beyond the vertices shaded";
+	slot += instance * tj->nverts;
 	if (vgpu_as_read(as, tj->position + 16ull * slot, v, sizeof(v))) {
 		*err = -1;
 		return NULL;
@@ -196,8 +198,9 @@ uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
 		ntri = pf[P_INDEX_COUNT] >= 3 ? pf[P_INDEX_COUNT] - 2 : 0;
 	if (plist_open(as, tj->tiler_ctx, &l, &top))
 		return MALI_EXC_JOB_READ_FAULT;
-	for (uint32_t t = 0; t < ntri; t++) {
+	for (uint64_t n = 0; n < (uint64_t)ntri * tj->instances; n++) {
 		struct bi_prim p = { .dcd = tj->frag_dcd };
+		uint32_t t = (uint32_t)(n % ntri), inst = (uint32_t)(n / ntri);
 		uint32_t idx[3];
 		unsigned prov;
 		int64_t a;
@@ -209,7 +212,7 @@ uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
 
 			err = vertex_of(as, pf, idx[k], &slot);
 			if (!err)
-				*why = load_vertex(as, tj, slot, &p, k, &err);
+				*why = load_vertex(as, tj, slot, inst, &p, k, &err);
 		}
 		if (err)
 			return MALI_EXC_JOB_READ_FAULT;

@@ -50,7 +50,8 @@ struct bi_tiler_job {
 	uint64_t frag_dcd;
 	uint32_t frag_flags;  /* the fragment draw's word 0 */
 	uint64_t position;    /* the position buffer: 16 bytes per vertex */
-	uint32_t nverts;      /* vertices shaded */
+	uint32_t nverts;      /* vertices shaded per instance */
+	uint32_t instances;
 };
 
 /* Assembles and appends the job's primitives: MALI_EXC_DONE or the

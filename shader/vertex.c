@@ -7,13 +7,14 @@
  * shader" set) the varying shader, and the fragment draw the tiler
  * hands on to the fragment job.
  *
- * Each vertex slot 0 .. n - 1 runs the position shader with r58:r59 =
- * where its position goes (the fragment draw's position buffer, 16
- * bytes a vertex), r61 = vertex ID and r62 = instance ID, then the
- * varying shader with the same IDs, whose LEA_ATTR/ST_CVT write the
- * varying buffers; then the tiler assembles the primitives (tiler.c).
- * Instanced draws and draws whose vertices do not start at 0 (offset
- * start) fail with JOB_CONFIG_FAULT naming them.
+ * Each vertex v of each instance i (the invocation counts n vertices,
+ * padded, and the instances) runs the position shader with r58:r59 =
+ * where its position goes (the fragment draw's position buffer, 16 bytes
+ * a vertex, at the linear index i * n + v), r61 = v and r62 = i, then
+ * the varying shader with the same IDs, whose LEA_ATTR/ST_CVT write the
+ * varying buffers at the same linear index; attribute fetches add the
+ * draw's offset start (its first vertex). Then the tiler assembles each
+ * instance's primitives (tiler.c).
  */
 #include "shader/compute.h"
 #include "shader/draw.h"
@@ -53,11 +54,13 @@ static int shade(const struct bi_gfx *g, struct vgpu_job *job, struct idvs *s,
 
 	if (!w)
 		return BI_FAULT_INSTR_INVALID_PC;
-	for (uint32_t v0 = 0; v0 < s->tj.nverts && !err; v0 += nl) {
+	for (uint64_t v0 = 0; v0 < (uint64_t)s->tj.nverts * s->tj.instances && !err;
+	     v0 += nl) {
 		os_memset(w, 0, sizeof(*w));
 		w->nlanes = (uint8_t)nl;
-		for (unsigned l = 0; l < nl && v0 + l < s->tj.nverts; l++) {
-			uint64_t pos = s->tj.position + 16ull * (v0 + l);
+		for (unsigned l = 0; l < nl && v0 + l < (uint64_t)s->tj.nverts * s->tj.instances;
+		     l++) {
+			uint64_t pos = s->tj.position + 16 * (v0 + l);
 
 			w->live |= 1u << l;
 			w->pc[l] = shader;
@@ -65,8 +68,8 @@ static int shade(const struct bi_gfx *g, struct vgpu_job *job, struct idvs *s,
 				w->r[l][58] = (uint32_t)pos;
 				w->r[l][59] = (uint32_t)(pos >> 32);
 			}
-			w->r[l][61] = v0 + l;
-			w->r[l][62] = 0;
+			w->r[l][61] = (uint32_t)((v0 + l) % s->tj.nverts);
+			w->r[l][62] = (uint32_t)((v0 + l) / s->tj.nverts);
 		}
 		err = bi_warp_run_alone(&s->vd.env, w, job);
 		*tuples += w->tuples;
@@ -89,12 +92,11 @@ static uint32_t read_job(const struct bi_gfx *g, struct vgpu_job *job, struct id
 		return MALI_EXC_JOB_READ_FAULT;
 	/* Mesa counts vertices in workgroups y and instances in z. */
 	bi_invocation_decode(inv[0], inv[1], &s->inv);
-	if (s->inv.groups[2] != 1)
-		return unsupported(job, "instanced draws");
-	if (s->vd.dcd[BI_DCD_OFFSET_START] || s->fdcd[BI_DCD_OFFSET_START])
-		return unsupported(job, "a draw whose vertices start beyond 0 (offset start)");
 	s->tj.nverts = s->inv.local[0] * s->inv.local[1] * s->inv.local[2] *
 		       s->inv.groups[0] * s->inv.groups[1];
+	s->tj.instances = s->inv.groups[2];
+	s->vd.env.instance_size = s->tj.nverts;
+	s->vd.env.offset_start = s->vd.dcd[BI_DCD_OFFSET_START];
 	s->tj.frag_dcd = va + JOB_FRAG_DCD;
 	s->tj.frag_flags = s->fdcd[BI_DCD_FLAGS];
 	s->tj.position = bi_rd64(s->fdcd, BI_DCD_POSITION);
@@ -122,7 +124,7 @@ uint32_t bi_idvs_run(const struct bi_gfx *g, struct vgpu_job *job)
 	err = shade(g, job, s, s->vd.shader, true, &tuples);
 	if (!err && (s->tj.prim[0] & PRIM_SECONDARY))
 		err = shade(g, job, s, bi_rd64(s->vd.rsd, BI_RSD_SHADER2), false, &tuples);
-	vgpu_job_event(job, VGPU_EV_THREADS, 0, s->tj.nverts);
+	vgpu_job_event(job, VGPU_EV_THREADS, 0, (uint64_t)s->tj.nverts * s->tj.instances);
 	vgpu_job_event(job, VGPU_EV_INSTRUCTIONS, 0, tuples);
 	if (err) {
 		exc = bi_exception_of(err);
