@@ -10,6 +10,11 @@
  * and kbase grows memory on faults); it is abandoned when the address
  * space is disabled and the interrupt cleared (kbase), when the slot is
  * stopped, or on reset. The job then fails with the fault's exception code.
+ * Disabling the space also gives up accesses whose fault is still pending,
+ * and a disabled space stalls no access: panfrost kills a faulting job by
+ * disabling its space and masks that space's interrupts until it reuses
+ * it, so a fault raised by another of the job's threads in the meantime
+ * is never acknowledged.
  */
 #include "vgpu/internal.h"
 
@@ -160,7 +165,8 @@ static void as_command(struct vgpu *gpu, struct vgpu_mmu_as *a, unsigned nr,
 		os_warn(VGPU_LOG, "AS%u: unsupported AS_COMMAND 0x%x", nr, cmd);
 		return;
 	}
-	if (!(gpu->mmu_irq_raw & (MALI_MMU_IRQ_PAGE_FAULT(nr) |
+	if (a->mode == VGPU_PT_UNMAPPED ||
+	    !(gpu->mmu_irq_raw & (MALI_MMU_IRQ_PAGE_FAULT(nr) |
 				  MALI_MMU_IRQ_BUS_FAULT(nr))))
 		replay(gpu, a);
 }
@@ -349,10 +355,11 @@ static void *stall_locked(struct vgpu_as *h, uint64_t va, size_t len,
 			os_cond_wait(gpu->stall_wake, gpu->lock, 0);
 		if (stopping(h, true))
 			break;
-		if (gpu->mmu_irq_raw & (MALI_MMU_IRQ_PAGE_FAULT(h->nr) |
+		disabled = a->mode == VGPU_PT_UNMAPPED;
+		if (!disabled &&
+		    gpu->mmu_irq_raw & (MALI_MMU_IRQ_PAGE_FAULT(h->nr) |
 					MALI_MMU_IRQ_BUS_FAULT(h->nr)))
 			continue;	/* not acknowledged yet */
-		disabled = a->mode == VGPU_PT_UNMAPPED;
 		p = vgpu_mmu_translate_locked(gpu, h->nr, va, len, acc,
 					      !disabled, count, exc);
 		if (p || disabled || !MALI_EXC_IS_MMU_FAULT(*exc))
@@ -391,7 +398,8 @@ static void *access(struct vgpu_as *h, uint64_t va, size_t len,
 	} else {
 		p = vgpu_mmu_translate_locked(gpu, h->nr, va, len, acc, true,
 					      count, &exc);
-		if (!p && MALI_EXC_IS_MMU_FAULT(exc) && h->slot)
+		if (!p && MALI_EXC_IS_MMU_FAULT(exc) && h->slot &&
+		    gpu->as[h->nr].mode != VGPU_PT_UNMAPPED)
 			p = stall_locked(h, va, len, acc, count, &exc);
 	}
 	vgpu_irq_update_locked(gpu);

@@ -348,7 +348,7 @@ TEST(unconfigured_address_space_faults_at_level_0)
 	EXPECT_EQ(rd(b, MALI_AS(5) + MALI_AS_FAULTSTATUS),
 		  MALI_EXC_TRANSLATION_FAULT(0) |
 			  (MALI_AS_FAULT_ACCESS_READ << 8));
-	/* Disabled already: acknowledging gives the access up. */
+	/* Disabled already: the access fails without stalling. */
 	wr(b, MALI_MMU_IRQ_CLEAR, MALI_MMU_IRQ_PAGE_FAULT(5));
 	ASSERT_EQ(wait_slot(b, 1, 10), MALI_JOB_IRQ_FAIL(1));
 	EXPECT_EQ(rd(b, MALI_JS(1) + MALI_JS_STATUS),
