@@ -460,4 +460,29 @@ TEST_TIMEOUT(a_runaway_shader_is_reset_by_panfrost_then_a_job_runs, 300)
 	free(out);
 }
 
+/*
+ * A shader that reads a GPU VA nothing maps: the model's MMU raises the
+ * MMU interrupt with the real fault status (a READ that found no entry
+ * at level 2 of the page table: TRANSLATION_FAULT_2); panfrost's handler
+ * prints it and disables the address space, which fails the job (with
+ * the level at which its threads faulted, before or after the disable);
+ * the next job, a vector add, runs right without a timeout or reset.
+ */
+TEST_TIMEOUT(an_mmu_fault_through_panfrost_then_a_job_runs, 300)
+{
+	char *out = boot_client(_metadata, "/bin/system_gpu fault\npoweroff -f\n", NULL);
+	if (!out)
+		return;
+	static const char *const lines[] = {
+		"] panfrost c000000.gpu: Unhandled Page fault in AS0 at VA 0x0000000000100000\r\n",
+		"] exception type 0xC2: TRANSLATION_FAULT_2\r\n",
+		"] access type 0x2: READ\r\n",
+		"] panfrost c000000.gpu: js fault, js=1, status=TRANSLATION_FAULT_",
+		"\nsystem_gpu: vadd: 512 outputs right, job status 0x1 (ok)\r\n",
+	};
+	expect_in_order(_metadata, out, lines, sizeof(lines) / sizeof(lines[0]));
+	EXPECT_NULL(strstr(out, "timeout"));
+	free(out);
+}
+
 TEST_HARNESS_MAIN

@@ -14,6 +14,9 @@
  *   system_gpu forever  a shader that never ends, which only panfrost's
  *                       job timeout and reset can stop; then a vector add,
  *                       which must run right after the reset
+ *   system_gpu fault    a vector add whose input a is at a GPU VA nothing
+ *                       maps: panfrost reports the MMU fault; then a
+ *                       vector add that must run right
  *
  * The shaders are encoded here, in the guest, by the same test encoder
  * the model's own tests use (linked with the ISA tables, shader/).
@@ -33,6 +36,8 @@
 #define IMM 0x0123456789abcdefull
 #define TARGET 256 /* where in the buffer the WRITE_VALUE job writes */
 #define VADD_GROUPS 64
+/* Below the 32 MiB panfrost never hands out, so nothing maps it. */
+#define UNMAPPED_VA 0x100000ull
 /* Guest seconds WAIT_BO allows: longer than panfrost's job timeout, so
  * only the driver ends a runaway job. */
 #define WAIT_S 60
@@ -148,15 +153,23 @@ static int tjob_bo(uint32_t size, struct gbo *bo, struct tjob *tj)
 	return 0;
 }
 
+/* A BO holding the vector add's job, shader and data. */
+static int vadd_bo(struct gbo *bo, struct tjob *tj)
+{
+	if (tjob_bo(TJ_SIZE, bo, tj))
+		return 1;
+	if (!tjob_vecadd(tj, VADD_GROUPS))
+		return fail("encoding the vector add");
+	tj32(tj, TJ_JOB + 16)[0] |= 1u << 16; /* job index 1 */
+	return 0;
+}
+
 static int run_vadd(void)
 {
 	struct gbo bo;
 	struct tjob tj;
-	if (tjob_bo(TJ_SIZE, &bo, &tj))
+	if (vadd_bo(&bo, &tj))
 		return 1;
-	if (!tjob_vecadd(&tj, VADD_GROUPS))
-		return fail("encoding the vector add");
-	tj32(&tj, TJ_JOB + 16)[0] |= 1u << 16; /* job index 1 */
 	if (run_job(&bo, bo.va + TJ_JOB, "vadd"))
 		return 1;
 	return report("vadd", &tj, tjob_vecadd_check(&tj, VADD_GROUPS), 8 * VADD_GROUPS);
@@ -193,6 +206,19 @@ static int run_forever(void)
 	return first ? run_vadd() : 1;
 }
 
+static int run_fault(void)
+{
+	struct gbo bo;
+	struct tjob tj;
+	if (vadd_bo(&bo, &tj))
+		return 1;
+	tj64(&tj, TJ_PUSH, UNMAPPED_VA); /* u0: a */
+	if (run_job(&bo, bo.va + TJ_JOB, "fault"))
+		return 1;
+	printf("system_gpu: fault: job status 0x%x\n", job_status(&tj));
+	return run_vadd();
+}
+
 static const struct {
 	const char *name;
 	int (*run)(void);
@@ -201,6 +227,7 @@ static const struct {
 	{ "vadd", run_vadd },
 	{ "long", run_long },
 	{ "forever", run_forever },
+	{ "fault", run_fault },
 };
 
 int main(int argc, char **argv)
@@ -218,6 +245,6 @@ int main(int argc, char **argv)
 	for (size_t k = 0; k < sizeof(modes) / sizeof(modes[0]); k++)
 		if (!strcmp(mode, modes[k].name))
 			return modes[k].run();
-	printf("system_gpu: usage: system_gpu [write|vadd|long|forever]\n");
+	printf("system_gpu: usage: system_gpu [write|vadd|long|forever|fault]\n");
 	return 2;
 }
