@@ -222,6 +222,8 @@ help:
 	@echo "  all (default)   build $(VGPU)"
 	@echo "  check [T=tier]  install missing packages, build, run tests ($(TIERS))"
 	@echo "  demo            run the end-to-end demo"
+	@echo "  system-demo     boot Debian's arm64 kernel (vgpu system), a vector add through its panfrost"
+	@echo "  kernel          fetch that kernel and its panfrost initramfs into the cache"
 	@echo "  bench           benchmarks against the peers (qemu-aarch64, ...)"
 	@echo "  deps            install the Debian packages the project needs (root)"
 	@echo "  sysroot         fetch the arm64 Debian sysroot into the cache"

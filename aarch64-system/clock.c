@@ -12,8 +12,8 @@
  * default). Host time the rest of the time keeps the console, sleeps and
  * the guest's own timeouts as a user expects them. Why not QEMU's icount
  * (time from instructions retired): a vCPU idle in WFI while it waits for
- * the GPU retires nothing, so icount would either stand still (a runaway
- * job never times out) or warp to the next timer (honest jobs time out).
+ * the GPU retires nothing, so idle time there either passes at host speed
+ * (honest jobs time out) or jumps to the next timer (at once, too).
  *
  * The ticker thread (machine.c) asks the GPU whether it is busy once a
  * millisecond and rebases the clock when the answer changes; the vCPUs
