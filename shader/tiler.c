@@ -218,8 +218,9 @@ uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
 			return MALI_EXC_JOB_READ_FAULT;
 		if (*why)
 			return MALI_EXC_JOB_CONFIG_FAULT;
+		/* the winding is as seen with rows going down, as scanned out */
 		a = area2(&p);
-		back = ccw ? a < 0 : a > 0;
+		back = ccw ? a > 0 : a < 0;
 		if (!a || (back && cull_back) || (!back && cull_front)) {
 			(*culled)++;
 			continue;

@@ -130,6 +130,12 @@ TEST(triangle_g71) { against_llvmpipe(_metadata, "gfx_triangle", "g71", "noafbc"
 TEST(triangle_g71_linear) { against_llvmpipe(_metadata, "gfx_triangle", "g71", "noafbc,linear", 64, 48, 2, true); }
 TEST(triangle_g52) { against_llvmpipe(_metadata, "gfx_triangle", "g52", "noafbc", 64, 48, 2, true); }
 
+/* Strips starting beyond vertex 0, indexed triangles from index 7 (the
+ * draw's offset start), a fan, and back faces culled: the same
+ * tolerance. */
+TEST(draws_g71) { against_llvmpipe(_metadata, "gfx_draws", "g71", "noafbc", 64, 48, 2, true); }
+TEST(draws_g52) { against_llvmpipe(_metadata, "gfx_draws", "g52", "noafbc", 64, 48, 2, true); }
+
 /* Mesa's default for the target is AFBC: the job fails and says why. */
 TEST(clear_afbc_fails_naming_it)
 {

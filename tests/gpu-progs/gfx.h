@@ -30,6 +30,12 @@
 #define GL_ARRAY_BUFFER 0x8892
 #define GL_STATIC_DRAW 0x88E4
 #define GL_TRIANGLES 0x0004
+#define GL_TRIANGLE_STRIP 0x0005
+#define GL_TRIANGLE_FAN 0x0006
+#define GL_ELEMENT_ARRAY_BUFFER 0x8893
+#define GL_UNSIGNED_SHORT 0x1403
+#define GL_CULL_FACE 0x0B44
+#define GL_BACK 0x0405
 
 void glGenTextures_t(GLsizei, GLuint *);
 void glBindTexture_t(GLenum, GLuint);
@@ -46,6 +52,10 @@ void glVertexAttribPointer_t(GLuint, GLint, GLenum, unsigned char, GLsizei, cons
 void glEnableVertexAttribArray_t(GLuint);
 void glDrawArrays_t(GLenum, GLint, GLsizei);
 void glBindAttribLocation_t(GLuint, GLuint, const GLchar *);
+void glDrawElements_t(GLenum, GLsizei, GLenum, const void *);
+void glEnable_t(GLenum);
+void glDisable_t(GLenum);
+void glCullFace_t(GLenum);
 
 /* A current GLES context on the renderer $VGPU_EXPECT_RENDERER names
  * (gles_init: default the virtual Mali-G71, "llvmpipe*" for the oracle). */

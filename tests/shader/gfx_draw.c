@@ -8,7 +8,8 @@
  * r0-r3, BLEND of them. Coverage is checked against edge functions
  * computed here, colours against barycentric interpolation in double;
  * a quad split along a diagonal through pixel centres is drawn with an
- * additive blend, so a pixel drawn twice or never shows. Culling, and
+ * additive blend, so a pixel drawn twice or never shows. Culling by the
+ * winding on the screen, and
  * what is not modelled (points, depth testing) faulting, on the G71; the
  * triangle also on the G52 (eight-thread warps of two quads).
  */
@@ -332,11 +333,12 @@ TEST_F(draw, shared_edge_drawn_once)
 		}
 }
 
+/* Facing is the winding on the screen, whose rows go down: tri, counter-
+ * clockwise with y up, is clockwise there, a back face when front faces
+ * are counter-clockwise. */
 TEST_F(draw, back_faces_culled)
 {
-	static const struct vtx cw[3] = { tri[0], tri[2], tri[1] };
-	/* counter-clockwise front faces, cull back faces */
-	struct draw_spec s = { cw, 3, 3, 8, NULL, 1u << 5 | 1u << 7, 1, EQ_REPLACE, 7 };
+	struct draw_spec s = { tri, 3, 3, 8, NULL, 1u << 5 | 1u << 7, 1, EQ_REPLACE, 7 };
 
 	ASSERT_EQ(shaders(self), 0);
 	build(self, &s);
@@ -344,8 +346,8 @@ TEST_F(draw, back_faces_culled)
 	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
 	for (unsigned i = 0; i < W * W; i++)
 		ASSERT_EQ(*pixel(self, i % W, i / W), 0xee);
-	/* the same triangle without culling is drawn */
-	s.flags = 1u << 5;
+	/* with clockwise front faces it is drawn */
+	s.flags = 1u << 7;
 	build(self, &s);
 	ASSERT_EQ(run(self, IDVS, 1), MALI_EXC_DONE);
 	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
