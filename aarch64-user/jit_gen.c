@@ -553,6 +553,73 @@ static bool emit_pair(struct jc *jc, const struct a64_insn *i, const struct jkin
 	return true;
 }
 
+/* SIMD&FP registers of 4, 8 or 16 bytes (sf = log2 size) move through
+ * xmm0 and xmm1: movss/movsd clear the lanes above, as a load does. */
+static const uint8_t v_pfx[5] = { 0, 0, JX_PFX_S, JX_PFX_D, 0 };
+
+static bool v_sized(const struct a64_insn *i)
+{
+	return i->sf >= 2 && i->sf <= 4 && imm_fits(i);
+}
+
+/* xmm @x from / to [base + disp], @sf's size. */
+static void v_move(struct jx *j, bool load, unsigned sf, int x, int base, int32_t disp)
+{
+	jx_sse_rm(j, v_pfx[sf], load ? JX_SSE_LOAD : JX_SSE_STORE, false, x, base, disp);
+}
+
+/* The whole of V[n] from xmm @x. */
+static void v_put(struct jx *j, int x, unsigned n)
+{
+	jx_sse_rm(j, 0, JX_SSE_STORE, false, x, JC_CPU, JC_V(n));
+}
+
+/* LDR/STR of S, D, Q registers, every addressing mode: p: load. */
+static bool emit_vldst(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	struct jx *j = &jc->x;
+	bool load = k->p[0];
+	if (!v_sized(i))
+		return false;
+	int32_t disp = ea(jc, i);
+	set_tls_insn(jc, i);
+	if (load) {
+		v_move(j, true, i->sf, 0, T0, disp);
+		v_put(j, 0, i->rd);
+	} else {
+		v_move(j, true, i->sf, 0, JC_CPU, JC_V(i->rd));
+		v_move(j, false, i->sf, 0, T0, disp);
+	}
+	writeback(jc, i);
+	return true;
+}
+
+/* LDP/STP of S, D, Q registers: op = load; both loads before either
+ * register is written. */
+static bool emit_vpair(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	struct jx *j = &jc->x;
+	int32_t n = 1 << i->sf;
+	if (!v_sized(i) || i->op2 == AM_REG)
+		return false;
+	int32_t disp = ea(jc, i);
+	set_tls_insn(jc, i);
+	if (i->op) {
+		v_move(j, true, i->sf, 0, T0, disp);
+		v_move(j, true, i->sf, 1, T0, disp + n);
+		v_put(j, 0, i->rd);
+		v_put(j, 1, i->ra);
+	} else {
+		v_move(j, true, i->sf, 0, JC_CPU, JC_V(i->rd));
+		v_move(j, true, i->sf, 1, JC_CPU, JC_V(i->ra));
+		v_move(j, false, i->sf, 0, T0, disp);
+		v_move(j, false, i->sf, 1, T0, disp + n);
+	}
+	writeback(jc, i);
+	return true;
+}
+
 /* ---- the family table ----------------------------------------------------- */
 
 static const struct family families[] = {
@@ -580,6 +647,8 @@ static const struct family families[] = {
 	{ 0x28800000, emit_pair, { 23, 22, 31 }, { 3, 2, 2 } },		  /* LDP/STP */
 	{ 0x39800000, emit_lds, { 30 }, { 3 } },			  /* LDRSB/H/W */
 	{ 0x0b200000, emit_addsub_ext, { 31 }, { 1 } },
+	{ 0x3d000000, emit_vldst, { 22 }, { 2 } },			  /* STR/LDR B0 */
+	{ 0x2d000000, emit_vpair, { 22 }, { 2 } },			  /* STP/LDP S0 */
 };
 
 #define KIND_BITS 10

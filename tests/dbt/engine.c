@@ -248,12 +248,16 @@ static void *probe_no_engine(void *arg)
 TEST(fault_pc_names_the_faulting_load)
 {
 	/* The second form discards the value (LDR XZR): it must fault all
-	 * the same, as the load still happens on hardware. */
+	 * the same, as the load still happens on hardware. SIMD&FP loads
+	 * and stores are compiled natively too. */
 	static const uint32_t loads[] = { 0xf9400020 /* ldr x0, [x1] */,
-					  0xf940003f /* ldr xzr, [x1] */ };
+					  0xf940003f /* ldr xzr, [x1] */,
+					  0xfd400020 /* ldr d0, [x1] */,
+					  0xad400420 /* ldp q0, q1, [x1] */,
+					  0xbc004c22 /* str s2, [x1, #4]! */ };
 
 	/* volatile: the loop goes on after a siglongjmp out of a64_run */
-	for (volatile unsigned k = 0; k < 2; k++) {
+	for (volatile unsigned k = 0; k < sizeof(loads) / sizeof(loads[0]); k++) {
 		const uint32_t code[] = {
 			0xd28000a0, /* mov x0, #5 */
 			loads[k],
