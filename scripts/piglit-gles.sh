@@ -7,9 +7,11 @@
 # piglit has no GLES profile of its own: its GLES tests are those of the
 # opengl, shader and glslparser profiles whose program is built for GLES
 # (linked to libpiglitutil_gles1/2/3: the *_gles2 and *_gles3 programs,
-# shader_runner_gles2/3, glslparsertest_gles2, the oes_* ones). They are
-# run as piglit's runner would (-auto, and -fbo where the profile lets the
-# test run concurrently) from the piglit directory.
+# shader_runner_gles2/3, glslparsertest_gles2, the oes_* ones). They run
+# from the piglit directory with -auto and, but for the parser tests,
+# -fbo: piglit's runner leaves -fbo out for the tests it will not run
+# concurrently (they may draw to a window), but surfaceless EGL has no
+# window, and without -fbo such a test aborts before it starts.
 set -eu
 
 usage() {
@@ -45,7 +47,7 @@ log_of() { printf '%s/%s/logs/%s.log' "$out" "$2" "$(printf '%s' "$1" | tr -c 'A
 # INDEX, the settings in the environment): writes DEVICE/one/INDEX (name,
 # result, seconds, GPU jobs failed) and prints it.
 run_one() {
-	dev=$1 idx=$2 name=$3 concurrent=$4 prog=$5; shift 5
+	dev=$1 idx=$2 name=$3 prog=$4; shift 4
 	log=$(log_of "$name" "$dev")
 	stats=${log%.log}.stats.json
 	rm -f "$stats"
@@ -55,8 +57,7 @@ run_one() {
 		# shellcheck disable=SC2086 # -env's words (tab-separated), one -E each
 		set -- -gpu "$gpu" $mali_env "$piglit/bin/$prog" "$@"
 	fi
-	case $prog in glslparsertest*) ;; *) set -- "$@" -auto ;; esac
-	[ "$concurrent" != True ] || case $prog in glslparsertest*) ;; *) set -- "$@" -fbo ;; esac
+	case $prog in glslparsertest*) ;; *) set -- "$@" -auto -fbo ;; esac
 	t0=$(date +%s.%N)
 	rc=0
 	(cd "$piglit" && exec timeout -k 20 "$limit" nice "$vgpu" run -L "$sysroot" \
@@ -174,8 +175,8 @@ command -v timeout > /dev/null || die "needs timeout(1) (coreutils)"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-# The profiles' GLES tests, one a line: name, group, whether it may run
-# concurrently, then the command's words.
+# The profiles' GLES tests, one a line: name, group, then the command's
+# words.
 list=$out/tests.txt
 (cd "$piglit/bin" && grep -l 'libpiglitutil_gles[123]' -- *) > "$out/gles-programs.txt" ||
 	die "no GLES programs in $piglit/bin"
@@ -196,12 +197,14 @@ for p in opengl shader glslparser; do gzip -dc "$piglit/tests/$p.xml.gz"; done |
 		sub(/^\[\047/, "", c); sub(/\047\]$/, "", c); gsub(/\047, \047/, "\t", c)
 		split(c, w, "\t")
 		if (!(w[1] in gles)) next
-		conc = match($0, /name="run_concurrent" value="True"/) ? "True" : "False"
 		group = w[1]
 		if (w[2] ~ /\//) { group = w[2]; sub(/\/[^\/]*$/, "", group) }
 		if (n[group]++ % sample) next
-		printf "%s\t%s\t%s\t%s\n", name, group, conc, c
-	}' "$out/gles-programs.txt" - > "$list"
+		printf "%s\t%s\t%s\n", name, group, c
+	}' "$out/gles-programs.txt" - > "$list.new"
+# Another device's results stay only when they are of the same tests.
+cmp -s "$list" "$list.new" || rm -rf "$out/llvmpipe" "$out/mali"
+mv "$list.new" "$list"
 total=$(wc -l < "$list")
 [ "$total" -gt 0 ] || die "no test matched"
 if [ -n "$list_only" ]; then
