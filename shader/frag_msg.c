@@ -2,8 +2,8 @@
 /*
  * The fragment-shading messages (raster.h): LD_VAR* interpolate a
  * varying of the primitive being shaded at the pixel centre, ATEST
- * passes the coverage on (alpha-to-coverage is refused when the draw is
- * read), BLEND writes a colour into the tile buffer, replacing or
+ * passes the coverage on after a late depth/stencil test (alpha-to-
+ * coverage is refused when the draw is read), BLEND writes a colour into the tile buffer, replacing or
  * through the fixed-function equation of the draw's blend descriptor.
  *
  * Internal blend descriptor (BLEND's FAU operands, words 2-3 of the
@@ -275,7 +275,8 @@ int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	case BI_OP_LD_VAR_FLAT_IMM:
 		return ld_var(x, ins, lane, true, true);
 	case BI_OP_ATEST:
-		*out = bi_src(x, ins, 0, lane, false);
+		/* a late depth/stencil test decides the coverage here */
+		*out = bi_frag_zs_late(x->env->frag, lane) ? bi_src(x, ins, 0, lane, false) : 0;
 		*bi_staging(x, lane, 0) = *out;
 		return 0;
 	default:

@@ -6,6 +6,9 @@
  * writes are clipped to, the render target count and the optional ZS/CRC
  * extension that sits between the parameters and the render targets.
  *
+ * Depth and stencil live in the tile buffer too (zs.h): cleared or
+ * preloaded per tile, written back if the frame asks.
+ *
  * Primitives come from the tiler's polygon list (tiler.h), found through
  * the parameters' tiler context, and are drawn per tile (raster.h).
  *
@@ -27,6 +30,7 @@ struct frame {
 	struct bi_rt rt[BI_MAX_RT];
 	struct bi_clip clip;
 	struct bi_plist plist; /* what the tiler drew */
+	struct bi_zs zs;
 };
 
 static uint32_t unsupported(struct vgpu_job *job, const char *what)
@@ -44,9 +48,6 @@ static const char *check_params(const uint32_t *fb)
 		return "multisampling";
 	if (fb[BI_FB_PRE_FRAME0] || fb[BI_FB_PRE_FRAME1] || fb[BI_FB_POST_FRAME])
 		return "frame shaders (preload)";
-	if (fb[BI_FB_Z_WRITE] || fb[BI_FB_S_WRITE] || fb[BI_FB_Z_PRELOAD] ||
-	    fb[BI_FB_S_PRELOAD])
-		return "depth/stencil preload and write-back";
 	return NULL;
 }
 
@@ -75,6 +76,11 @@ static uint32_t read_frame(const struct bi_gfx *g, struct vgpu_job *job,
 	f->nrt = f->fb[BI_FB_RT_COUNT];
 	if (f->nrt > BI_MAX_RT)
 		return MALI_EXC_JOB_CONFIG_FAULT;
+	if (f->fb[BI_FB_HAS_EXT] &&
+	    vgpu_as_read(as, f->fbd + BI_FB_PARAMS_BYTES, w, sizeof(w)))
+		return MALI_EXC_JOB_READ_FAULT;
+	if (bi_zs_decode(g->arch, f->fb, f->fb[BI_FB_HAS_EXT] ? w : NULL, &f->zs, &why))
+		return unsupported(job, why);
 	rts = f->fbd + BI_FB_PARAMS_BYTES + (f->fb[BI_FB_HAS_EXT] ? BI_FB_EXT_BYTES : 0);
 	for (unsigned i = 0; i < f->nrt; i++) {
 		if (vgpu_as_read(as, rts + (uint64_t)i * BI_RT_BYTES, w, sizeof(w)))
@@ -114,7 +120,7 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 		goto out;
 	exc = read_frame(g, job, f);
 	if (exc == MALI_EXC_DONE && f->plist.count) {
-		r = bi_raster_new(g, job, &f->plist, f->rt, f->nrt, &f->clip);
+		r = bi_raster_new(g, job, &f->plist, f->rt, f->nrt, &f->zs, &f->clip);
 		if (!r)
 			exc = MALI_EXC_JOB_CONFIG_FAULT;
 	}
@@ -128,7 +134,9 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 		}
 		for (unsigned tx = f->fj[BI_FJ_MIN_X]; tx <= f->fj[BI_FJ_MAX_X]; tx++) {
 			bi_tile_begin(t, f->rt, f->nrt, tx * BI_TILE, ty * BI_TILE);
-			if (r)
+			if (bi_zs_begin(as, &f->zs, t))
+				exc = MALI_EXC_JOB_READ_FAULT;
+			else if (r)
 				exc = bi_raster_tile(r, t, &why);
 			if (why)
 				exc = unsupported(job, why);
@@ -137,6 +145,8 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 			for (unsigned i = 0; i < f->nrt; i++)
 				if (bi_tile_write(as, t, i, &f->rt[i], &f->clip))
 					exc = MALI_EXC_JOB_WRITE_FAULT;
+			if (bi_zs_write(as, &f->zs, t, &f->clip))
+				exc = MALI_EXC_JOB_WRITE_FAULT;
 			tiles++;
 		}
 	}

@@ -99,6 +99,38 @@ const struct bi_field bi_fj_fields[BI_FJ_COUNT] = {
 	[BI_FJ_FB_HI] = F(3, 0, 32),
 };
 
+/* The block formats and MSAA modes are wider on v7. */
+#define ZS_COMMON                                  \
+	[BI_ZS_FORMAT] = F(3, 0, 4),               \
+	[BI_ZS_BASE_LO] = F(4, 0, 32),             \
+	[BI_ZS_BASE_HI] = F(5, 0, 32),             \
+	[BI_ZS_ROW_STRIDE] = F(6, 0, 32),          \
+	[BI_S_FORMAT] = F(3, 16, 4),               \
+	[BI_S_BASE_LO] = F(8, 0, 32),              \
+	[BI_S_BASE_HI] = F(9, 0, 32),              \
+	[BI_S_ROW_STRIDE] = F(10, 0, 32)
+
+static const struct bi_field zs_fields_v6[BI_ZS_COUNT] = {
+	ZS_COMMON,
+	[BI_ZS_BLOCK] = F(3, 4, 2),
+	[BI_ZS_MSAA] = F(3, 6, 2),
+	[BI_S_BLOCK] = F(3, 20, 2),
+	[BI_S_MSAA] = F(3, 22, 2),
+};
+
+static const struct bi_field zs_fields_v7[BI_ZS_COUNT] = {
+	ZS_COMMON,
+	[BI_ZS_BLOCK] = F(3, 4, 4),
+	[BI_ZS_MSAA] = F(3, 8, 2),
+	[BI_S_BLOCK] = F(3, 20, 4),
+	[BI_S_MSAA] = F(3, 24, 2),
+};
+
+const struct bi_field *bi_zs_fields(enum bi_arch arch)
+{
+	return arch >= BI_ARCH_V7 ? zs_fields_v7 : zs_fields_v6;
+}
+
 static const uint8_t blocks_v6[4] = {
 	BI_BLOCK_U_INTERLEAVED, BI_BLOCK_TILED_LINEAR, BI_BLOCK_LINEAR,
 	BI_BLOCK_AFBC,

@@ -65,6 +65,16 @@ enum bi_fj_field {
 	BI_FJ_COUNT
 };
 
+/* The ZS/CRC extension (16 words after the parameters): where depth
+ * and stencil are written back (and preloaded from). */
+enum bi_zs_field {
+	BI_ZS_FORMAT, BI_ZS_BLOCK, BI_ZS_MSAA, BI_ZS_BASE_LO, BI_ZS_BASE_HI,
+	BI_ZS_ROW_STRIDE, BI_S_FORMAT, BI_S_BLOCK, BI_S_MSAA, BI_S_BASE_LO,
+	BI_S_BASE_HI, BI_S_ROW_STRIDE,
+	BI_ZS_COUNT
+};
+const struct bi_field *bi_zs_fields(enum bi_arch arch);
+
 /* Render target block formats, one numbering for both versions. */
 enum bi_block {
 	BI_BLOCK_INVALID,

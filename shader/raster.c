@@ -17,7 +17,8 @@
 #include "shader/raster.h"
 #include "vgpu/regs.h"
 
-#define FUNC_ALWAYS 7
+#define PIXEL_FORCE_LATE 3
+#define DEPTH_FROM_SHADER 3
 
 struct bi_raster {
 	const struct bi_gfx *g;
@@ -35,7 +36,8 @@ struct bi_raster {
 
 struct bi_raster *bi_raster_new(const struct bi_gfx *g, struct vgpu_job *job,
 				const struct bi_plist *l, const struct bi_rt *rts,
-				unsigned nrt, const struct bi_clip *clip)
+				unsigned nrt, const struct bi_zs *zs,
+				const struct bi_clip *clip)
 {
 	struct bi_raster *r = os_zalloc(sizeof(*r));
 
@@ -48,6 +50,7 @@ struct bi_raster *bi_raster_new(const struct bi_gfx *g, struct vgpu_job *job,
 	r->clip = *clip;
 	r->f.rt = rts;
 	r->f.nrt = nrt;
+	r->f.zs = zs;
 	return r;
 }
 
@@ -76,11 +79,15 @@ static uint32_t use_draw(struct bi_raster *r, uint64_t dcd, const char **why)
 	    vgpu_as_read(r->as, d->state + BI_RSD_BYTES, r->f.blend,
 			 r->f.nrt * BI_BLEND_BYTES))
 		return MALI_EXC_JOB_READ_FAULT;
-	if (((d->rsd[BI_RSD_MS_MISC] >> 24) & 7) != FUNC_ALWAYS ||
-	    ((d->rsd[BI_RSD_MS_MISC] >> 27) & 1))
-		*why = "depth testing and writes";
-	else if ((d->rsd[BI_RSD_STENCIL_MISC] >> 16) & 1)
-		*why = "stencil testing";
+	bi_zs_draw_decode(d->rsd, &r->f.zsd);
+	r->f.zs_on = bi_zs_draw_active(&r->f.zsd);
+	/* pixel kill or ZS update "force late", or the shader may change
+	 * the coverage: test after it */
+	r->f.zs_late = ((d->rsd[BI_RSD_PROPS] >> 21) & 3) == PIXEL_FORCE_LATE ||
+		       ((d->rsd[BI_RSD_PROPS] >> 23) & 3) == PIXEL_FORCE_LATE ||
+		       ((d->rsd[BI_RSD_PROPS] >> 16) & 1);
+	if (((d->rsd[BI_RSD_PROPS] >> 8) & 3) == DEPTH_FROM_SHADER)
+		*why = "depth written by the shader";
 	else if ((d->rsd[BI_RSD_STENCIL_MISC] >> 17) & 1)
 		*why = "alpha-to-coverage";
 	if (*why)
@@ -115,11 +122,12 @@ static int64_t edge(const struct bi_prim *p, unsigned a, unsigned b, int64_t px,
 
 /* Coverage and barycentrics of pixel (@x, @y) (framebuffer coordinates). */
 static bool pixel(const struct bi_prim *p, unsigned x, unsigned y,
-		  struct bi_frag_lane *fl)
+		  struct bi_frag_lane *fl, const struct bi_zs *zs)
 {
 	int64_t px = (int64_t)x * 256 + 128, py = (int64_t)y * 256 + 128;
 	static const uint8_t ea[3] = { 1, 2, 0 }, eb[3] = { 2, 0, 1 };
-	uint32_t w[3], s, rcp;
+	uint32_t w[3], ef[3], s, rcp;
+	int64_t esum = 0;
 	bool in = true;
 
 	for (unsigned k = 0; k < 3; k++) {
@@ -127,8 +135,21 @@ static bool pixel(const struct bi_prim *p, unsigned x, unsigned y,
 		int64_t e = edge(p, ea[k], eb[k], px, py, &tie);
 
 		in &= e > 0 || (e == 0 && tie);
-		w[k] = bi_f32_mul(bi_fp_from_int(&bi_f32, e, BI_RM_RTE), p->invw[k],
-				  BI_RM_RTE, false);
+		esum += e;
+		ef[k] = bi_fp_from_int(&bi_f32, e, BI_RM_RTE);
+		w[k] = bi_f32_mul(ef[k], p->invw[k], BI_RM_RTE, false);
+	}
+	/* depth: interpolated linearly in window coordinates */
+	if (zs && esum) {
+		uint32_t z = bi_f32_fma(ef[0], p->z[0],
+					bi_f32_fma(ef[1], p->z[1],
+						   bi_f32_mul(ef[2], p->z[2], BI_RM_RTE, false),
+						   BI_RM_RTE, false),
+					BI_RM_RTE, false);
+
+		z = bi_f32_mul(z, bi_fp_recip(&bi_f32, bi_fp_from_int(&bi_f32, esum, BI_RM_RTE),
+					      false, BI_RM_RTE, false), BI_RM_RTE, false);
+		fl->z = bi_zs_quantize(zs, z);
 	}
 	s = bi_f32_add(bi_f32_add(w[0], w[1], BI_RM_RTE, false), w[2], BI_RM_RTE, false);
 	rcp = bi_fp_recip(&bi_f32, s, false, BI_RM_RTE, false);
@@ -169,13 +190,20 @@ static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
 	for (unsigned l = 0; l < 4 * nq; l++) {
 		struct bi_frag_lane *fl = &r->f.lane[l];
 		unsigned x = qx[l / 4] + (l & 1), y = qy[l / 4] + ((l >> 1) & 1);
-		bool in = pixel(&r->f.prim, x, y, fl) &&
+		bool in = pixel(&r->f.prim, x, y, fl, r->f.zs_on ? r->f.zs : NULL) &&
 			  x >= r->clip.x0 && x < r->clip.x1 && y >= r->clip.y0 &&
 			  y < r->clip.y1 && x >= r->scissor[0] && x <= r->scissor[2] &&
 			  y >= r->scissor[1] && y <= r->scissor[3];
 
 		fl->x = (uint16_t)(x - t->x0);
 		fl->y = (uint16_t)(y - t->y0);
+		fl->zs_done = !r->f.zs_on || !in;
+		if (!fl->zs_done && (!r->f.zs_late || !r->d.shader)) {
+			in = bi_zs_fragment(r->f.zs, &r->f.zsd, r->f.tile,
+					    fl->y * BI_TILE + fl->x, fl->z,
+					    r->f.prim.flags & BI_PRIM_BACK);
+			fl->zs_done = true;
+		}
 		fl->covered = in;
 		r->fragments += in;
 		w->live |= 1u << l;
@@ -190,12 +218,30 @@ static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
 			err = bi_frag_preload(&r->d.env, w, l,
 					      r->d.rsd[BI_RSD_MSG_PRELOAD] >> (16 * m), 4 * m);
 	}
-	if (err)
+	/* without a shader (depth/stencil only) the tests were all */
+	if (err || !r->d.shader)
 		return err;
 	err = bi_warp_run_alone(&r->d.env, w, r->job);
+	/* a late test the shader did not reach through ATEST */
+	for (unsigned l = 0; l < 4 * nq && !err; l++)
+		if (!(w->discarded >> l & 1))
+			bi_frag_zs_late(&r->f, l);
 	r->tuples += w->tuples;
 	r->quads += nq;
 	return err;
+}
+
+bool bi_frag_zs_late(struct bi_frag *f, unsigned lane)
+{
+	struct bi_frag_lane *fl = &f->lane[lane];
+
+	if (!fl->zs_done) {
+		fl->zs_done = true;
+		fl->covered = bi_zs_fragment(f->zs, &f->zsd, f->tile,
+					     fl->y * BI_TILE + fl->x, fl->z,
+					     f->prim.flags & BI_PRIM_BACK);
+	}
+	return fl->covered;
 }
 
 /* Whether quad (@x, @y) has a covered pixel. */
@@ -204,7 +250,7 @@ static bool quad_hit(struct bi_raster *r, unsigned x, unsigned y)
 	struct bi_frag_lane fl;
 
 	for (unsigned i = 0; i < 4; i++)
-		if (pixel(&r->f.prim, x + (i & 1), y + (i >> 1), &fl))
+		if (pixel(&r->f.prim, x + (i & 1), y + (i >> 1), &fl, NULL))
 			return true;
 	return false;
 }

@@ -9,9 +9,13 @@
  * varyings with perspective-correct barycentrics, ATEST passes the
  * coverage on, BLEND writes the tile buffer (frag_msg.c).
  *
- * Not modelled, failing the job with JOB_CONFIG_FAULT naming it: depth
- * and stencil tests and writes, alpha-to-coverage, blend shaders, blend
- * constants, render targets of integer (raw) internal formats.
+ * Depth and stencil (zs.h) are tested before the shader, or at ATEST when
+ * the renderer state says late (a shader that may discard). A draw
+ * without a shader (address 0) only tests and updates them.
+ *
+ * Not modelled, failing the job naming it: depth written by the shader,
+ * alpha-to-coverage, blend shaders, blend constants, render targets of
+ * integer (raw) internal formats.
  */
 #ifndef VGPU_SHADER_RASTER_H
 #define VGPU_SHADER_RASTER_H
@@ -21,11 +25,14 @@
 #include "shader/fragment.h"
 #include "shader/tilebuf.h"
 #include "shader/tiler.h"
+#include "shader/zs.h"
 
 struct bi_frag_lane {
 	uint32_t b[3];   /* f32 perspective-correct barycentrics */
+	uint32_t z;      /* depth, quantised (with depth/stencil on) */
 	uint16_t x, y;   /* the pixel in the tile */
 	bool covered;
+	bool zs_done;    /* depth/stencil tested */
 };
 
 /* What LD_VAR, ATEST and BLEND see of the warp being shaded. */
@@ -35,8 +42,15 @@ struct bi_frag {
 	const struct bi_rt *rt;
 	unsigned nrt;
 	uint32_t blend[BI_MAX_RT][4]; /* the draw's blend descriptors */
+	const struct bi_zs *zs;       /* the frame's depth/stencil */
+	struct bi_zs_draw zsd;        /* the draw's tests */
+	bool zs_on;                   /* it tests or writes something */
+	bool zs_late;                 /* after the shader (at ATEST) */
 	struct bi_frag_lane lane[BI_LANES];
 };
+
+/* Lane @lane's depth/stencil test, late (ATEST): whether it passes. */
+bool bi_frag_zs_late(struct bi_frag *f, unsigned lane);
 
 /* Blends colour @c (@rf: BI_RF_F32 or BI_RF_F16, four components) into
  * render target @rt at lane @lane's pixel, as internal blend descriptor
@@ -56,7 +70,8 @@ struct bi_raster;
  * render targets, within @clip; NULL if out of memory. */
 struct bi_raster *bi_raster_new(const struct bi_gfx *g, struct vgpu_job *job,
 				const struct bi_plist *l, const struct bi_rt *rts,
-				unsigned nrt, const struct bi_clip *clip);
+				unsigned nrt, const struct bi_zs *zs,
+				const struct bi_clip *clip);
 void bi_raster_free(struct bi_raster *r);
 
 /* Draws the list's primitives into tile @t: MALI_EXC_DONE or the

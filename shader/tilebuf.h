@@ -40,6 +40,8 @@ struct bi_tile {
 	unsigned x0, y0; /* its first pixel */
 	uint8_t px[BI_MAX_RT][BI_TILE * BI_TILE][BI_PIXEL_MAX];
 	uint16_t dirty[BI_MAX_RT][BI_TILE]; /* per row, a bit per pixel drawn */
+	uint32_t z[BI_TILE * BI_TILE];      /* depth (zs.h) */
+	uint8_t s[BI_TILE * BI_TILE];       /* stencil */
 	/* write-back scratch: too big for a kernel stack */
 	uint8_t out[BI_TILE * BI_TILE * BI_PIXEL_MAX];
 };

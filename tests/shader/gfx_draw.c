@@ -11,7 +11,9 @@
  * additive blend, so a pixel drawn twice or never shows. Culling by the
  * winding on the screen, and
  * what is not modelled (points, depth testing) faulting, on the G71; the
- * triangle also on the G52 (eight-thread warps of two quads).
+ * triangle also on the G52 (eight-thread warps of two quads). Depth:
+ * two draws tested "less" and the D24S8 buffer written back; stencil:
+ * one draw marks, the next draws where marked.
  */
 #include <math.h>
 
@@ -24,22 +26,25 @@
 #define VA 0x1000000ull
 #define AS 1
 #define PAGES 40
-#define IDVS (VA + 0x0)
-#define FRAG (VA + 0x200)
-#define FBD (VA + 0x400)
-#define TCTX (VA + 0x600)
-#define HEAP_DESC (VA + 0x700)
-#define VRSD (VA + 0x800)
-#define FRSD (VA + 0x840)
-#define VIEWPORT (VA + 0x900)
-#define VARS (VA + 0x940)
-#define VBUFS (VA + 0x980)
-#define INDICES (VA + 0xa00)
-#define VSHADER (VA + 0x1000)
-#define FSHADER (VA + 0x1100)
-#define POS (VA + 0x2000)
-#define COLOURS (VA + 0x3000)
+/* Draw k's descriptors and buffers sit at + k * DRAW_STEP. */
+#define DRAW_STEP 0x800
+#define IDVS(k) (VA + 0x0 + (k) * DRAW_STEP)
+#define FRSD(k) (VA + 0x200 + (k) * DRAW_STEP)
+#define VARS(k) (VA + 0x280 + (k) * DRAW_STEP)
+#define VBUFS(k) (VA + 0x2c0 + (k) * DRAW_STEP)
+#define INDICES(k) (VA + 0x300 + (k) * DRAW_STEP)
+#define POS(k) (VA + 0x2000 + (k) * DRAW_STEP)
+#define COLOURS(k) (VA + 0x3000 + (k) * DRAW_STEP)
+#define FRAG (VA + 0x1000)
+#define FBD (VA + 0x1100)
+#define TCTX (VA + 0x1200)
+#define HEAP_DESC (VA + 0x1300)
+#define VRSD (VA + 0x1340)
+#define VIEWPORT (VA + 0x1380)
+#define VSHADER (VA + 0x1400)
+#define FSHADER (VA + 0x1500)
 #define TARGET (VA + 0x4000)
+#define ZSBUF (VA + 0x5000)
 #define HEAP (VA + 0x10000)
 #define HEAP_END (VA + 0x20000)
 #define W 32
@@ -132,97 +137,127 @@ struct vtx {
 };
 
 /* Draw descriptor fields (words). */
-static void dcd(struct __fixture_draw *self, uint64_t va, uint64_t state, uint32_t flags)
+static void dcd(struct __fixture_draw *self, unsigned k, uint64_t va, uint64_t state,
+		uint32_t flags)
 {
 	memset(w32(self, va), 0, 128);
 	w32(self, va)[0] = flags;
-	put64(self, va + 4 * 4, POS);
+	put64(self, va + 4 * 4, POS(k));
 	put64(self, va + 4 * 14, state);
-	put64(self, va + 4 * 20, VBUFS);
-	put64(self, va + 4 * 22, VARS);
+	put64(self, va + 4 * 20, VBUFS(k));
+	put64(self, va + 4 * 22, VARS(k));
 	put64(self, va + 4 * 24, VIEWPORT);
 }
 
 /*
- * The draw: @n vertices, @count indices (u16 at INDICES when @indexed),
+ * A draw: @n vertices at depth @z, @count indices (u16 when @indices),
  * draw mode @mode, fragment draw flags @flags (facing and culling), blend
- * mode @bmode with equation @eq, depth function @zfunc; then the frame.
+ * mode @bmode with equation @eq, renderer state words 8-10 (depth
+ * function and write, stencil masks, front stencil) @ms, @sm, @st.
  */
 struct draw_spec {
 	const struct vtx *v;
 	unsigned n, count, mode;
 	const uint16_t *indices;
-	uint32_t flags, bmode, eq, zfunc;
+	uint32_t flags, bmode, eq, ms, sm, st;
+	float z;
 };
 
-static void build(struct __fixture_draw *self, const struct draw_spec *s)
+#define ZFUNC(f) ((uint32_t)(f) << 24)
+#define ALWAYS ZFUNC(7)
+#define LESS ZFUNC(1)
+#define ZWRITE (1u << 27)
+
+/* The frame: W x W, one RGBA8 linear target, tiles 0-1 each way, the
+ * tiler context and heap; @fb12, @zclear: parameter words 12 and 13
+ * (depth/stencil), with a D24S8 linear depth buffer at ZSBUF. */
+static void frame(struct __fixture_draw *self, uint32_t fb12, float zclear)
 {
-	uint32_t *j = w32(self, IDVS), *p, *rt, *fj;
+	uint32_t *p = w32(self, FBD), *ext = w32(self, FBD + 128);
+	uint32_t *rt = w32(self, FBD + 128 + 64), *fj;
 
-	/* vertices: window positions, 1/w = 1, and RGBA32F colours */
-	for (unsigned i = 0; i < s->n; i++) {
-		uint32_t *pos = w32(self, POS + 16 * i), *c = w32(self, COLOURS + 16 * i);
-
-		pos[0] = fbits(s->v[i].x);
-		pos[1] = fbits(s->v[i].y);
-		pos[2] = fbits(0.5f);
-		pos[3] = fbits(1.0f);
-		for (unsigned k = 0; k < 4; k++)
-			c[k] = fbits(s->v[i].c[k]);
-	}
-	if (s->indices)
-		memcpy(w32(self, INDICES), s->indices, 2 * s->count);
-	/* varying 0: buffer 0, RGBA32F; buffer 0: 1D, 16 bytes a vertex */
-	w32(self, VARS)[0] = 0 | (FMT_RGBA32F << 12 | (self->v7 ? 0 : SWZ_RGBA)) << 10;
-	put64(self, VBUFS, COLOURS | 1);
-	w32(self, VBUFS)[2] = 16;
-	w32(self, VBUFS)[3] = 16 * s->n;
-	/* viewport: scissor the whole target */
-	w32(self, VIEWPORT)[6] = 0;
-	w32(self, VIEWPORT)[7] = (W - 1) | (W - 1) << 16;
-	/* renderer states: the fragment one with a blend descriptor */
-	put64(self, VRSD, VSHADER);
-	put64(self, FRSD, FSHADER);
-	w32(self, FRSD)[8] = s->zfunc << 24;
-	w32(self, FRSD + 64)[0] = 1u << 9;
-	w32(self, FRSD + 64)[1] = s->eq | 0xfu << 28;
-	w32(self, FRSD + 64)[2] = s->bmode;
-	w32(self, FRSD + 64)[3] = 237u << 12 | (self->v7 ? 0 : SWZ_RGBA) | 1u << 24;
-	/* the IDVS job: all vertices in local x, one instance */
-	memset(j, 0, 384);
-	put_job(&self->b, &self->a, IDVS, MALI_JOB_TYPE_INDEXED_VERTEX, 1, 0, 0, 0);
-	j[8] = s->n - 1;
-	j[9] = 8 | 8 << 5 | 8 << 10 | 8u << 16 | 8u << 22;
-	j[10] = s->mode | (s->indices ? 2u << 8 : 0) | 1u << 15;
-	j[13] = s->count - 1;
-	put64(self, IDVS + 56, s->indices ? INDICES : 0);
-	put64(self, IDVS + 72, TCTX);
-	dcd(self, IDVS + 128, FRSD, s->flags);
-	dcd(self, IDVS + 256, VRSD, 0);
-	/* the tiler context and heap */
 	memset(w32(self, TCTX), 0, 192);
 	put64(self, TCTX + 24, HEAP_DESC);
 	w32(self, HEAP_DESC)[1] = HEAP_END - HEAP;
 	put64(self, HEAP_DESC + 8, HEAP);
 	put64(self, HEAP_DESC + 16, HEAP);
 	put64(self, HEAP_DESC + 24, HEAP_END);
-	/* the frame: W x W, one RGBA8 linear target, tiles 0-1 each way */
-	p = w32(self, FBD);
-	rt = w32(self, FBD + 128);
-	memset(p, 0, 128 + 64);
+	memset(p, 0, 128 + 64 + 64);
 	p[8] = (W - 1) | (W - 1) << 16;
 	p[10] = (W - 1) | (W - 1) << 16;
 	p[11] = 8u << 9;
+	p[12] = fb12 | 1u << 21; /* with the extension */
+	p[13] = fbits(zclear);
 	put64(self, FBD + 56, TCTX);
+	ext[3] = 5 /* D24S8 */ | (self->v7 ? 2u << 4 : 2u << 4) /* linear */;
+	put64(self, FBD + 128 + 16, ZSBUF);
+	ext[6] = W * 4;
 	rt[0] = 1u << 26;
 	rt[1] = 1 | 19u << 3 | (self->v7 ? 2u << 8 : 2u << 10) | SWZ_RGBA << 16;
-	put64(self, FBD + 128 + 32, TARGET);
+	put64(self, FBD + 192 + 32, TARGET);
 	rt[10] = STRIDE;
 	put_job(&self->b, &self->a, FRAG, MALI_JOB_TYPE_FRAGMENT, 1, 0, 0, 0);
 	fj = w32(self, FRAG + 32);
 	fj[1] = 1 | 1 << 16;
 	fj[2] = (uint32_t)FBD | 1;
 	fj[3] = (uint32_t)(FBD >> 32);
+	/* viewport: scissor the whole target; the position shader */
+	w32(self, VIEWPORT)[6] = 0;
+	w32(self, VIEWPORT)[7] = (W - 1) | (W - 1) << 16;
+	put64(self, VRSD, VSHADER);
+}
+
+/* Draw @k (its IDVS job at IDVS(k), its buffers apart from the others'). */
+static void draw(struct __fixture_draw *self, unsigned k, const struct draw_spec *s)
+{
+	uint32_t *j = w32(self, IDVS(k));
+
+	/* vertices: window positions, 1/w = 1, and RGBA32F colours */
+	for (unsigned i = 0; i < s->n; i++) {
+		uint32_t *pos = w32(self, POS(k) + 16 * i), *c = w32(self, COLOURS(k) + 16 * i);
+
+		pos[0] = fbits(s->v[i].x);
+		pos[1] = fbits(s->v[i].y);
+		pos[2] = fbits(s->z);
+		pos[3] = fbits(1.0f);
+		for (unsigned q = 0; q < 4; q++)
+			c[q] = fbits(s->v[i].c[q]);
+	}
+	if (s->indices)
+		memcpy(w32(self, INDICES(k)), s->indices, 2 * s->count);
+	/* varying 0: buffer 0, RGBA32F; buffer 0: 1D, 16 bytes a vertex */
+	w32(self, VARS(k))[0] = 0 | (FMT_RGBA32F << 12 | (self->v7 ? 0 : SWZ_RGBA)) << 10;
+	put64(self, VBUFS(k), COLOURS(k) | 1);
+	w32(self, VBUFS(k))[2] = 16;
+	w32(self, VBUFS(k))[3] = 16 * s->n;
+	/* the fragment renderer state, with a blend descriptor */
+	memset(w32(self, FRSD(k)), 0, 80);
+	put64(self, FRSD(k), FSHADER);
+	w32(self, FRSD(k))[8] = s->ms;
+	w32(self, FRSD(k))[9] = s->sm;
+	w32(self, FRSD(k))[10] = s->st;
+	w32(self, FRSD(k) + 64)[0] = 1u << 9;
+	w32(self, FRSD(k) + 64)[1] = s->eq | 0xfu << 28;
+	w32(self, FRSD(k) + 64)[2] = s->bmode;
+	w32(self, FRSD(k) + 64)[3] = 237u << 12 | (self->v7 ? 0 : SWZ_RGBA) | 1u << 24;
+	/* the IDVS job: all vertices in local x, one instance */
+	memset(j, 0, 384);
+	put_job(&self->b, &self->a, IDVS(k), MALI_JOB_TYPE_INDEXED_VERTEX, 1, 0, 0, 0);
+	j[8] = s->n - 1;
+	j[9] = 8 | 8 << 5 | 8 << 10 | 8u << 16 | 8u << 22;
+	j[10] = s->mode | (s->indices ? 2u << 8 : 0) | 1u << 15;
+	j[13] = s->count - 1;
+	put64(self, IDVS(k) + 56, s->indices ? INDICES(k) : 0);
+	put64(self, IDVS(k) + 72, TCTX);
+	dcd(self, k, IDVS(k) + 128, FRSD(k), s->flags);
+	dcd(self, k, IDVS(k) + 256, VRSD, 0);
+}
+
+/* A frame of one draw, depth and stencil off. */
+static void build(struct __fixture_draw *self, const struct draw_spec *s)
+{
+	frame(self, 0, 1.0f);
+	draw(self, 0, s);
 }
 
 static uint32_t run(struct __fixture_draw *self, uint64_t job, unsigned slot)
@@ -292,11 +327,11 @@ static const struct vtx tri[3] = {
 
 static void triangle(struct __test_metadata *_metadata, struct __fixture_draw *self)
 {
-	struct draw_spec s = { tri, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, 7 };
+	struct draw_spec s = { tri, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, ALWAYS, .z = 0.5f };
 
 	ASSERT_EQ(shaders(self), 0);
 	build(self, &s);
-	ASSERT_EQ(run(self, IDVS, 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
 	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
 	check_triangle(_metadata, self, tri);
 }
@@ -315,12 +350,11 @@ TEST_F(draw, shared_edge_drawn_once)
 		{ 20, 20, { 0.25f, 0.25f, 0.25f, 0.25f } },
 	};
 	static const uint16_t strip[4] = { 2, 0, 3, 1 };
-	struct draw_spec s = { sq, 4, 4, 10, strip, 1u << 5, 2, EQ_ADD, 7 };
+	struct draw_spec s = { sq, 4, 4, 10, strip, 1u << 5, 2, EQ_ADD, ALWAYS, .z = 0.5f };
 
 	ASSERT_EQ(shaders(self), 0);
 	build(self, &s);
-	/* the target starts at 0 inside the tile buffer: clear colour 0 */
-	ASSERT_EQ(run(self, IDVS, 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
 	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
 	for (unsigned y = 0; y < W; y++)
 		for (unsigned x = 0; x < W; x++) {
@@ -338,35 +372,111 @@ TEST_F(draw, shared_edge_drawn_once)
  * are counter-clockwise. */
 TEST_F(draw, back_faces_culled)
 {
-	struct draw_spec s = { tri, 3, 3, 8, NULL, 1u << 5 | 1u << 7, 1, EQ_REPLACE, 7 };
+	struct draw_spec s = { tri, 3, 3, 8, NULL, 1u << 5 | 1u << 7, 1, EQ_REPLACE, ALWAYS, .z = 0.5f };
 
 	ASSERT_EQ(shaders(self), 0);
 	build(self, &s);
-	ASSERT_EQ(run(self, IDVS, 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
 	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
 	for (unsigned i = 0; i < W * W; i++)
 		ASSERT_EQ(*pixel(self, i % W, i / W), 0xee);
 	/* with clockwise front faces it is drawn */
 	s.flags = 1u << 7;
 	build(self, &s);
-	ASSERT_EQ(run(self, IDVS, 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
 	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
 	check_triangle(_metadata, self, tri);
 }
 
-TEST_F(draw, points_and_depth_tests_fault)
+TEST_F(draw, points_and_shader_depth_fault)
 {
-	struct draw_spec s = { tri, 3, 3, 1 /* points */, NULL, 0, 1, EQ_REPLACE, 7 };
+	struct draw_spec s = { tri, 3, 3, 1 /* points */, NULL, 0, 1, EQ_REPLACE, ALWAYS, .z = 0.5f };
 
 	ASSERT_EQ(shaders(self), 0);
 	build(self, &s);
-	EXPECT_EQ(run(self, IDVS, 1), MALI_EXC_JOB_CONFIG_FAULT);
+	EXPECT_EQ(run(self, IDVS(0), 1), MALI_EXC_JOB_CONFIG_FAULT);
+	/* depth from the shader */
 	s.mode = 8;
-	s.zfunc = 1; /* less */
 	build(self, &s);
-	ASSERT_EQ(run(self, IDVS, 1), MALI_EXC_DONE);
+	w32(self, FRSD(0))[4] = 3u << 8;
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
 	EXPECT_EQ(run(self, FRAG, 0), MALI_EXC_JOB_CONFIG_FAULT);
 	EXPECT_EQ(*pixel(self, 10, 10), 0xee);
+}
+
+/* A triangle covering the whole target (and more). */
+static const struct vtx all[3] = {
+	{ -40, -8, { 0, 1, 0, 1 } }, { 72, -8, { 0, 1, 0, 1 } }, { 16, 72, { 0, 1, 0, 1 } },
+};
+static const struct vtx red[3] = {
+	{ 2.25f, 3.5f, { 1, 0, 0, 1 } }, { 29.75f, 6.125f, { 1, 0, 0, 1 } },
+	{ 10.5f, 28.75f, { 1, 0, 0, 1 } },
+};
+
+/* Pixels strictly inside @v must be @in (RGBA bytes), strictly outside
+ * @out (0xee: untouched). */
+static void check_inside(struct __test_metadata *_metadata, struct __fixture_draw *self,
+			 const struct vtx *v, uint32_t in, uint32_t out)
+{
+	for (unsigned y = 0; y < W; y++)
+		for (unsigned x = 0; x < W; x++) {
+			int64_t e0 = edge(&v[1], &v[2], x, y), e1 = edge(&v[2], &v[0], x, y);
+			int64_t e2 = edge(&v[0], &v[1], x, y);
+			uint32_t got;
+
+			if (!e0 || !e1 || !e2)
+				continue;
+			memcpy(&got, pixel(self, x, y), 4);
+			if (got != (e0 > 0 && e1 > 0 && e2 > 0 ? in : out))
+				TH_LOG("(%u, %u): %08x", x, y, got);
+			ASSERT_EQ(got, e0 > 0 && e1 > 0 && e2 > 0 ? in : out);
+		}
+}
+
+/* Depth cleared to 1, a red triangle at 0.25, then green everywhere at
+ * 0.5, both tested "less" and written: red stays in front; the D24S8
+ * buffer gets each pixel's nearest depth (stencil 0x5a, the clear). */
+TEST_F(draw, depth_test_and_write_back)
+{
+	struct draw_spec front = { red, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, LESS | ZWRITE,
+				   .z = 0.25f };
+	struct draw_spec back = { all, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, LESS | ZWRITE,
+				  .z = 0.5f };
+	const uint32_t *zs = w32(self, ZSBUF);
+
+	ASSERT_EQ(shaders(self), 0);
+	/* D24 inside, Z and S written, stencil cleared to 0x5a */
+	frame(self, 0x5a | 1u << 16 | 1u << 18 | 1u << 8, 1.0f);
+	draw(self, 0, &front);
+	draw(self, 1, &back);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, IDVS(1), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	check_inside(_metadata, self, red, 0xff0000ffu, 0xff00ff00u);
+	/* 0.25 and 0.5 of 2^24 - 1, rounded to nearest even */
+	EXPECT_EQ(zs[12 * W + 12], 4194304u | 0x5au << 24);
+	EXPECT_EQ(zs[30 * W + 2], 8388608u | 0x5au << 24);
+}
+
+/* Stencil: the red triangle replaces stencil 0 with 1 (always passing),
+ * then green is drawn where stencil equals 1, i.e. over it exactly. */
+TEST_F(draw, stencil_replace_then_equal)
+{
+	/* enable, write mask 0xff; ref 1, mask 0xff, func, ops (zpass) */
+	struct draw_spec mark = { red, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, ALWAYS,
+				  1u << 16 | 0xff, 1 | 0xffu << 8 | 7u << 16 | 1u << 25,
+				  .z = 0.5f };
+	struct draw_spec over = { all, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, ALWAYS,
+				  1u << 16 | 0xff, 1 | 0xffu << 8 | 2u << 16, .z = 0.5f };
+
+	ASSERT_EQ(shaders(self), 0);
+	frame(self, 0, 1.0f);
+	draw(self, 0, &mark);
+	draw(self, 1, &over);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, IDVS(1), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	check_inside(_metadata, self, red, 0xff00ff00u, 0xeeeeeeeeu);
 }
 
 FIXTURE(draw7)
