@@ -25,3 +25,50 @@ for smp in 1 2; do
 		test $? = 2' "$VGPU_BIN" "$K" "$APPEND" $smp)
 	row "kernel boot to root mount, -smp $smp" "$q" "$v"
 done
+
+# The guest's GPU programs: tests/guest/system_gpu's jobs through the
+# guest kernel's panfrost against the same static binary under vgpu run
+# (user mode, the driver-shim in place of panfrost). Both times are the
+# model's own for the job (shader.gpu_ns of --stats / -stats), best of 3,
+# so boot and process start-up are left out.
+CLIENT=$VGPU_BUILD/tests/guest/system_gpu
+IRD=$("$HERE/kernel.sh" --print-initramfs)
+echo
+echo "full system: a GPU job through the guest's panfrost vs vgpu run (job seconds, best of 3; ratio = system/user)"
+printf '  %-34s %9s %9s %8s\n' workload user system ratio
+if [ ! -x "$CLIENT" ] || [ -z "$IRD" ]; then
+	echo "  (no $CLIENT or initramfs: make guests kernel)"
+	exit 0
+fi
+TMP=$(mktemp -d /tmp/vgpu-bench-system-XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+cp -a "$IRD" "$TMP/ird" && cp "$CLIENT" "$TMP/ird/bin/"
+# job_s STATS: the first job's model time in seconds, empty without one
+job_s() {
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))["shader"]["recent_jobs"]
+print("%.6f" % (j[0]["gpu_ns"] / 1e9) if j else "")' "$1" 2>/dev/null
+}
+# best_job N CMD...: the smallest job_s of N runs of CMD (which writes $TMP/s.json)
+best_job() {
+	local n=$1 best= t i
+	shift
+	for ((i = 0; i < n; i++)); do
+		rm -f "$TMP/s.json"
+		"$@" >/dev/null 2>"$BENCH_ERR" || { echo ""; return; }
+		t=$(job_s "$TMP/s.json")
+		[ -n "$t" ] || { echo ""; return; }
+		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then
+			best=$t
+		fi
+	done
+	echo "$best"
+}
+for mode in vadd long; do
+	# system mode's board runs without per-instruction shader statistics
+	u=$(best_job 3 "$VGPU_BIN" run -shader-stats off -stats "$TMP/s.json" "$CLIENT" $mode)
+	s=$(best_job 3 sh -c 'printf "/bin/system_gpu %s\npoweroff -f\n" "$4" | "$0" system \
+		--kernel "$1" --initrd "$2" --append console=ttyAMA0 --stats "$3" --time-limit 300' \
+		"$VGPU_BIN" "$K" "$TMP/ird" "$TMP/s.json" $mode)
+	row "system_gpu $mode" "$u" "$s"
+done
