@@ -96,6 +96,7 @@ void jx_push(struct jx *j, int r);
 enum {
 	JX_SSE_LOAD = 0x10,  /* movss/movsd xmm, m (clears the rest) */
 	JX_SSE_STORE = 0x11, /* movups m, xmm (prefix 0) */
+	JX_SSE_MOVAPS = 0x28, /* xmm, xmm (prefix 0) */
 	JX_SSE_CVTI2F = 0x2a,
 	JX_SSE_CVTTF2I = 0x2c,
 	JX_SSE_UCOMI = 0x2e, /* quiet compare (prefix 0: single, 0x66: double) */
@@ -108,13 +109,16 @@ enum {
 	JX_SSE_DIV = 0x5e,
 	JX_SSE_MOVD_TO = 0x6e,	 /* 66: movd/movq xmm, r */
 	JX_SSE_MOVD_FROM = 0x7e, /* 66: movd/movq r, xmm */
+	JX_SSE_MOVMSK = 0x50,	 /* r32 = the lanes' sign bits (0: ps, 66: pd) */
+	JX_SSE_CMP = 0xc2,	 /* followed by the predicate byte (3: unordered) */
 };
 #define JX_PFX_S 0xf3
 #define JX_PFX_D 0xf2
 void jx_sse_rr(struct jx *j, uint8_t pfx, uint8_t op, bool w64, int reg, int rm);
 void jx_sse_rm(struct jx *j, uint8_t pfx, uint8_t op, bool w64, int reg, int base, int32_t disp);
-/* Scalar FMA (VEX.LIG.66.0F38, W1 for double): dst = op(src2 * src3, dst)
- * for the 231 forms: 0xb9 vfmadd, 0xbb vfmsub, 0xbd vfnmadd, 0xbf vfnmsub. */
+/* FMA (VEX.128.66.0F38, W1 for double): dst = op(src2 * src3, dst) for
+ * the 231 forms: scalar 0xb9 vfmadd, 0xbb vfmsub, 0xbd vfnmadd, 0xbf
+ * vfnmsub; one less for the packed forms. */
 void jx_fma_rr(struct jx *j, uint8_t op, bool dbl, int dst, int src2, int src3);
 /* ldmxcsr / stmxcsr [base + disp]. */
 void jx_mxcsr(struct jx *j, bool store, int base, int32_t disp);

@@ -30,7 +30,7 @@ bool jit_host_fma;
 /* FPCR bits under which the host does not round like the guest. */
 #define FPCR_SLOW ((3u << 22) | FPCR_FZ | FPCR_DN)
 
-enum { X0, X1, X2 }; /* scratch xmm registers */
+enum { X0, X1, X2, X3 }; /* scratch xmm registers */
 
 /* The slow-path jumps of one instruction, patched to its handler call. */
 struct fp_ins {
@@ -327,8 +327,68 @@ static bool emit_fcvtzs(struct jc *jc, const struct a64_insn *i, const struct jk
 	return true;
 }
 
+/* Advanced SIMD FADD, FSUB, FMUL, FDIV, FMLA, FMLS on 2S, 4S and 2D
+ * vectors (op: simd_fp.c's key of the operation, sf: lane size, flags 1:
+ * Q, 2: scalar): packed SSE. Every NaN operand makes its lane's result a
+ * NaN, so one test of the result finds what needs the handler. A 64-bit
+ * vector's upper lanes compute zeros on the host, which raise no flag
+ * except in a division (0/0), so FDIV .2S is the handler's. */
+enum { V_FMLA = 1, V_FMLS = 2 };
+static uint8_t vop_of[256]; /* key -> SSE opcode, V_FMLA, V_FMLS or 0 */
+
+static bool emit_fp3v(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	struct jx *j = &jc->x;
+	struct fp_ins f;
+	bool q = i->flags & 1, dbl = i->sf == FT_D;
+	uint8_t op = vop_of[i->op], pp = dbl ? 0x66 : 0, ld = q ? 0 : JX_PFX_D;
+	int r = X0;
+	if (!op || (i->flags & 2) || (i->sf != FT_S && !(dbl && q)) || (!q && op == JX_SSE_DIV) ||
+	    (op <= V_FMLS && !jit_host_fma))
+		return false;
+	fp_begin(jc, &f);
+	jx_sse_rm(j, ld, JX_SSE_LOAD, false, X0, JC_CPU, JC_V(i->rn));
+	jx_sse_rm(j, ld, JX_SSE_LOAD, false, X1, JC_CPU, JC_V(i->rm));
+	if (op <= V_FMLS) {
+		jx_sse_rm(j, ld, JX_SSE_LOAD, false, X2, JC_CPU, JC_V(i->rd));
+		jx_fma_rr(j, op == V_FMLA ? 0xb8 : 0xbc, dbl, X2, X0, X1);
+		r = X2;
+	} else {
+		jx_sse_rr(j, pp, op, false, X0, X1);
+	}
+	jx_sse_rr(j, 0, JX_SSE_MOVAPS, false, X3, r);
+	jx_sse_rr(j, pp, JX_SSE_CMP, false, X3, X3);
+	jx_byte(j, 3); /* unordered */
+	jx_sse_rr(j, pp, JX_SSE_MOVMSK, false, JX_RAX, X3);
+	jx_test_rr(j, false, JX_RAX, JX_RAX);
+	to_slow(jc, &f, JX_NE);
+	store_v(jc, r, i->rd);
+	fp_end(jc, &f, i);
+	return true;
+}
+
+/* The keys of the vector operations, from their .4S forms. */
+void jit_fp_init(void)
+{
+	static const struct {
+		uint32_t word;
+		uint8_t op;
+	} ops[] = {
+		{ 0x4e20d400, JX_SSE_ADD }, { 0x4ea0d400, JX_SSE_SUB }, { 0x6e20dc00, JX_SSE_MUL },
+		{ 0x6e20fc00, JX_SSE_DIV }, { 0x4e20cc00, V_FMLA },	{ 0x4ea0cc00, V_FMLS },
+	};
+	for (size_t n = 0; n < sizeof(ops) / sizeof(ops[0]); n++) {
+		struct a64_insn d;
+		memset(&d, 0, sizeof(d));
+		a64_decode(&d, ops[n].word, 0x10000);
+		vop_of[d.op] = ops[n].op;
+	}
+}
+
 /* Sample words: FADD S0, S0, S0; FMOV S0, S0; FCMP; FCSEL; FMOV #imm;
- * FMADD; FCVTZS W0, S0; SCVTF S0, W0; FMOV W0, S0 and back. */
+ * FMADD; FCVTZS W0, S0; SCVTF S0, W0; FMOV W0, S0 and back; FADD
+ * V0.4S. */
 const struct family jit_fp_families[] = {
 	{ 0x1e202800, emit_fp2, { 0 }, { 0 } },
 	{ 0x1e204000, emit_fp1, { 0 }, { 0 } },
@@ -340,5 +400,6 @@ const struct family jit_fp_families[] = {
 	{ 0x1e220000, emit_cvtf, { 0 }, { 0 } },
 	{ 0x1e260000, emit_fmov_to, { 0 }, { 0 } },
 	{ 0x1e270000, emit_fmov_from, { 0 }, { 0 } },
+	{ 0x4e20d400, emit_fp3v, { 0 }, { 0 } },
 };
 const size_t jit_fp_nfamilies = sizeof(jit_fp_families) / sizeof(jit_fp_families[0]);

@@ -709,6 +709,7 @@ void jit_gen_init(void)
 	jit_host_fma = __builtin_cpu_supports("fma");
 	learn(families, sizeof(families) / sizeof(families[0]));
 	learn(jit_fp_families, jit_fp_nfamilies);
+	jit_fp_init();
 }
 
 /* ---- the block ------------------------------------------------------------- */

@@ -102,9 +102,10 @@ struct family {
 	uint8_t shift[4], count[4];
 };
 
-/* The scalar FP families (jit_fp.c). */
+/* The FP families (jit_fp.c), and what they learn before use. */
 extern const struct family jit_fp_families[];
 extern const size_t jit_fp_nfamilies;
+void jit_fp_init(void);
 /* The host has FMA (cpuid), set before the families are learnt. */
 extern bool jit_host_fma;
 

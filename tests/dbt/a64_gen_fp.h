@@ -358,15 +358,15 @@ static void gen_crypto(struct gen *g)
 	}
 }
 
-/* Scalar FP under the default FPCR (round to nearest, no FZ or DN, where
- * the code generator uses the host's unit) from a random FPSR, with
- * integer instructions, conditional branches and FPSR reads and writes
- * in between, so flags are checked where the guest reads them and after
- * the guest clears them. */
+/* Scalar FP and vector FP arithmetic under the default FPCR (round to
+ * nearest, no FZ or DN, where the code generator uses the host's unit)
+ * from a random FPSR, with integer instructions, conditional branches
+ * and FPSR reads and writes in between, so flags are checked where the
+ * guest reads them and after the guest clears them. */
 static void gen_fp_rn(struct gen *g)
 {
 	uint32_t rt = rnd(g, 31);
-	switch (rnd(g, 12)) {
+	switch (rnd(g, 15)) {
 	case 0: emit(g, 0xd53b4420 | rt); break; /* MRS Xt, FPSR */
 	case 1: /* AND Wt, Wt, #0x1f; MSR FPSR, Xt: the cumulative flags only
 		 * (qemu keeps bits 31:28, which AArch64 does not have), so no
@@ -380,6 +380,16 @@ static void gen_fp_rn(struct gen *g)
 		break;
 	case 2: gen_dp_reg(g); break;
 	case 3: gen_branch(g); break;
+	case 4:
+	case 5: { /* FMLA FADD FMLS FSUB FMUL FDIV (vector) */
+		static const uint32_t key[] = { 0x19, 0x1a, 0x39, 0x3a, 0x5b, 0x5f };
+		uint32_t k = PICK(g, key);
+		emit(g, F(rnd(g, 2), 30) | F(k >> 6, 29) | F(0xe, 24) | F((k >> 5) & 1, 23) |
+			F(rnd(g, 2), 22) | F(1, 21) | F(rnd(g, 32), 16) | F(k & 31, 11) | F(1, 10) |
+			F(rnd(g, 32), 5) | rnd(g, 32));
+		break;
+	}
+	case 6: gen_simd_fp(g); break;
 	default: gen_fp(g); break;
 	}
 }

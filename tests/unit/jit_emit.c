@@ -5,7 +5,8 @@
  * covering REX extension of every operand position, the RSP/RBP/R12/R13
  * addressing special cases, 8-bit registers that need an empty REX, and
  * the three sizes of constant moves; SSE with its mandatory prefixes and
- * REX, the VEX-encoded FMA forms and the MXCSR accesses.
+ * REX (scalar and packed), the VEX-encoded FMA forms and the MXCSR
+ * accesses.
  */
 #include <stdio.h>
 #include <string.h>
@@ -98,6 +99,18 @@ static void emit_all(struct jx *j)
 	jx_fma_rr(j, 0xbb, true, 11, 1, 3);
 	jx_mxcsr(j, true, JX_RSP, -8);
 	jx_mxcsr(j, false, JX_RSP, -8);
+	jx_sse_rr(j, 0, JX_SSE_CMP, false, 1, 1);
+	jx_byte(j, 3);
+	jx_sse_rr(j, 0x66, JX_SSE_CMP, false, 2, 9);
+	jx_byte(j, 3);
+	jx_sse_rr(j, 0, JX_SSE_MOVMSK, false, JX_RAX, 1);
+	jx_sse_rr(j, 0x66, JX_SSE_MOVMSK, false, JX_R8, 10);
+	jx_fma_rr(j, 0xb8, false, 0, 1, 2);
+	jx_fma_rr(j, 0xbc, true, 0, 1, 2);
+	jx_sse_rr(j, 0, JX_SSE_ADD, false, 0, 1);
+	jx_sse_rr(j, 0x66, JX_SSE_MUL, false, 0, 1);
+	jx_sse_rm(j, 0, JX_SSE_LOAD, false, 1, JX_RBX, 0x20);
+	jx_sse_rr(j, 0, JX_SSE_MOVAPS, false, 3, 0);
 }
 
 static const struct enc_case cases[] = {
@@ -178,6 +191,16 @@ static const struct enc_case cases[] = {
 	{ "c4 62 f1 bb db", "vfmsub231sd %xmm3,%xmm1,%xmm11" },
 	{ "0f ae 5c 24 f8", "stmxcsr -0x8(%rsp)" },
 	{ "0f ae 54 24 f8", "ldmxcsr -0x8(%rsp)" },
+	{ "0f c2 c9 03", "cmpunordps %xmm1,%xmm1" },
+	{ "66 41 0f c2 d1 03", "cmpunordpd %xmm9,%xmm2" },
+	{ "0f 50 c1", "movmskps %xmm1,%eax" },
+	{ "66 45 0f 50 c2", "movmskpd %xmm10,%r8d" },
+	{ "c4 e2 71 b8 c2", "vfmadd231ps %xmm2,%xmm1,%xmm0" },
+	{ "c4 e2 f1 bc c2", "vfnmadd231pd %xmm2,%xmm1,%xmm0" },
+	{ "0f 58 c1", "addps %xmm1,%xmm0" },
+	{ "66 0f 59 c1", "mulpd %xmm1,%xmm0" },
+	{ "0f 10 4b 20", "movups 0x20(%rbx),%xmm1" },
+	{ "0f 28 d8", "movaps %xmm0,%xmm3" },
 };
 
 static size_t hex_bytes(const char *s, uint8_t *out)
