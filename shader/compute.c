@@ -71,10 +71,11 @@ void bi_invocation_decode(uint32_t inv, uint32_t shifts,
 
 	for (unsigned i = 0; i < 6; i++) {
 		unsigned lo = pos[i], hi = OS_MAX(pos[i + 1], lo);
-		uint32_t v = hi - lo >= 32 ? inv >> lo : (inv >> lo) & ((1u << (hi - lo)) - 1);
+		/* A field that starts at bit 32 or above is empty (and a shift
+		 * by that much is undefined in C). */
+		uint32_t v = lo >= 32 ? 0 : hi - lo >= 32 ? inv >> lo :
+			     (inv >> lo) & ((1u << (hi - lo)) - 1);
 
-		if (lo >= 32)
-			v = 0;
 		if (i < 3)
 			o->local[i] = v + 1;
 		else
