@@ -13,11 +13,14 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 SAN ?= 0
+TSAN ?= 0
 T ?=
 V ?= 0
 
 ifeq ($(SAN),1)
 BUILD ?= build-san
+else ifeq ($(TSAN),1)
+BUILD ?= build-tsan
 else
 BUILD ?= build
 endif
@@ -42,6 +45,11 @@ BASE_CFLAGS := -std=gnu11 $(WARN) -I. -MMD -MP
 ifeq ($(SAN),1)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
+else ifeq ($(TSAN),1)
+# -Wno-tsan: GCC warns that TSan does not model a standalone fence (the
+# translator's DMB, the system clock's seqlock); a race it then reports
+# there would be a false one, to be read as such, not a build error.
+SAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer -Wno-tsan
 endif
 
 # The core sees only the compiler's freestanding headers: any libc #include
@@ -165,7 +173,7 @@ check: deps-auto
 	$(Q)$(SYSROOT_SCRIPT) --variant bpo --fetch --quiet || echo "# bpo sysroot unavailable: Mesa 25 tests will skip"
 	$(Q)$(SYSROOT_SCRIPT) --variant trixie --fetch --quiet || echo "# trixie sysroot unavailable: Debian 13 tests will skip"
 	$(Q)scripts/kernel.sh --fetch --quiet || echo "# arm64 kernel unavailable: full-system boot tests will skip"
-	$(Q)VGPU_BUILD=$(BUILD) VGPU_SAN=$(SAN) tests/run.sh $(subst $(comma), ,$(T))
+	$(Q)VGPU_BUILD=$(BUILD) VGPU_SAN=$(SAN) VGPU_TSAN=$(TSAN) tests/run.sh $(subst $(comma), ,$(T))
 
 comma := ,
 
@@ -238,7 +246,8 @@ help:
 	@echo "                  piglit's GLES tests on llvmpipe and the Mali, counted side by side"
 	@echo "  module [KDIR=]  build the core as a kernel module (Kbuild) in \$$(BUILD)/kmod"
 	@echo "  install         install vgpu into \$$(DESTDIR)\$$(PREFIX)/bin"
-	@echo "variables: SAN=1 (ASan+UBSan, in build-san/), BUILD=dir, V=1"
+	@echo "variables: SAN=1 (ASan+UBSan, in build-san/), TSAN=1 (ThreadSanitizer, in"
+	@echo "           build-tsan/), BUILD=dir, V=1"
 
 -include $(CORE_OBJS:.o=.d) $(USER_OBJS:.o=.d) $(TEST_LIB_OBJS:.o=.d) $(BUILD)/cmd/main.d \
 	$(TEST_BINS:=.d) $(FIXTURE_BINS:=.d)

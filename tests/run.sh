@@ -4,6 +4,8 @@
 # line "N passed, N failed, N skipped". Exit status 1 when anything failed.
 #   VGPU_BUILD   build directory holding tests/<tier>/<suite> (default build)
 #   VGPU_SAN=1   sanitizer build: timeouts are scaled up
+#   VGPU_TSAN=1  ThreadSanitizer build: timeouts scaled up, a race fails
+#                the suite (tests/tsan.supp says what is excused and why)
 set -u
 
 BUILD=${VGPU_BUILD:-build}
@@ -13,6 +15,11 @@ if [ "${VGPU_SAN:-0}" = 1 ]; then
 	export VGPU_TEST_TIMEOUT_SCALE=${VGPU_TEST_TIMEOUT_SCALE:-4}
 	export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 	export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+fi
+if [ "${VGPU_TSAN:-0}" = 1 ]; then
+	export VGPU_TEST_TIMEOUT_SCALE=${VGPU_TEST_TIMEOUT_SCALE:-8}
+	supp=$(cd "$(dirname "$0")" && pwd)/tsan.supp
+	export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$supp}
 fi
 # Absolute: tests run programs from temporary working directories.
 BUILD=$(cd "$BUILD" 2>/dev/null && pwd || echo "$BUILD")
