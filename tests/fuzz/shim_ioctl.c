@@ -5,9 +5,12 @@
  * else is EFAULT), backing objects are anonymous mappings, and every
  * caller counts as interrupted so nothing blocks.
  *
- * Input: byte 0 picks the node and whether to do the kbase handshake;
- * the next 4 KiB (or what there is) seed user memory; the rest is a
- * sequence of operations: [op][selector][argument bytes...].
+ * Input: byte 0 picks the first node (bit 0: panfrost, else kbase) and
+ * whether to do the kbase handshake (bit 1); the next 4 KiB (or half of
+ * what there is) seed user memory; the rest is a sequence of operations,
+ * [op][selector][argument bytes...], on two open files, one of each node,
+ * so that calls on both UAPIs interleave on one driver: an op with bit 7
+ * set goes to the other file.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,8 +19,7 @@
 
 #include "board/board.h"
 #include "driver-shim/shim.h"
-#include "driver-shim/uapi_drm.h"
-#include "driver-shim/uapi_kbase.h"
+#include "ioctl_cmds.h"
 
 #define UMEM_BASE 0x1000ull
 #define UMEM_SIZE 0x10000ull
@@ -76,35 +78,6 @@ static void fake_backing_discard(void *priv, struct shim_backing *b,
 	madvise(b->host + off, len, MADV_DONTNEED);
 }
 
-static const unsigned kb_cmds[] = {
-	KB_IOCTL_VERSION_CHECK, KB_IOCTL_SET_FLAGS, KB_IOCTL_JOB_SUBMIT,
-	KB_IOCTL_GET_GPUPROPS, KB_IOCTL_POST_TERM, KB_IOCTL_MEM_ALLOC,
-	KB_IOCTL_MEM_QUERY, KB_IOCTL_MEM_FREE, KB_IOCTL_DISJOINT_QUERY,
-	KB_IOCTL_GET_DDK_VERSION, KB_IOCTL_MEM_JIT_INIT, KB_IOCTL_MEM_SYNC,
-	KB_IOCTL_MEM_FIND_CPU_OFFSET, KB_IOCTL_GET_CONTEXT_ID,
-	KB_IOCTL_MEM_COMMIT, KB_IOCTL_MEM_ALIAS, KB_IOCTL_MEM_IMPORT,
-	KB_IOCTL_MEM_FLAGS_CHANGE, KB_IOCTL_MEM_PROFILE_ADD,
-	KB_IOCTL_SOFT_EVENT_UPDATE, KB_IOCTL_STICKY_RESOURCE_MAP,
-	KB_IOCTL_MEM_FIND_GPU_START_AND_OFFSET, KB_IOCTL_MEM_EXEC_INIT,
-	KB_IOCTL_GET_CPU_GPU_TIMEINFO, KB_IOCTL_CONTEXT_PRIORITY_CHECK,
-	KB_IOCTL_SET_LIMITED_CORE_COUNT, KB_IOCTL_KINSTR_PRFCNT_ENUM_INFO,
-};
-
-static const unsigned drm_cmds[] = {
-	DRM_IOCTL_VERSION, DRM_IOCTL_GEM_CLOSE, DRM_IOCTL_GET_CAP,
-	DRM_IOCTL_SET_CLIENT_CAP, DRM_IOCTL_PRIME_HANDLE_TO_FD,
-	DRM_IOCTL_PRIME_FD_TO_HANDLE, DRM_IOCTL_SYNCOBJ_CREATE,
-	DRM_IOCTL_SYNCOBJ_DESTROY, DRM_IOCTL_SYNCOBJ_WAIT,
-	DRM_IOCTL_SYNCOBJ_RESET, DRM_IOCTL_SYNCOBJ_SIGNAL,
-	DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, DRM_IOCTL_SYNCOBJ_QUERY,
-	DRM_IOCTL_SYNCOBJ_TRANSFER, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL,
-	DRM_IOCTL_PANFROST_SUBMIT, DRM_IOCTL_PANFROST_WAIT_BO,
-	DRM_IOCTL_PANFROST_CREATE_BO, DRM_IOCTL_PANFROST_MMAP_BO,
-	DRM_IOCTL_PANFROST_GET_PARAM, DRM_IOCTL_PANFROST_GET_BO_OFFSET,
-	DRM_IOCTL_PANFROST_PERFCNT_ENABLE, DRM_IOCTL_PANFROST_PERFCNT_DUMP,
-	DRM_IOCTL_PANFROST_MADVISE,
-};
-
 static void setup(void)
 {
 	struct shim_config cfg = { .gpu = SHIM_GPU_G71, .cores = 2,
@@ -127,47 +100,61 @@ static void setup(void)
 	dev = board_dev(b);
 }
 
+/* kbase's handshake, which every other kbase call needs first. */
+static void kb_handshake(struct shim_file *f, struct shim_caller *c)
+{
+	struct kb_version_check v = { 11, 46 };
+	struct kb_set_flags fl = { 0 };
+
+	shim_ioctl(f, c, KB_IOCTL_VERSION_CHECK, &v);
+	shim_ioctl(f, c, KB_IOCTL_SET_FLAGS, &fl);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct shim_caller c = {
 		.pid = 1, .copy_from_user = fake_copy_from,
 		.copy_to_user = fake_copy_to, .interrupted = fake_interrupted,
 	};
-	struct shim_file *f;
-	bool kbase;
+	struct shim_file *files[2];
 	size_t pos = 1, seed;
 
 	if (!dev)
 		setup();
 	if (!size)
 		return 0;
-	kbase = !(data[0] & 1);
 	memset(umem, 0, sizeof(umem));
 	seed = size - 1 < 4096 ? (size - 1) / 2 : 4096;
 	memcpy(umem, data + 1, seed);
 	pos += seed;
-	if (shim_open(dev, kbase ? SHIM_NODE_KBASE : SHIM_NODE_PANFROST, &c, &f))
-		return 0;
-	if (kbase && (data[0] & 2)) {
-		struct kb_version_check v = { 11, 46 };
-		struct kb_set_flags fl = { 0 };
+	/* files[0] is the first node, files[1] the other; [i] is kbase
+	 * when i == (data[0] & 1). */
+	for (int i = 0; i < 2; i++) {
+		bool kbase = i == (data[0] & 1);
 
-		shim_ioctl(f, &c, KB_IOCTL_VERSION_CHECK, &v);
-		shim_ioctl(f, &c, KB_IOCTL_SET_FLAGS, &fl);
+		if (shim_open(dev, kbase ? SHIM_NODE_KBASE : SHIM_NODE_PANFROST, &c, &files[i])) {
+			if (i)
+				shim_release(files[0]);
+			return 0;
+		}
+		if (kbase && (data[0] & 2))
+			kb_handshake(files[i], &c);
 	}
 	while (pos + 2 <= size) {
 		uint8_t op = data[pos], sel = data[pos + 1];
 		uint8_t arg[SHIM_IOC_MAX_ARG + 64];
+		unsigned other = op >> 7;
+		struct shim_file *f = files[other];
+		bool kbase = other == (data[0] & 1);
 		unsigned cmd;
 		size_t n;
 
 		pos += 2;
 		memset(arg, 0, sizeof(arg));
-		switch (op % 6) {
+		switch ((op & 0x7f) % 6) {
 		case 0: /* a known request */
 		case 1:
-			cmd = kbase ? kb_cmds[sel % (sizeof(kb_cmds) / sizeof(kb_cmds[0]))]
-				    : drm_cmds[sel % (sizeof(drm_cmds) / sizeof(drm_cmds[0]))];
+			cmd = fuzz_cmd(kbase, sel);
 			break;
 		case 2: /* any request code */
 			cmd = 0;
@@ -203,6 +190,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pos += n;
 		shim_ioctl(f, &c, cmd, arg);
 	}
-	shim_release(f);
+	shim_release(files[1]);
+	shim_release(files[0]);
 	return 0;
 }

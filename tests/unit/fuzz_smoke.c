@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Every fuzz target in tests/fuzz/, built against the standalone driver,
- * runs on a fixed set of pseudo-random inputs: a crash, sanitizer report
- * or hang in any parser fails here without needing clang's libFuzzer.
+ * runs on its corpus (tests/fuzz/corpus/<name>: seeds and the crash
+ * inputs found so far) and a fixed set of pseudo-random inputs: a crash,
+ * sanitizer report or hang in any parser fails here without needing
+ * clang's libFuzzer.
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -25,9 +27,9 @@ TEST_TIMEOUT(every_fuzz_target_survives_random_input, 600)
 	if (!d)
 		SKIP(return, "no fuzz targets built yet (%s)", dir);
 	while ((e = readdir(d))) {
-		char *argv[] = { path, "-runs=2000", "-seed=7", NULL };
+		char corpus[300];
+		char *argv[] = { path, "-runs=1000", "-seed=7", corpus, NULL };
 		struct proc_result r;
-
 		struct stat st;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
@@ -35,6 +37,9 @@ TEST_TIMEOUT(every_fuzz_target_survives_random_input, 600)
 		if (e->d_name[0] == '.' || stat(path, &st) || !S_ISREG(st.st_mode) ||
 		    access(path, X_OK))
 			continue;
+		snprintf(corpus, sizeof(corpus), "tests/fuzz/corpus/%s", e->d_name);
+		if (stat(corpus, &st))
+			argv[3] = NULL; /* no corpus yet: random inputs only */
 		ASSERT_EQ(proc_run(argv, NULL, NULL, NULL, 0, 300, &r), 0);
 		if (r.status || r.timed_out) {
 			TH_LOG("%s: status %d%s\n%s", e->d_name, r.status,
