@@ -15,6 +15,15 @@
 #                                and devtmpfs, loads those modules, lists
 #                                /dev/dri and starts a shell on the console
 #                                (vgpu system --initrd takes the directory)
+#   kernel.sh --mesa-initramfs SYSROOT DIR [PROGRAM]...
+#                                a copy of that initramfs in DIR (new or
+#                                empty) with the arm64 sysroot's Mesa for
+#                                GLES through EGL (glvnd's libEGL and
+#                                libGLESv2, Mesa's EGL vendor and its
+#                                panfrost_dri.so), the PROGRAMs in /bin,
+#                                every library those need (DT_NEEDED,
+#                                recursively) and the dynamic loader;
+#                                about 200 MB, so boot it with -m 1G
 #
 # VGPU_KERNEL_DIR overrides the directory (default
 # ${XDG_CACHE_HOME:-~/.cache}/vgpu/kernel). The image is Debian's vmlinuz:
@@ -90,6 +99,66 @@ INIT
 	chmod 755 "$root/init"
 }
 
+# The sysroot-relative path of library @2 in sysroot @1, by the
+# directories its loader searches.
+lib_in() {
+	local d
+	for d in lib/aarch64-linux-gnu usr/lib/aarch64-linux-gnu; do
+		[ -e "$1/$d/$2" ] && { echo "$d/$2"; return 0; }
+	done
+	return 1
+}
+
+# The libraries ELF file @1 names as DT_NEEDED.
+needed() {
+	readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'
+}
+
+# Mesa's GLES through EGL, programs @3... and their libraries into @2,
+# from sysroot @1.
+mesa_initramfs() {
+	local sys=$1 out=$2 r f n p
+	shift 2
+	local mesa=(usr/lib/aarch64-linux-gnu/libEGL.so.1 usr/lib/aarch64-linux-gnu/libGLESv2.so.2
+		usr/lib/aarch64-linux-gnu/libEGL_mesa.so.0 usr/lib/aarch64-linux-gnu/dri/panfrost_dri.so
+		lib/ld-linux-aarch64.so.1)
+	local vendor=usr/share/glvnd/egl_vendor.d/50_mesa.json
+	[ -x "$DIR/initramfs/init" ] || die "no initramfs: run $0 --fetch"
+	for r in "${mesa[@]}" "$vendor"; do
+		[ -e "$sys/$r" ] || die "no $r in the sysroot $sys"
+	done
+	for p in "$@"; do
+		[ -f "$p" ] || die "no program $p"
+	done
+	[ ! -e "$out" ] || [ -z "$(ls -A "$out")" ] || die "$out is not empty"
+	mkdir -p "$out"
+	cp -a "$DIR/initramfs/." "$out/"
+	declare -A seen=()
+	local queue=("${mesa[@]}")
+	for p in "$@"; do
+		cp "$p" "$out/bin/"
+		for n in $(needed "$p"); do
+			f=$(lib_in "$sys" "$n") || die "$p needs $n, which the sysroot lacks"
+			queue+=("$f")
+		done
+	done
+	while [ ${#queue[@]} -gt 0 ]; do
+		r=${queue[0]}
+		queue=("${queue[@]:1}")
+		[ -n "${seen[$r]:-}" ] && continue
+		seen[$r]=1
+		mkdir -p "$out/$(dirname "$r")"
+		cp -L "$sys/$r" "$out/$r"
+		for n in $(needed "$sys/$r"); do
+			f=$(lib_in "$sys" "$n") || die "$r needs $n, which the sysroot lacks"
+			queue+=("$f")
+		done
+	done
+	mkdir -p "$out/$(dirname "$vendor")"
+	cp "$sys/$vendor" "$out/$vendor"
+	say "Mesa initramfs: $out (${#seen[@]} libraries, $(du -sh "$out" | cut -f1))"
+}
+
 fetch() {
 	[ -n "$(image)" ] && grep -q panfrost "$DIR/.stamp" 2>/dev/null &&
 		{ say "up to date: $(image)"; return 0; }
@@ -146,8 +215,14 @@ case "${1:-}" in
 --print-initramfs)
 	[ -x "$DIR/initramfs/init" ] && echo "$DIR/initramfs"
 	;;
+--mesa-initramfs)
+	[ $# -ge 3 ] || die "usage: $0 --mesa-initramfs SYSROOT DIR [PROGRAM]..."
+	shift
+	mesa_initramfs "$@"
+	;;
 *)
-	echo "usage: $0 --fetch [--quiet] | --print | --print-initramfs" >&2
+	echo "usage: $0 --fetch [--quiet] | --print | --print-initramfs |" \
+		"--mesa-initramfs SYSROOT DIR [PROGRAM]..." >&2
 	exit 2
 	;;
 esac

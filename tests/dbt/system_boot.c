@@ -267,11 +267,11 @@ TEST_TIMEOUT(busybox_shell_on_the_console, 300)
 }
 
 /* Boots scripts/kernel.sh's initramfs (or @initrd), whose /init loads
- * panfrost and its dependencies, with -gpu @gpu, --stats @stats and
- * --gpu-time-scale @scale where given; @cmds go to its shell. Returns the
- * console, or NULL after a skip or failure. */
+ * panfrost and its dependencies, with -gpu @gpu, --stats @stats where
+ * given and the options in @extra (NULL-terminated, or NULL); @cmds go to
+ * its shell. Returns the console, or NULL after a skip or failure. */
 static char *boot_gpu(struct __test_metadata *_metadata, const char *gpu, const char *cmds,
-		      const char *stats, const char *initrd, const char *scale)
+		      const char *stats, const char *initrd, const char *const *extra)
 {
 	const char *k = kernel();
 	char root[4200], order[4300];
@@ -293,10 +293,8 @@ static char *boot_gpu(struct __test_metadata *_metadata, const char *gpu, const 
 		argv[n++] = "--stats";
 		argv[n++] = (char *)stats;
 	}
-	if (scale) {
-		argv[n++] = "--gpu-time-scale";
-		argv[n++] = (char *)scale;
-	}
+	for (; extra && *extra && n < 15; extra++)
+		argv[n++] = (char *)*extra;
 	EXPECT_EQ(proc_run(argv, NULL, NULL, cmds, strlen(cmds), 280, &r), 0);
 	EXPECT_EQ(r.status, 0);
 	if (r.status)
@@ -367,9 +365,10 @@ TEST_TIMEOUT(without_a_gpu_panfrost_finds_nothing, 300)
 }
 
 /* tests/guest/system_gpu in a copy of that initramfs, run by @cmds with
- * -gpu g71 (and --gpu-time-scale @scale if not NULL); returns the
- * console, or NULL after a skip or failure. */
-static char *boot_client(struct __test_metadata *_metadata, const char *cmds, const char *scale)
+ * -gpu g71 and the options in @extra; returns the console, or NULL after
+ * a skip or failure. */
+static char *boot_client(struct __test_metadata *_metadata, const char *cmds,
+			 const char *const *extra)
 {
 	char dir[] = "/tmp/vgpu-system-gpu-XXXXXX", src[4300], bin[4300];
 	struct proc_result c;
@@ -390,7 +389,7 @@ static char *boot_client(struct __test_metadata *_metadata, const char *cmds, co
 	int put = put_guest("system_gpu", bin, "system_gpu");
 	EXPECT_EQ(put, 0);
 	if (!put)
-		out = boot_gpu(_metadata, "g71", cmds, NULL, dir, scale);
+		out = boot_gpu(_metadata, "g71", cmds, NULL, dir, extra);
 	else
 		TH_LOG("cannot put %s in %s", build_path("tests/guest/system_gpu"), bin);
 	rm_tree(dir);
@@ -448,7 +447,8 @@ TEST_TIMEOUT(an_honest_long_job_is_not_timed_out, 300)
  */
 TEST_TIMEOUT(a_runaway_shader_is_reset_by_panfrost_then_a_job_runs, 300)
 {
-	char *out = boot_client(_metadata, "/bin/system_gpu forever\npoweroff -f\n", "10");
+	static const char *const scale[] = { "--gpu-time-scale", "10", NULL };
+	char *out = boot_client(_metadata, "/bin/system_gpu forever\npoweroff -f\n", scale);
 	if (!out)
 		return;
 	static const char *const lines[] = {
@@ -482,6 +482,68 @@ TEST_TIMEOUT(an_mmu_fault_through_panfrost_then_a_job_runs, 300)
 	};
 	expect_in_order(_metadata, out, lines, sizeof(lines) / sizeof(lines[0]));
 	EXPECT_NULL(strstr(out, "timeout"));
+	free(out);
+}
+
+/*
+ * Mesa in the guest: Debian 12's libEGL, libGLESv2 and panfrost_dri.so
+ * from the arm64 sysroot, put in a copy of the initramfs with the GLES
+ * compute programs (tests/gpu-progs/gles_*, each checking its results
+ * against a C reference) by scripts/kernel.sh --mesa-initramfs, drive the
+ * Mali through the guest kernel's panfrost: every program passes.
+ */
+TEST_TIMEOUT(gles_compute_programs_through_the_guests_panfrost, 300)
+{
+	static const char *const progs[] = {
+		"gles_vadd", "gles_reduce", "gles_scan", "gles_sgemm", "gles_transpose",
+		"gles_histogram", "gles_sobel", "gles_image", "gles_bfs",
+	};
+	enum { N = sizeof(progs) / sizeof(progs[0]) };
+	char dir[] = "/tmp/vgpu-system-mesa-XXXXXX", init[4300], paths[N][4200], cmds[512];
+	const char *sys = sysroot_path();
+	char *argv[N + 5] = { "scripts/kernel.sh", "--mesa-initramfs", (char *)sys, dir };
+	struct proc_result c;
+	struct stat st;
+
+	snprintf(init, sizeof(init), "%s/initramfs/init", cache_dir());
+	if (stat(init, &st))
+		SKIP(return, "no initramfs in the cache: run scripts/kernel.sh --fetch");
+	if (!sys)
+		SKIP(return, "no arm64 sysroot: run make sysroot");
+	/* one shell loop: the tty echoes what is typed, never "NAME exit 0" */
+	size_t len = (size_t)snprintf(cmds, sizeof(cmds), "for p in");
+	for (unsigned k = 0; k < N; k++) {
+		snprintf(paths[k], sizeof(paths[k]), "%s/%s", build_path("aarch64/gpu-progs"),
+			 progs[k]);
+		argv[4 + k] = paths[k];
+		len += (size_t)snprintf(cmds + len, sizeof(cmds) - len, " %s", progs[k]);
+	}
+	snprintf(cmds + len, sizeof(cmds) - len,
+		 "; do /bin/$p; echo \"$p exit $?\"; done\npoweroff -f\n");
+	ASSERT_NONNULL(mkdtemp(dir));
+	ASSERT_EQ(proc_run(argv, NULL, NULL, NULL, 0, 120, &c), 0);
+	EXPECT_EQ(c.status, 0);
+	if (c.status)
+		TH_LOG("kernel.sh: %s", c.err);
+	proc_result_free(&c);
+	char *out = NULL;
+	if (!c.status) {
+		static const char *const mem[] = { "-m", "1G", NULL };
+		out = boot_gpu(_metadata, "g71", cmds, NULL, dir, mem);
+	}
+	rm_tree(dir);
+	if (!out)
+		return;
+	EXPECT_NONNULL(strstr(out, "\nrenderer: Mali-G71 (Panfrost)\r\n"));
+	for (unsigned k = 0; k < N; k++) {
+		char want[64];
+		snprintf(want, sizeof(want), "\n%s exit 0\r\n", progs[k]);
+		EXPECT_NONNULL(strstr(out, want));
+		if (!strstr(out, want))
+			TH_LOG("%s failed in the guest; console: %s", progs[k], out);
+	}
+	EXPECT_NULL(strstr(out, "timeout"));
+	EXPECT_NULL(strstr(out, "Page fault"));
 	free(out);
 }
 
