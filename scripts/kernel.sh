@@ -20,7 +20,9 @@
 #                                empty) with the arm64 sysroot's Mesa for
 #                                GLES through EGL (glvnd's libEGL and
 #                                libGLESv2, Mesa's EGL vendor and its
-#                                panfrost_dri.so), the PROGRAMs in /bin,
+#                                panfrost_dri.so; and OpenCL's ICD loader
+#                                with rusticl where the sysroot has them,
+#                                as Debian 13's does), the PROGRAMs in /bin,
 #                                every library those need (DT_NEEDED,
 #                                recursively) and the dynamic loader;
 #                                about 200 MB, so boot it with -m 1G
@@ -123,6 +125,10 @@ mesa_initramfs() {
 		usr/lib/aarch64-linux-gnu/libEGL_mesa.so.0 usr/lib/aarch64-linux-gnu/dri/panfrost_dri.so
 		lib/ld-linux-aarch64.so.1)
 	local vendor=usr/share/glvnd/egl_vendor.d/50_mesa.json
+	local cl=(usr/lib/aarch64-linux-gnu/libOpenCL.so.1 usr/lib/aarch64-linux-gnu/libRusticlOpenCL.so.1)
+	# rusticl's ICD file and libclc's SPIR-V library, which it loads
+	local icd=(etc/OpenCL/vendors/rusticl.icd usr/lib/clc/spirv-mesa3d-.spv
+		usr/lib/clc/spirv64-mesa3d-.spv)
 	[ -x "$DIR/initramfs/init" ] || die "no initramfs: run $0 --fetch"
 	for r in "${mesa[@]}" "$vendor"; do
 		[ -e "$sys/$r" ] || die "no $r in the sysroot $sys"
@@ -134,7 +140,18 @@ mesa_initramfs() {
 	mkdir -p "$out"
 	cp -a "$DIR/initramfs/." "$out/"
 	declare -A seen=()
-	local queue=("${mesa[@]}")
+	local queue=("${mesa[@]}") data=("$vendor")
+	if [ -e "$sys/${cl[0]}" ] && [ -e "$sys/${cl[1]}" ] && [ -e "$sys/${icd[0]}" ]; then
+		for r in "${icd[@]}"; do
+			[ -e "$sys/$r" ] || die "no $r in the sysroot $sys (rusticl loads it)"
+		done
+		queue+=("${cl[@]}")
+		data+=("${icd[@]}")
+		# the OpenCL C headers its clang includes from LLVM's resource dir
+		for r in "$sys"/usr/lib/llvm-*/lib/clang/*/include/opencl-c*.h; do
+			[ -e "$r" ] && data+=("${r#"$sys"/}")
+		done
+	fi
 	for p in "$@"; do
 		cp "$p" "$out/bin/"
 		for n in $(needed "$p"); do
@@ -154,8 +171,10 @@ mesa_initramfs() {
 			queue+=("$f")
 		done
 	done
-	mkdir -p "$out/$(dirname "$vendor")"
-	cp "$sys/$vendor" "$out/$vendor"
+	for r in "${data[@]}"; do
+		mkdir -p "$out/$(dirname "$r")"
+		cp -L "$sys/$r" "$out/$r"
+	done
 	say "Mesa initramfs: $out (${#seen[@]} libraries, $(du -sh "$out" | cut -f1))"
 }
 

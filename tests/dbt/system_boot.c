@@ -486,56 +486,59 @@ TEST_TIMEOUT(an_mmu_fault_through_panfrost_then_a_job_runs, 300)
 }
 
 /*
- * Mesa in the guest: Debian 12's libEGL, libGLESv2 and panfrost_dri.so
- * from the arm64 sysroot, put in a copy of the initramfs with the GLES
- * compute programs (tests/gpu-progs/gles_*, each checking its results
- * against a C reference) by scripts/kernel.sh --mesa-initramfs, drive the
- * Mali through the guest kernel's panfrost: every program passes.
+ * Mesa in the guest: scripts/kernel.sh --mesa-initramfs puts the arm64
+ * sysroot @sys's Mesa (EGL and GLES, and rusticl where it has one) and
+ * the programs @progs[0..n) of tests/gpu-progs (each checks its results
+ * against a C reference) in a copy of the initramfs; booted with @mem of
+ * RAM, its shell runs each with @env. Returns the console, or NULL after
+ * a skip or failure.
  */
-TEST_TIMEOUT(gles_compute_programs_through_the_guests_panfrost, 300)
+static char *boot_mesa(struct __test_metadata *_metadata, const char *sys,
+		       const char *const *progs, unsigned n, const char *env, const char *mem)
 {
-	static const char *const progs[] = {
-		"gles_vadd", "gles_reduce", "gles_scan", "gles_sgemm", "gles_transpose",
-		"gles_histogram", "gles_sobel", "gles_image", "gles_bfs",
-	};
-	enum { N = sizeof(progs) / sizeof(progs[0]) };
-	char dir[] = "/tmp/vgpu-system-mesa-XXXXXX", init[4300], paths[N][4200], cmds[512];
-	const char *sys = sysroot_path();
-	char *argv[N + 5] = { "scripts/kernel.sh", "--mesa-initramfs", (char *)sys, dir };
+	char dir[] = "/tmp/vgpu-system-mesa-XXXXXX", init[4300], paths[16][4200], cmds[512];
+	char *argv[16 + 5] = { "scripts/kernel.sh", "--mesa-initramfs", (char *)sys, dir };
 	struct proc_result c;
 	struct stat st;
 
 	snprintf(init, sizeof(init), "%s/initramfs/init", cache_dir());
 	if (stat(init, &st))
-		SKIP(return, "no initramfs in the cache: run scripts/kernel.sh --fetch");
-	if (!sys)
-		SKIP(return, "no arm64 sysroot: run make sysroot");
+		SKIP(return NULL, "no initramfs in the cache: run scripts/kernel.sh --fetch");
 	/* one shell loop: the tty echoes what is typed, never "NAME exit 0" */
 	size_t len = (size_t)snprintf(cmds, sizeof(cmds), "for p in");
-	for (unsigned k = 0; k < N; k++) {
+	for (unsigned k = 0; k < n && k < 16; k++) {
 		snprintf(paths[k], sizeof(paths[k]), "%s/%s", build_path("aarch64/gpu-progs"),
 			 progs[k]);
 		argv[4 + k] = paths[k];
 		len += (size_t)snprintf(cmds + len, sizeof(cmds) - len, " %s", progs[k]);
 	}
 	snprintf(cmds + len, sizeof(cmds) - len,
-		 "; do /bin/$p; echo \"$p exit $?\"; done\npoweroff -f\n");
-	ASSERT_NONNULL(mkdtemp(dir));
-	ASSERT_EQ(proc_run(argv, NULL, NULL, NULL, 0, 120, &c), 0);
-	EXPECT_EQ(c.status, 0);
-	if (c.status)
-		TH_LOG("kernel.sh: %s", c.err);
-	proc_result_free(&c);
+		 "; do %s /bin/$p; echo \"$p exit $?\"; done\npoweroff -f\n", env);
+	if (!mkdtemp(dir))
+		return NULL;
 	char *out = NULL;
-	if (!c.status) {
-		static const char *const mem[] = { "-m", "1G", NULL };
-		out = boot_gpu(_metadata, "g71", cmds, NULL, dir, mem);
+	int started = proc_run(argv, NULL, NULL, NULL, 0, 120, &c);
+	EXPECT_EQ(started, 0);
+	if (!started) {
+		EXPECT_EQ(c.status, 0);
+		if (c.status)
+			TH_LOG("kernel.sh: %s", c.err);
+		const char *const extra[] = { "-m", mem, NULL };
+		if (!c.status)
+			out = boot_gpu(_metadata, "g71", cmds, NULL, dir, extra);
+		proc_result_free(&c);
 	}
 	rm_tree(dir);
-	if (!out)
-		return;
-	EXPECT_NONNULL(strstr(out, "\nrenderer: Mali-G71 (Panfrost)\r\n"));
-	for (unsigned k = 0; k < N; k++) {
+	return out;
+}
+
+/* Every one of @progs said "NAME exit 0", after @renderer, and panfrost
+ * neither timed out nor faulted. */
+static void expect_all_passed(struct __test_metadata *_metadata, char *out, const char *renderer,
+			      const char *const *progs, unsigned n)
+{
+	EXPECT_NONNULL(strstr(out, renderer));
+	for (unsigned k = 0; k < n; k++) {
 		char want[64];
 		snprintf(want, sizeof(want), "\n%s exit 0\r\n", progs[k]);
 		EXPECT_NONNULL(strstr(out, want));
@@ -545,6 +548,35 @@ TEST_TIMEOUT(gles_compute_programs_through_the_guests_panfrost, 300)
 	EXPECT_NULL(strstr(out, "timeout"));
 	EXPECT_NULL(strstr(out, "Page fault"));
 	free(out);
+}
+
+/* Debian 12's libEGL, libGLESv2 and panfrost_dri.so drive the Mali
+ * through the guest kernel's panfrost: the nine GLES compute programs. */
+TEST_TIMEOUT(gles_compute_programs_through_the_guests_panfrost, 300)
+{
+	static const char *const progs[] = {
+		"gles_vadd", "gles_reduce", "gles_scan", "gles_sgemm", "gles_transpose",
+		"gles_histogram", "gles_sobel", "gles_image", "gles_bfs",
+	};
+	const char *sys = sysroot_path();
+	if (!sys)
+		SKIP(return, "no arm64 sysroot: run make sysroot");
+	char *out = boot_mesa(_metadata, sys, progs, 9, "", "1G");
+	if (out)
+		expect_all_passed(_metadata, out, "\nrenderer: Mali-G71 (Panfrost)\r\n", progs, 9);
+}
+
+/* OpenCL in the guest: Debian 13's rusticl (Mesa 25) compiles a vector
+ * add with its clang and runs it through the guest kernel's panfrost. */
+TEST_TIMEOUT(opencl_through_rusticl_and_the_guests_panfrost, 300)
+{
+	static const char *const progs[] = { "cl_vadd" };
+	const char *sys = sysroot_variant_path("trixie");
+	if (!sys)
+		SKIP(return, "no Debian 13 sysroot: run make sysroot-trixie");
+	char *out = boot_mesa(_metadata, sys, progs, 1, "RUSTICL_ENABLE=panfrost", "1536M");
+	if (out)
+		expect_all_passed(_metadata, out, "\ndevice: Mali-G71 (Panfrost)\r\n", progs, 1);
 }
 
 TEST_HARNESS_MAIN
