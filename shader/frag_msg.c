@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * The fragment-shading messages (raster.h): LD_VAR* interpolate a
- * varying of the primitive being shaded at the pixel centre, ATEST
+ * varying of the primitive being shaded at the pixel centre, VAR_TEX
+ * looks a texture up at one (at the quad's level of detail), ATEST
  * passes the coverage on after a late depth/stencil test (alpha-to-
- * coverage is refused when the draw is read), BLEND writes a colour into the tile buffer, replacing or
- * through the fixed-function equation of the draw's blend descriptor.
+ * coverage is refused when the draw is read), BLEND writes a colour into
+ * the tile buffer, replacing or through the fixed-function equation of
+ * the draw's blend descriptor.
  *
  * Internal blend descriptor (BLEND's FAU operands, words 2-3 of the
  * blend descriptor): mode [1:0] (0 shader, 1 opaque, 2 fixed-function,
@@ -122,6 +124,48 @@ static int ld_var(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	return 0;
 }
 
+/*
+ * VAR_TEX: the first two components of varying @vi as the coordinates of
+ * a 2D lookup of texture and sampler @ti, at LOD zero or at the LOD the
+ * quad's coordinates give; the result in register format @rf in @out.
+ */
+static int var_tex(struct bi_tctx *x, unsigned lane, unsigned vi, unsigned ti,
+		   bool zero_lod, enum bi_regfmt rf, uint32_t out[4])
+{
+	uint32_t c[4], q[4], u[4], v[4], w, h;
+	int32_t lod = 0;
+	int err = interpolate(x, lane, vi, c);
+
+	for (unsigned i = 0; i < 4 && !err && !zero_lod; i++) {
+		err = interpolate(x, (lane & ~3u) | i, vi, q);
+		u[i] = q[0];
+		v[i] = q[1];
+	}
+	if (!err && !zero_lod)
+		err = bi_tex_size(x, ti, &w, &h);
+	if (err)
+		return err;
+	if (!zero_lod)
+		lod = bi_quad_lod(u, v, w, h, lane & 3);
+	return bi_tex_sample2d(x, lane, ti, ti, c, lod, !zero_lod, rf, out);
+}
+
+static int var_tex_msg(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
+{
+	enum bi_regfmt rf = ins->desc->op == BI_OP_VAR_TEX_F16 ? BI_RF_F16 : BI_RF_F32;
+	uint32_t out[4];
+	int err;
+
+	if (bi_mod(ins, BI_MOD_SAMPLE, BI_O_CENTER) == BI_O_EXPLICIT)
+		return unsupported("VAR_TEX at an explicit offset");
+	err = var_tex(x, lane, bi_imm_named(ins, "varying_index"),
+		      bi_imm_named(ins, "texture_index"),
+		      bi_mod(ins, BI_MOD_LOD_MODE, BI_O_ZERO_LOD) == BI_O_ZERO_LOD, rf, out);
+	for (unsigned i = 0; i < bi_reg_words(rf, 4) && !err; i++)
+		*bi_staging(x, lane, i) = out[i];
+	return err;
+}
+
 int bi_frag_preload(const struct bi_env *env, struct bi_warp *w, unsigned lane,
 		    uint32_t msg, unsigned reg)
 {
@@ -130,14 +174,22 @@ int bi_frag_preload(const struct bi_env *env, struct bi_warp *w, unsigned lane,
 	uint32_t out[4];
 	int err;
 
-	if ((msg & 0xf) == 0)
+	switch (msg & 0xf) {
+	case 0:
 		return 0;
-	if ((msg & 0xf) != 1)
-		return unsupported("texturing message preloads (VAR_TEX)");
-	err = interpolate(&x, lane, (msg >> 4) & 0x1f, out);
-	if (!err)
-		pack(rf, ((msg >> 11) & 3) + 1, out, &w->r[lane][reg]);
-	return err;
+	case 1: /* LD_VAR: index [8:4], components - 1 [12:11] */
+		err = interpolate(&x, lane, (msg >> 4) & 0x1f, out);
+		if (!err)
+			pack(rf, ((msg >> 11) & 3) + 1, out, &w->r[lane][reg]);
+		return err;
+	case 2: /* VAR_TEX: varying [6:4], texture [8:7], zero LOD [15] */
+		err = var_tex(&x, lane, (msg >> 4) & 7, (msg >> 7) & 3, (msg >> 15) & 1, rf, out);
+		for (unsigned i = 0; i < bi_reg_words(rf, 4) && !err; i++)
+			w->r[lane][reg + i] = out[i];
+		return err;
+	default:
+		return unsupported("this message preload");
+	}
 }
 
 /* One operand of the blend equation (@c: the C selector). */
@@ -259,6 +311,8 @@ int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	case BI_OP_LD_VAR_FLAT_IMM:
 	case BI_OP_ATEST:
 	case BI_OP_BLEND:
+	case BI_OP_VAR_TEX_F16:
+	case BI_OP_VAR_TEX_F32:
 		break;
 	default:
 		return -1;
@@ -279,6 +333,9 @@ int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		*out = bi_frag_zs_late(x->env->frag, lane) ? bi_src(x, ins, 0, lane, false) : 0;
 		*bi_staging(x, lane, 0) = *out;
 		return 0;
+	case BI_OP_VAR_TEX_F16:
+	case BI_OP_VAR_TEX_F32:
+		return var_tex_msg(x, ins, lane);
 	default:
 		return blend(x, ins, lane);
 	}

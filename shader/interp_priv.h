@@ -177,6 +177,18 @@ int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
  * or x, y, z (3D buffers, @tex). */
 int bi_attr_address(struct bi_tctx *x, unsigned table, uint32_t index,
 		    const uint32_t pos[3], bool tex, uint64_t *va, uint32_t *fmt);
+/* The texture unit for fragment shading (tex.c): the level of detail
+ * (8:8) of quad lane @i's lookup from the four lanes' coordinates @u, @v
+ * (f32, normalised) on a @w x @h texture; a filtered 2D lookup at @c
+ * with that LOD (@computed: biased and clamped by the sampler); the
+ * size of texture @texture. 0 or a bi_fault. */
+int32_t bi_quad_lod(const uint32_t u[4], const uint32_t v[4], uint32_t w, uint32_t h,
+		    unsigned i);
+int bi_tex_sample2d(struct bi_tctx *x, unsigned lane, unsigned texture,
+		    unsigned sampler, const uint32_t c[2], int32_t lod, bool computed,
+		    enum bi_regfmt rf, uint32_t out[4]);
+int bi_tex_size(struct bi_tctx *x, unsigned texture, uint32_t *w, uint32_t *h);
+
 /* A message's register format, vector size, and the registers @n
  * components of @rf take. */
 enum bi_regfmt bi_regfmt_of(const struct bi_instr *ins);

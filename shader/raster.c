@@ -213,13 +213,17 @@ static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
 		w->r[l][59] = x | y << 16;
 		w->r[l][60] = in;
 		w->r[l][61] = in;
-		/* v7 preloads up to two varyings: into r0-r3 and r4-r7 */
-		for (unsigned m = 0; m < 2 && r->g->arch >= BI_ARCH_V7 && !err; m++)
-			err = bi_frag_preload(&r->d.env, w, l,
-					      r->d.rsd[BI_RSD_MSG_PRELOAD] >> (16 * m), 4 * m);
 	}
 	/* without a shader (depth/stencil only) the tests were all */
-	if (err || !r->d.shader)
+	if (!r->d.shader)
+		return 0;
+	/* v7 preloads up to two varyings (or lookups, which need the whole
+	 * quad's barycentrics): into r0-r3 and r4-r7 */
+	for (unsigned l = 0; l < 4 * nq && r->g->arch >= BI_ARCH_V7; l++)
+		for (unsigned m = 0; m < 2 && !err; m++)
+			err = bi_frag_preload(&r->d.env, w, l,
+					      r->d.rsd[BI_RSD_MSG_PRELOAD] >> (16 * m), 4 * m);
+	if (err)
 		return err;
 	err = bi_warp_run_alone(&r->d.env, w, r->job);
 	/* a late test the shader did not reach through ATEST */

@@ -39,8 +39,10 @@
  * Filtered lookups (TEXS_2D; TEXC TEX at a zero or explicit LOD) of 1D,
  * 2D and 3D textures and of a layer of 1D and 2D arrays: nearest or
  * linear (2, 4 or 8 taps), every wrap mode in each coordinate, integer
- * formats nearest. AFBC, cube maps, computed LODs, gradients, trilinear
- * filtering, gathers, shadow compares, texel offsets, linear filtering
+ * formats nearest; in fragment shaders TEXS_2D and VAR_TEX (frag_msg.c)
+ * at the LOD of the quad's derivatives, biased and clamped by the
+ * sampler; mipmaps nearest or trilinear. AFBC, cube maps, other computed
+ * LODs, gradients, gathers, shadow compares, texel offsets, linear filtering
  * of integer formats and 16-bit integer results of lookups are
  * BI_FAULT_UNIMPLEMENTED: the job faults rather than guessing.
  */
@@ -444,6 +446,7 @@ struct lookup {
 	uint32_t c[3], layer;
 	int32_t lod;
 	enum bi_regfmt rf;
+	bool computed; /* @lod from derivatives: the sampler biases and clamps it */
 };
 
 /* Texel-space 24.8 fixed-point position of coordinate @u along a
@@ -456,48 +459,45 @@ static int64_t fixed_pos(uint32_t u, uint32_t n, bool normalized, bool nearest)
 			    INT32_MIN, INT32_MAX) - (nearest ? 0 : 128);
 }
 
-/* The level a lookup at LOD @lod uses: 0 for mipmap mode "none", else the
- * nearest one (GL's rule); trilinear blending is not modelled. */
-static int lookup_level(const struct texture *t, uint32_t sw0, int32_t lod, unsigned *level)
+/*
+ * The levels a lookup at LOD @lod (8:8, > 0: minified) blends: mipmap
+ * mode "none" level 0; "nearest" the level nearest the LOD (GL's
+ * rule); trilinear the two around it, *@frac (8 bits) of the way from
+ * the first to the second (0 when there is only one).
+ */
+static void lookup_levels(const struct texture *t, uint32_t sw0, int32_t lod,
+			  unsigned level[2], unsigned *frac)
 {
-	*level = 0;
-	if (lod > 0 && (sw0 >> 30) == 3)
-		return BI_FAULT_UNIMPLEMENTED; /* trilinear */
-	if (lod > 128 && (sw0 >> 30) == 0)
-		*level = OS_MIN((unsigned)((lod + 127) >> 8), t->levels - 1);
-	return 0;
+	unsigned mode = sw0 >> 30, last = t->levels - 1;
+
+	level[0] = level[1] = 0;
+	*frac = 0;
+	if (lod > 128 && mode == 0)
+		level[0] = OS_MIN((unsigned)((lod + 127) >> 8), last);
+	if (lod > 0 && mode == 3) {
+		level[0] = OS_MIN((unsigned)(lod >> 8), last);
+		level[1] = OS_MIN(level[0] + 1, last);
+		*frac = level[0] == last ? 0 : (unsigned)(lod & 255);
+	}
 }
 
 /*
- * Filtered sampling of a 1D, 2D or 3D texture (or a layer of a 1D/2D
- * array). Nearest or (bi/tri)linear by the sampler's magnify (LOD <= 0)
- * or minify bit: 2, 4 or 8 taps, each coordinate wrapped by its own mode
- * (S, T, R). Linear weights have 8 fractional bits per dimension, as
- * texture units' sub-texel precision goes, and blend by fused
- * multiply-adds in f32. Integer formats are looked up nearest only.
+ * One level's filtered sample (f32, or the integer register format of
+ * an integer texture): nearest, or (bi/tri)linear with 2, 4 or 8 taps,
+ * each coordinate wrapped by its own mode (S, T, R). Linear weights have
+ * 8 fractional bits per dimension, as texture units' sub-texel precision
+ * goes, and blend by fused multiply-adds in f32.
  */
-static int sample(struct bi_tctx *x, unsigned lane, const struct texture *t,
-		  unsigned sampler, const struct lookup *in, uint32_t out[4])
+static int sample_level(struct bi_tctx *x, unsigned lane, const struct texture *t,
+			const uint32_t *sw, unsigned level, bool nearest,
+			const struct lookup *in, uint32_t out[4])
 {
-	unsigned kind = (t->w[0] >> 4) & 3, dims = kind, level, nk;
-	bool integer = t->pf.kind == BI_FK_UINT || t->pf.kind == BI_FK_SINT, nearest;
-	uint32_t sw[8], n[3], layer = OS_MIN(in->layer, t->w[6] & 0xffff);
+	unsigned dims = (t->w[0] >> 4) & 3, nk = nearest ? 1 : 1u << dims;
+	bool integer = t->pf.kind == BI_FK_UINT || t->pf.kind == BI_FK_SINT;
+	uint32_t n[3], layer = OS_MIN(in->layer, t->w[6] & 0xffff);
 	int64_t fx[3];
 	int err;
 
-	if (!x->env->samplers || kind == 0)
-		return BI_FAULT_UNIMPLEMENTED; /* no sampler table, cube maps */
-	if (integer ? in->rf != BI_RF_S32 && in->rf != BI_RF_U32 : in->rf > BI_RF_F32)
-		return BI_FAULT_UNIMPLEMENTED; /* 16-bit integers, mixed kinds */
-	err = rd(x, x->env->samplers + 32ull * sampler, sw, sizeof(sw));
-	if (!err)
-		err = lookup_level(t, sw[0], in->lod, &level);
-	if (err)
-		return err;
-	nearest = (sw[0] >> (in->lod <= 0 ? 28 : 27)) & 1;
-	if (!nearest && integer)
-		return BI_FAULT_UNIMPLEMENTED; /* filtering integers is undefined */
-	nk = nearest ? 1 : 1u << dims;
 	for (unsigned d = 0; d < dims; d++) {
 		n[d] = texture_size(t, d, level);
 		fx[d] = fixed_pos(in->c[d], n[d], (sw[0] >> 25) & 1, nearest);
@@ -534,6 +534,49 @@ static int sample(struct bi_tctx *x, unsigned lane, const struct texture *t,
 		for (unsigned j = 0; j < 4; j++)
 			out[j] = bi_f32_fma(v[j], wgt, out[j], BI_RM_RTE, false);
 	}
+	return 0;
+}
+
+/*
+ * Filtered sampling of a 1D, 2D or 3D texture (or a layer of a 1D/2D
+ * array): nearest or linear by the sampler's magnify (LOD <= 0) or
+ * minify bit, at the level(s) the mipmap mode picks, two levels blended
+ * linearly (trilinear). Integer formats are looked up nearest only.
+ */
+static int sample(struct bi_tctx *x, unsigned lane, const struct texture *t,
+		  unsigned sampler, const struct lookup *in, uint32_t out[4])
+{
+	unsigned kind = (t->w[0] >> 4) & 3, level[2], frac;
+	bool integer = t->pf.kind == BI_FK_UINT || t->pf.kind == BI_FK_SINT, nearest;
+	uint32_t sw[8], hi[4];
+	int32_t lod = in->lod;
+	int err;
+
+	if (!x->env->samplers || kind == 0)
+		return BI_FAULT_UNIMPLEMENTED; /* no sampler table, cube maps */
+	if (integer ? in->rf != BI_RF_S32 && in->rf != BI_RF_U32 : in->rf > BI_RF_F32)
+		return BI_FAULT_UNIMPLEMENTED; /* 16-bit integers, mixed kinds */
+	err = rd(x, x->env->samplers + 32ull * sampler, sw, sizeof(sw));
+	if (err)
+		return err;
+	/* bias (signed 8:8), then the minimum and maximum (unsigned 5:8) */
+	if (in->computed)
+		lod = OS_MIN(OS_MAX(lod + (int16_t)(sw[2] & 0xffff), (int32_t)(sw[1] & 0x1fff)),
+			     (int32_t)((sw[1] >> 16) & 0x1fff));
+	lookup_levels(t, sw[0], lod, level, &frac);
+	nearest = (sw[0] >> (lod <= 0 ? 28 : 27)) & 1;
+	if ((!nearest || frac) && integer)
+		return BI_FAULT_UNIMPLEMENTED; /* filtering integers is undefined */
+	err = sample_level(x, lane, t, sw, level[0], nearest, in, out);
+	if (!err && frac)
+		err = sample_level(x, lane, t, sw, level[1], nearest, in, hi);
+	if (err)
+		return err;
+	for (unsigned j = 0; j < 4 && frac; j++)
+		out[j] = bi_f32_fma(bi_f32_add(hi[j], out[j] ^ 0x80000000u, BI_RM_RTE, false),
+				    bi_fp_ldexp(&bi_f32, bi_fp_from_int(&bi_f32, frac, BI_RM_RTE),
+						-8, BI_RM_RTE, false),
+				    out[j], BI_RM_RTE, false);
 	to_regfmt(in->rf, out);
 	return 0;
 }
@@ -610,7 +653,7 @@ static int texc(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 		/* an explicit LOD is signed 8:8; the layer an integer */
 		struct lookup in = {
 			{ s0, s1, st.z }, st.layer,
-			t.lod == LOD_EXPLICIT ? (int16_t)(st.lod & 0xffff) : 0, rf,
+			t.lod == LOD_EXPLICIT ? (int16_t)(st.lod & 0xffff) : 0, rf, false,
 		};
 
 		if (t.dim != ((tx.w[0] >> 4) & 3))
@@ -623,24 +666,90 @@ static int texc(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	return 0;
 }
 
-/* TEXS_2D: a filtered 2D lookup at LOD zero with immediate indices. */
+/* f32 @a - @b, times @n. */
+static uint32_t diff_scaled(uint32_t a, uint32_t b, uint32_t n)
+{
+	return bi_f32_mul(bi_f32_add(a, b ^ 0x80000000u, BI_RM_RTE, false),
+			  bi_fp_from_int(&bi_f32, n, BI_RM_RTE), BI_RM_RTE, false);
+}
+
+int32_t bi_quad_lod(const uint32_t u[4], const uint32_t v[4], uint32_t w, uint32_t h,
+		    unsigned i)
+{
+	unsigned row = i & 2, col = i & 1;
+	uint32_t d[4] = {
+		diff_scaled(u[row + 1], u[row], w), diff_scaled(v[row + 1], v[row], h),
+		diff_scaled(u[2 + col], u[col], w), diff_scaled(v[2 + col], v[col], h),
+	};
+	uint32_t px = bi_f32_fma(d[0], d[0], bi_f32_mul(d[1], d[1], BI_RM_RTE, false),
+				 BI_RM_RTE, false);
+	uint32_t py = bi_f32_fma(d[2], d[2], bi_f32_mul(d[3], d[3], BI_RM_RTE, false),
+				 BI_RM_RTE, false);
+	uint32_t rho2 = bi_fp_cmp(&bi_f32, px, py) > 0 ? px : py;
+	int32_t e = (int32_t)((rho2 >> 23) & 0xff);
+
+	/* log2(rho) = log2(rho^2) / 2, from the exponent and, linearly, the
+	 * mantissa: exact where it matters (whole and half levels) */
+	if (!e || bi_fp_is_nan(&bi_f32, rho2))
+		return -(32 << 8);
+	if (e == 0xff)
+		return 32 << 8;
+	return ((e - 127) * 256 + (int32_t)((rho2 >> 15) & 0xff)) / 2;
+}
+
+int bi_tex_sample2d(struct bi_tctx *x, unsigned lane, unsigned texture,
+		    unsigned sampler, const uint32_t c[2], int32_t lod, bool computed,
+		    enum bi_regfmt rf, uint32_t out[4])
+{
+	struct lookup in = { { c[0], c[1], 0 }, 0, lod, rf, computed };
+	struct texture tx;
+	int err = texture_read(x, texture, &tx);
+
+	if (!err && ((tx.w[0] >> 4) & 3) != 2)
+		err = BI_FAULT_UNIMPLEMENTED; /* a 2D lookup of another kind */
+	return err ? err : sample(x, lane, &tx, sampler, &in, out);
+}
+
+/* The texture's size in texels (@texture of the table). */
+int bi_tex_size(struct bi_tctx *x, unsigned texture, uint32_t *w, uint32_t *h)
+{
+	struct texture tx;
+	int err = texture_read(x, texture, &tx);
+
+	*w = (tx.w[1] & 0xffff) + 1;
+	*h = (tx.w[1] >> 16) + 1;
+	return err;
+}
+
+/*
+ * TEXS_2D: a filtered 2D lookup with immediate indices, at LOD zero or,
+ * in a fragment shader, at the LOD the quad's coordinates give (the
+ * other threads' source registers, read before this tuple writes).
+ */
 static int texs_2d(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 {
 	enum bi_regfmt rf = ins->desc->op == BI_OP_TEXS_2D_F16 ? BI_RF_F16 : BI_RF_F32;
-	struct lookup in = {
-		{ bi_src(x, ins, 0, lane, false), bi_src(x, ins, 1, lane, false), 0 }, 0, 0, rf,
-	};
-	struct texture tx;
-	uint32_t out[4];
+	unsigned texture = bi_imm_named(ins, "texture_index");
+	uint32_t c[2] = { bi_src(x, ins, 0, lane, false), bi_src(x, ins, 1, lane, false) };
+	bool computed = bi_mod(ins, BI_MOD_LOD_MODE, BI_O_ZERO_LOD) != BI_O_ZERO_LOD;
+	uint32_t out[4], u[4], v[4], w, h;
+	int32_t lod = 0;
 	int err;
 
-	if (bi_mod(ins, BI_MOD_LOD_MODE, BI_O_ZERO_LOD) != BI_O_ZERO_LOD)
-		return BI_FAULT_UNIMPLEMENTED; /* computed LOD: no derivatives here */
-	err = texture_read(x, bi_imm_named(ins, "texture_index"), &tx);
-	if (!err && ((tx.w[0] >> 4) & 3) != 2)
-		err = BI_FAULT_UNIMPLEMENTED; /* a 2D lookup of another kind */
-	if (!err)
-		err = sample(x, lane, &tx, bi_imm_named(ins, "sampler_index"), &in, out);
+	if (computed) {
+		if (!x->env->frag)
+			return BI_FAULT_UNIMPLEMENTED; /* no quads: no derivatives */
+		for (unsigned i = 0; i < 4; i++) {
+			u[i] = bi_src(x, ins, 0, (lane & ~3u) | i, false);
+			v[i] = bi_src(x, ins, 1, (lane & ~3u) | i, false);
+		}
+		err = bi_tex_size(x, texture, &w, &h);
+		if (err)
+			return err;
+		lod = bi_quad_lod(u, v, w, h, lane & 3);
+	}
+	err = bi_tex_sample2d(x, lane, texture, bi_imm_named(ins, "sampler_index"), c, lod,
+			      computed, rf, out);
 	if (err)
 		return err;
 	tex_result(x, lane, rf, 0xf, out);

@@ -136,6 +136,12 @@ TEST(triangle_g52) { against_llvmpipe(_metadata, "gfx_triangle", "g52", "noafbc"
 TEST(draws_g71) { against_llvmpipe(_metadata, "gfx_draws", "g71", "noafbc", 64, 48, 2, true); }
 TEST(draws_g52) { against_llvmpipe(_metadata, "gfx_draws", "g52", "noafbc", 64, 48, 2, true); }
 
+/* Nearest-mipmap-nearest lookups of flat-coloured levels at one, four
+ * and eight texels a pixel: the level of detail from the quads'
+ * derivatives picks the colour, which must be exactly llvmpipe's. */
+TEST(texture_lod_g71) { against_llvmpipe(_metadata, "gfx_texture", "g71", "noafbc", 64, 48, 0, true); }
+TEST(texture_lod_g52) { against_llvmpipe(_metadata, "gfx_texture", "g52", "noafbc", 64, 48, 0, true); }
+
 /* Mesa's default for the target is AFBC: the job fails and says why. */
 TEST(clear_afbc_fails_naming_it)
 {

@@ -108,4 +108,29 @@ static inline GLuint gfx_program(const char *vs, const char *fs, const char *con
 	return prog;
 }
 
+/* A cleared @w x @h target (gfx_target) and program @vs/@fs whose
+ * attributes 0 and 1 are @n0 and @n1 floats of each vertex of @size
+ * bytes of interleaved @verts, in a new array buffer; the program. */
+static inline GLuint gfx_scene(int w, int h, const char *vs, const char *fs,
+			       const char *const *attrs, const float *verts, size_t size,
+			       int n0, int n1)
+{
+	GLsizei stride = (GLsizei)((n0 + n1) * sizeof(float));
+	GLuint prog, vbo;
+
+	gfx_target(w, h);
+	GL(glClearColor)(0.1f, 0.1f, 0.1f, 1.0f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	prog = gfx_program(vs, fs, attrs);
+	GL(glGenBuffers)(1, &vbo);
+	GL(glBindBuffer)(GL_ARRAY_BUFFER, vbo);
+	GL(glBufferData)(GL_ARRAY_BUFFER, (GLsizeiptr)size, verts, GL_STATIC_DRAW);
+	GL(glVertexAttribPointer)(0, n0, GL_FLOAT, 0, stride, (const void *)0);
+	GL(glVertexAttribPointer)(1, n1, GL_FLOAT, 0, stride,
+				  (const void *)(n0 * sizeof(float)));
+	GL(glEnableVertexAttribArray)(0);
+	GL(glEnableVertexAttribArray)(1);
+	return prog;
+}
+
 #endif

@@ -54,26 +54,15 @@ static const unsigned short indices[] = { 7, 8, 9, 9, 8, 10 };
 int main(int argc, char **argv)
 {
 	static const char *const attrs[] = { "pos", "col", NULL };
-	GLuint vbo, ibo;
+	GLuint ibo;
 
 	if (argc != 2)
 		gles_die("usage", "gfx_draws OUT.rgba");
 	gfx_init();
-	gfx_target(64, 48);
-	GL(glClearColor)(0.1f, 0.1f, 0.1f, 1.0f);
-	GL(glClear)(GL_COLOR_BUFFER_BIT);
-	gfx_program(vs, fs, attrs);
-	GL(glGenBuffers)(1, &vbo);
-	GL(glBindBuffer)(GL_ARRAY_BUFFER, vbo);
-	GL(glBufferData)(GL_ARRAY_BUFFER, sizeof(verts), verts, GL_STATIC_DRAW);
+	gfx_scene(64, 48, vs, fs, attrs, verts, sizeof(verts), 2, 3);
 	GL(glGenBuffers)(1, &ibo);
 	GL(glBindBuffer)(GL_ELEMENT_ARRAY_BUFFER, ibo);
 	GL(glBufferData)(GL_ELEMENT_ARRAY_BUFFER, sizeof(indices), indices, GL_STATIC_DRAW);
-	GL(glVertexAttribPointer)(0, 2, GL_FLOAT, 0, 5 * sizeof(float), (const void *)0);
-	GL(glVertexAttribPointer)(1, 3, GL_FLOAT, 0, 5 * sizeof(float),
-				  (const void *)(2 * sizeof(float)));
-	GL(glEnableVertexAttribArray)(0);
-	GL(glEnableVertexAttribArray)(1);
 	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 3, 4);
 	GL(glDrawElements)(GL_TRIANGLES, 6, GL_UNSIGNED_SHORT, (const void *)0);
 	GL(glDrawArrays)(GL_TRIANGLE_FAN, 11, 5);

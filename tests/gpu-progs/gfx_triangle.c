@@ -39,23 +39,11 @@ static const float verts[] = {
 int main(int argc, char **argv)
 {
 	static const char *const attrs[] = { "pos", "col", NULL };
-	GLuint vbo;
 
 	if (argc != 2)
 		gles_die("usage", "gfx_triangle OUT.rgba");
 	gfx_init();
-	gfx_target(64, 48);
-	GL(glClearColor)(0.1f, 0.1f, 0.1f, 1.0f);
-	GL(glClear)(GL_COLOR_BUFFER_BIT);
-	gfx_program(vs, fs, attrs);
-	GL(glGenBuffers)(1, &vbo);
-	GL(glBindBuffer)(GL_ARRAY_BUFFER, vbo);
-	GL(glBufferData)(GL_ARRAY_BUFFER, sizeof(verts), verts, GL_STATIC_DRAW);
-	GL(glVertexAttribPointer)(0, 2, GL_FLOAT, 0, 5 * sizeof(float), (const void *)0);
-	GL(glVertexAttribPointer)(1, 3, GL_FLOAT, 0, 5 * sizeof(float),
-				  (const void *)(2 * sizeof(float)));
-	GL(glEnableVertexAttribArray)(0);
-	GL(glEnableVertexAttribArray)(1);
+	gfx_scene(64, 48, vs, fs, attrs, verts, sizeof(verts), 2, 3);
 	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
 	return gfx_save(64, 48, argv[1]);
 }
