@@ -489,11 +489,11 @@ TEST_TIMEOUT(an_mmu_fault_through_panfrost_then_a_job_runs, 300)
  * Mesa in the guest: scripts/kernel.sh --mesa-initramfs puts the arm64
  * sysroot @sys's Mesa (EGL and GLES, and rusticl where it has one) and
  * the programs @progs[0..n) of tests/gpu-progs (each checks its results
- * against a C reference) in a copy of the initramfs; booted with @mem of
- * RAM, its shell runs each with @env. Returns the console, or NULL after
- * a skip or failure.
+ * against a C reference) in a copy of the initramfs; booted with -gpu
+ * @gpu and @mem of RAM, its shell runs each with @env. Returns the
+ * console, or NULL after a skip or failure.
  */
-static char *boot_mesa(struct __test_metadata *_metadata, const char *sys,
+static char *boot_mesa(struct __test_metadata *_metadata, const char *sys, const char *gpu,
 		       const char *const *progs, unsigned n, const char *env, const char *mem)
 {
 	char dir[] = "/tmp/vgpu-system-mesa-XXXXXX", init[4300], paths[16][4200], cmds[512];
@@ -525,7 +525,7 @@ static char *boot_mesa(struct __test_metadata *_metadata, const char *sys,
 			TH_LOG("kernel.sh: %s", c.err);
 		const char *const extra[] = { "-m", mem, NULL };
 		if (!c.status)
-			out = boot_gpu(_metadata, "g71", cmds, NULL, dir, extra);
+			out = boot_gpu(_metadata, gpu, cmds, NULL, dir, extra);
 		proc_result_free(&c);
 	}
 	rm_tree(dir);
@@ -551,19 +551,25 @@ static void expect_all_passed(struct __test_metadata *_metadata, char *out, cons
 }
 
 /* Debian 12's libEGL, libGLESv2 and panfrost_dri.so drive the Mali
- * through the guest kernel's panfrost: the nine GLES compute programs. */
+ * through the guest kernel's panfrost: the nine GLES compute programs on
+ * the G71, four of them (buffers, shared memory, images, a loop of
+ * dispatches) on the G52. */
 TEST_TIMEOUT(gles_compute_programs_through_the_guests_panfrost, 300)
 {
 	static const char *const progs[] = {
-		"gles_vadd", "gles_reduce", "gles_scan", "gles_sgemm", "gles_transpose",
-		"gles_histogram", "gles_sobel", "gles_image", "gles_bfs",
+		"gles_vadd", "gles_sgemm", "gles_image", "gles_bfs", "gles_reduce",
+		"gles_scan", "gles_transpose", "gles_histogram", "gles_sobel",
 	};
 	const char *sys = sysroot_path();
 	if (!sys)
 		SKIP(return, "no arm64 sysroot: run make sysroot");
-	char *out = boot_mesa(_metadata, sys, progs, 9, "", "1G");
+	char *out = boot_mesa(_metadata, sys, "g71", progs, 9, "", "1G");
 	if (out)
 		expect_all_passed(_metadata, out, "\nrenderer: Mali-G71 (Panfrost)\r\n", progs, 9);
+	out = boot_mesa(_metadata, sys, "g52", progs, 4,
+			"VGPU_EXPECT_RENDERER='Mali-G52 (Panfrost)'", "1G");
+	if (out)
+		expect_all_passed(_metadata, out, "\nrenderer: Mali-G52 (Panfrost)\r\n", progs, 4);
 }
 
 /* OpenCL in the guest: Debian 13's rusticl (Mesa 25) compiles a vector
@@ -574,7 +580,7 @@ TEST_TIMEOUT(opencl_through_rusticl_and_the_guests_panfrost, 300)
 	const char *sys = sysroot_variant_path("trixie");
 	if (!sys)
 		SKIP(return, "no Debian 13 sysroot: run make sysroot-trixie");
-	char *out = boot_mesa(_metadata, sys, progs, 1, "RUSTICL_ENABLE=panfrost", "1536M");
+	char *out = boot_mesa(_metadata, sys, "g71", progs, 1, "RUSTICL_ENABLE=panfrost", "1536M");
 	if (out)
 		expect_all_passed(_metadata, out, "\ndevice: Mali-G71 (Panfrost)\r\n", progs, 1);
 }
