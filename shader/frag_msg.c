@@ -6,7 +6,8 @@
  * passes the coverage on after a late depth/stencil test (alpha-to-
  * coverage is refused when the draw is read), BLEND writes a colour into
  * the tile buffer, replacing or through the fixed-function equation of
- * the draw's blend descriptor.
+ * the draw's blend descriptor, or enters a blend shader, which reads the
+ * tile with LD_TILE.
  *
  * Internal blend descriptor (BLEND's FAU operands, words 2-3 of the
  * blend descriptor): mode [1:0] (0 shader, 1 opaque, 2 fixed-function,
@@ -22,6 +23,9 @@
 
 #define LOG "fragment"
 #define ONE 0x3f800000u
+/* the tile buffer's R8G8B8A8 as a pixel format: RGBA8 unorm, identity
+ * (v6 swizzle) */
+#define RGBA8_UNORM ((187u << 12) | 0x688)
 
 enum { MODE_SHADER, MODE_OPAQUE, MODE_FIXED, MODE_OFF };
 
@@ -249,10 +253,12 @@ static uint32_t blend_fn(unsigned fn, const uint32_t *s, const uint32_t *d,
 int bi_frag_blend(struct bi_frag *f, unsigned lane, unsigned rt, unsigned mode,
 		  enum bi_regfmt rf, const uint32_t *c)
 {
-	/* unorm8 RGBA: the tile buffer's R8G8B8A8 (v6 swizzle / v7 order) */
-	uint32_t fmt = (187u << 12) | 0x688;
+	uint32_t fmt = RGBA8_UNORM;
 	struct bi_frag_lane *fl = &f->lane[lane];
-	uint32_t s[4], d[4], eq = f->blend[rt][1], mask = eq >> 28;
+	/* opaque writes every channel (Mesa masks channels in fixed-function
+	 * mode or in the blend shader, whose descriptor has no mask) */
+	uint32_t s[4], d[4], eq = f->blend[rt][1];
+	uint32_t mask = mode == MODE_FIXED ? eq >> 28 : 0xf;
 	struct bi_pixfmt pf;
 	uint8_t *px, out[4];
 	bool ok = true;
@@ -280,7 +286,14 @@ int bi_frag_blend(struct bi_frag *f, unsigned lane, unsigned rt, unsigned mode,
 	return 0;
 }
 
-static int blend(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
+/*
+ * BLEND. In shader mode the thread continues at the blend shader (its
+ * PC in the descriptor's high word, in the shader's 4 GiB) with the
+ * colour in r0-r3 and the return address (the low word's [31:3], 0 to
+ * end there) as the result, for the blend shader's final JUMP.
+ */
+static int blend(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
+		 uint32_t *out)
 {
 	struct bi_frag *f = x->env->frag;
 	uint32_t cov = bi_src(x, ins, 0, lane, false);
@@ -288,15 +301,48 @@ static int blend(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	enum bi_regfmt rf = (enum bi_regfmt)((hi >> 24) & 7);
 	uint32_t c[4];
 
+	if ((lo & 3) == MODE_SHADER) {
+		if (bi_sr_index(x, 0) != 0)
+			return unsupported("a blend shader's colour outside r0-r3");
+		x->taken |= (uint8_t)(1u << lane);
+		x->target[lane] = (x->pc & ~0xffffffffull) | (hi & ~0xfu);
+		*out = lo & ~7u;
+		return 0;
+	}
 	if ((lo & 3) == MODE_OFF || !(cov & 1) || !f->lane[lane].covered)
 		return 0;
-	if ((lo & 3) == MODE_SHADER)
-		return unsupported("blend shaders");
 	if (rf != BI_RF_F32 && rf != BI_RF_F16)
 		return unsupported("blending an integer colour");
 	for (unsigned i = 0; i < bi_reg_words(rf, 4); i++)
 		c[i] = bi_sr_read(x, lane, i);
 	return bi_frag_blend(f, lane, (lo >> 16) & 0xf, lo & 3, rf, c);
+}
+
+/*
+ * LD_TILE (blend shaders): render target [15:8] of the pixel indices
+ * (sample [7:0], then x, y; y 255 is the current pixel) as the
+ * conversion descriptor's register format [26:24] wants it.
+ */
+static int ld_tile(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
+{
+	const struct bi_frag *f = x->env->frag;
+	const struct bi_frag_lane *fl = &f->lane[lane];
+	uint32_t idx = bi_src(x, ins, 0, lane, false), cvt = bi_src(x, ins, 2, lane, false);
+	enum bi_regfmt rf = (enum bi_regfmt)((cvt >> 24) & 7);
+	unsigned rt = (idx >> 8) & 0xff, n = bi_vecsize_of(ins);
+	struct bi_pixfmt pf;
+	uint32_t regs[4];
+
+	if ((idx >> 24) != 0xff || (idx & 0xff))
+		return unsupported("LD_TILE of another pixel or sample");
+	if (rt >= f->nrt || f->rt[rt].raw || f->rt[rt].ibytes != 4 ||
+	    (rf != BI_RF_F32 && rf != BI_RF_F16))
+		return unsupported("LD_TILE of this render target format");
+	bi_pixfmt_decode(RGBA8_UNORM, false, &pf);
+	bi_pixfmt_load(&pf, f->tile->px[rt][fl->y * BI_TILE + fl->x], rf, n, regs);
+	for (unsigned i = 0; i < bi_reg_words(rf, n); i++)
+		*bi_staging(x, lane, i) = regs[i];
+	return 0;
 }
 
 int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
@@ -313,6 +359,7 @@ int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	case BI_OP_BLEND:
 	case BI_OP_VAR_TEX_F16:
 	case BI_OP_VAR_TEX_F32:
+	case BI_OP_LD_TILE:
 		break;
 	default:
 		return -1;
@@ -336,7 +383,9 @@ int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	case BI_OP_VAR_TEX_F16:
 	case BI_OP_VAR_TEX_F32:
 		return var_tex_msg(x, ins, lane);
+	case BI_OP_LD_TILE:
+		return ld_tile(x, ins, lane);
 	default:
-		return blend(x, ins, lane);
+		return blend(x, ins, lane, out);
 	}
 }
