@@ -24,7 +24,7 @@
 
 #include "aarch64-system/sys.h"
 
-static uint64_t host_ns(void)
+uint64_t a64s_host_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -34,7 +34,8 @@ static uint64_t host_ns(void)
 void a64s_clock_init(struct a64s_clock *c)
 {
 	c->seq = 0;
-	c->host_base = host_ns();
+	c->host_base = a64s_host_ns();
+	c->start_ns = c->host_base;
 	c->guest_base = 0;
 	c->div = 1;
 	c->gpu_time_scale = A64S_GPU_TIME_SCALE;
@@ -49,7 +50,7 @@ uint64_t a64s_guest_ns(const struct a64s_clock *c)
 
 	do {
 		seq = __atomic_load_n(&c->seq, __ATOMIC_SEQ_CST);
-		now = host_ns();
+		now = a64s_host_ns();
 		hb = __atomic_load_n(&c->host_base, __ATOMIC_RELAXED);
 		gb = __atomic_load_n(&c->guest_base, __ATOMIC_RELAXED);
 		div = __atomic_load_n(&c->div, __ATOMIC_RELAXED);
@@ -68,7 +69,7 @@ uint64_t a64s_host_ns_for(const struct a64s_clock *c, uint64_t guest_ns)
 static void rebase(struct a64s_clock *c, uint64_t div)
 {
 	__atomic_fetch_add(&c->seq, 1, __ATOMIC_SEQ_CST);
-	uint64_t now = host_ns();
+	uint64_t now = a64s_host_ns();
 	uint64_t gb = c->guest_base + (now - c->host_base) / c->div;
 	__atomic_store_n(&c->guest_base, gb, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->host_base, now, __ATOMIC_RELAXED);

@@ -97,12 +97,14 @@ void a64s_take_sync(struct a64s_cpu *s, uint32_t esr, uint64_t ret)
 		fprintf(stderr, "exception: EL%u ESR %#x ELR %#llx FAR %#llx\n", s->el, esr,
 			(unsigned long long)ret, (unsigned long long)s->reg[R_FAR]);
 	s->reg[R_ESR] = esr;
+	s->stats.sync[s->el]++;
 	enter(s, 0, ret);
 }
 
 void a64s_take_irq(struct a64s_cpu *s)
 {
 	s->wfi = false;
+	s->stats.irqs++;
 	enter(s, 1, s->c.pc);
 }
 

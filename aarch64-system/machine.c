@@ -185,6 +185,7 @@ void a64s_psci_call(struct a64s_cpu *s)
 static void wait_for_interrupt(struct a64s_cpu *s)
 {
 	struct a64s_machine *m = s->m;
+	uint64_t t0 = a64s_host_ns();
 	pthread_mutex_lock(&m->lock);
 	while (!m->stop && s->powered && !a64s_gic_pending(m, s->index)) {
 		pthread_mutex_unlock(&m->lock);
@@ -203,6 +204,8 @@ static void wait_for_interrupt(struct a64s_cpu *s)
 	}
 	pthread_mutex_unlock(&m->lock);
 	s->wfi = false;
+	s->stats.wfi++;
+	s->stats.wfi_ns += a64s_host_ns() - t0;
 }
 
 static void run_vcpu(struct a64s_cpu *s)

@@ -58,6 +58,13 @@ struct a64s_cpu {
 	bool powered;	   /* PSCI: on */
 	bool wfi;	   /* waiting for an interrupt */
 	struct a64s_tlb tlb[2]; /* one per exception level */
+	/* Counted by its own thread for --stats (stats.c). */
+	struct {
+		uint64_t sync[2];  /* synchronous exceptions taken from EL0, EL1 */
+		uint64_t irqs;	   /* IRQs taken */
+		uint64_t wfi;	   /* waits for an interrupt (WFI, CPU_SUSPEND) */
+		uint64_t wfi_ns;   /* host ns spent in them */
+	} stats;
 };
 
 /* A device on the bus: offsets are from the region's base. */
@@ -78,6 +85,7 @@ struct a64s_clock {
 	bool (*busy)(void *dev); /* the GPU has work (NULL: no GPU) */
 	void *busy_dev;
 	uint64_t busy_ticks, busy_periods; /* ticker's count of busy ms, jobs' runs */
+	uint64_t start_ns;    /* host ns at init */
 };
 
 #define A64S_MAX_MMIO 16
@@ -122,6 +130,7 @@ bool a64s_bus_read(struct a64s_machine *m, uint64_t pa, unsigned size, uint64_t 
 bool a64s_bus_write(struct a64s_machine *m, uint64_t pa, unsigned size, uint64_t v);
 
 /* ---- clock.c: guest time ---- */
+uint64_t a64s_host_ns(void); /* CLOCK_MONOTONIC */
 void a64s_clock_init(struct a64s_clock *c);
 uint64_t a64s_guest_ns(const struct a64s_clock *c);
 /* Host ns that @guest_ns of guest time take at the current rate. */
@@ -130,11 +139,17 @@ uint64_t a64s_host_ns_for(const struct a64s_clock *c, uint64_t guest_ns);
 void a64s_clock_tick(struct a64s_clock *c);
 /* The generic timer's count (CNTFRQ timer_hz) of guest time. */
 uint64_t a64s_counter(const struct a64s_machine *m);
+
 /* Runs vCPU 0 (and those PSCI starts) until the guest powers off: returns
  * the machine's stop reason. */
 int a64s_machine_run(struct a64s_machine *m);
 /* Makes every vCPU look at its interrupts again. */
 void a64s_kick_all(struct a64s_machine *m);
+
+/* ---- stats.c ---- */
+/* The machine's side of --stats as a JSON object (malloc'd; NULL when
+ * out of memory): guest time and the vCPUs' counters. */
+char *a64s_stats_json(struct a64s_machine *m);
 
 /* ---- cpu.c: state, exceptions ---- */
 void a64s_cpu_reset(struct a64s_cpu *s, struct a64s_machine *m, unsigned index);

@@ -45,7 +45,10 @@ static const char help[] =
 	"  --stats FILE       at exit, the GPU model's counters (register reads and\n"
 	"                     writes, IRQs, pages and bytes the GPU touched) as\n"
 	"                     the JSON of vgpu run -stats, without its driver\n"
-	"                     sections (the driver is the guest's)\n"
+	"                     sections (the driver is the guest's), and the\n"
+	"                     machine's: guest and host time, how long the GPU\n"
+	"                     had work, per vCPU the exceptions and IRQs taken\n"
+	"                     and the waits for an interrupt\n"
 	"  --gpu-time-scale N while the GPU has a job, guest time runs N times\n"
 	"                     slower than host time (default 1000, about how much\n"
 	"                     slower the model is than a Mali), so panfrost's job\n"
@@ -68,8 +71,8 @@ static const char help[] =
 	"shader that never ends meets the driver's timeout and GPU reset.\n"
 	"Mesa's GLES compute and rusticl's OpenCL run in the guest from an\n"
 	"initramfs that scripts/kernel.sh --mesa-initramfs makes from the arm64\n"
-	"sysroot (boot it with -m 1G or more). Not yet: per-vCPU statistics,\n"
-	"block devices, networking, more than two vCPUs (untested).\n"
+	"sysroot (boot it with -m 1G or more). Not yet: per-vCPU instruction\n"
+	"counts, block devices, networking, more than two vCPUs (untested).\n"
 	"\n"
 	"Guest time: the generic timer counts host time while the GPU is idle\n"
 	"and host time divided by --gpu-time-scale while it has a job. Not\n"
@@ -175,16 +178,26 @@ static void raw_console(void)
 		atexit(restore_tty);
 }
 
-/* The GPU's statistics document into @path; 0 or -1. */
-static int write_stats(struct board *gpu, const char *path)
+/* The GPU's statistics document into @path, with the machine's object
+ * (stats.c) as its last member, "machine"; 0 or -1. */
+static int write_stats(struct a64s_machine *m, struct board *gpu, const char *path)
 {
 	size_t len = 0;
-	char *doc = board_stats_json_dup(gpu, &len);
-	FILE *f = doc ? fopen(path, "w") : NULL;
-	int r = f && fwrite(doc, 1, len, f) == len ? 0 : -1;
-	if (f && fclose(f))
-		r = -1;
+	char *doc = board_stats_json_dup(gpu, &len), *mach = a64s_stats_json(m);
+	char *end = doc ? strrchr(doc, '}') : NULL;
+	FILE *f = end && mach ? fopen(path, "w") : NULL;
+	int r = -1;
+	if (f) {
+		size_t head = (size_t)(end - doc);
+		while (head && (doc[head - 1] == '\n' || doc[head - 1] == ' '))
+			head--;
+		r = fwrite(doc, 1, head, f) == head &&
+		    fprintf(f, ",\n  \"machine\": %s\n}\n", mach) > 0 ? 0 : -1;
+		if (fclose(f))
+			r = -1;
+	}
 	free(doc);
+	free(mach);
 	if (r)
 		fprintf(stderr, "vgpu system: cannot write %s\n", path);
 	return r;
@@ -241,7 +254,7 @@ static int system_main(int argc, char **argv)
 	}
 	raw_console();
 	int stop = a64s_machine_run(&m);
-	int stats_err = o.stats ? write_stats(gpu, o.stats) : 0;
+	int stats_err = o.stats ? write_stats(&m, gpu, o.stats) : 0;
 	if (stop > 2)
 		for (unsigned k = 0; k < m.ncpus; k++)
 			a64s_dump(m.cpu[k], stderr);

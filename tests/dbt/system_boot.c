@@ -341,6 +341,13 @@ TEST_TIMEOUT(panfrost_probes_the_g71_and_makes_renderD128, 300)
 	EXPECT_NONNULL(rr);
 	EXPECT_GT(rr ? strtoull(rr + 13, NULL, 10) : 0, 0ull);
 	EXPECT_NONNULL(doc ? strstr(doc, "\"gpu\": \"g71\"") : NULL);
+	/* The machine's own: guest time's pace, and vCPU 0 took IRQs. */
+	const char *mach = doc ? strstr(doc, "\n  \"machine\": {\"gpu_time_scale\": 1000, ") : NULL;
+	EXPECT_NONNULL(mach);
+	const char *irqs = mach ? strstr(mach, "{\"vcpu\": 0, ") : NULL;
+	irqs = irqs ? strstr(irqs, "\"irqs\": ") : NULL;
+	EXPECT_NONNULL(irqs);
+	EXPECT_GT(irqs ? strtoull(irqs + 8, NULL, 10) : 0, 0ull);
 	free(doc);
 	unlink(stats);
 }
