@@ -13,7 +13,8 @@
  * what is not modelled (points, depth testing) faulting, on the G71; the
  * triangle also on the G52 (eight-thread warps of two quads). Depth:
  * two draws tested "less" and the D24S8 buffer written back; stencil:
- * one draw marks, the next draws where marked.
+ * one draw marks, the next draws where marked; a blend shader (LD_TILE,
+ * FADDs, BLEND, JUMP r48) entered from the fragment shader's BLEND.
  */
 #include <math.h>
 
@@ -43,6 +44,8 @@
 #define VIEWPORT (VA + 0x1380)
 #define VSHADER (VA + 0x1400)
 #define FSHADER (VA + 0x1500)
+#define BSHADER (VA + 0x1600)
+#define UNIFORMS (VA + 0x1700)
 #define TARGET (VA + 0x4000)
 #define ZSBUF (VA + 0x5000)
 #define HEAP (VA + 0x10000)
@@ -477,6 +480,78 @@ TEST_F(draw, stencil_replace_then_equal)
 	ASSERT_EQ(run(self, IDVS(1), 1), MALI_EXC_DONE);
 	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
 	check_inside(_metadata, self, red, 0xff00ff00u, 0xeeeeeeeeu);
+}
+
+/*
+ * A blend shader adding the destination: LD_TILE of the current pixel
+ * into r4-r7 (its indices and conversion in u0), four FADDs into r0-r3,
+ * BLEND opaque (its descriptor in u1), then JUMP r48 (0: the end).
+ */
+static int blend_shader(struct __fixture_draw *self)
+{
+	struct asm_header h1 = { .flow = 3, .staging_reg = 4 }, h2 = { .flow = 3 };
+	struct asm_header h3 = { .flow = 3 }, h4 = { 0 };
+	uint32_t nopf = bi_enc(true, "*NOP", NULL, NULL), nopa = bi_enc(false, "+NOP", NULL, NULL);
+	uint32_t fadd = bi_enc(true, "*FADD.f32", SRCS(0, 1), NULL);
+	struct asm_tuple ld = { nopf, bi_enc(false, "+LD_TILE", SRCS(4, 0, 5), "vecsize=v4"),
+				asm_block(true, 60, -1, -1, -1, -1, 0x80) };
+	struct asm_tuple add[4] = {
+		{ fadd, nopa, asm_block(true, 0, 4, -1, 3, -1, 0) },
+		{ fadd, nopa, asm_block(false, 1, 5, -1, 0, -1, 0) },
+		{ fadd, nopa, asm_block(false, 2, 6, -1, 1, -1, 0) },
+		{ fadd, nopa, asm_block(false, 3, 7, -1, 2, -1, 0) },
+	};
+	struct asm_tuple bl = { nopf, bi_enc(false, "+BLEND", SRCS(0, 4, 5), NULL),
+				asm_block(true, 60, -1, -1, -1, -1, 0x81) };
+	struct asm_tuple jmp = { nopf, bi_enc(false, "+JUMP", SRCS(0), NULL),
+				 asm_block(true, 48, -1, -1, -1, -1, 0) };
+	uint64_t va = BSHADER;
+
+	if (ld.add == ~0u || fadd == ~0u || bl.add == ~0u || jmp.add == ~0u ||
+	    ld.reg == ~0ull || bl.reg == ~0ull || jmp.reg == ~0ull)
+		return -1;
+	for (unsigned i = 0; i < 4; i++)
+		if (add[i].reg == ~0ull)
+			return -1;
+	va += 16 * asm_clause(w32(self, va), &h1, &ld, 1, NULL, 0);
+	va += 16 * asm_clause(w32(self, va), &h2, add, 4, NULL, 0);
+	va += 16 * asm_clause(w32(self, va), &h3, &bl, 1, NULL, 0);
+	asm_clause(w32(self, va), &h4, &jmp, 1, NULL, 0);
+	return 0;
+}
+
+/* The fragment shader's BLEND enters the blend shader (descriptor mode
+ * 0, its address), which adds the destination (cleared to 64 of 255)
+ * to the source (0.25, 0.375, 0, 0.75). */
+TEST_F(draw, blend_shader_adds_the_destination)
+{
+	static const struct vtx v[3] = {
+		{ 2.25f, 3.5f, { 0.25f, 0.375f, 0, 0.75f } },
+		{ 29.75f, 6.125f, { 0.25f, 0.375f, 0, 0.75f } },
+		{ 10.5f, 28.75f, { 0.25f, 0.375f, 0, 0.75f } },
+	};
+	struct draw_spec s = { v, 3, 3, 8, NULL, 0, 0, 0, ALWAYS, .z = 0.5f };
+	uint32_t cvt = 237u << 12 | (self->v7 ? 0 : SWZ_RGBA) | 1u << 24;
+	uint32_t *u = w32(self, UNIFORMS);
+
+	ASSERT_EQ(shaders(self), 0);
+	ASSERT_EQ(blend_shader(self), 0);
+	frame(self, 0, 1.0f);
+	w32(self, FBD + 192)[12] = 0x40404040;
+	draw(self, 0, &s);
+	/* shader mode: return value 0, the blend shader's address */
+	w32(self, FRSD(0) + 64)[3] = (uint32_t)BSHADER;
+	/* u0: the current pixel of RT 0, its conversion; u1: BLEND opaque */
+	u[0] = 0xff000000u;
+	u[1] = cvt;
+	u[2] = 1 | 3u << 3;
+	u[3] = cvt;
+	put64(self, IDVS(0) + 128 + 4 * 12, UNIFORMS);
+	w32(self, FRSD(0))[12] = 2u << 15;
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	/* 63.75 + 64, 95.625 + 64, 0 + 64, 191.25 + 64 (saturated) */
+	check_inside(_metadata, self, v, 0xff40a080u, 0xeeeeeeeeu);
 }
 
 FIXTURE(draw7)
