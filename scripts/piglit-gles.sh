@@ -8,10 +8,13 @@
 # opengl, shader and glslparser profiles whose program is built for GLES
 # (linked to libpiglitutil_gles1/2/3: the *_gles2 and *_gles3 programs,
 # shader_runner_gles2/3, glslparsertest_gles2, the oes_* ones). They run
-# from the piglit directory with -auto and, but for the parser tests,
-# -fbo: piglit's runner leaves -fbo out for the tests it will not run
-# concurrently (they may draw to a window), but surfaceless EGL has no
-# window, and without -fbo such a test aborts before it starts.
+# as piglit's runner runs them (from the piglit directory, the built-in
+# constants tests from its tests/; -auto but for the parser tests), with
+# one difference: piglit gives -fbo only to the tests it runs
+# concurrently, the others may draw to a window, but surfaceless EGL has
+# no window and without -fbo they abort before they start. So all get
+# -fbo but the parser tests and the EGL tests (egl*), which make their
+# own displays and contexts and take no -fbo.
 set -eu
 
 usage() {
@@ -32,7 +35,8 @@ usage: scripts/piglit-gles.sh [options] [BUILD]
   -summary        only (re)write the summary of an existing -o DIR
 Each device's results are in DIR/<device>/results.txt (name, result,
 seconds, GPU jobs failed), its logs in DIR/<device>/logs/; DIR/summary.txt
-counts them side by side and lists the tests passing on llvmpipe only.
+counts them side by side (those done so far, while a run is going) and
+lists the tests passing on llvmpipe only.
 BUILD is the build directory holding vgpu (default build).
 EOF
 	exit 2
@@ -47,7 +51,7 @@ log_of() { printf '%s/%s/logs/%s.log' "$out" "$2" "$(printf '%s' "$1" | tr -c 'A
 # INDEX, the settings in the environment): writes DEVICE/one/INDEX (name,
 # result, seconds, GPU jobs failed) and prints it.
 run_one() {
-	dev=$1 idx=$2 name=$3 prog=$4; shift 4
+	dev=$1 idx=$2 name=$3 type=$4 prog=$5; shift 5
 	log=$(log_of "$name" "$dev")
 	stats=${log%.log}.stats.json
 	rm -f "$stats"
@@ -57,10 +61,12 @@ run_one() {
 		# shellcheck disable=SC2086 # -env's words (tab-separated), one -E each
 		set -- -gpu "$gpu" $mali_env "$piglit/bin/$prog" "$@"
 	fi
-	case $prog in glslparsertest*) ;; *) set -- "$@" -auto -fbo ;; esac
+	case $prog in glslparsertest*) ;; egl*) set -- "$@" -auto ;; *) set -- "$@" -auto -fbo ;; esac
+	dir=$piglit
+	[ "$type" != gl_builtin ] || dir=$piglit/tests
 	t0=$(date +%s.%N)
 	rc=0
-	(cd "$piglit" && exec timeout -k 20 "$limit" nice "$vgpu" run -L "$sysroot" \
+	(cd "$dir" && exec timeout -k 20 "$limit" nice "$vgpu" run -L "$sysroot" \
 		-stats "$stats" -E PIGLIT_PLATFORM=surfaceless_egl -E PIGLIT_SOURCE_DIR="$piglit" \
 		-E MESA_SHADER_CACHE_DIR="$out/$dev/shader-cache" "$@") > "$log" 2>&1 || rc=$?
 	t1=$(date +%s.%N)
@@ -70,8 +76,10 @@ run_one() {
 		r=timeout
 	elif [ "$rc" -gt 128 ] || [ -z "$r" ]; then
 		r=crash
-	elif [ "$dev" = mali ] && [ -r "$stats" ] && ! grep -q '"PANFROST_CREATE_BO"' "$stats"; then
-		# Mesa falls back to llvmpipe silently when panfrost will not do.
+	elif [ "$dev" = mali ] && [ "$r" != skip ] && [ -r "$stats" ] &&
+		! grep -q '"PANFROST_CREATE_BO"' "$stats"; then
+		# Mesa falls back to llvmpipe silently when panfrost will not do
+		# (a test that skips may not have opened a device at all).
 		r=wrong-device
 	fi
 	echo "# exit status $rc, GPU jobs failed ${jf:-?}" >> "$log"
@@ -118,37 +126,43 @@ case $jobs$sample$limit in *[!0-9]*) die "-j, -sample and -timeout take numbers"
 if [ "$jobs" -lt 1 ] || [ "$sample" -lt 1 ]; then die "-j and -sample must be at least 1"; fi
 out=${out:-$build/piglit-gles}
 
-# The results of @1 (a device directory) as counted lines, then those of
-# the tests passing on llvmpipe and not on the Mali.
+# Device @1's results file: results.txt, or while a run is going (or was
+# stopped) partial.txt, the tests done so far; none without either.
+results_of() {
+	if [ -r "$out/$1/results.txt" ]; then
+		echo "$out/$1/results.txt"
+	elif [ -d "$out/$1/one" ]; then
+		find "$out/$1/one" -type f -printf '%f\n' | sort -n | sed "s|^|$out/$1/one/|" |
+			xargs -r cat > "$out/$1/partial.txt"
+		echo "$out/$1/partial.txt"
+	fi
+}
+
+# The devices' result counts side by side, then the tests passing on
+# llvmpipe and not on the Mali, in DIR/summary.txt.
 summarize() {
+	lp=$(results_of llvmpipe) ml=$(results_of mali)
 	{
 		printf 'piglit GLES, %s tests:\n' "$(wc -l < "$out/tests.txt")"
 		printf '  %-13s' result
-		for d in llvmpipe mali; do
-			[ -r "$out/$d/results.txt" ] && printf ' %9s' "$(cat "$out/$d/label")"
-		done
+		for f in $lp $ml; do printf ' %9s' "$(cat "${f%/*}/label")"; done
 		echo
 		for r in pass fail skip warn crash timeout wrong-device; do
 			printf '  %-13s' "$r"
-			for d in llvmpipe mali; do
-				[ -r "$out/$d/results.txt" ] &&
-					printf ' %9d' "$(awk -F'\t' -v r=$r '$2 == r' "$out/$d/results.txt" | wc -l)"
-			done
+			for f in $lp $ml; do printf ' %9d' "$(awk -F'\t' -v r=$r '$2 == r' "$f" | wc -l)"; done
 			echo
 		done
-		for d in llvmpipe mali; do
-			[ -r "$out/$d/results.txt" ] && printf '  wall of %s: %s s\n' \
-				"$(cat "$out/$d/label")" "$(cat "$out/$d/wall" 2>/dev/null || echo "?")"
+		for f in $lp $ml; do
+			printf '  %s: %d tests run, wall %s s\n' "$(cat "${f%/*}/label")" "$(wc -l < "$f")" \
+				"$(cat "${f%/*}/wall" 2>/dev/null || echo "? (not finished)")"
 		done
-		if [ -r "$out/mali/results.txt" ]; then
-			printf '  passing with a failed GPU job: %d\n' "$(awk -F'\t' \
-				'$2 == "pass" && $4 ~ /^[1-9]/' "$out/mali/results.txt" | wc -l)"
-		fi
+		[ -z "$ml" ] || printf '  passing with a failed GPU job: %d\n' \
+			"$(awk -F'\t' '$2 == "pass" && $4 ~ /^[1-9]/' "$ml" | wc -l)"
 	} > "$out/summary.txt"
-	if [ -r "$out/llvmpipe/results.txt" ] && [ -r "$out/mali/results.txt" ]; then
+	if [ -n "$lp" ] && [ -n "$ml" ]; then
 		awk -F'\t' 'NR == FNR { if ($2 == "pass") ok[$1] = 1; next }
 			($1 in ok) && $2 != "pass" { printf "%s\t%s\tGPU jobs failed %s\n", $1, $2, $4 }' \
-			"$out/llvmpipe/results.txt" "$out/mali/results.txt" > "$out/llvmpipe-only.txt"
+			"$lp" "$ml" > "$out/llvmpipe-only.txt"
 		printf '  passing on llvmpipe, not on the Mali: %d (%s)\n' \
 			"$(wc -l < "$out/llvmpipe-only.txt")" "$out/llvmpipe-only.txt" >> "$out/summary.txt"
 	fi
@@ -175,8 +189,8 @@ command -v timeout > /dev/null || die "needs timeout(1) (coreutils)"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-# The profiles' GLES tests, one a line: name, group, then the command's
-# words.
+# The profiles' GLES tests, one a line: name, group, piglit's type of
+# test, then the command's words.
 list=$out/tests.txt
 (cd "$piglit/bin" && grep -l 'libpiglitutil_gles[123]' -- *) > "$out/gles-programs.txt" ||
 	die "no GLES programs in $piglit/bin"
@@ -190,6 +204,7 @@ for p in opengl shader glslparser; do gzip -dc "$piglit/tests/$p.xml.gz"; done |
 	/^<Test / {
 		if (!match($0, / name="[^"]*"/)) next
 		name = unxml(substr($0, RSTART + 7, RLENGTH - 8))
+		type = match($0, /^<Test type="[^"]*"/) ? substr($0, RSTART + 12, RLENGTH - 13) : "gl"
 		if (filter != "" && name !~ filter) next
 		if (!match($0, /name="command" value="[^"]*"/)) next
 		c = unxml(substr($0, RSTART + 22, RLENGTH - 23))
@@ -200,7 +215,7 @@ for p in opengl shader glslparser; do gzip -dc "$piglit/tests/$p.xml.gz"; done |
 		group = w[1]
 		if (w[2] ~ /\//) { group = w[2]; sub(/\/[^\/]*$/, "", group) }
 		if (n[group]++ % sample) next
-		printf "%s\t%s\t%s\n", name, group, c
+		printf "%s\t%s\t%s\t%s\n", name, group, type, c
 	}' "$out/gles-programs.txt" - > "$list.new"
 # Another device's results stay only when they are of the same tests.
 cmp -s "$list" "$list.new" || rm -rf "$out/llvmpipe" "$out/mali"
@@ -215,7 +230,7 @@ echo "piglit-gles: $total tests on $devices ($gpu), $jobs at a time, ${limit}s e
 
 export out piglit sysroot vgpu gpu limit list mali_env
 for dev in $(echo "$devices" | tr ',' ' '); do
-	rm -rf "$out/$dev/one" "$out/$dev/results.txt"
+	rm -rf "$out/$dev/one" "$out/$dev/results.txt" "$out/$dev/partial.txt" "$out/$dev/wall"
 	mkdir -p "$out/$dev/logs" "$out/$dev/one" "$out/$dev/shader-cache"
 	if [ "$dev" = mali ]; then echo "$gpu" > "$out/$dev/label"; else echo llvmpipe > "$out/$dev/label"; fi
 	start=$(date +%s)
