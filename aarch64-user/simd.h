@@ -44,9 +44,27 @@ static inline uint64_t es_mask(unsigned es)
 	return es == 3 ? ~0ull : (1ull << (8u << es)) - 1;
 }
 
-/* Index and register of a by-element operand (H:L:M by element size). */
-bool a64_elem_index(uint32_t w, unsigned es, uint8_t *rm, uint64_t *idx);
-/* SCVTF/UCVTF/FCVTZS/FCVTZU with fraction bits (shift-immediate class). */
+/* Element sizes an instruction allows, as the .decode files give them:
+ * bit es for lanes of 8 << es bits. */
+enum {
+	SZ_B = 1, SZ_H = 2, SZ_S = 4, SZ_D = 8, SZ_BH = 3, SZ_HS = 6, SZ_BHS = 7, SZ_SD = 12,
+	SZ_ANY = 15,
+};
+
+/* Whether lanes of size es are allowed and fit: a 64-bit vector (Q = 0)
+ * holds no D lanes (scalar forms decode with q set). */
+static inline bool simd_size_ok(int64_t sizes, unsigned es, int64_t q)
+{
+	return (sizes >> es & 1) && (es != 3 || q);
+}
+
+/* Index and register of a by-element operand from its fields: H:L:M for
+ * H lanes, H:L for S lanes (M then tops Rm), H for D lanes (L = 0). */
+bool a64_elem_index(unsigned es, int64_t h, int64_t l, int64_t m, int64_t rm4, uint8_t *rm,
+		    uint64_t *idx);
+/* SCVTF/UCVTF/FCVTZS/FCVTZU with fraction bits (shift-immediate class);
+ * op is U:opcode, the opcode one of these. */
+enum { SIMD_CVT_TO_FP = 0x1c, SIMD_CVT_TO_INT = 0x1f };
 int a64_exec_simd_fixed_cvt(struct a64_cpu *c, const struct a64_insn *i);
 
 #endif

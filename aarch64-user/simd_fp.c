@@ -9,7 +9,27 @@
 #define SF_SCALAR 2
 
 /* Operands: sf = element size (2: S, 3: D), op = operation key
- * (U << 6 | a << 5 | opcode), flags as above. */
+ * (U << 6 | a << 5 | opcode), flags as above. What simd_fp.decode names: */
+enum { /* three same (and the operations of the pairwise and by-element forms) */
+	K_ADDP = 0, /* the integer ADDP Dd, Vn.2D */
+	K_MAXNM = 0x18, K_FMLA = 0x19, K_FADD = 0x1a, K_MULX = 0x1b, K_CMEQ = 0x1c, K_MAX = 0x1e,
+	K_RECPS = 0x1f, K_MINNM = 0x38, K_FMLS = 0x39, K_FSUB = 0x3a, K_MIN = 0x3e, K_RSQRTS = 0x3f,
+	K_MAXNMP = 0x58, K_FADDP = 0x5a, K_FMUL = 0x5b, K_CMGE = 0x5c, K_ACGE = 0x5d, K_MAXP = 0x5e,
+	K_FDIV = 0x5f, K_MINNMP = 0x78, K_ABD = 0x7a, K_CMGT = 0x7c, K_ACGT = 0x7d, K_MINP = 0x7e,
+};
+enum { /* two-register miscellaneous */
+	F1_FRINTN = 0x18, F1_FRINTM = 0x19, F1_FCVTNS = 0x1a, F1_FCVTMS = 0x1b, F1_FCVTAS = 0x1c,
+	F1_SCVTF = 0x1d, F1_FCMGT0 = 0x2c, F1_FCMEQ0 = 0x2d, F1_FCMLT0 = 0x2e, F1_FABS = 0x2f,
+	F1_FRINTP = 0x38, F1_FRINTZ = 0x39, F1_FCVTPS = 0x3a, F1_FCVTZS = 0x3b, F1_URECPE = 0x3c,
+	F1_FRECPE = 0x3d, F1_FRINTA = 0x58, F1_FRINTX = 0x59, F1_FCVTNU = 0x5a, F1_FCVTMU = 0x5b,
+	F1_FCVTAU = 0x5c, F1_UCVTF = 0x5d, F1_FCMGE0 = 0x6c, F1_FCMLE0 = 0x6d, F1_FNEG = 0x6f,
+	F1_FRINTI = 0x79, F1_FCVTPU = 0x7a, F1_FCVTZU = 0x7b, F1_URSQRTE = 0x7c, F1_FRSQRTE = 0x7d,
+	F1_FSQRT = 0x7f,
+};
+
+/* The decoder generated from simd_fp.decode (decode_simd_fp). */
+#include "aarch64-user/simd_fp.decode.inc"
+
 static inline unsigned nlanes(const struct a64_insn *i)
 {
 	if (i->flags & SF_SCALAR)
@@ -17,22 +37,16 @@ static inline unsigned nlanes(const struct a64_insn *i)
 	return ((i->flags & SF_Q) ? 16u : 8u) >> i->sf;
 }
 
-static void dec_fvec(struct a64_insn *d, uint32_t w)
+/* Registers and shape; false when the lanes' size is not allowed. */
+static bool fvec_operands(struct a64_insn *d, int64_t rd, int64_t rn, int64_t sz, int64_t q,
+			  int64_t scalar, int64_t sizes)
 {
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
-	d->sf = (uint8_t)(2 + bit(w, 22));
-	d->flags = (uint8_t)(bit(w, 30) | (bit(w, 28) ? SF_SCALAR : 0));
-	d->op = (uint8_t)(bit(w, 29) << 6 | bit(w, 23) << 5 | bits(w, 15, 11));
+	d->rd = (uint8_t)rd;
+	d->rn = (uint8_t)rn;
+	d->sf = (uint8_t)(2 + sz);
+	d->flags = (uint8_t)(q | (scalar ? SF_SCALAR : 0));
+	return simd_size_ok(sizes, d->sf, q);
 }
-
-enum {
-	K_MAXNM = 0x18, K_FMLA = 0x19, K_FADD = 0x1a, K_MULX = 0x1b, K_CMEQ = 0x1c, K_MAX = 0x1e,
-	K_RECPS = 0x1f, K_MINNM = 0x38, K_FMLS = 0x39, K_FSUB = 0x3a, K_MIN = 0x3e, K_RSQRTS = 0x3f,
-	K_MAXNMP = 0x58, K_FADDP = 0x5a, K_FMUL = 0x5b, K_CMGE = 0x5c, K_ACGE = 0x5d, K_MAXP = 0x5e,
-	K_FDIV = 0x5f, K_MINNMP = 0x78, K_ABD = 0x7a, K_CMGT = 0x7c, K_ACGT = 0x7d, K_MINP = 0x7e,
-};
 
 static uint64_t fp3(struct a64_cpu *c, unsigned k, enum fp_type t, uint64_t a, uint64_t b,
 		    uint64_t d)
@@ -88,27 +102,12 @@ static int exec_fp3v(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_fp3v(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_FP3(struct a64_insn *d, const struct args_fp3 *a)
 {
-	(void)pc;
-	if (bits(w, 15, 14) != 3)
+	if (!fvec_operands(d, a->rd, a->rn, a->sz, a->q, a->scalar, SZ_SD))
 		return false;
-	dec_fvec(d, w);
-	if (d->sf == 3 && !(d->flags & (SF_Q | SF_SCALAR)))
-		return false;
-	switch (d->op) {
-	case K_MULX: case K_CMEQ: case K_RECPS: case K_RSQRTS: case K_CMGE: case K_ACGE:
-	case K_ABD: case K_CMGT: case K_ACGT:
-		break;
-	case K_MAXNM: case K_FMLA: case K_FADD: case K_MAX: case K_MINNM: case K_FMLS:
-	case K_FSUB: case K_MIN: case K_MAXNMP: case K_FADDP: case K_FMUL: case K_MAXP:
-	case K_FDIV: case K_MINNMP: case K_MINP:
-		if (d->flags & SF_SCALAR)
-			return false;
-		break;
-	default:
-		return false;
-	}
+	d->rm = (uint8_t)a->rm;
+	d->op = (uint8_t)a->op;
 	d->fn = exec_fp3v;
 	return true;
 }
@@ -120,37 +119,37 @@ static uint64_t fp1(struct a64_cpu *c, unsigned k, enum fp_type t, uint64_t a)
 	uint64_t s = fp_sign_bit(t), ones = t == FT_D ? ~0ull : 0xffffffffull;
 	unsigned w = t == FT_D ? 64 : 32;
 	switch (k) {
-	case 0x18: return fp_round_int(c, t, a, FR_N);
-	case 0x19: return fp_round_int(c, t, a, FR_M);
-	case 0x38: return fp_round_int(c, t, a, FR_P);
-	case 0x39: return fp_round_int(c, t, a, FR_Z);
-	case 0x58: return fp_round_int(c, t, a, FR_A);
-	case 0x59: return fp_round_int(c, t, a, FR_X);
-	case 0x79: return fp_round_int(c, t, a, fp_fpcr_rmode(c));
-	case 0x1a: return fp_to_int(c, t, a, FR_N, 0, true, w);
-	case 0x1b: return fp_to_int(c, t, a, FR_M, 0, true, w);
-	case 0x1c: return fp_to_int(c, t, a, FR_A, 0, true, w);
-	case 0x3a: return fp_to_int(c, t, a, FR_P, 0, true, w);
-	case 0x3b: return fp_to_int(c, t, a, FR_Z, 0, true, w);
-	case 0x5a: return fp_to_int(c, t, a, FR_N, 0, false, w);
-	case 0x5b: return fp_to_int(c, t, a, FR_M, 0, false, w);
-	case 0x5c: return fp_to_int(c, t, a, FR_A, 0, false, w);
-	case 0x7a: return fp_to_int(c, t, a, FR_P, 0, false, w);
-	case 0x7b: return fp_to_int(c, t, a, FR_Z, 0, false, w);
-	case 0x1d: return fp_from_int(c, t, a, 0, true, w);
-	case 0x5d: return fp_from_int(c, t, a, 0, false, w);
-	case 0x2c: return fp_cmp_gt(c, t, a, 0) ? ones : 0;
-	case 0x2d: return fp_cmp_eq(c, t, a, 0) ? ones : 0;
-	case 0x2e: return fp_cmp_gt(c, t, 0, a) ? ones : 0;
-	case 0x6c: return fp_cmp_ge(c, t, a, 0) ? ones : 0;
-	case 0x6d: return fp_cmp_ge(c, t, 0, a) ? ones : 0;
-	case 0x3d: return fp_recpe(c, t, a);
-	case 0x7d: return fp_rsqrte(c, t, a);
-	case 0x3c: return fp_urecpe((uint32_t)a);
-	case 0x7c: return fp_ursqrte((uint32_t)a);
-	case 0x2f: return a & ~s;
-	case 0x6f: return a ^ s;
-	default: return fp_sqrt(c, t, a); /* 0x7f */
+	case F1_FRINTN: return fp_round_int(c, t, a, FR_N);
+	case F1_FRINTM: return fp_round_int(c, t, a, FR_M);
+	case F1_FRINTP: return fp_round_int(c, t, a, FR_P);
+	case F1_FRINTZ: return fp_round_int(c, t, a, FR_Z);
+	case F1_FRINTA: return fp_round_int(c, t, a, FR_A);
+	case F1_FRINTX: return fp_round_int(c, t, a, FR_X);
+	case F1_FRINTI: return fp_round_int(c, t, a, fp_fpcr_rmode(c));
+	case F1_FCVTNS: return fp_to_int(c, t, a, FR_N, 0, true, w);
+	case F1_FCVTMS: return fp_to_int(c, t, a, FR_M, 0, true, w);
+	case F1_FCVTAS: return fp_to_int(c, t, a, FR_A, 0, true, w);
+	case F1_FCVTPS: return fp_to_int(c, t, a, FR_P, 0, true, w);
+	case F1_FCVTZS: return fp_to_int(c, t, a, FR_Z, 0, true, w);
+	case F1_FCVTNU: return fp_to_int(c, t, a, FR_N, 0, false, w);
+	case F1_FCVTMU: return fp_to_int(c, t, a, FR_M, 0, false, w);
+	case F1_FCVTAU: return fp_to_int(c, t, a, FR_A, 0, false, w);
+	case F1_FCVTPU: return fp_to_int(c, t, a, FR_P, 0, false, w);
+	case F1_FCVTZU: return fp_to_int(c, t, a, FR_Z, 0, false, w);
+	case F1_SCVTF: return fp_from_int(c, t, a, 0, true, w);
+	case F1_UCVTF: return fp_from_int(c, t, a, 0, false, w);
+	case F1_FCMGT0: return fp_cmp_gt(c, t, a, 0) ? ones : 0;
+	case F1_FCMEQ0: return fp_cmp_eq(c, t, a, 0) ? ones : 0;
+	case F1_FCMLT0: return fp_cmp_gt(c, t, 0, a) ? ones : 0;
+	case F1_FCMGE0: return fp_cmp_ge(c, t, a, 0) ? ones : 0;
+	case F1_FCMLE0: return fp_cmp_ge(c, t, 0, a) ? ones : 0;
+	case F1_FRECPE: return fp_recpe(c, t, a);
+	case F1_FRSQRTE: return fp_rsqrte(c, t, a);
+	case F1_URECPE: return fp_urecpe((uint32_t)a);
+	case F1_URSQRTE: return fp_ursqrte((uint32_t)a);
+	case F1_FABS: return a & ~s;
+	case F1_FNEG: return a ^ s;
+	default: return fp_sqrt(c, t, a); /* FSQRT */
 	}
 }
 
@@ -195,39 +194,28 @@ static int exec_fcvtn(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_fp2misc(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_FP2(struct a64_insn *d, const struct args_fp2 *a)
 {
-	(void)pc;
-	dec_fvec(d, w);
-	d->op = (uint8_t)(bit(w, 29) << 6 | bit(w, 23) << 5 | bits(w, 16, 12));
-	bool scalar = d->flags & SF_SCALAR;
-	if (d->op == 0x16 || d->op == 0x17) { /* FCVTN / FCVTL, half<->single too */
-		if (scalar)
-			return false;
-		d->sf = (uint8_t)(2 + bit(w, 22));
-		d->fn = d->op == 0x17 ? exec_fcvtl : exec_fcvtn;
-		return true;
-	}
-	if (d->sf == 3 && !(d->flags & (SF_Q | SF_SCALAR)))
+	if (!fvec_operands(d, a->rd, a->rn, a->sz, a->q, a->scalar, a->sizes))
 		return false;
-	switch (d->op) {
-	case 0x1a: case 0x1b: case 0x1c: case 0x3a: case 0x3b: case 0x5a: case 0x5b: case 0x5c:
-	case 0x7a: case 0x7b: case 0x1d: case 0x5d: case 0x2c: case 0x2d: case 0x2e: case 0x6c:
-	case 0x6d: case 0x3d: case 0x7d:
-		break;
-	case 0x3c: case 0x7c: /* URECPE, URSQRTE: 32-bit lanes, vector only */
-		if (scalar || d->sf != 2)
-			return false;
-		break;
-	case 0x18: case 0x19: case 0x38: case 0x39: case 0x58: case 0x59: case 0x79: case 0x2f:
-	case 0x6f: case 0x7f:
-		if (scalar)
-			return false;
-		break;
-	default:
-		return false;
-	}
+	d->op = (uint8_t)a->op;
 	d->fn = exec_fp2misc;
+	return true;
+}
+
+/* The lanes of FCVTN's source and FCVTL's destination fill a 128-bit
+ * vector whatever Q says (Q picks the half of the narrow side). */
+static bool dec_FCVTN(struct a64_insn *d, const struct args_fp2 *a)
+{
+	fvec_operands(d, a->rd, a->rn, a->sz, a->q, a->scalar, a->sizes);
+	d->fn = exec_fcvtn;
+	return true;
+}
+
+static bool dec_FCVTL(struct a64_insn *d, const struct args_fp2 *a)
+{
+	fvec_operands(d, a->rd, a->rn, a->sz, a->q, a->scalar, a->sizes);
+	d->fn = exec_fcvtl;
 	return true;
 }
 
@@ -248,15 +236,11 @@ static int exec_facross(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_facross(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_FACROSS(struct a64_insn *d, const struct args_FACROSS *a)
 {
-	(void)pc;
-	unsigned opc = bits(w, 16, 12), a = bit(w, 23);
-	if (!bit(w, 29) || !bit(w, 30) || bit(w, 22) || (opc != 0x0c && opc != 0x0f))
-		return false;
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->op = (uint8_t)(opc == 0x0c ? (a ? K_MINNM : K_MAXNM) : (a ? K_MIN : K_MAX));
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->op = (uint8_t)a->op;
 	d->fn = exec_facross;
 	return true;
 }
@@ -266,8 +250,8 @@ static int exec_pair_scalar(struct a64_cpu *c, const struct a64_insn *i)
 	const union a64_vreg n = c->v[i->rn];
 	unsigned es = i->sf;
 	uint64_t a = lane_get(&n, es, 0), b = lane_get(&n, es, 1), r;
-	if (i->op == 0)
-		r = a + b; /* ADDP Dd, Vn.2D */
+	if (i->op == K_ADDP)
+		r = a + b;
 	else
 		r = fp3(c, i->op, (enum fp_type)es, a, b, 0);
 	union a64_vreg v;
@@ -277,27 +261,12 @@ static int exec_pair_scalar(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_pair_scalar(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_PAIR(struct a64_insn *d, const struct args_pair *a)
 {
-	(void)pc;
-	unsigned u = bit(w, 29), a = bit(w, 23), opc = bits(w, 16, 12);
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	if (!u) {
-		if (opc != 0x1b || bits(w, 23, 22) != 3)
-			return false;
-		d->sf = 3;
-		d->op = 0;
-		d->fn = exec_pair_scalar;
-		return true;
-	}
-	d->sf = (uint8_t)(2 + bit(w, 22));
-	switch (opc) {
-	case 0x0c: d->op = a ? K_MINNM : K_MAXNM; break;
-	case 0x0d: if (a) return false; d->op = K_FADD; break;
-	case 0x0f: d->op = a ? K_MIN : K_MAX; break;
-	default: return false;
-	}
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->sf = (uint8_t)(2 + a->sz);
+	d->op = (uint8_t)a->op;
 	d->fn = exec_pair_scalar;
 	return true;
 }
@@ -318,27 +287,12 @@ static int exec_felem(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_felem(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_FELEM(struct a64_insn *d, const struct args_felem *a)
 {
-	(void)pc;
-	unsigned opc = bits(w, 15, 12), u = bit(w, 29), sz = bit(w, 22);
-	if (!bit(w, 23))
-		return false; /* size 0x: integer or half forms */
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->sf = (uint8_t)(2 + sz);
-	d->flags = (uint8_t)(bit(w, 30) | (bit(w, 28) ? SF_SCALAR : 0));
-	if (d->sf == 3 && !(d->flags & (SF_Q | SF_SCALAR)))
+	if (!fvec_operands(d, a->rd, a->rn, a->sz, a->q, a->scalar, SZ_SD) ||
+	    !a64_elem_index(d->sf, a->h, a->l, a->m, a->rm, &d->rm, &d->imm))
 		return false;
-	if (!a64_elem_index(w, d->sf, &d->rm, &d->imm))
-		return false;
-	switch (u << 4 | opc) {
-	case 0x01: d->op = K_FMLA; break;
-	case 0x05: d->op = K_FMLS; break;
-	case 0x09: d->op = K_FMUL; break;
-	case 0x19: d->op = K_MULX; break;
-	default: return false;
-	}
+	d->op = (uint8_t)a->op;
 	d->fn = exec_felem;
 	return true;
 }
@@ -349,7 +303,7 @@ int a64_exec_simd_fixed_cvt(struct a64_cpu *c, const struct a64_insn *i)
 {
 	const union a64_vreg n = c->v[i->rn];
 	unsigned es = i->sf, nl = nlanes(i), w = 8u << es;
-	bool u = i->op >> 5, to_fp = (i->op & 31) == 0x1c;
+	bool u = i->op >> 5, to_fp = (i->op & 31) == SIMD_CVT_TO_FP;
 	union a64_vreg r;
 	memset(&r, 0, sizeof(r));
 	for (unsigned e = 0; e < nl; e++) {
@@ -365,13 +319,6 @@ int a64_exec_simd_fixed_cvt(struct a64_cpu *c, const struct a64_insn *i)
 }
 
 struct a64_pattern a64_simd_fp_table[] = {
-	A64_ROW("0 x x 01110 xx 1 xxxxx xxxxx 1 xxxxx xxxxx", dec_fp3v),
-	A64_ROW("01 x 11110 xx 1 xxxxx xxxxx 1 xxxxx xxxxx", dec_fp3v),
-	A64_ROW("0 x x 01110 xx 10000 xxxxx 10 xxxxx xxxxx", dec_fp2misc),
-	A64_ROW("01 x 11110 xx 10000 xxxxx 10 xxxxx xxxxx", dec_fp2misc),
-	A64_ROW("0 x x 01110 xx 11000 xxxxx 10 xxxxx xxxxx", dec_facross),
-	A64_ROW("01 x 11110 xx 11000 xxxxx 10 xxxxx xxxxx", dec_pair_scalar),
-	A64_ROW("0 x x 01111 xx x x xxxx xxxx x 0 xxxxx xxxxx", dec_felem),
-	A64_ROW("01 x 11111 xx x x xxxx xxxx x 0 xxxxx xxxxx", dec_felem),
+	A64_ROW("xxxx 111 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_simd_fp),
 	A64_END_TABLE,
 };

@@ -6,10 +6,46 @@
 #include "aarch64-user/fp_core.h"
 #include "aarch64-user/simd.h"
 
-/* Common operand layout: sf = element size (log2 bytes), op = U:opcode,
- * flags: 1 = Q (128-bit), 2 = scalar form. */
+/* Operand layout of the handlers: sf = element size (log2 bytes), op =
+ * U:opcode (the constants below are opcodes), flags: 1 = Q (128-bit),
+ * 2 = scalar form. */
 #define SI_Q 1
 #define SI_SCALAR 2
+
+/* What simd_int.decode names. */
+enum { /* three same */
+	I3_HADD = 0x00, I3_QADD = 0x01, I3_RHADD = 0x02, I3_HSUB = 0x04, I3_QSUB = 0x05,
+	I3_CMGT = 0x06, I3_CMGE = 0x07, I3_SHL = 0x08, I3_QSHL = 0x09, I3_RSHL = 0x0a,
+	I3_QRSHL = 0x0b, I3_MAX = 0x0c, I3_MIN = 0x0d, I3_ABD = 0x0e, I3_ABA = 0x0f,
+	I3_ADD = 0x10, I3_TST = 0x11, I3_MLA = 0x12, I3_MUL = 0x13, I3_QDMULH = 0x16,
+};
+enum { I3P_MAX, I3P_MIN, I3P_ADD = 3 }; /* pairwise: opcode - 0x14 */
+enum { L_AND, L_BIC, L_ORR, L_ORN, L_EOR, L_BSL, L_BIT, L_BIF }; /* U:size */
+enum { /* two-register miscellaneous (U:opcode) */
+	I1_CLS = 0x04, I1_CNT = 0x05, I1_SQABS = 0x07, I1_CMGT0 = 0x08, I1_CMEQ0 = 0x09,
+	I1_CMLT0 = 0x0a, I1_ABS = 0x0b, I1_CLZ = 0x24, I1_NOT = 0x25, I1_SQNEG = 0x27,
+	I1_CMGE0 = 0x28, I1_CMLE0 = 0x29, I1_NEG = 0x2b, I1_RBIT = 0x3f,
+};
+enum { N_XTN, N_SQXTN, N_UQXTN, N_SQXTUN };
+enum { AC_ADDLV = 0x03, AC_MAXV = 0x0a, AC_MINV = 0x1a, AC_ADDV = 0x1b };
+enum { /* three different */
+	D3_ADDL, D3_ADDW, D3_SUBL, D3_SUBW, D3_ADDHN, D3_ABAL, D3_SUBHN, D3_ABDL,
+	D3_MLAL, D3_SQDMLAL, D3_MLSL, D3_SQDMLSL, D3_MULL, D3_SQDMULL, D3_PMULL,
+};
+enum { /* shifts by immediate */
+	SH_SHR = 0x00, SH_SRA = 0x02, SH_RSHR = 0x04, SH_RSRA = 0x06, SH_SRI = 0x08,
+	SH_SHL = 0x0a, SH_QSHLU = 0x0c, SH_QSHL = 0x0e, SHN_SHRN = 0x10, SHN_RSHRN = 0x11,
+	SHN_QSHRN = 0x12, SHN_QRSHRN = 0x13, SH_SHLL = 0x14,
+};
+/* How a shift's immh:immb gives its amount and which handler runs it. */
+enum { SK_RIGHT, SK_LEFT, SK_NARROW, SK_WIDEN, SK_FIXED };
+enum { /* by element */
+	E_MLA = 0x0, E_MLAL = 0x2, E_MLS = 0x4, E_MLSL = 0x6, E_MUL = 0x8, E_MULL = 0xa,
+	E_QDMULH = 0xc, E_QRDMULH = 0xd,
+};
+
+/* The decoder generated from simd_int.decode (decode_simd_int). */
+#include "aarch64-user/simd_int.decode.inc"
 
 static inline unsigned lanes(const struct a64_insn *i, unsigned es)
 {
@@ -18,13 +54,16 @@ static inline unsigned lanes(const struct a64_insn *i, unsigned es)
 	return ((i->flags & SI_Q) ? 16u : 8u) >> es;
 }
 
-static void dec_vec(struct a64_insn *d, uint32_t w)
+/* Registers, element size and shape of a decoded instruction; false when
+ * the instruction does not allow the size. */
+static bool vec_operands(struct a64_insn *d, int64_t rd, int64_t rn, int64_t size, int64_t q,
+			 int64_t scalar, int64_t sizes)
 {
-	d->rd = bits(w, 4, 0);
-	d->rn = bits(w, 9, 5);
-	d->rm = bits(w, 20, 16);
-	d->sf = bits(w, 23, 22);
-	d->flags = (uint8_t)(bit(w, 30) | (bit(w, 28) ? SI_SCALAR : 0));
+	d->rd = (uint8_t)rd;
+	d->rn = (uint8_t)rn;
+	d->sf = (uint8_t)size;
+	d->flags = (uint8_t)(q | (scalar ? SI_SCALAR : 0));
+	return simd_size_ok(sizes, (unsigned)size, q);
 }
 
 /* Saturation to a signed or unsigned element, recording FPSR.QC. */
@@ -107,26 +146,26 @@ static uint64_t int3(struct a64_cpu *c, unsigned op, unsigned es, uint64_t a, ui
 	uint64_t m = es_mask(es);
 	bool u = op >> 5;
 	switch (op & 31) {
-	case 0x00: return (uint64_t)(u ? ((__int128)a + b) >> 1 : ((__int128)sa + sb) >> 1) & m;
-	case 0x01: return u ? sat_u(c, (__int128)a + b, es) : sat_s(c, (__int128)sa + sb, es);
-	case 0x02: return (uint64_t)(u ? ((__int128)a + b + 1) >> 1 : ((__int128)sa + sb + 1) >> 1) & m;
-	case 0x04: return (uint64_t)(u ? ((__int128)a - b) >> 1 : ((__int128)sa - sb) >> 1) & m;
-	case 0x05: return u ? sat_u(c, (__int128)a - b, es) : sat_s(c, (__int128)sa - sb, es);
-	case 0x06: return (u ? a > b : sa > sb) ? m : 0;
-	case 0x07: return (u ? a >= b : sa >= sb) ? m : 0;
-	case 0x08: return shl_reg(a, sa, es, !u, false, (int8_t)b);
-	case 0x0a: return shl_reg(a, sa, es, !u, true, (int8_t)b);
-	case 0x09: return qshl_reg(c, a, sa, es, !u, false, (int8_t)b);
-	case 0x0b: return qshl_reg(c, a, sa, es, !u, true, (int8_t)b);
-	case 0x0c: return u ? (a > b ? a : b) : (uint64_t)(sa > sb ? sa : sb) & m;
-	case 0x0d: return u ? (a < b ? a : b) : (uint64_t)(sa < sb ? sa : sb) & m;
-	case 0x0e: return u ? (a > b ? a - b : b - a) : (uint64_t)(sa > sb ? sa - sb : sb - sa) & m;
-	case 0x0f:
+	case I3_HADD: return (uint64_t)(u ? ((__int128)a + b) >> 1 : ((__int128)sa + sb) >> 1) & m;
+	case I3_QADD: return u ? sat_u(c, (__int128)a + b, es) : sat_s(c, (__int128)sa + sb, es);
+	case I3_RHADD: return (uint64_t)(u ? ((__int128)a + b + 1) >> 1 : ((__int128)sa + sb + 1) >> 1) & m;
+	case I3_HSUB: return (uint64_t)(u ? ((__int128)a - b) >> 1 : ((__int128)sa - sb) >> 1) & m;
+	case I3_QSUB: return u ? sat_u(c, (__int128)a - b, es) : sat_s(c, (__int128)sa - sb, es);
+	case I3_CMGT: return (u ? a > b : sa > sb) ? m : 0;
+	case I3_CMGE: return (u ? a >= b : sa >= sb) ? m : 0;
+	case I3_SHL: return shl_reg(a, sa, es, !u, false, (int8_t)b);
+	case I3_RSHL: return shl_reg(a, sa, es, !u, true, (int8_t)b);
+	case I3_QSHL: return qshl_reg(c, a, sa, es, !u, false, (int8_t)b);
+	case I3_QRSHL: return qshl_reg(c, a, sa, es, !u, true, (int8_t)b);
+	case I3_MAX: return u ? (a > b ? a : b) : (uint64_t)(sa > sb ? sa : sb) & m;
+	case I3_MIN: return u ? (a < b ? a : b) : (uint64_t)(sa < sb ? sa : sb) & m;
+	case I3_ABD: return u ? (a > b ? a - b : b - a) : (uint64_t)(sa > sb ? sa - sb : sb - sa) & m;
+	case I3_ABA:
 		return (acc + (u ? (a > b ? a - b : b - a) : (uint64_t)(sa > sb ? sa - sb : sb - sa))) & m;
-	case 0x10: return (u ? a - b : a + b) & m;
-	case 0x11: return (u ? a == b : (a & b) != 0) ? m : 0;
-	case 0x12: return (u ? acc - a * b : acc + a * b) & m;
-	case 0x13:
+	case I3_ADD: return (u ? a - b : a + b) & m;
+	case I3_TST: return (u ? a == b : (a & b) != 0) ? m : 0;
+	case I3_MLA: return (u ? acc - a * b : acc + a * b) & m;
+	case I3_MUL:
 		if (u) { /* PMUL: carry-less */
 			uint64_t r = 0;
 			for (int k = 0; k < bw; k++)
@@ -135,7 +174,7 @@ static uint64_t int3(struct a64_cpu *c, unsigned op, unsigned es, uint64_t a, ui
 			return r & m;
 		}
 		return (a * b) & m;
-	case 0x16: { /* SQDMULH / SQRDMULH */
+	case I3_QDMULH: { /* SQDMULH / SQRDMULH */
 		__int128 p = (__int128)2 * sa * sb;
 		if (u)
 			p += (__int128)1 << (bw - 1);
@@ -165,8 +204,7 @@ static int exec_3pair(struct a64_cpu *c, const struct a64_insn *i)
 	union a64_vreg r;
 	memset(&r, 0, sizeof(r));
 	unsigned es = i->sf, nl = lanes(i, es), half = nl / 2;
-	/* op2: 0 MAXP, 1 MINP, 3 ADDP (opcode - 0x14) */
-	unsigned op = i->op2 == 3 ? 0x10 : (i->op & 0x20) | (0x0c + i->op2);
+	unsigned op = i->op2 == I3P_ADD ? I3_ADD : (i->op & 0x20) | (i->op2 == I3P_MAX ? I3_MAX : I3_MIN);
 	for (unsigned e = 0; e < nl; e++) {
 		const union a64_vreg *src = e < half ? n : mm;
 		unsigned k = 2 * (e % half);
@@ -182,13 +220,13 @@ static int exec_logic3(struct a64_cpu *c, const struct a64_insn *i)
 	for (int k = 0; k < 2; k++) {
 		uint64_t a = c->v[i->rn].d[k], b = c->v[i->rm].d[k], d = c->v[i->rd].d[k];
 		switch (i->op2) {
-		case 0: r.d[k] = a & b; break;
-		case 1: r.d[k] = a & ~b; break;
-		case 2: r.d[k] = a | b; break;
-		case 3: r.d[k] = a | ~b; break;
-		case 4: r.d[k] = a ^ b; break;
-		case 5: r.d[k] = (d & a) | (~d & b); break;  /* BSL */
-		case 6: r.d[k] = (d & ~b) | (a & b); break;  /* BIT */
+		case L_AND: r.d[k] = a & b; break;
+		case L_BIC: r.d[k] = a & ~b; break;
+		case L_ORR: r.d[k] = a | b; break;
+		case L_ORN: r.d[k] = a | ~b; break;
+		case L_EOR: r.d[k] = a ^ b; break;
+		case L_BSL: r.d[k] = (d & a) | (~d & b); break;
+		case L_BIT: r.d[k] = (d & ~b) | (a & b); break;
 		default: r.d[k] = (d & b) | (a & ~b); break; /* BIF */
 		}
 	}
@@ -196,66 +234,36 @@ static int exec_logic3(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_3same(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_INT3(struct a64_insn *d, const struct args_int3 *a)
 {
-	(void)pc;
-	unsigned opc = bits(w, 15, 11), u = bit(w, 29);
-	dec_vec(d, w);
-	d->op = (uint8_t)(u << 5 | opc);
-	bool scalar = d->flags & SI_SCALAR;
-	if (opc == 0x03) {
-		if (scalar)
-			return false;
-		d->op2 = (uint8_t)(u << 2 | d->sf);
-		d->fn = exec_logic3;
-		return true;
-	}
-	if (d->sf == 3 && !(d->flags & SI_Q) && !scalar)
+	if (!vec_operands(d, a->rd, a->rn, a->size, a->q, a->scalar, a->sizes))
 		return false;
-	if (scalar) {
-		/* scalar: saturating add/sub/shift any size; the rest D only */
-		if (opc == 0x01 || opc == 0x05 || opc == 0x09 || opc == 0x0b) {
-			d->fn = exec_3same;
-			return true;
-		}
-		if (d->sf != 3 || !(opc == 0x06 || opc == 0x07 || opc == 0x08 || opc == 0x0a ||
-				     opc == 0x10 || opc == 0x11))
-			return false;
-		d->fn = exec_3same;
-		return true;
-	}
-	switch (opc) {
-	case 0x01: case 0x05: case 0x06: case 0x07: case 0x08: case 0x09: case 0x0a: case 0x0b:
-	case 0x10: case 0x11:
-		d->fn = exec_3same;
-		return true;
-	case 0x00: case 0x02: case 0x04:
-	case 0x0c: case 0x0d: case 0x0e: case 0x0f: case 0x12:
-		if (d->sf == 3)
-			return false;
-		d->fn = exec_3same;
-		return true;
-	case 0x13:
-		if (d->sf == 3 || (u && d->sf))
-			return false;
-		d->fn = exec_3same;
-		return true;
-	case 0x16:
-		if (d->sf == 0 || d->sf == 3)
-			return false;
-		d->fn = exec_3same;
-		return true;
-	case 0x14: case 0x15: case 0x17:
-		if (d->sf == 3 && opc != 0x17)
-			return false;
-		if (opc == 0x17 && u)
-			return false;
-		d->op2 = (uint8_t)(opc - 0x14);
-		d->fn = exec_3pair;
-		return true;
-	default:
+	d->rm = (uint8_t)a->rm;
+	d->op = (uint8_t)(a->u << 5 | a->op);
+	d->fn = exec_3same;
+	return true;
+}
+
+static bool dec_INT3P(struct a64_insn *d, const struct args_int3 *a)
+{
+	if (!vec_operands(d, a->rd, a->rn, a->size, a->q, a->scalar, a->sizes))
 		return false;
-	}
+	d->rm = (uint8_t)a->rm;
+	d->op = (uint8_t)(a->u << 5 | (0x14 + a->op));
+	d->op2 = (uint8_t)a->op;
+	d->fn = exec_3pair;
+	return true;
+}
+
+static bool dec_LOGIC(struct a64_insn *d, const struct args_LOGIC *a)
+{
+	d->rd = (uint8_t)a->rd;
+	d->rn = (uint8_t)a->rn;
+	d->rm = (uint8_t)a->rm;
+	d->flags = (uint8_t)a->q;
+	d->op2 = (uint8_t)a->op;
+	d->fn = exec_logic3;
+	return true;
 }
 
 /* ---- two-register miscellaneous ------------------------------------------ */
@@ -274,24 +282,24 @@ static uint64_t int1(struct a64_cpu *c, unsigned op, unsigned es, uint64_t a)
 	int64_t sa = sext(a, bw);
 	uint64_t m = es_mask(es);
 	switch (op) {
-	case 0x04: { /* CLS */
+	case I1_CLS: {
 		uint64_t x = (a ^ (uint64_t)(sa >> 1)) & m;
 		int lz = x ? __builtin_clzll(x) - (64 - bw) : bw;
 		return (uint64_t)(lz - 1);
 	}
-	case 0x24: return a ? (uint64_t)(__builtin_clzll(a) - (64 - bw)) : (uint64_t)bw;
-	case 0x05: return (uint64_t)__builtin_popcountll(a);
-	case 0x25: return ~a & m; /* NOT */
-	case 0x3f: return rbit8(a); /* RBIT: bytes, though encoded as size 01 */
-	case 0x07: return sat_s(c, sa < 0 ? -(__int128)sa : sa, es);
-	case 0x27: return sat_s(c, -(__int128)sa, es);
-	case 0x08: return sa > 0 ? m : 0;
-	case 0x09: return sa == 0 ? m : 0;
-	case 0x0a: return sa < 0 ? m : 0;
-	case 0x28: return sa >= 0 ? m : 0;
-	case 0x29: return sa <= 0 ? m : 0;
-	case 0x0b: return (sa < 0 ? -(uint64_t)sa : (uint64_t)sa) & m;
-	case 0x2b: return -(uint64_t)sa & m;
+	case I1_CLZ: return a ? (uint64_t)(__builtin_clzll(a) - (64 - bw)) : (uint64_t)bw;
+	case I1_CNT: return (uint64_t)__builtin_popcountll(a);
+	case I1_NOT: return ~a & m;
+	case I1_RBIT: return rbit8(a);
+	case I1_SQABS: return sat_s(c, sa < 0 ? -(__int128)sa : sa, es);
+	case I1_SQNEG: return sat_s(c, -(__int128)sa, es);
+	case I1_CMGT0: return sa > 0 ? m : 0;
+	case I1_CMEQ0: return sa == 0 ? m : 0;
+	case I1_CMLT0: return sa < 0 ? m : 0;
+	case I1_CMGE0: return sa >= 0 ? m : 0;
+	case I1_CMLE0: return sa <= 0 ? m : 0;
+	case I1_ABS: return (sa < 0 ? -(uint64_t)sa : (uint64_t)sa) & m;
+	case I1_NEG: return -(uint64_t)sa & m;
 	default: return 0;
 	}
 }
@@ -339,9 +347,9 @@ static int exec_narrow(struct a64_cpu *c, const struct a64_insn *i)
 		uint64_t a = lane_get(&n, es + 1, e), x;
 		int64_t sa = sext(a, 16 << es);
 		switch (i->op) {
-		case 0: x = a & es_mask(es); break;
-		case 1: x = sat_s(c, sa, es); break;	 /* SQXTN */
-		case 2: x = sat_u(c, a, es); break;	 /* UQXTN */
+		case N_XTN: x = a & es_mask(es); break;
+		case N_SQXTN: x = sat_s(c, sa, es); break;
+		case N_UQXTN: x = sat_u(c, a, es); break;
 		default: x = sat_u(c, sa, es); break; /* SQXTUN */
 		}
 		lane_set(&r, es, off + e, x);
@@ -383,76 +391,40 @@ static int exec_shll(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_2misc(struct a64_insn *d, uint32_t w, uint64_t pc)
+/* The two-register forms differ in their handler and what it takes as op. */
+static bool int2_insn(struct a64_insn *d, const struct args_int2 *a, int64_t op, a64_fn fn)
 {
-	(void)pc;
-	unsigned opc = bits(w, 16, 12), u = bit(w, 29);
-	dec_vec(d, w);
-	d->op = (uint8_t)(u << 5 | opc);
-	bool scalar = d->flags & SI_SCALAR, q = d->flags & SI_Q;
-	if (opc == 0x12 || opc == 0x14) { /* narrowing */
-		if (d->sf == 3)
-			return false;
-		if (scalar && !(opc == 0x14 || u))
-			return false;
-		d->op = (uint8_t)(opc == 0x12 ? (u ? 3 : 0) : (u ? 2 : 1));
-		d->fn = exec_narrow;
-		return true;
-	}
-	if (scalar) {
-		switch (d->op) {
-		case 0x07: case 0x27: break; /* SQABS/SQNEG any size */
-		case 0x08: case 0x09: case 0x0a: case 0x28: case 0x29: case 0x0b: case 0x2b:
-			if (d->sf != 3)
-				return false;
-			break;
-		default: return false;
-		}
-		d->fn = exec_2misc;
-		return true;
-	}
-	switch (d->op) {
-	case 0x00: case 0x01: case 0x20: { /* REV64 REV16 REV32 */
-		unsigned cont = d->op == 0x00 ? 8 : d->op == 0x20 ? 4 : 2;
-		if ((1u << d->sf) >= cont)
-			return false;
-		d->op2 = (uint8_t)cont;
-		d->fn = exec_rev;
-		return true;
-	}
-	case 0x02: case 0x22: case 0x06: case 0x26:
-		if (d->sf == 3)
-			return false;
-		d->op = (uint8_t)(u | (opc == 6 ? 2 : 0));
-		d->fn = exec_addlp;
-		return true;
-	case 0x33: /* SHLL */
-		if (d->sf == 3)
-			return false;
-		d->fn = exec_shll;
-		return true;
-	case 0x04: case 0x24:
-		if (d->sf == 3)
-			return false;
-		d->fn = exec_2misc;
-		return true;
-	case 0x05: case 0x25:
-		if (d->sf > (u ? 1 : 0))
-			return false;
-		if (d->sf == 1)
-			d->op = 0x3f;
-		d->sf = 0;
-		d->fn = exec_2misc;
-		return true;
-	case 0x07: case 0x27: case 0x08: case 0x09: case 0x0a: case 0x28: case 0x29:
-	case 0x0b: case 0x2b:
-		if (d->sf == 3 && !q)
-			return false;
-		d->fn = exec_2misc;
-		return true;
-	default:
+	if (!vec_operands(d, a->rd, a->rn, a->size, a->q, a->scalar, a->sizes))
 		return false;
-	}
+	d->op = (uint8_t)op;
+	d->fn = fn;
+	return true;
+}
+
+static bool dec_INT2(struct a64_insn *d, const struct args_int2 *a)
+{
+	return int2_insn(d, a, a->op, exec_2misc);
+}
+
+static bool dec_REV(struct a64_insn *d, const struct args_int2 *a)
+{
+	d->op2 = (uint8_t)a->op; /* the container's bytes */
+	return int2_insn(d, a, 0, exec_rev);
+}
+
+static bool dec_ADDLP(struct a64_insn *d, const struct args_int2 *a)
+{
+	return int2_insn(d, a, a->op << 1 | a->u, exec_addlp);
+}
+
+static bool dec_SHLL(struct a64_insn *d, const struct args_int2 *a)
+{
+	return int2_insn(d, a, 0, exec_shll);
+}
+
+static bool dec_NARROW(struct a64_insn *d, const struct args_int2 *a)
+{
+	return int2_insn(d, a, a->op, exec_narrow);
 }
 
 /* ---- across lanes ---------------------------------------------------------- */
@@ -462,35 +434,29 @@ static int exec_across(struct a64_cpu *c, const struct a64_insn *i)
 	const union a64_vreg *n = &c->v[i->rn];
 	unsigned es = i->sf, nl = lanes(i, es);
 	bool u = i->op >> 5;
-	int bw = 8 << es;
 	__int128 acc = u ? (__int128)lane_get(n, es, 0) : (__int128)lane_sget(n, es, 0);
 	for (unsigned e = 1; e < nl; e++) {
 		__int128 x = u ? (__int128)lane_get(n, es, e) : (__int128)lane_sget(n, es, e);
 		switch (i->op & 31) {
-		case 0x0a: acc = x > acc ? x : acc; break;
-		case 0x1a: acc = x < acc ? x : acc; break;
+		case AC_MAXV: acc = x > acc ? x : acc; break;
+		case AC_MINV: acc = x < acc ? x : acc; break;
 		default: acc += x; break;
 		}
 	}
 	union a64_vreg r;
 	memset(&r, 0, sizeof(r));
-	unsigned res_es = (i->op & 31) == 0x03 ? es + 1 : es;
-	(void)bw;
+	unsigned res_es = (i->op & 31) == AC_ADDLV ? es + 1 : es;
 	lane_set(&r, res_es, 0, (uint64_t)acc & es_mask(res_es));
 	c->v[i->rd] = r;
 	return a64_next(c, i);
 }
 
-static bool dec_across(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_ACROSS(struct a64_insn *d, const struct args_across *a)
 {
-	(void)pc;
-	unsigned opc = bits(w, 16, 12), u = bit(w, 29);
-	dec_vec(d, w);
-	if (d->sf == 3 || (d->sf == 2 && !(d->flags & SI_Q)))
+	/* at least four lanes: S lanes only in a 128-bit vector */
+	if (!vec_operands(d, a->rd, a->rn, a->size, a->q, 0, SZ_BHS) || (a->size == 2 && !a->q))
 		return false;
-	if (opc != 0x03 && opc != 0x0a && opc != 0x1a && !(opc == 0x1b && !u))
-		return false;
-	d->op = (uint8_t)(u << 5 | opc);
+	d->op = (uint8_t)(a->u << 5 | a->op);
 	d->fn = exec_across;
 	return true;
 }
@@ -504,12 +470,12 @@ static int exec_3diff(struct a64_cpu *c, const struct a64_insn *i)
 	unsigned opc = i->op & 15;
 	bool u = i->op >> 5;
 	union a64_vreg r = c->v[i->rd];
-	if (opc == 4 || opc == 6) { /* ADDHN/SUBHN (+R): narrow into es */
+	if (opc == D3_ADDHN || opc == D3_SUBHN) { /* (R)ADDHN, (R)SUBHN: narrow into es */
 		if (!off)
 			memset(&r, 0, sizeof(r));
 		for (unsigned e = 0; e < nl; e++) {
 			uint64_t a = lane_get(&n, es + 1, e), b = lane_get(&m, es + 1, e);
-			__int128 s = opc == 4 ? (__int128)a + b : (__int128)a - b;
+			__int128 s = opc == D3_ADDHN ? (__int128)a + b : (__int128)a - b;
 			if (u)
 				s += (__int128)1 << ((8 << es) - 1);
 			lane_set(&r, es, off + e, (uint64_t)(s >> (8 << es)) & es_mask(es));
@@ -518,27 +484,27 @@ static int exec_3diff(struct a64_cpu *c, const struct a64_insn *i)
 		return a64_next(c, i);
 	}
 	for (unsigned e = 0; e < nl; e++) {
-		bool wide = opc == 1 || opc == 3;
+		bool wide = opc == D3_ADDW || opc == D3_SUBW;
 		__int128 a = wide ? (u ? (__int128)lane_get(&n, es + 1, e) : lane_sget(&n, es + 1, e))
 				  : (u ? (__int128)lane_get(&n, es, off + e) : lane_sget(&n, es, off + e));
 		__int128 b = u ? (__int128)lane_get(&m, es, off + e) : lane_sget(&m, es, off + e);
 		__int128 acc = (__int128)lane_get(&r, es + 1, e), x;
 		switch (opc) {
-		case 0: case 1: x = a + b; break;
-		case 2: case 3: x = a - b; break;
-		case 5: x = acc + (a > b ? a - b : b - a); break;
-		case 7: x = a > b ? a - b : b - a; break;
-		case 8: x = acc + a * b; break;
-		case 10: x = acc - a * b; break;
-		case 12: x = a * b; break;
-		case 9: /* SQDMLAL: both the doubling and the sum saturate */
-		case 11:
-		case 13: {
+		case D3_ADDL: case D3_ADDW: x = a + b; break;
+		case D3_SUBL: case D3_SUBW: x = a - b; break;
+		case D3_ABAL: x = acc + (a > b ? a - b : b - a); break;
+		case D3_ABDL: x = a > b ? a - b : b - a; break;
+		case D3_MLAL: x = acc + a * b; break;
+		case D3_MLSL: x = acc - a * b; break;
+		case D3_MULL: x = a * b; break;
+		case D3_SQDMLAL: /* both the doubling and the sum saturate */
+		case D3_SQDMLSL:
+		case D3_SQDMULL: {
 			uint64_t p = sat_s(c, 2 * a * b, es + 1);
 			x = sext(p, 16 << es);
-			if (opc != 13) {
+			if (opc != D3_SQDMULL) {
 				__int128 sacc = sext((uint64_t)acc, 16 << es);
-				x = (__int128)sat_s(c, opc == 9 ? sacc + x : sacc - x, es + 1);
+				x = (__int128)sat_s(c, opc == D3_SQDMLAL ? sacc + x : sacc - x, es + 1);
 			}
 			break;
 		}
@@ -557,28 +523,12 @@ static int exec_3diff(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_3diff(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_INT3D(struct a64_insn *d, const struct args_int3d *a)
 {
-	(void)pc;
-	unsigned opc = bits(w, 15, 12), u = bit(w, 29);
-	dec_vec(d, w);
-	if (d->sf == 3)
+	if (!vec_operands(d, a->rd, a->rn, a->size, a->q, 0, a->sizes))
 		return false;
-	switch (opc) {
-	case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7: case 8: case 10: case 12:
-		break;
-	case 9: case 11: case 13:
-		if (u || d->sf == 0)
-			return false;
-		break;
-	case 14:
-		if (u || d->sf != 0)
-			return false;
-		break;
-	default:
-		return false;
-	}
-	d->op = (uint8_t)(u << 5 | opc);
+	d->rm = (uint8_t)a->rm;
+	d->op = (uint8_t)(a->u << 5 | a->op);
 	d->fn = exec_3diff;
 	return true;
 }
@@ -599,21 +549,21 @@ static int exec_shimm(struct a64_cpu *c, const struct a64_insn *i)
 		uint64_t a = lane_get(&n, es, e), d = lane_get(&c->v[i->rd], es, e), x;
 		__int128 v = u ? (__int128)a : (__int128)sext(a, (int)bw);
 		switch (i->op & 31) {
-		case 0x00: x = (uint64_t)(v >> sh); break;
-		case 0x02: x = d + (uint64_t)(v >> sh); break;
-		case 0x04: x = (uint64_t)((v + ((__int128)1 << (sh - 1))) >> sh); break;
-		case 0x06: x = d + (uint64_t)((v + ((__int128)1 << (sh - 1))) >> sh); break;
-		case 0x08: { /* SRI */
+		case SH_SHR: x = (uint64_t)(v >> sh); break;
+		case SH_SRA: x = d + (uint64_t)(v >> sh); break;
+		case SH_RSHR: x = (uint64_t)((v + ((__int128)1 << (sh - 1))) >> sh); break;
+		case SH_RSRA: x = d + (uint64_t)((v + ((__int128)1 << (sh - 1))) >> sh); break;
+		case SH_SRI: {
 			uint64_t keep = sh == bw ? m : ~(m >> sh) & m;
 			x = (d & keep) | (sh == bw ? 0 : a >> sh);
 			break;
 		}
-		case 0x0a: /* SHL / SLI */
+		case SH_SHL: /* and SLI */
 			x = a << sh;
 			if (u)
 				x |= d & ((1ull << sh) - 1);
 			break;
-		case 0x0c: x = sat_u(c, shl128(sext(a, (int)bw), sh), es); break; /* SQSHLU */
+		case SH_QSHLU: x = sat_u(c, shl128(sext(a, (int)bw), sh), es); break;
 		default: /* SQSHL/UQSHL */
 			x = u ? sat_u(c, (__int128)a << sh, es) : sat_s(c, shl128(sext(a, (int)bw), sh), es);
 			break;
@@ -637,18 +587,19 @@ static int exec_shrn(struct a64_cpu *c, const struct a64_insn *i)
 	if (!off)
 		memset(&r, 0, sizeof(r));
 	bool u = i->op >> 5, round = i->op & 1;
-	unsigned kind = (i->op & 31) >> 1; /* 8: SHRN/SQSHRUN, 9: SQSHRN/UQSHRN */
+	/* SHRN with U is SQSHRUN; SQSHRN with U is UQSHRN */
+	bool plain = (i->op & 30) == SHN_SHRN;
 	for (unsigned e = 0; e < nl; e++) {
 		uint64_t a = lane_get(&n, es + 1, e);
-		bool src_signed = !(kind == 9 && u) && !(kind == 8 && !u);
+		bool src_signed = !(!plain && u) && !(plain && !u);
 		__int128 v = src_signed ? (__int128)sext(a, 16 << es) : (__int128)a;
 		if (round)
 			v += (__int128)1 << (sh - 1);
 		v >>= sh;
 		uint64_t x;
-		if (kind == 8 && !u)
+		if (plain && !u)
 			x = (uint64_t)v & es_mask(es); /* SHRN, RSHRN */
-		else if (kind == 8)
+		else if (plain)
 			x = sat_u(c, v, es); /* SQSHRUN */
 		else
 			x = u ? sat_u(c, v, es) : sat_s(c, v, es);
@@ -673,72 +624,25 @@ static int exec_shll_imm(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_shimm(struct a64_insn *d, uint32_t w, uint64_t pc)
+/* immh's top set bit gives the element size (of the destination when
+ * narrowing, of the source when widening), immh:immb the amount: right
+ * shifts count down from twice the element's width, left shifts up from
+ * the width. */
+static bool dec_SHIFT(struct a64_insn *d, const struct args_shift *a)
 {
-	(void)pc;
-	unsigned immh = bits(w, 22, 19), immb = bits(w, 18, 16), opc = bits(w, 15, 11);
-	unsigned u = bit(w, 29);
-	if (!immh)
-		return false; /* modified immediate, decoded elsewhere */
-	dec_vec(d, w);
-	unsigned es = 31 - (unsigned)__builtin_clz(immh);
-	unsigned v = immh << 3 | immb, bw = 8u << es;
-	bool scalar = d->flags & SI_SCALAR, q = d->flags & SI_Q;
-	d->op = (uint8_t)(u << 5 | opc);
-	d->sf = (uint8_t)es;
-	if (opc >= 0x10 && opc <= 0x13) {
-		/* narrowing right shifts: immh's top bit gives the destination
-		 * element size, the source lanes are twice as wide */
-		if (es == 3 || (opc <= 0x11 && !u && scalar))
-			return false;
-		d->imm = 2 * bw - v;
-		d->fn = exec_shrn;
-		return true;
-	}
-	if (opc == 0x14) {
-		if (es == 3 || scalar)
-			return false;
-		d->imm = v - bw;
-		d->fn = exec_shll_imm;
-		return true;
-	}
-	if (opc == 0x1c || opc == 0x1f) {
-		if (es < 2 && !scalar)
-			return false;
-		if (es < 2)
-			return false;
-		d->imm = 2 * bw - v; /* fbits */
-		d->fn = a64_exec_simd_fixed_cvt;
-		return true;
-	}
-	if (es == 3 && !q && !scalar)
+	static const a64_fn handler[] = {
+		[SK_RIGHT] = exec_shimm, [SK_LEFT] = exec_shimm, [SK_NARROW] = exec_shrn,
+		[SK_WIDEN] = exec_shll_imm, [SK_FIXED] = a64_exec_simd_fixed_cvt,
+	};
+	if (!a->immh)
+		return false; /* a modified immediate (simd.decode) */
+	unsigned es = 31 - (unsigned)__builtin_clz((unsigned)a->immh), bw = 8u << es;
+	if (!vec_operands(d, a->rd, a->rn, es, a->q, a->scalar, a->sizes))
 		return false;
-	if (scalar && es != 3 && !(opc == 0x0e || opc == 0x0c))
-		return false;
-	switch (opc) {
-	case 0x00: case 0x02: case 0x04: case 0x06:
-		d->imm = 2 * bw - v;
-		break;
-	case 0x08:
-		if (!u)
-			return false;
-		d->imm = 2 * bw - v;
-		break;
-	case 0x0a:
-		d->imm = v - bw;
-		break;
-	case 0x0c:
-		if (!u)
-			return false;
-		d->imm = v - bw;
-		break;
-	case 0x0e:
-		d->imm = v - bw;
-		break;
-	default:
-		return false;
-	}
-	d->fn = exec_shimm;
+	bool left = a->kind == SK_LEFT || a->kind == SK_WIDEN;
+	d->imm = left ? (uint64_t)a->immhb - bw : 2 * bw - (uint64_t)a->immhb;
+	d->op = (uint8_t)(a->u << 5 | a->op);
+	d->fn = handler[a->kind];
 	return true;
 }
 
@@ -753,14 +657,14 @@ static int exec_elem(struct a64_cpu *c, const struct a64_insn *i)
 	memset(&r, 0, sizeof(r));
 	unsigned opc = i->op & 15;
 	bool u = i->op >> 5;
-	if (opc == 10 || opc == 2 || opc == 6) { /* [SU]MULL, [SU]MLAL, [SU]MLSL */
+	if (opc == E_MULL || opc == E_MLAL || opc == E_MLSL) {
 		unsigned nl = 8u >> es, off = (i->flags & SI_Q) ? nl : 0;
 		__int128 bb = u ? (__int128)b : (__int128)sext(b, 8 << es);
 		r = c->v[i->rd];
 		for (unsigned e = 0; e < nl; e++) {
 			__int128 a = u ? (__int128)lane_get(&n, es, off + e) : lane_sget(&n, es, off + e);
 			__int128 acc = (__int128)lane_get(&r, es + 1, e);
-			__int128 x = opc == 10 ? a * bb : opc == 2 ? acc + a * bb : acc - a * bb;
+			__int128 x = opc == E_MULL ? a * bb : opc == E_MLAL ? acc + a * bb : acc - a * bb;
 			lane_set(&r, es + 1, e, (uint64_t)x & es_mask(es + 1));
 		}
 		c->v[i->rd] = r;
@@ -770,10 +674,12 @@ static int exec_elem(struct a64_cpu *c, const struct a64_insn *i)
 	for (unsigned e = 0; e < nl; e++) {
 		uint64_t a = lane_get(&n, es, e), d = lane_get(&c->v[i->rd], es, e), x;
 		switch (opc) {
-		case 8: x = a * b; break;
-		case 0: x = d + a * b; break;
-		case 4: x = d - a * b; break;
-		default: x = int3(c, (opc == 12 ? 0 : 0x20) | 0x16, es, a, b, 0); break;
+		case E_MUL: x = a * b; break;
+		case E_MLA: x = d + a * b; break;
+		case E_MLS: x = d - a * b; break;
+		default: /* SQDMULH; SQRDMULH is its U form among the three same */
+			x = int3(c, (opc == E_QDMULH ? 0 : 0x20) | I3_QDMULH, es, a, b, 0);
+			break;
 		}
 		lane_set(&r, es, e, x & es_mask(es));
 	}
@@ -781,48 +687,29 @@ static int exec_elem(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-/* Decodes the index of a by-element operand (H:L:M by size). */
-bool a64_elem_index(uint32_t w, unsigned es, uint8_t *rm, uint64_t *idx)
+bool a64_elem_index(unsigned es, int64_t h, int64_t l, int64_t m, int64_t rm4, uint8_t *rm,
+		    uint64_t *idx)
 {
-	unsigned h = bit(w, 11), l = bit(w, 21), m = bit(w, 20);
-	*rm = bits(w, 19, 16);
+	*rm = (uint8_t)rm4;
 	switch (es) {
-	case 1: *idx = h << 2 | l << 1 | m; return true;
-	case 2: *idx = h << 1 | l; *rm |= (uint8_t)(m << 4); return true;
-	case 3: if (l) return false; *idx = h; *rm |= (uint8_t)(m << 4); return true;
+	case 1: *idx = (uint64_t)(h << 2 | l << 1 | m); return true;
+	case 2: *idx = (uint64_t)(h << 1 | l); *rm |= (uint8_t)(m << 4); return true;
+	case 3: if (l) return false; *idx = (uint64_t)h; *rm |= (uint8_t)(m << 4); return true;
 	default: return false;
 	}
 }
 
-static bool dec_elem(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_ELEM(struct a64_insn *d, const struct args_elem *a)
 {
-	(void)pc;
-	unsigned opc = bits(w, 15, 12), u = bit(w, 29);
-	dec_vec(d, w);
-	if (d->flags & SI_SCALAR)
+	if (!vec_operands(d, a->rd, a->rn, a->size, a->q, 0, SZ_HS) ||
+	    !a64_elem_index((unsigned)a->size, a->h, a->l, a->m, a->rm, &d->rm, &d->imm))
 		return false;
-	if (!a64_elem_index(w, d->sf, &d->rm, &d->imm) || d->sf == 3)
-		return false;
-	d->op = (uint8_t)(u << 5 | opc);
-	switch (d->op) {
-	case 0x08: case 0x20: case 0x24: case 0x0a: case 0x2a: case 0x02: case 0x22:
-	case 0x06: case 0x26: case 0x0c: case 0x0d:
-		d->fn = exec_elem;
-		return true;
-	default:
-		return false;
-	}
+	d->op = (uint8_t)(a->u << 5 | a->op);
+	d->fn = exec_elem;
+	return true;
 }
 
 struct a64_pattern a64_simd_int_table[] = {
-	A64_ROW("0 x x 01110 xx 1 xxxxx xxxxx 1 xxxxx xxxxx", dec_3same),
-	A64_ROW("01 x 11110 xx 1 xxxxx xxxxx 1 xxxxx xxxxx", dec_3same),
-	A64_ROW("0 x x 01110 xx 10000 xxxxx 10 xxxxx xxxxx", dec_2misc),
-	A64_ROW("01 x 11110 xx 10000 xxxxx 10 xxxxx xxxxx", dec_2misc),
-	A64_ROW("0 x x 01110 xx 11000 xxxxx 10 xxxxx xxxxx", dec_across),
-	A64_ROW("0 x x 01110 xx 1 xxxxx xxxx 00 xxxxx xxxxx", dec_3diff),
-	A64_ROW("0 x x 011110 xxxx xxx xxxxx 1 xxxxx xxxxx", dec_shimm),
-	A64_ROW("01 x 111110 xxxx xxx xxxxx 1 xxxxx xxxxx", dec_shimm),
-	A64_ROW("0 x x 01111 xx x x xxxx xxxx x 0 xxxxx xxxxx", dec_elem),
+	A64_ROW("xxxx 111 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_simd_int),
 	A64_END_TABLE,
 };
