@@ -3,7 +3,7 @@
 # that touch guest memory (aarch64-user/: loads/stores, atomics, SIMD
 # structure loads, system instructions, the block cache, the decoder)
 # with -DA64_SYSTEM, whose accessors go through the soft TLB
-# (aarch64-system/softmmu.h). variant.h renames their external symbols,
+# (aarch64-user/softmmu.h). variant.h renames their external symbols,
 # so user mode's objects stay exactly as they were. Everything lands in
 # the user library that the vgpu binary and the tests link.
 

@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "aarch64-user/cpu.h"
-#include "aarch64-system/softmmu.h"
+#include "aarch64-user/softmmu.h"
 
 /* Storage-backed system registers (sysreg.c names their encodings). */
 enum a64s_reg {

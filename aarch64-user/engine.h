@@ -302,8 +302,8 @@ bool a64_decode_bitmask(unsigned n, unsigned imms, unsigned immr, bool sf,
 #ifdef A64_SYSTEM
 /* Full-system mode compiles the memory-touching engine files a second
  * time with these accessors: guest virtual addresses go through a soft
- * TLB (aarch64-system/softmmu.h). */
-#include "aarch64-system/softmmu.h"
+ * TLB (softmmu.h). */
+#include "aarch64-user/softmmu.h"
 #else
 /* Unaligned little-endian guest memory accessors (guest address = host
  * address), one host access each. Loads are volatile: a guest load whose

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Guest memory accessors of full-system mode: the engine's ld_*, st_*,
- * gmem_* (aarch64-user/engine.h) translate the guest virtual address
- * through a soft TLB. A hit is one compare and a host access; a miss walks
- * the guest page tables (mmu.c), and a fault enters the guest's exception
- * vector and leaves the block by __builtin_longjmp to a64_run().
+ * Guest memory accessors of the engine's full-system build (-DA64_SYSTEM,
+ * see engine.h): ld_*, st_*, gmem_* translate the guest virtual address
+ * through a soft TLB. A hit is one compare and a host access; a miss takes
+ * a slow path that full-system mode (aarch64-system/) provides: it walks
+ * the guest page tables, and a fault enters the guest's exception vector
+ * and leaves the block by __builtin_longjmp to a64_run(). The engine owns
+ * this interface; the system mode fills the TLB behind it.
  */
-#ifndef VGPU_A64S_SOFTMMU_H
-#define VGPU_A64S_SOFTMMU_H
+#ifndef VGPU_A64_SOFTMMU_H
+#define VGPU_A64_SOFTMMU_H
 
 #include <stdbool.h>
 #include <stdint.h>
