@@ -78,6 +78,7 @@ uint64_t handoff_issue(struct handoff *h, const void *owner, int fd, pid_t tid,
 		       uid_t uid)
 {
 	struct ticket *t = calloc(1, sizeof(*t)), *old;
+	uint64_t id;
 
 	if (!t)
 		return 0;
@@ -91,6 +92,9 @@ uint64_t handoff_issue(struct handoff *h, const void *owner, int fd, pid_t tid,
 	t->tid = tid;
 	t->uid = uid;
 	t->owner = owner;
+	/* Once listed, the ticket is the hand-off thread's: it may be
+	 * redeemed and freed before this returns. */
+	id = t->id;
 	pthread_mutex_lock(&h->lock);
 	old = over_quota(h, owner);
 	t->next = h->tickets;
@@ -98,7 +102,7 @@ uint64_t handoff_issue(struct handoff *h, const void *owner, int fd, pid_t tid,
 	pthread_mutex_unlock(&h->lock);
 	if (old)
 		ticket_free(old);
-	return t->id;
+	return id;
 }
 
 void handoff_forget(struct handoff *h, const void *owner)
