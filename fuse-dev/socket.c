@@ -43,7 +43,7 @@ struct sock_server {
 	struct sock_file *files;
 	struct capture *cap; /* --capture, or NULL */
 	unsigned desc_refs;  /* files with desc_ref set (reap()) */
-	bool stopping;
+	bool stopping; /* set under @lock, read without it too: atomics */
 };
 
 /*
@@ -144,7 +144,7 @@ static bool interrupted(struct shim_caller *c)
 
 	/* The client is waiting for its reply: anything on the stream now
 	 * means it hung up (or died). */
-	if (sc->broken || sc->conn->ss->stopping)
+	if (sc->broken || __atomic_load_n(&sc->conn->ss->stopping, __ATOMIC_ACQUIRE))
 		return true;
 	return poll(&p, 1, 0) > 0;
 }
@@ -670,7 +670,8 @@ static void *accept_thread(void *arg)
 		if (fd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
-			if (ss->stopping || errno == EINVAL || errno == EBADF)
+			if (__atomic_load_n(&ss->stopping, __ATOMIC_ACQUIRE) ||
+			    errno == EINVAL || errno == EBADF)
 				return NULL;
 			continue;
 		}
@@ -763,7 +764,7 @@ void sock_server_stop(struct sock_server *ss)
 	if (!ss)
 		return;
 	pthread_mutex_lock(&ss->lock);
-	ss->stopping = true;
+	__atomic_store_n(&ss->stopping, true, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&ss->lock);
 	/* Wakes accept(): it fails on a shut-down socket. */
 	shutdown(ss->lfd, SHUT_RDWR);
