@@ -138,6 +138,11 @@ void jx_neg(struct jx *j, bool w64, int r)
 	op_rr(j, &OP1(0xf7), w64, 3, r);
 }
 
+void jx_mul_wide(struct jx *j, bool is_signed, int r)
+{
+	op_rr(j, &OP1(0xf7), true, is_signed ? 5 : 4, r);
+}
+
 void jx_imul_rr(struct jx *j, bool w64, int dst, int src)
 {
 	op_rr(j, &OP2(0x0f, 0xaf), w64, dst, src);

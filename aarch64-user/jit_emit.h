@@ -61,6 +61,8 @@ void jx_shift_ri(struct jx *j, int op, bool w64, int r, uint8_t n);
 void jx_shift_cl(struct jx *j, int op, bool w64, int r);
 void jx_not(struct jx *j, bool w64, int r);
 void jx_neg(struct jx *j, bool w64, int r);
+/* rdx:rax = rax * r (64-bit; mul or imul) */
+void jx_mul_wide(struct jx *j, bool is_signed, int r);
 void jx_imul_rr(struct jx *j, bool w64, int dst, int src);
 void jx_mov_rr(struct jx *j, bool w64, int dst, int src);
 /* Shortest move of a 64-bit constant (zero-extended, sign-extended or full). */

@@ -359,17 +359,76 @@ static bool emit_csel(struct jc *jc, const struct a64_insn *i, const struct jkin
 	return true;
 }
 
-/* MADD/MSUB (flags & 1: subtract) at width sf. */
+/* MADD/MSUB (flags & 1: subtract) at width sf; SMADDL/UMADDL (op 1, 5)
+ * of the W operands extended. */
 static bool emit_madd(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	(void)k;
 	struct jx *j = &jc->x;
 	jit_get_x(jc, T1, i->rn, false);
 	jit_get_x(jc, T2, i->rm, false);
+	if (i->op == 1 || i->op == 5) { /* SMADDL, UMADDL: W operands */
+		jx_ext_rr(j, 4, i->op == 1, T1, T1);
+		jx_ext_rr(j, 4, i->op == 1, T2, T2);
+	}
 	jx_imul_rr(j, i->sf, T1, T2);
 	jit_get_x(jc, T0, i->ra, false);
 	jx_alu_rr(j, (i->flags & 1) ? JX_SUB : JX_ADD, i->sf, T0, T1);
 	jit_put_x(jc, T0, i->rd, false);
+	return true;
+}
+
+/* SMULH, UMULH (op 2, 6): the high half of the 128-bit product. */
+static bool emit_mulh(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	jit_get_x(jc, T0, i->rn, false);
+	jit_get_x(jc, T1, i->rm, false);
+	jx_mul_wide(&jc->x, i->op == 2, T1);
+	jit_put_x(jc, T2, i->rd, false);
+	return true;
+}
+
+/* LSLV, LSRV, ASRV, RORV (op): x86 masks the count by the width as Arm
+ * does. */
+static bool emit_shiftv(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	static const int ops[4] = { JX_SHL, JX_SHR, JX_SAR, JX_ROR };
+	jit_get_x(jc, T0, i->rn, false);
+	jit_get_x(jc, JX_RCX, i->rm, false);
+	jx_shift_cl(&jc->x, ops[i->op & 3], i->sf, T0);
+	jit_put_x(jc, T0, i->rd, false);
+	return true;
+}
+
+/* CCMP, CCMN (op: CCMP; flags & 1: imm instead of Rm; op2 = cond):
+ * the comparison's flags when the condition holds, else #nzcv (imm2).
+ * Both operands first, so both paths hold the same registers. */
+static bool emit_ccmp(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	struct jx *j = &jc->x;
+	uint8_t *other = NULL;
+	jit_get_x(jc, T0, i->rn, false);
+	if (i->flags & 1)
+		jx_mov_ri(j, T1, i->imm);
+	else
+		jit_get_x(jc, T1, i->rm, false);
+	if (i->op2 < 14)
+		other = jx_jcc(j, jit_cond_test(j, i->op2) ^ 1, NULL);
+	flags_prepare(j);
+	jx_alu_rr(j, i->op ? JX_CMP : JX_ADD, i->sf, T0, T1);
+	flags_store(j, i->op);
+	if (i->op2 < 14) {
+		uint8_t *done = jx_jmp(j, NULL);
+		if (other)
+			jx_patch(j, other, j->p + j->delta);
+		jx_mov_ri(j, JX_RCX, i->imm2 << 28);
+		jx_store(j, 4, JX_RCX, JC_CPU, JC_NZCV);
+		if (done)
+			jx_patch(j, done, j->p + j->delta);
+	}
 	return true;
 }
 
@@ -620,6 +679,73 @@ static bool emit_vpair(struct jc *jc, const struct a64_insn *i, const struct jki
 	return true;
 }
 
+/* simd_ldst.c's flags of a single-structure access, learnt from sample
+ * words at start-up (learn_single) rather than repeated here. */
+static uint8_t sl_load, sl_q, sl_post, sl_repl;
+
+/* LD1/ST1 of one lane and LD1R of one register (op: registers, sf: lane
+ * size, imm: lane), post-indexed by imm2 or Rm. */
+static bool emit_vsingle(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	static const uint64_t spread[3] = { 0x0101010101010101ull, 0x0001000100010001ull,
+					    0x0000000100000001ull };
+	struct jx *j = &jc->x;
+	unsigned bytes = 1u << i->sf;
+	int32_t lane = JC_V(i->rd) + (int32_t)(i->imm << i->sf);
+	bool post = i->flags & sl_post;
+	if (i->op != 1)
+		return false;
+	jit_get_x(jc, T0, i->rn, true);
+	if (post && i->rm != 31)
+		jit_get_x(jc, T1, i->rm, false);
+	set_tls_insn(jc, i);
+	if (!(i->flags & sl_load)) {
+		jx_load(j, bytes, false, T2, JC_CPU, lane);
+		jx_store(j, bytes, T2, T0, 0);
+	} else if (!(i->flags & sl_repl)) {
+		jx_load(j, bytes, false, T2, T0, 0);
+		jx_store(j, bytes, T2, JC_CPU, lane);
+	} else {
+		jx_load(j, bytes, false, T2, T0, 0);
+		if (i->sf < 3) {
+			jx_mov_ri(j, JX_RCX, spread[i->sf]);
+			jx_imul_rr(j, true, T2, JX_RCX);
+		}
+		jx_store(j, 8, T2, JC_CPU, JC_V(i->rd));
+		if (!(i->flags & sl_q))
+			jx_alu_rr(j, JX_XOR, false, T2, T2);
+		jx_store(j, 8, T2, JC_CPU, JC_V(i->rd) + 8);
+	}
+	if (post) {
+		if (i->rm == 31)
+			jx_lea(j, T0, T0, (int32_t)i->imm2);
+		else
+			jx_alu_rr(j, JX_ADD, true, T0, T1);
+		jit_put_x(jc, T0, i->rn, true);
+	}
+	return true;
+}
+
+static uint8_t flags_of(uint32_t w)
+{
+	struct a64_insn d;
+	memset(&d, 0, sizeof(d));
+	a64_decode(&d, w, 0x10000);
+	return d.flags;
+}
+
+/* ST1 {V0.S}[0], [X0]; LD1 of it; LD1R .2S, .4S; LD1 post-indexed. */
+static void learn_single(void)
+{
+	uint8_t st = flags_of(0x0d008000), ld = flags_of(0x0d408000), r2 = flags_of(0x0d40c800),
+		r4 = flags_of(0x4d40c800), post = flags_of(0x0ddf8000);
+	sl_load = st ^ ld;
+	sl_repl = ld ^ r2;
+	sl_q = r2 ^ r4;
+	sl_post = ld ^ post;
+}
+
 /* ---- the family table ----------------------------------------------------- */
 
 static const struct family families[] = {
@@ -635,6 +761,13 @@ static const struct family families[] = {
 	{ 0x54000000, emit_bcond, { 0 }, { 16 } },
 	{ 0x1a800000, emit_csel, { 12, 10, 30, 31 }, { 16, 2, 2, 2 } },
 	{ 0x1b000000, emit_madd, { 15, 31 }, { 2, 2 } },
+	{ 0x9b200000, emit_madd, { 15 }, { 2 } },			  /* SMADDL */
+	{ 0x9ba00000, emit_madd, { 15 }, { 2 } },			  /* UMADDL */
+	{ 0x9b407c00, emit_mulh, { 0 }, { 0 } },			  /* SMULH */
+	{ 0x9bc07c00, emit_mulh, { 0 }, { 0 } },			  /* UMULH */
+	{ 0x1ac02000, emit_shiftv, { 0 }, { 0 } },			  /* LSLV */
+	{ 0x7a400000, emit_ccmp, { 0 }, { 0 } },			  /* CCMP */
+	{ 0x0d408000, emit_vsingle, { 0 }, { 0 } },			  /* LD1 {V0.S}[0] */
 	{ 0x13000000, emit_bfm, { 29 }, { 3 } },			  /* SBFM, BFM, UBFM */
 	{ 0x93400000, emit_bfm, { 29 }, { 3 } },			  /* (64-bit) */
 	{ 0x34000000, emit_cbz, { 24, 31 }, { 2, 2 } },
@@ -710,6 +843,7 @@ void jit_gen_init(void)
 	learn(families, sizeof(families) / sizeof(families[0]));
 	learn(jit_fp_families, jit_fp_nfamilies);
 	jit_fp_init();
+	learn_single();
 }
 
 /* ---- the block ------------------------------------------------------------- */

@@ -254,7 +254,9 @@ TEST(fault_pc_names_the_faulting_load)
 					  0xf940003f /* ldr xzr, [x1] */,
 					  0xfd400020 /* ldr d0, [x1] */,
 					  0xad400420 /* ldp q0, q1, [x1] */,
-					  0xbc004c22 /* str s2, [x1, #4]! */ };
+					  0xbc004c22 /* str s2, [x1, #4]! */,
+					  0x4d40c820 /* ld1r {v0.4s}, [x1] */,
+					  0x0d9f8020 /* st1 {v0.s}[0], [x1], #4 */ };
 
 	/* volatile: the loop goes on after a siglongjmp out of a64_run */
 	for (volatile unsigned k = 0; k < sizeof(loads) / sizeof(loads[0]); k++) {

@@ -40,6 +40,8 @@ static void emit_all(struct jx *j)
 	jx_neg(j, true, JX_RSI);
 	jx_imul_rr(j, true, JX_RAX, JX_RSI);
 	jx_imul_rr(j, false, JX_RCX, JX_R9);
+	jx_mul_wide(j, false, JX_RSI);
+	jx_mul_wide(j, true, JX_R9);
 	jx_shift_ri(j, JX_ROR, false, JX_RAX, 5);
 	jx_mov_rr(j, true, JX_RAX, JX_R13);
 	jx_mov_rr(j, false, JX_RDI, JX_RSI);
@@ -132,6 +134,8 @@ static const struct enc_case cases[] = {
 	{ "48 f7 de", "neg %rsi" },
 	{ "48 0f af c6", "imul %rsi,%rax" },
 	{ "41 0f af c9", "imul %r9d,%ecx" },
+	{ "48 f7 e6", "mul %rsi" },
+	{ "49 f7 e9", "imul %r9" },
 	{ "c1 c8 05", "ror $0x5,%eax" },
 	{ "4c 89 e8", "mov %r13,%rax" },
 	{ "89 f7", "mov %esi,%edi" },
