@@ -423,8 +423,9 @@ static uint32_t graphics_run(struct bi_compute *bc, struct vgpu_job *job)
 	bi_cache_new_generation(bc->cache);
 	if (info->type == MALI_JOB_TYPE_FRAGMENT)
 		return bi_fragment_run(&g, job);
-	if (info->type == MALI_JOB_TYPE_INDEXED_VERTEX)
-		return bi_idvs_run(&g, job);
+	if (info->type == MALI_JOB_TYPE_INDEXED_VERTEX || info->type == MALI_JOB_TYPE_VERTEX ||
+	    info->type == MALI_JOB_TYPE_TILER)
+		return bi_vertex_run(&g, job);
 	os_warn("shader", "job type %u at 0x%llx not implemented: JOB_CONFIG_FAULT",
 		info->type, (unsigned long long)info->va);
 	return MALI_EXC_JOB_CONFIG_FAULT;

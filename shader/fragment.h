@@ -19,7 +19,7 @@ struct bi_gfx {
 };
 
 uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job);
-/* INDEXED_VERTEX (IDVS) jobs: vertex.c. */
-uint32_t bi_idvs_run(const struct bi_gfx *g, struct vgpu_job *job);
+/* VERTEX, TILER and INDEXED_VERTEX (IDVS) jobs: vertex.c. */
+uint32_t bi_vertex_run(const struct bi_gfx *g, struct vgpu_job *job);
 
 #endif

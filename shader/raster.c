@@ -5,7 +5,8 @@
  * functions in 64-bit integers. A pixel centre exactly on an edge
  * belongs to the triangle when the edge is a left edge (going down in
  * window coordinates, y up) or a horizontal top edge, so pixels on an
- * edge shared by two triangles are drawn once.
+ * edge shared by two triangles are drawn once. A point covers the
+ * centres in its square, [x - size / 2, x + size / 2) both ways.
  *
  * Fragment shader preloads: r57 primitive index, r58 primitive flags
  * (0 front-facing, 1 back-facing), r59 pixel x | y << 16, r60 the
@@ -129,6 +130,16 @@ static bool pixel(const struct bi_prim *p, unsigned x, unsigned y,
 	uint32_t w[3], ef[3], s, rcp;
 	int64_t esum = 0;
 	bool in = true;
+
+	/* a point: centres inside its square, its one vertex's values */
+	if (p->flags & BI_PRIM_POINT) {
+		fl->b[0] = 0x3f800000u;
+		fl->b[1] = fl->b[2] = 0;
+		if (zs)
+			fl->z = bi_zs_quantize(zs, p->z[0]);
+		return px >= p->x[0] - p->half && px < p->x[0] + p->half &&
+		       py >= p->y[0] - p->half && py < p->y[0] + p->half;
+	}
 
 	for (unsigned k = 0; k < 3; k++) {
 		bool tie;
@@ -282,10 +293,10 @@ static uint32_t draw_prim(struct bi_raster *r, uint32_t i, struct bi_tile *t,
 	if (bi_plist_read(r->as, &r->l, i, p))
 		return MALI_EXC_JOB_READ_FAULT;
 	orient(p);
-	span(OS_MIN(OS_MIN(p->x[0], p->x[1]), p->x[2]),
-	     OS_MAX(OS_MAX(p->x[0], p->x[1]), p->x[2]), t->x0, &x0, &x1);
-	span(OS_MIN(OS_MIN(p->y[0], p->y[1]), p->y[2]),
-	     OS_MAX(OS_MAX(p->y[0], p->y[1]), p->y[2]), t->y0, &y0, &y1);
+	span(OS_MIN(OS_MIN(p->x[0], p->x[1]), p->x[2]) - p->half,
+	     OS_MAX(OS_MAX(p->x[0], p->x[1]), p->x[2]) + p->half, t->x0, &x0, &x1);
+	span(OS_MIN(OS_MIN(p->y[0], p->y[1]), p->y[2]) - p->half,
+	     OS_MAX(OS_MAX(p->y[0], p->y[1]), p->y[2]) + p->half, t->y0, &y0, &y1);
 	if (x0 > x1 || y0 > y1)
 		return MALI_EXC_DONE;
 	exc = use_draw(r, p->dcd, why);

@@ -2,8 +2,9 @@
 /*
  * The tiler (tiler.h): primitive assembly, culling, the polygon list.
  *
- * Not modelled, failing the job with JOB_CONFIG_FAULT and a log line:
- * points and lines, primitive restart, a vertex at or behind the eye
+ * Points are squares of their size around their vertex (the size a
+ * constant or per vertex). Not modelled, failing the job with
+ * JOB_CONFIG_FAULT and a log line: lines, primitive restart, a vertex at or behind the eye
  * (1/w <= 0, which needs clipping), depth outside [0, 1] and window
  * coordinates beyond the fixed-point range (guard-band clipping).
  */
@@ -17,7 +18,7 @@
 
 enum prim_field {
 	P_MODE, P_INDEX_TYPE, P_FIRST_PROVOKING, P_RESTART, P_BASE_VERTEX,
-	P_INDEX_COUNT, P_INDICES_LO, P_INDICES_HI, P_COUNT
+	P_INDEX_COUNT, P_INDICES_LO, P_INDICES_HI, P_PSIZE_FMT, P_COUNT
 };
 
 /* The Primitive section of IDVS and tiler jobs (v6 and v7 agree). */
@@ -30,9 +31,14 @@ static const struct bi_field prim_fields[P_COUNT] = {
 	[P_INDEX_COUNT] = FM1(3, 0, 32),
 	[P_INDICES_LO] = F(4, 0, 32),
 	[P_INDICES_HI] = F(5, 0, 32),
+	[P_PSIZE_FMT] = F(0, 11, 2),
 };
 
+#define MODE_POINTS 1
 #define MODE_TRIANGLES 8
+#define PSIZE_NONE 0
+#define PSIZE_FP16 2
+#define PSIZE_FP32 3
 #define MODE_STRIP 10
 #define MODE_FAN 12
 
@@ -173,6 +179,44 @@ static void triangle(unsigned mode, uint32_t t, bool first, uint32_t idx[3],
 	}
 }
 
+/* Point @t of instance @inst: its vertex (all three slots), its size
+ * from the Primitive Size section (a float, or per vertex from an array
+ * of FP16 or FP32 sizes); 0, or -1 after an MMU fault. */
+static int point(struct vgpu_as *as, const struct bi_tiler_job *tj, const uint32_t *pf,
+		 uint32_t t, uint32_t inst, struct bi_prim *p, const char **why)
+{
+	uint32_t slot, size = (uint32_t)tj->psize, h = 0;
+	int32_t half;
+	int err = vertex_of(as, pf, t, &slot);
+
+	if (!err)
+		*why = load_vertex(as, tj, slot, inst, p, 0, &err);
+	if (err || *why)
+		return err;
+	slot += inst * tj->nverts;
+	if (pf[P_PSIZE_FMT] == PSIZE_FP16) {
+		if (vgpu_as_read(as, tj->psize + 2ull * slot, &h, 2))
+			return -1;
+		size = bi_fp_convert(&bi_f32, &bi_f16, h, BI_RM_RTE, false);
+	} else if (pf[P_PSIZE_FMT] == PSIZE_FP32 &&
+		   vgpu_as_read(as, tj->psize + 4ull * slot, &size, 4)) {
+		return -1;
+	}
+	/* half the size in 24.8, at least half a pixel's worth of nothing */
+	if (!to_fixed(size, &half) || half < 0)
+		*why = "this point size";
+	p->half = half / 2;
+	for (unsigned k = 1; k < 3; k++) {
+		p->slot[k] = p->slot[0];
+		p->x[k] = p->x[0];
+		p->y[k] = p->y[0];
+		p->z[k] = p->z[0];
+		p->invw[k] = p->invw[0];
+	}
+	p->flags = BI_PRIM_POINT;
+	return 0;
+}
+
 uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
 		      uint64_t *drawn, uint64_t *culled, const char **why)
 {
@@ -186,16 +230,23 @@ uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
 	*why = NULL;
 	bi_desc_unpack(prim_fields, P_COUNT, tj->prim, pf);
 	if (pf[P_MODE] != MODE_TRIANGLES && pf[P_MODE] != MODE_STRIP &&
-	    pf[P_MODE] != MODE_FAN)
-		*why = "points, lines and quads";
+	    pf[P_MODE] != MODE_FAN && pf[P_MODE] != MODE_POINTS)
+		*why = "lines and quads";
 	else if (pf[P_RESTART])
 		*why = "primitive restart";
+	else if (pf[P_MODE] == MODE_POINTS && pf[P_PSIZE_FMT] == PSIZE_NONE &&
+		 bi_fp_cmp(&bi_f32, (uint32_t)tj->psize, 0) <= 0)
+		*why = "points of no size";
 	if (*why)
 		return MALI_EXC_JOB_CONFIG_FAULT;
-	if (pf[P_MODE] == MODE_TRIANGLES)
+	if (pf[P_MODE] == MODE_POINTS)
+		ntri = pf[P_INDEX_COUNT];
+	else if (pf[P_MODE] == MODE_TRIANGLES)
 		ntri = pf[P_INDEX_COUNT] / 3;
 	else
 		ntri = pf[P_INDEX_COUNT] >= 3 ? pf[P_INDEX_COUNT] - 2 : 0;
+	if (!ntri)
+		return MALI_EXC_DONE;
 	if (plist_open(as, tj->tiler_ctx, &l, &top))
 		return MALI_EXC_JOB_READ_FAULT;
 	for (uint64_t n = 0; n < (uint64_t)ntri * tj->instances; n++) {
@@ -206,6 +257,14 @@ uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
 		int64_t a;
 		bool back;
 
+		if (pf[P_MODE] == MODE_POINTS) {
+			err = point(as, tj, pf, t, inst, &p, why);
+			if (err)
+				return MALI_EXC_JOB_READ_FAULT;
+			if (*why)
+				return MALI_EXC_JOB_CONFIG_FAULT;
+			goto append;
+		}
 		triangle(pf[P_MODE], t, pf[P_FIRST_PROVOKING], idx, &prov);
 		for (unsigned k = 0; k < 3 && !*why && !err; k++) {
 			uint32_t slot;
@@ -226,6 +285,7 @@ uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
 			continue;
 		}
 		p.flags = (back ? BI_PRIM_BACK : 0) | prov << 1;
+append:
 		if (l.base + (uint64_t)(l.count + 1) * PRIM_BYTES > top)
 			return MALI_EXC_OUT_OF_MEMORY;
 		if (vgpu_as_write(as, l.base + (uint64_t)l.count * PRIM_BYTES, &p, sizeof(p)))

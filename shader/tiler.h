@@ -27,8 +27,10 @@ struct bi_prim {
 	int32_t x[3], y[3]; /* 24.8 fixed point */
 	uint32_t z[3];      /* f32 */
 	uint32_t invw[3];   /* f32: 1 / clip w */
+	int32_t half;       /* points: half the size (24.8) */
 };
 #define BI_PRIM_BACK 1u      /* back-facing */
+#define BI_PRIM_POINT 8u     /* a point: vertex 0, a square of 2 * half */
 #define BI_PRIM_PROVOKING(f) (((f) >> 1) & 3) /* flat shading's vertex */
 
 /* The list's header in the tiler context. */
@@ -46,6 +48,7 @@ int bi_plist_read(struct vgpu_as *as, const struct bi_plist *l, uint32_t i,
 /* What the tiler needs of an IDVS job. */
 struct bi_tiler_job {
 	uint32_t prim[6];     /* the Primitive section */
+	uint64_t psize;       /* Primitive Size: a float or the sizes' address */
 	uint64_t tiler_ctx;
 	uint64_t frag_dcd;
 	uint32_t frag_flags;  /* the fragment draw's word 0 */

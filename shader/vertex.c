@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * INDEXED_VERTEX (IDVS) jobs: the vertex half of a draw. The job holds
+ * VERTEX, TILER and INDEXED_VERTEX (IDVS) jobs: the vertex half of a
+ * draw. A VERTEX job runs a vertex shader over the vertices (which
+ * stores positions and varyings itself), a TILER job hands the shaded
+ * vertices to the tiler, an IDVS job does both. An IDVS job holds
  * the invocation (vertex and instance counts), the Primitive section,
  * the tiler context and two draw descriptors: the vertex draw, whose
  * renderer state names the position shader and (with "secondary
@@ -25,12 +28,26 @@
 #define LOG "vertex"
 #define JOB_INVOCATION 32
 #define JOB_PRIMITIVE 40
+#define JOB_PSIZE 64
 #define JOB_TILER 72
-#define JOB_FRAG_DCD 128
-#define JOB_VERT_DCD 256
 #define PRIM_SECONDARY (1u << 18)
 
+/* Where the three job types keep their draw descriptors (0: none):
+ * VERTEX jobs are compute jobs (their draw at 64), TILER jobs carry the
+ * fragment draw at 128, IDVS jobs both. */
+struct layout {
+	uint16_t vertex_dcd, frag_dcd;
+	const char *name;
+};
+
+static const struct layout layouts[] = {
+	[MALI_JOB_TYPE_VERTEX] = { 64, 0, "VERTEX" },
+	[MALI_JOB_TYPE_TILER] = { 0, 128, "TILER" },
+	[MALI_JOB_TYPE_INDEXED_VERTEX] = { 256, 128, "IDVS" },
+};
+
 struct idvs {
+	const struct layout *lay;
 	struct bi_draw vd;  /* the vertex draw */
 	uint32_t fdcd[BI_DCD_WORDS];
 	struct bi_tiler_job tj;
@@ -39,7 +56,8 @@ struct idvs {
 
 static uint32_t unsupported(struct vgpu_job *job, const char *what)
 {
-	os_warn(LOG, "IDVS job at 0x%llx: %s not implemented: JOB_CONFIG_FAULT",
+	os_warn(LOG, "%s job at 0x%llx: %s not implemented: JOB_CONFIG_FAULT",
+		layouts[vgpu_job_info(job)->type].name,
 		(unsigned long long)vgpu_job_info(job)->va, what);
 	return MALI_EXC_JOB_CONFIG_FAULT;
 }
@@ -82,13 +100,16 @@ static uint32_t read_job(const struct bi_gfx *g, struct vgpu_job *job, struct id
 {
 	struct vgpu_as *as = vgpu_job_as(job);
 	uint64_t va = vgpu_job_info(job)->va;
+	const struct layout *lay = s->lay;
 	uint32_t inv[2];
 
 	if (vgpu_as_read(as, va + JOB_INVOCATION, inv, sizeof(inv)) ||
-	    vgpu_as_read(as, va + JOB_PRIMITIVE, s->tj.prim, sizeof(s->tj.prim)) ||
-	    vgpu_as_read(as, va + JOB_TILER, &s->tj.tiler_ctx, 8) ||
-	    vgpu_as_read(as, va + JOB_FRAG_DCD, s->fdcd, sizeof(s->fdcd)) ||
-	    bi_draw_read(as, va + JOB_VERT_DCD, &s->vd))
+	    (lay->frag_dcd &&
+	     (vgpu_as_read(as, va + JOB_PRIMITIVE, s->tj.prim, sizeof(s->tj.prim)) ||
+	      vgpu_as_read(as, va + JOB_PSIZE, &s->tj.psize, 8) ||
+	      vgpu_as_read(as, va + JOB_TILER, &s->tj.tiler_ctx, 8) ||
+	      vgpu_as_read(as, va + lay->frag_dcd, s->fdcd, sizeof(s->fdcd)))) ||
+	    (lay->vertex_dcd && bi_draw_read(as, va + lay->vertex_dcd, &s->vd)))
 		return MALI_EXC_JOB_READ_FAULT;
 	/* Mesa counts vertices in workgroups y and instances in z. */
 	bi_invocation_decode(inv[0], inv[1], &s->inv);
@@ -97,7 +118,7 @@ static uint32_t read_job(const struct bi_gfx *g, struct vgpu_job *job, struct id
 	s->tj.instances = s->inv.groups[2];
 	s->vd.env.instance_size = s->tj.nverts;
 	s->vd.env.offset_start = s->vd.dcd[BI_DCD_OFFSET_START];
-	s->tj.frag_dcd = va + JOB_FRAG_DCD;
+	s->tj.frag_dcd = va + lay->frag_dcd;
 	s->tj.frag_flags = s->fdcd[BI_DCD_FLAGS];
 	s->tj.position = bi_rd64(s->fdcd, BI_DCD_POSITION);
 	s->vd.env.mem = &bi_vgpu_mem_ops;
@@ -108,28 +129,37 @@ static uint32_t read_job(const struct bi_gfx *g, struct vgpu_job *job, struct id
 	return MALI_EXC_DONE;
 }
 
-uint32_t bi_idvs_run(const struct bi_gfx *g, struct vgpu_job *job)
+uint32_t bi_vertex_run(const struct bi_gfx *g, struct vgpu_job *job)
 {
 	struct idvs *s = os_zalloc(sizeof(*s));
 	uint64_t tuples = 0, drawn = 0, culled = 0;
 	const char *why;
 	uint32_t exc;
-	int err;
+	int err = 0;
 
 	if (!s)
 		return MALI_EXC_JOB_CONFIG_FAULT;
+	s->lay = &layouts[vgpu_job_info(job)->type];
 	exc = read_job(g, job, s);
 	if (exc != MALI_EXC_DONE)
 		goto out;
-	err = shade(g, job, s, s->vd.shader, true, &tuples);
-	if (!err && (s->tj.prim[0] & PRIM_SECONDARY))
+	/* an IDVS job's position shader gets where the position goes */
+	if (s->lay->vertex_dcd)
+		err = shade(g, job, s, s->vd.shader, s->lay->frag_dcd != 0, &tuples);
+	if (!err && s->lay->vertex_dcd && s->lay->frag_dcd &&
+	    (s->tj.prim[0] & PRIM_SECONDARY))
 		err = shade(g, job, s, bi_rd64(s->vd.rsd, BI_RSD_SHADER2), false, &tuples);
-	vgpu_job_event(job, VGPU_EV_THREADS, 0, (uint64_t)s->tj.nverts * s->tj.instances);
-	vgpu_job_event(job, VGPU_EV_INSTRUCTIONS, 0, tuples);
+	if (s->lay->vertex_dcd) {
+		vgpu_job_event(job, VGPU_EV_THREADS, 0,
+			       (uint64_t)s->tj.nverts * s->tj.instances);
+		vgpu_job_event(job, VGPU_EV_INSTRUCTIONS, 0, tuples);
+	}
 	if (err) {
 		exc = bi_exception_of(err);
 		goto out;
 	}
+	if (!s->lay->frag_dcd)
+		goto out;
 	exc = bi_tiler_run(vgpu_job_as(job), &s->tj, &drawn, &culled, &why);
 	if (why)
 		exc = unsupported(job, why);

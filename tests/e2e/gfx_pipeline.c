@@ -142,6 +142,11 @@ TEST(draws_g52) { against_llvmpipe(_metadata, "gfx_draws", "g52", "noafbc", 64, 
 TEST(texture_lod_g71) { against_llvmpipe(_metadata, "gfx_texture", "g71", "noafbc", 64, 48, 0, true); }
 TEST(texture_lod_g52) { against_llvmpipe(_metadata, "gfx_texture", "g52", "noafbc", 64, 48, 0, true); }
 
+/* Points with gl_PointSize: VERTEX and TILER jobs, squares of 1 to 13.25
+ * pixels, flat colours: exact. */
+TEST(points_g71) { against_llvmpipe(_metadata, "gfx_points", "g71", "noafbc", 64, 48, 0, true); }
+TEST(points_g52) { against_llvmpipe(_metadata, "gfx_points", "g52", "noafbc", 64, 48, 0, true); }
+
 /* Mesa's default for the target is AFBC: the job fails and says why. */
 TEST(clear_afbc_fails_naming_it)
 {

@@ -108,6 +108,16 @@ static inline GLuint gfx_program(const char *vs, const char *fs, const char *con
 	return prog;
 }
 
+/* The fragment shader of the colour-per-vertex programs: v_col, opaque. */
+static const char *const gfx_fs_colour =
+	"#version 300 es\n"
+	"precision highp float;\n"
+	"in vec3 v_col;\n"
+	"out vec4 colour;\n"
+	"void main() {\n"
+	"	colour = vec4(v_col, 1.0);\n"
+	"}\n";
+
 /* A cleared @w x @h target (gfx_target) and program @vs/@fs whose
  * attributes 0 and 1 are @n0 and @n1 floats of each vertex of @size
  * bytes of interleaved @verts, in a new array buffer; the program. */

@@ -20,15 +20,6 @@ static const char *const vs =
 	"	gl_Position = vec4(pos, 0.0, 1.0);\n"
 	"}\n";
 
-static const char *const fs =
-	"#version 300 es\n"
-	"precision highp float;\n"
-	"in vec3 v_col;\n"
-	"out vec4 colour;\n"
-	"void main() {\n"
-	"	colour = vec4(v_col, 1.0);\n"
-	"}\n";
-
 static const float verts[] = {
 	/* x, y, r, g, b */
 	-0.83f, -0.71f, 1.0f, 0.0f, 0.0f,
@@ -43,7 +34,7 @@ int main(int argc, char **argv)
 	if (argc != 2)
 		gles_die("usage", "gfx_triangle OUT.rgba");
 	gfx_init();
-	gfx_scene(64, 48, vs, fs, attrs, verts, sizeof(verts), 2, 3);
+	gfx_scene(64, 48, vs, gfx_fs_colour, attrs, verts, sizeof(verts), 2, 3);
 	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
 	return gfx_save(64, 48, argv[1]);
 }

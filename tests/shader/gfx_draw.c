@@ -9,8 +9,8 @@
  * computed here, colours against barycentric interpolation in double;
  * a quad split along a diagonal through pixel centres is drawn with an
  * additive blend, so a pixel drawn twice or never shows. Culling by the
- * winding on the screen, and
- * what is not modelled (points, depth testing) faulting, on the G71; the
+ * winding on the screen, points as squares, and what is not modelled
+ * (lines, depth from the shader) faulting, on the G71; the
  * triangle also on the G52 (eight-thread warps of two quads). Depth:
  * two draws tested "less" and the D24S8 buffer written back; stencil:
  * one draw marks, the next draws where marked; a blend shader (LD_TILE,
@@ -391,9 +391,41 @@ TEST_F(draw, back_faces_culled)
 	check_triangle(_metadata, self, tri);
 }
 
-TEST_F(draw, points_and_shader_depth_fault)
+/* Points of a constant size (the Primitive Size section's float): the
+ * pixels whose centres are in [x - 2, x + 2) both ways. */
+TEST_F(draw, points_cover_their_squares)
 {
-	struct draw_spec s = { tri, 3, 3, 1 /* points */, NULL, 0, 1, EQ_REPLACE, ALWAYS, .z = 0.5f };
+	static const struct vtx pts[2] = {
+		{ 6, 7, { 1, 0, 0, 1 } },       /* on a pixel corner */
+		{ 20.5f, 12.25f, { 0, 0, 1, 1 } },
+	};
+	struct draw_spec s = { pts, 2, 2, 1 /* points */, NULL, 0, 1, EQ_REPLACE, ALWAYS,
+			       .z = 0.5f };
+	float size = 4;
+
+	ASSERT_EQ(shaders(self), 0);
+	build(self, &s);
+	memcpy(w32(self, IDVS(0) + 64), &size, 4);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	for (unsigned y = 0; y < W; y++)
+		for (unsigned x = 0; x < W; x++) {
+			uint32_t got, want = 0xeeeeeeeeu;
+
+			for (unsigned i = 0; i < 2; i++)
+				if (x + 0.5f >= pts[i].x - 2 && x + 0.5f < pts[i].x + 2 &&
+				    y + 0.5f >= pts[i].y - 2 && y + 0.5f < pts[i].y + 2)
+					want = i ? 0xffff0000u : 0xff0000ffu;
+			memcpy(&got, pixel(self, x, y), 4);
+			if (got != want)
+				TH_LOG("(%u, %u): %08x", x, y, got);
+			ASSERT_EQ(got, want);
+		}
+}
+
+TEST_F(draw, lines_and_shader_depth_fault)
+{
+	struct draw_spec s = { tri, 3, 3, 2 /* lines */, NULL, 0, 1, EQ_REPLACE, ALWAYS, .z = 0.5f };
 
 	ASSERT_EQ(shaders(self), 0);
 	build(self, &s);
