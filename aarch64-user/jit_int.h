@@ -102,10 +102,18 @@ struct family {
 	uint8_t shift[4], count[4];
 };
 
-/* The FP families (jit_fp.c), and what they learn before use. */
+/* The FP families (jit_fp.c) and the load/store families (jit_mem.c),
+ * and what they learn before use. */
 extern const struct family jit_fp_families[];
 extern const size_t jit_fp_nfamilies;
 void jit_fp_init(void);
+extern const struct family jit_mem_families[];
+extern const size_t jit_mem_nfamilies;
+void jit_mem_init(void);
+
+/* Scratch in the emitters: rax and rsi hold operands, rdx too where no
+ * flags are built; rcx, rdx, r8, r9 build NZCV. */
+enum { T0 = JX_RAX, T1 = JX_RSI, T2 = JX_RDX };
 /* The host has FMA (cpuid), set before the families are learnt. */
 extern bool jit_host_fma;
 
@@ -113,6 +121,8 @@ extern bool jit_host_fma;
  * register @dst / from @src; register 31 is SP when @sp, else XZR. */
 void jit_get_x(struct jc *jc, int dst, unsigned n, bool sp);
 void jit_put_x(struct jc *jc, int src, unsigned n, bool sp);
+/* Before a memory access: the state a fault would show (jit_gen.c). */
+void jit_set_tls_insn(struct jc *jc, const struct a64_insn *i);
 /* Tests guest condition @cond (0..13) on NZCV with rcx and rdx; returns
  * the host condition that holds when the guest's does. */
 int jit_cond_test(struct jx *j, unsigned cond);
