@@ -446,6 +446,22 @@ TEST_TIMEOUT(an_honest_long_job_is_not_timed_out, 300)
 	free(out);
 }
 
+/* `system_gpu @mode` in boot_client with @extra, then poweroff: @lines
+ * in order on the console, and no job timeout unless @timeout. */
+static void expect_client(struct __test_metadata *_metadata, const char *mode,
+			  const char *const *extra, const char *const *lines, size_t n, bool timeout)
+{
+	char cmds[64];
+	snprintf(cmds, sizeof(cmds), "/bin/system_gpu %s\npoweroff -f\n", mode);
+	char *out = boot_client(_metadata, cmds, extra);
+	if (!out)
+		return;
+	expect_in_order(_metadata, out, lines, n);
+	if (!timeout)
+		EXPECT_NULL(strstr(out, "timeout"));
+	free(out);
+}
+
 /*
  * A shader that never ends still meets panfrost's job timeout: guest time
  * only runs slower while the GPU works (here 10 times, so that the 500 ms
@@ -455,16 +471,12 @@ TEST_TIMEOUT(an_honest_long_job_is_not_timed_out, 300)
 TEST_TIMEOUT(a_runaway_shader_is_reset_by_panfrost_then_a_job_runs, 300)
 {
 	static const char *const scale[] = { "--gpu-time-scale", "10", NULL };
-	char *out = boot_client(_metadata, "/bin/system_gpu forever\npoweroff -f\n", scale);
-	if (!out)
-		return;
 	static const char *const lines[] = {
 		"] panfrost c000000.gpu: gpu sched timeout, js=1,",
 		"\nsystem_gpu: forever: ran and was stopped, job status 0x",
 		"\nsystem_gpu: vadd: 512 outputs right, job status 0x1 (ok)\r\n",
 	};
-	expect_in_order(_metadata, out, lines, 3);
-	free(out);
+	expect_client(_metadata, "forever", scale, lines, 3, true);
 }
 
 /*
@@ -477,9 +489,6 @@ TEST_TIMEOUT(a_runaway_shader_is_reset_by_panfrost_then_a_job_runs, 300)
  */
 TEST_TIMEOUT(an_mmu_fault_through_panfrost_then_a_job_runs, 300)
 {
-	char *out = boot_client(_metadata, "/bin/system_gpu fault\npoweroff -f\n", NULL);
-	if (!out)
-		return;
 	static const char *const lines[] = {
 		"] panfrost c000000.gpu: Unhandled Page fault in AS0 at VA 0x0000000000100000\r\n",
 		"] exception type 0xC2: TRANSLATION_FAULT_2\r\n",
@@ -487,9 +496,23 @@ TEST_TIMEOUT(an_mmu_fault_through_panfrost_then_a_job_runs, 300)
 		"] panfrost c000000.gpu: js fault, js=1, status=TRANSLATION_FAULT_",
 		"\nsystem_gpu: vadd: 512 outputs right, job status 0x1 (ok)\r\n",
 	};
-	expect_in_order(_metadata, out, lines, sizeof(lines) / sizeof(lines[0]));
-	EXPECT_NULL(strstr(out, "timeout"));
-	free(out);
+	expect_client(_metadata, "fault", NULL, lines, 5, false);
+}
+
+/*
+ * Job faults with their exception codes: a WRITE_VALUE job of an
+ * undefined type fails with JOB_CONFIG_FAULT, a shader whose words encode
+ * no clause with INSTR_INVALID_ENC; panfrost reports both, and a vector
+ * add then runs right.
+ */
+TEST_TIMEOUT(job_faults_through_panfrost_then_a_job_runs, 300)
+{
+	static const char *const lines[] = {
+		"] panfrost c000000.gpu: js fault, js=1, status=JOB_CONFIG_FAULT,",
+		"] panfrost c000000.gpu: js fault, js=1, status=INSTR_INVALID_ENC,",
+		"\nsystem_gpu: vadd: 512 outputs right, job status 0x1 (ok)\r\n",
+	};
+	expect_client(_metadata, "jobfault", NULL, lines, 3, false);
 }
 
 /*

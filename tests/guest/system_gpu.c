@@ -17,6 +17,9 @@
  *   system_gpu fault    a vector add whose input a is at a GPU VA nothing
  *                       maps: panfrost reports the MMU fault; then a
  *                       vector add that must run right
+ *   system_gpu jobfault job faults: a WRITE_VALUE job of an undefined
+ *                       type, a vector add whose shader's words encode
+ *                       no clause; then a vector add that must run right
  *
  * The shaders are encoded here, in the guest, by the same test encoder
  * the model's own tests use (linked with the ISA tables, shader/).
@@ -104,21 +107,27 @@ static int run_job(struct gbo *bo, uint64_t jc, const char *name)
 	return 0;
 }
 
-/* The job header (32 bytes) and the WRITE_VALUE payload after it. */
+/* The job header (32 bytes) and the WRITE_VALUE payload of @type after
+ * it, in @bo. */
+static void put_write_value(struct gbo *bo, uint32_t type)
+{
+	uint32_t w4 = MALI_JOB_IS_64B | MALI_JOB_TYPE_WRITE_VALUE << 1 | 1u << 16;
+	uint64_t target = bo->va + TARGET, imm = IMM;
+
+	memset(bo->mem, 0, 128);
+	memcpy(bo->mem + 16, &w4, 4);
+	memcpy(bo->mem + 32, &target, 8);
+	memcpy(bo->mem + 40, &type, 4);
+	memcpy(bo->mem + 48, &imm, 8);
+}
+
 static int run_write(void)
 {
 	struct gbo bo;
+	uint64_t got;
 	if (bo_new(4096, &bo))
 		return 1;
-	uint32_t w4 = MALI_JOB_IS_64B | MALI_JOB_TYPE_WRITE_VALUE << 1 | 1u << 16;
-	uint32_t type = MALI_WRITE_VALUE_IMM64;
-	uint64_t target = bo.va + TARGET, imm = IMM, got;
-
-	memset(bo.mem, 0, 128);
-	memcpy(bo.mem + 16, &w4, 4);
-	memcpy(bo.mem + 32, &target, 8);
-	memcpy(bo.mem + 40, &type, 4);
-	memcpy(bo.mem + 48, &imm, 8);
+	put_write_value(&bo, MALI_WRITE_VALUE_IMM64);
 	if (run_job(&bo, bo.va, "write-value"))
 		return 1;
 	memcpy(&got, bo.mem + TARGET, 8);
@@ -219,6 +228,23 @@ static int run_fault(void)
 	return run_vadd();
 }
 
+static int run_jobfault(void)
+{
+	struct gbo wv, bo;
+	struct tjob tj;
+	if (bo_new(4096, &wv))
+		return 1;
+	put_write_value(&wv, 0xff); /* no such WRITE_VALUE type */
+	if (run_job(&wv, wv.va, "bad-type"))
+		return 1;
+	if (vadd_bo(&bo, &tj))
+		return 1;
+	memset(tj.mem + TJ_CODE, 0xff, 64); /* no clause encodes so */
+	if (run_job(&bo, bo.va + TJ_JOB, "bad-shader"))
+		return 1;
+	return run_vadd();
+}
+
 static const struct {
 	const char *name;
 	int (*run)(void);
@@ -228,6 +254,7 @@ static const struct {
 	{ "long", run_long },
 	{ "forever", run_forever },
 	{ "fault", run_fault },
+	{ "jobfault", run_jobfault },
 };
 
 int main(int argc, char **argv)
@@ -245,6 +272,6 @@ int main(int argc, char **argv)
 	for (size_t k = 0; k < sizeof(modes) / sizeof(modes[0]); k++)
 		if (!strcmp(mode, modes[k].name))
 			return modes[k].run();
-	printf("system_gpu: usage: system_gpu [write|vadd|long|forever|fault]\n");
+	printf("system_gpu: usage: system_gpu [write|vadd|long|forever|fault|jobfault]\n");
 	return 2;
 }
