@@ -124,6 +124,9 @@ static void preload(struct bi_warp *w, const struct job_state *s,
  * enough that a stop lands promptly, rarely enough to cost nothing. */
 #define STOP_CHECK_CLAUSES 4096
 
+/* Threads a workgroup may have here (see bi_compute_run()). */
+#define MAX_GROUP_THREADS 65536u
+
 static int stop_err(uint32_t status)
 {
 	return status == MALI_EXC_STOPPED ? ERR_STOPPED : ERR_TERMINATED;
@@ -452,6 +455,20 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	if (read_state(as, info->va, s)) {
 		os_free(s);
 		return MALI_EXC_JOB_READ_FAULT;
+	}
+	/* The invocation fields allow up to 2^96 threads a workgroup (and a
+	 * count that wraps to 0); the hardware runs at most its
+	 * THREAD_MAX_WORKGROUP_SIZE (384 here), and a workgroup's warps are
+	 * allocated at once: beyond a generous bound it is a bad job. */
+	if (!s->inv.local[0] || s->inv.local[0] > MAX_GROUP_THREADS ||
+	    !s->inv.local[1] || s->inv.local[1] > MAX_GROUP_THREADS ||
+	    !s->inv.local[2] || s->inv.local[2] > MAX_GROUP_THREADS ||
+	    (uint64_t)s->inv.local[0] * s->inv.local[1] * s->inv.local[2] > MAX_GROUP_THREADS) {
+		os_warn("shader", "compute job at 0x%llx: workgroup of %u x %u x %u threads: "
+			"JOB_CONFIG_FAULT", (unsigned long long)info->va, s->inv.local[0],
+			s->inv.local[1], s->inv.local[2]);
+		os_free(s);
+		return MALI_EXC_JOB_CONFIG_FAULT;
 	}
 	s->d.env.mem = &bi_vgpu_mem_ops;
 	s->d.env.as = as;
