@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The fragment-shading messages (raster.h): LD_VAR* interpolate a
- * varying of the primitive being shaded at the pixel centre, VAR_TEX
+ * varying of the primitive being shaded at the pixel centre (and
+ * LD_VAR_SPECIAL its window z, 1/w or point coordinate), VAR_TEX
  * looks a texture up at one (at the quad's level of detail), ATEST
  * passes the coverage on after a late depth/stencil test (alpha-to-
  * coverage is refused when the draw is read), BLEND writes a colour into
@@ -123,6 +124,55 @@ static int ld_var(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	if (err)
 		return err;
 	nw = pack(rf, n, out, regs);
+	for (unsigned i = 0; i < nw; i++)
+		*bi_staging(x, lane, i) = regs[i];
+	return 0;
+}
+
+/* (@a - @b) / @d, as f32 (24.8 fixed-point operands). */
+static uint32_t ratio(int64_t a, int64_t b, int64_t d)
+{
+	return bi_f32_mul(bi_fp_from_int(&bi_f32, a - b, BI_RM_RTE),
+			  bi_fp_recip(&bi_f32, bi_fp_from_int(&bi_f32, d, BI_RM_RTE), false,
+				      BI_RM_RTE, false),
+			  BI_RM_RTE, false);
+}
+
+/*
+ * LD_VAR_SPECIAL: the fragment's window z or 1/w (gl_FragCoord.zw), or
+ * inside a point its coordinate (gl_PointCoord: s from the left, t from
+ * the top or the bottom as the renderer state says; 0 elsewhere).
+ */
+static int ld_var_special(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
+{
+	const struct bi_frag *f = x->env->frag;
+	const struct bi_frag_lane *fl = &f->lane[lane];
+	const struct bi_prim *p = &f->prim;
+	enum bi_regfmt rf = bi_regfmt_of(ins);
+	uint32_t out[4] = { 0 }, regs[4];
+	unsigned nw;
+
+	switch (bi_mod(ins, BI_MOD_VARYING_NAME, BI_O_POINT)) {
+	case BI_O_FRAG_Z:
+		out[0] = fl->zf;
+		break;
+	case BI_O_FRAG_W:
+		out[0] = fl->wf;
+		break;
+	default: {
+		int64_t px = (int64_t)(f->tile->x0 + fl->x) * 256 + 128;
+		int64_t py = (int64_t)(f->tile->y0 + fl->y) * 256 + 128;
+
+		if (!(p->flags & BI_PRIM_POINT) || !p->half)
+			break;
+		out[0] = ratio(px, p->x[0] - p->half, 2 * p->half);
+		out[1] = f->coord_max_y ? ratio(p->y[0] + p->half, py, 2 * p->half)
+					: ratio(py, p->y[0] - p->half, 2 * p->half);
+	}
+	}
+	if (rf != BI_RF_F16 && rf != BI_RF_F32 && rf != BI_RF_AUTO)
+		return unsupported("LD_VAR_SPECIAL to an integer register format");
+	nw = pack(rf, bi_vecsize_of(ins), out, regs);
 	for (unsigned i = 0; i < nw; i++)
 		*bi_staging(x, lane, i) = regs[i];
 	return 0;
@@ -360,6 +410,7 @@ int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	case BI_OP_VAR_TEX_F16:
 	case BI_OP_VAR_TEX_F32:
 	case BI_OP_LD_TILE:
+	case BI_OP_LD_VAR_SPECIAL:
 		break;
 	default:
 		return -1;
@@ -385,6 +436,8 @@ int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		return var_tex_msg(x, ins, lane);
 	case BI_OP_LD_TILE:
 		return ld_tile(x, ins, lane);
+	case BI_OP_LD_VAR_SPECIAL:
+		return ld_var_special(x, ins, lane);
 	default:
 		return blend(x, ins, lane, out);
 	}

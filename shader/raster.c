@@ -87,6 +87,7 @@ static uint32_t use_draw(struct bi_raster *r, uint64_t dcd, const char **why)
 	r->f.zs_late = ((d->rsd[BI_RSD_PROPS] >> 21) & 3) == PIXEL_FORCE_LATE ||
 		       ((d->rsd[BI_RSD_PROPS] >> 23) & 3) == PIXEL_FORCE_LATE ||
 		       ((d->rsd[BI_RSD_PROPS] >> 16) & 1);
+	r->f.coord_max_y = (d->rsd[BI_RSD_PROPS] >> 27) & 1;
 	if (((d->rsd[BI_RSD_PROPS] >> 8) & 3) == DEPTH_FROM_SHADER)
 		*why = "depth written by the shader";
 	else if ((d->rsd[BI_RSD_STENCIL_MISC] >> 17) & 1)
@@ -123,7 +124,7 @@ static int64_t edge(const struct bi_prim *p, unsigned a, unsigned b, int64_t px,
 
 /* Coverage and barycentrics of pixel (@x, @y) (framebuffer coordinates). */
 static bool pixel(const struct bi_prim *p, unsigned x, unsigned y,
-		  struct bi_frag_lane *fl, const struct bi_zs *zs)
+		  struct bi_frag_lane *fl, const struct bi_zs *zs, bool lin)
 {
 	int64_t px = (int64_t)x * 256 + 128, py = (int64_t)y * 256 + 128;
 	static const uint8_t ea[3] = { 1, 2, 0 }, eb[3] = { 2, 0, 1 };
@@ -135,6 +136,8 @@ static bool pixel(const struct bi_prim *p, unsigned x, unsigned y,
 	if (p->flags & BI_PRIM_POINT) {
 		fl->b[0] = 0x3f800000u;
 		fl->b[1] = fl->b[2] = 0;
+		fl->zf = p->z[0];
+		fl->wf = p->invw[0];
 		if (zs)
 			fl->z = bi_zs_quantize(zs, p->z[0]);
 		return px >= p->x[0] - p->half && px < p->x[0] + p->half &&
@@ -150,19 +153,22 @@ static bool pixel(const struct bi_prim *p, unsigned x, unsigned y,
 		ef[k] = bi_fp_from_int(&bi_f32, e, BI_RM_RTE);
 		w[k] = bi_f32_mul(ef[k], p->invw[k], BI_RM_RTE, false);
 	}
-	/* depth: interpolated linearly in window coordinates */
-	if (zs && esum) {
+	s = bi_f32_add(bi_f32_add(w[0], w[1], BI_RM_RTE, false), w[2], BI_RM_RTE, false);
+	/* depth and 1/w: interpolated linearly in window coordinates */
+	if ((zs || lin) && esum) {
+		uint32_t r = bi_fp_recip(&bi_f32, bi_fp_from_int(&bi_f32, esum, BI_RM_RTE),
+					 false, BI_RM_RTE, false);
 		uint32_t z = bi_f32_fma(ef[0], p->z[0],
 					bi_f32_fma(ef[1], p->z[1],
 						   bi_f32_mul(ef[2], p->z[2], BI_RM_RTE, false),
 						   BI_RM_RTE, false),
 					BI_RM_RTE, false);
 
-		z = bi_f32_mul(z, bi_fp_recip(&bi_f32, bi_fp_from_int(&bi_f32, esum, BI_RM_RTE),
-					      false, BI_RM_RTE, false), BI_RM_RTE, false);
-		fl->z = bi_zs_quantize(zs, z);
+		fl->zf = bi_f32_mul(z, r, BI_RM_RTE, false);
+		fl->wf = bi_f32_mul(s, r, BI_RM_RTE, false);
+		if (zs)
+			fl->z = bi_zs_quantize(zs, fl->zf);
 	}
-	s = bi_f32_add(bi_f32_add(w[0], w[1], BI_RM_RTE, false), w[2], BI_RM_RTE, false);
 	rcp = bi_fp_recip(&bi_f32, s, false, BI_RM_RTE, false);
 	for (unsigned k = 0; k < 3; k++)
 		fl->b[k] = bi_f32_mul(w[k], rcp, BI_RM_RTE, false);
@@ -201,7 +207,7 @@ static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
 	for (unsigned l = 0; l < 4 * nq; l++) {
 		struct bi_frag_lane *fl = &r->f.lane[l];
 		unsigned x = qx[l / 4] + (l & 1), y = qy[l / 4] + ((l >> 1) & 1);
-		bool in = pixel(&r->f.prim, x, y, fl, r->f.zs_on ? r->f.zs : NULL) &&
+		bool in = pixel(&r->f.prim, x, y, fl, r->f.zs_on ? r->f.zs : NULL, true) &&
 			  x >= r->clip.x0 && x < r->clip.x1 && y >= r->clip.y0 &&
 			  y < r->clip.y1 && x >= r->scissor[0] && x <= r->scissor[2] &&
 			  y >= r->scissor[1] && y <= r->scissor[3];
@@ -265,7 +271,7 @@ static bool quad_hit(struct bi_raster *r, unsigned x, unsigned y)
 	struct bi_frag_lane fl;
 
 	for (unsigned i = 0; i < 4; i++)
-		if (pixel(&r->f.prim, x + (i & 1), y + (i >> 1), &fl, NULL))
+		if (pixel(&r->f.prim, x + (i & 1), y + (i >> 1), &fl, NULL, false))
 			return true;
 	return false;
 }

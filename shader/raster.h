@@ -30,6 +30,7 @@
 struct bi_frag_lane {
 	uint32_t b[3];   /* f32 perspective-correct barycentrics */
 	uint32_t z;      /* depth, quantised (with depth/stencil on) */
+	uint32_t zf, wf; /* f32 window z and 1/w, interpolated linearly */
 	uint16_t x, y;   /* the pixel in the tile */
 	bool covered;
 	bool zs_done;    /* depth/stencil tested */
@@ -46,6 +47,7 @@ struct bi_frag {
 	struct bi_zs_draw zsd;        /* the draw's tests */
 	bool zs_on;                   /* it tests or writes something */
 	bool zs_late;                 /* after the shader (at ATEST) */
+	bool coord_max_y;             /* point coordinates: t = 0 at the top */
 	struct bi_frag_lane lane[BI_LANES];
 };
 

@@ -147,6 +147,11 @@ TEST(texture_lod_g52) { against_llvmpipe(_metadata, "gfx_texture", "g52", "noafb
 TEST(points_g71) { against_llvmpipe(_metadata, "gfx_points", "g71", "noafbc", 64, 48, 0, true); }
 TEST(points_g52) { against_llvmpipe(_metadata, "gfx_points", "g52", "noafbc", 64, 48, 0, true); }
 
+/* gl_FragCoord of a triangle in perspective and gl_PointCoord: interpolated
+ * and divided, within 2 of 255. */
+TEST(fragcoord_g71) { against_llvmpipe(_metadata, "gfx_fragcoord", "g71", "noafbc", 64, 48, 2, true); }
+TEST(fragcoord_g52) { against_llvmpipe(_metadata, "gfx_fragcoord", "g52", "noafbc", 64, 48, 2, true); }
+
 /* Mesa's default for the target is AFBC: the job fails and says why. */
 TEST(clear_afbc_fails_naming_it)
 {
