@@ -286,15 +286,16 @@ static char *boot_gpu(struct __test_metadata *_metadata, const char *gpu, const 
 	snprintf(order, sizeof(order), "%s/lib/modules/order", root);
 	if (stat(order, &st))
 		SKIP(return NULL, "no panfrost in the initramfs: run scripts/kernel.sh --fetch");
-	char *argv[16] = { (char *)vgpu_bin(), "system", "-gpu", (char *)gpu, "--kernel", (char *)k,
+	char *argv[24] = { (char *)vgpu_bin(), "system", "-gpu", (char *)gpu, "--kernel", (char *)k,
 			   "--initrd", root, "--append", "console=ttyAMA0", "--time-limit", "240" };
 	unsigned n = 12;
 	if (stats) {
 		argv[n++] = "--stats";
 		argv[n++] = (char *)stats;
 	}
-	for (; extra && *extra && n < 15; extra++)
+	for (; extra && *extra && n < 23; extra++)
 		argv[n++] = (char *)*extra;
+	EXPECT_TRUE(!extra || !*extra); /* all of them fitted */
 	EXPECT_EQ(proc_run(argv, NULL, NULL, cmds, strlen(cmds), 280, &r), 0);
 	EXPECT_EQ(r.status, 0);
 	if (r.status)
@@ -520,11 +521,13 @@ TEST_TIMEOUT(job_faults_through_panfrost_then_a_job_runs, 300)
  * sysroot @sys's Mesa (EGL and GLES, and rusticl where it has one) and
  * the programs @progs[0..n) of tests/gpu-progs (each checks its results
  * against a C reference) in a copy of the initramfs; booted with -gpu
- * @gpu and @mem of RAM, its shell runs each with @env. Returns the
- * console, or NULL after a skip or failure.
+ * @gpu and the options @extra (RAM enough for it: -m 1G or more), its
+ * shell runs each with @env. Returns the console, or NULL after a skip
+ * or failure.
  */
 static char *boot_mesa(struct __test_metadata *_metadata, const char *sys, const char *gpu,
-		       const char *const *progs, unsigned n, const char *env, const char *mem)
+		       const char *const *progs, unsigned n, const char *env,
+		       const char *const *extra)
 {
 	char dir[] = "/tmp/vgpu-system-mesa-XXXXXX", init[4300], paths[16][4200], cmds[512];
 	char *argv[16 + 5] = { "scripts/kernel.sh", "--mesa-initramfs", (char *)sys, dir };
@@ -553,7 +556,6 @@ static char *boot_mesa(struct __test_metadata *_metadata, const char *sys, const
 		EXPECT_EQ(c.status, 0);
 		if (c.status)
 			TH_LOG("kernel.sh: %s", c.err);
-		const char *const extra[] = { "-m", mem, NULL };
 		if (!c.status)
 			out = boot_gpu(_metadata, gpu, cmds, NULL, dir, extra);
 		proc_result_free(&c);
@@ -583,7 +585,7 @@ static void expect_all_passed(struct __test_metadata *_metadata, char *out, cons
 /* Debian 12's libEGL, libGLESv2 and panfrost_dri.so drive the Mali
  * through the guest kernel's panfrost: the nine GLES compute programs on
  * the G71, four of them (buffers, shared memory, images, a loop of
- * dispatches) on the G52. */
+ * dispatches) on the G52 with two vCPUs. */
 TEST_TIMEOUT(gles_compute_programs_through_the_guests_panfrost, 300)
 {
 	static const char *const progs[] = {
@@ -593,11 +595,13 @@ TEST_TIMEOUT(gles_compute_programs_through_the_guests_panfrost, 300)
 	const char *sys = sysroot_path();
 	if (!sys)
 		SKIP(return, "no arm64 sysroot: run make sysroot");
-	char *out = boot_mesa(_metadata, sys, "g71", progs, 9, "", "1G");
+	static const char *const one[] = { "-m", "1G", NULL };
+	static const char *const two[] = { "-m", "1G", "-smp", "2", NULL };
+	char *out = boot_mesa(_metadata, sys, "g71", progs, 9, "", one);
 	if (out)
 		expect_all_passed(_metadata, out, "\nrenderer: Mali-G71 (Panfrost)\r\n", progs, 9);
 	out = boot_mesa(_metadata, sys, "g52", progs, 4,
-			"VGPU_EXPECT_RENDERER='Mali-G52 (Panfrost)'", "1G");
+			"VGPU_EXPECT_RENDERER='Mali-G52 (Panfrost)'", two);
 	if (out)
 		expect_all_passed(_metadata, out, "\nrenderer: Mali-G52 (Panfrost)\r\n", progs, 4);
 }
@@ -610,7 +614,8 @@ TEST_TIMEOUT(opencl_through_rusticl_and_the_guests_panfrost, 300)
 	const char *sys = sysroot_variant_path("trixie");
 	if (!sys)
 		SKIP(return, "no Debian 13 sysroot: run make sysroot-trixie");
-	char *out = boot_mesa(_metadata, sys, "g71", progs, 1, "RUSTICL_ENABLE=panfrost", "1536M");
+	static const char *const mem[] = { "-m", "1536M", NULL };
+	char *out = boot_mesa(_metadata, sys, "g71", progs, 1, "RUSTICL_ENABLE=panfrost", mem);
 	if (out)
 		expect_all_passed(_metadata, out, "\ndevice: Mali-G71 (Panfrost)\r\n", progs, 1);
 }
