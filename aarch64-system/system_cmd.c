@@ -106,6 +106,20 @@ struct opts {
 	unsigned gpu_time_scale;
 };
 
+/* @arg as a whole decimal number into @v; else a clear error. */
+static int number(const char *opt, const char *arg, unsigned *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long n = strtoul(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end || errno || n > 0xffffffffu) {
+		fprintf(stderr, "vgpu system: %s takes a number, not '%s'\n", opt, arg);
+		return -1;
+	}
+	*v = (unsigned)n;
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
@@ -129,11 +143,14 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'i': o->initrd = optarg; break;
 		case 'a': o->append = optarg; break;
 		case 'm': o->ram = parse_size(optarg); break;
-		case 's': o->smp = (unsigned)atoi(optarg); break;
-		case 't': o->limit = (unsigned)atoi(optarg); break;
+		case 's': if (number("-smp", optarg, &o->smp)) return -1; break;
+		case 't': if (number("--time-limit", optarg, &o->limit)) return -1; break;
 		case 'g': o->gpu = optarg; break;
 		case 'S': o->stats = optarg; break;
-		case 'T': o->gpu_time_scale = (unsigned)strtoul(optarg, NULL, 0); break;
+		case 'T':
+			if (number("--gpu-time-scale", optarg, &o->gpu_time_scale))
+				return -1;
+			break;
 		default: return -1;
 		}
 	}

@@ -123,6 +123,43 @@ static bool expect_in_order(struct __test_metadata *_metadata, const char *out,
 			SKIP(return, "no arm64 kernel in the cache: run scripts/kernel.sh --fetch"); \
 	} while (0)
 
+/* Bad options and a file that is no kernel: exit status 1 and a line
+ * that names the problem, before any machine runs. */
+TEST(bad_input_gets_a_clear_error)
+{
+	char junk[] = "/tmp/vgpu-system-junk-XXXXXX";
+	int fd = mkstemp(junk);
+	ASSERT_GE(fd, 0);
+	unsigned char bytes[4096];
+	for (size_t k = 0; k < sizeof(bytes); k++)
+		bytes[k] = (unsigned char)(k * 2654435761u >> 13);
+	ASSERT_EQ(write(fd, bytes, sizeof(bytes)), (ssize_t)sizeof(bytes));
+	close(fd);
+	static const struct {
+		const char *opt, *val, *err;
+	} cases[] = {
+		{ "--gpu-time-scale", "10abc", "--gpu-time-scale takes a number, not '10abc'" },
+		{ "--gpu-time-scale", "0", "--gpu-time-scale takes 1..1000000" },
+		{ "-smp", "two", "-smp takes a number, not 'two'" },
+		{ "--time-limit", "-5", "--time-limit takes a number, not '-5'" },
+		{ "-gpu", "g99", "cannot build the GPU 'g99'" },
+		{ "--append", "", "not an arm64 Linux Image" },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char *argv[] = { (char *)vgpu_bin(), "system", "--kernel", junk,
+				 (char *)cases[k].opt, (char *)cases[k].val, NULL };
+		struct proc_result r;
+		ASSERT_EQ(proc_run(argv, NULL, NULL, NULL, 0, 60, &r), 0);
+		EXPECT_EQ(r.status, 1);
+		EXPECT_NONNULL(strstr(r.err, cases[k].err));
+		if (r.status != 1 || !strstr(r.err, cases[k].err))
+			TH_LOG("%s %s: status %d, stderr: %s", cases[k].opt, cases[k].val, r.status,
+			       r.err);
+		proc_result_free(&r);
+	}
+	unlink(junk);
+}
+
 TEST_TIMEOUT(first_console_lines_then_panic_and_reset, 300)
 {
 	const char *k = kernel();
