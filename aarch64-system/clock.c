@@ -77,19 +77,21 @@ static void rebase(struct a64s_clock *c, uint64_t div)
 	__atomic_fetch_add(&c->seq, 1, __ATOMIC_SEQ_CST);
 }
 
-void a64s_clock_tick(struct a64s_clock *c)
+bool a64s_clock_tick(struct a64s_clock *c)
 {
 	if (!c->busy)
-		return;
-	bool busy = c->busy(c->busy_dev);
+		return false;
+	bool busy = c->busy(c->busy_dev), changed = false;
 	uint64_t div = busy && c->gpu_time_scale ? c->gpu_time_scale : 1;
 	if (div != c->div) {
 		rebase(c, div);
+		changed = true;
 		if (busy)
 			c->busy_periods++;
 	}
 	if (busy)
 		c->busy_ticks++;
+	return changed;
 }
 
 uint64_t a64s_counter(const struct a64s_machine *m)

@@ -244,7 +244,10 @@ static void *ticker(void *arg)
 	struct timespec ts = { 0, 1000000 };
 	while (!m->stop) {
 		nanosleep(&ts, NULL);
-		a64s_clock_tick(&m->clock);
+		/* A vCPU asleep in WFI converted its timer's deadline at the
+		 * old rate: wake it to convert again. */
+		if (a64s_clock_tick(&m->clock))
+			pthread_cond_broadcast(&m->wake);
 		for (unsigned k = 0; k < m->ncpus; k++)
 			if (m->cpu[k] && m->cpu[k]->powered)
 				m->cpu[k]->c.interrupt = 1;

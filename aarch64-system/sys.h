@@ -135,8 +135,9 @@ void a64s_clock_init(struct a64s_clock *c);
 uint64_t a64s_guest_ns(const struct a64s_clock *c);
 /* Host ns that @guest_ns of guest time take at the current rate. */
 uint64_t a64s_host_ns_for(const struct a64s_clock *c, uint64_t guest_ns);
-/* The ticker's once-a-millisecond look at the GPU. */
-void a64s_clock_tick(struct a64s_clock *c);
+/* The ticker's once-a-millisecond look at the GPU: true when the rate
+ * changed (timer deadlines in host time are then stale). */
+bool a64s_clock_tick(struct a64s_clock *c);
 /* The generic timer's count (CNTFRQ timer_hz) of guest time. */
 uint64_t a64s_counter(const struct a64s_machine *m);
 
