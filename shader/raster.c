@@ -30,6 +30,8 @@ struct bi_raster {
 	uint64_t dcd;           /* the draw in d, 0: none yet */
 	struct bi_draw d;
 	uint32_t scissor[4];    /* x0, y0, x1, y1 inclusive */
+	uint32_t minz, maxz;    /* the depth range (f32) */
+	bool near_discard, far_discard;
 	struct bi_frag f;
 	struct bi_warp w;
 	uint64_t tuples, fragments, quads;
@@ -98,6 +100,10 @@ static uint32_t use_draw(struct bi_raster *r, uint64_t dcd, const char **why)
 	r->scissor[1] = vp[6] >> 16;
 	r->scissor[2] = vp[7] & 0xffff;
 	r->scissor[3] = vp[7] >> 16;
+	r->minz = vp[4];
+	r->maxz = vp[5];
+	r->near_discard = (d->rsd[BI_RSD_MS_MISC] >> 28) & 1;
+	r->far_discard = (d->rsd[BI_RSD_MS_MISC] >> 29) & 1;
 	d->env.mem = &bi_vgpu_mem_ops;
 	d->env.as = r->as;
 	d->env.as_id = r->g->as_id;
@@ -124,7 +130,7 @@ static int64_t edge(const struct bi_prim *p, unsigned a, unsigned b, int64_t px,
 
 /* Coverage and barycentrics of pixel (@x, @y) (framebuffer coordinates). */
 static bool pixel(const struct bi_prim *p, unsigned x, unsigned y,
-		  struct bi_frag_lane *fl, const struct bi_zs *zs, bool lin)
+		  struct bi_frag_lane *fl, bool lin)
 {
 	int64_t px = (int64_t)x * 256 + 128, py = (int64_t)y * 256 + 128;
 	static const uint8_t ea[3] = { 1, 2, 0 }, eb[3] = { 2, 0, 1 };
@@ -138,8 +144,6 @@ static bool pixel(const struct bi_prim *p, unsigned x, unsigned y,
 		fl->b[1] = fl->b[2] = 0;
 		fl->zf = p->z[0];
 		fl->wf = p->invw[0];
-		if (zs)
-			fl->z = bi_zs_quantize(zs, p->z[0]);
 		return px >= p->x[0] - p->half && px < p->x[0] + p->half &&
 		       py >= p->y[0] - p->half && py < p->y[0] + p->half;
 	}
@@ -155,7 +159,7 @@ static bool pixel(const struct bi_prim *p, unsigned x, unsigned y,
 	}
 	s = bi_f32_add(bi_f32_add(w[0], w[1], BI_RM_RTE, false), w[2], BI_RM_RTE, false);
 	/* depth and 1/w: interpolated linearly in window coordinates */
-	if ((zs || lin) && esum) {
+	if (lin && esum) {
 		uint32_t r = bi_fp_recip(&bi_f32, bi_fp_from_int(&bi_f32, esum, BI_RM_RTE),
 					 false, BI_RM_RTE, false);
 		uint32_t z = bi_f32_fma(ef[0], p->z[0],
@@ -166,13 +170,34 @@ static bool pixel(const struct bi_prim *p, unsigned x, unsigned y,
 
 		fl->zf = bi_f32_mul(z, r, BI_RM_RTE, false);
 		fl->wf = bi_f32_mul(s, r, BI_RM_RTE, false);
-		if (zs)
-			fl->z = bi_zs_quantize(zs, fl->zf);
 	}
 	rcp = bi_fp_recip(&bi_f32, s, false, BI_RM_RTE, false);
 	for (unsigned k = 0; k < 3; k++)
 		fl->b[k] = bi_f32_mul(w[k], rcp, BI_RM_RTE, false);
 	return in;
+}
+
+/*
+ * The viewport's depth range: a fragment beyond it is clipped (near or
+ * far discard on) or its depth clamped to it, then quantised for the
+ * depth/stencil tests; false if clipped.
+ */
+static bool depth_range(const struct bi_raster *r, struct bi_frag_lane *fl)
+{
+	uint32_t z = fl->zf;
+
+	if (bi_fp_cmp(&bi_f32, z, r->minz) < 0) {
+		if (r->near_discard)
+			return false;
+		z = r->minz;
+	} else if (bi_fp_cmp(&bi_f32, z, r->maxz) > 0) {
+		if (r->far_discard)
+			return false;
+		z = r->maxz;
+	}
+	if (r->f.zs_on)
+		fl->z = bi_zs_quantize(r->f.zs, z);
+	return true;
 }
 
 /* @p with its vertices counter-clockwise (window coordinates, y up). */
@@ -207,10 +232,10 @@ static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
 	for (unsigned l = 0; l < 4 * nq; l++) {
 		struct bi_frag_lane *fl = &r->f.lane[l];
 		unsigned x = qx[l / 4] + (l & 1), y = qy[l / 4] + ((l >> 1) & 1);
-		bool in = pixel(&r->f.prim, x, y, fl, r->f.zs_on ? r->f.zs : NULL, true) &&
+		bool in = pixel(&r->f.prim, x, y, fl, true) &&
 			  x >= r->clip.x0 && x < r->clip.x1 && y >= r->clip.y0 &&
 			  y < r->clip.y1 && x >= r->scissor[0] && x <= r->scissor[2] &&
-			  y >= r->scissor[1] && y <= r->scissor[3];
+			  y >= r->scissor[1] && y <= r->scissor[3] && depth_range(r, fl);
 
 		fl->x = (uint16_t)(x - t->x0);
 		fl->y = (uint16_t)(y - t->y0);
@@ -271,7 +296,7 @@ static bool quad_hit(struct bi_raster *r, unsigned x, unsigned y)
 	struct bi_frag_lane fl;
 
 	for (unsigned i = 0; i < 4; i++)
-		if (pixel(&r->f.prim, x + (i & 1), y + (i >> 1), &fl, NULL, false))
+		if (pixel(&r->f.prim, x + (i & 1), y + (i >> 1), &fl, false))
 			return true;
 	return false;
 }

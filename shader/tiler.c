@@ -3,10 +3,12 @@
  * The tiler (tiler.h): primitive assembly, culling, the polygon list.
  *
  * Points are squares of their size around their vertex (the size a
- * constant or per vertex). Not modelled, failing the job with
- * JOB_CONFIG_FAULT and a log line: lines, primitive restart, a vertex at or behind the eye
- * (1/w <= 0, which needs clipping), depth outside [0, 1] and window
- * coordinates beyond the fixed-point range (guard-band clipping).
+ * constant or per vertex). Depth beyond the viewport's range is clipped
+ * per fragment (raster.c), as it lies in a plane in window coordinates.
+ * Not modelled, failing the job with JOB_CONFIG_FAULT and a log line:
+ * lines, primitive restart, a vertex at or behind the eye (1/w <= 0,
+ * which needs clipping in homogeneous space) and window coordinates
+ * beyond the fixed-point range (guard-band clipping).
  */
 #include "shader/tiler.h"
 #include "shader/fp.h"
@@ -141,9 +143,9 @@ static const char *load_vertex(struct vgpu_as *as, const struct bi_tiler_job *tj
 	p->invw[k] = v[3];
 	if ((v[3] >> 31) || !(v[3] << 1) || bi_fp_is_nan(&bi_f32, v[3]))
 		return "clipping a primitive at the eye (1/w <= 0)";
-	if (bi_fp_cmp(&bi_f32, v[2], 0) < 0 || bi_fp_cmp(&bi_f32, v[2], 0x3f800000u) > 0 ||
-	    bi_fp_is_nan(&bi_f32, v[2]))
-		return "clipping depth outside [0, 1]";
+	/* depth outside the viewport's range is clipped per fragment */
+	if (bi_fp_is_nan(&bi_f32, v[2]))
+		return "a depth that is not a number";
 	if (!to_fixed(v[0], &p->x[k]) || !to_fixed(v[1], &p->y[k]))
 		return "guard-band clipping";
 	return NULL;

@@ -152,6 +152,11 @@ TEST(points_g52) { against_llvmpipe(_metadata, "gfx_points", "g52", "noafbc", 64
 TEST(fragcoord_g71) { against_llvmpipe(_metadata, "gfx_fragcoord", "g71", "noafbc", 64, 48, 2, true); }
 TEST(fragcoord_g52) { against_llvmpipe(_metadata, "gfx_fragcoord", "g52", "noafbc", 64, 48, 2, true); }
 
+/* A triangle crossing the near and far planes, depth tested against
+ * another: clipped per fragment, within 2 of 255. */
+TEST(depthclip_g71) { against_llvmpipe(_metadata, "gfx_depthclip", "g71", "noafbc", 64, 48, 2, true); }
+TEST(depthclip_g52) { against_llvmpipe(_metadata, "gfx_depthclip", "g52", "noafbc", 64, 48, 2, true); }
+
 /* Mesa's default for the target is AFBC: the job fails and says why. */
 TEST(clear_afbc_fails_naming_it)
 {

@@ -205,6 +205,8 @@ static void frame(struct __fixture_draw *self, uint32_t fb12, float zclear)
 	fj[2] = (uint32_t)FBD | 1;
 	fj[3] = (uint32_t)(FBD >> 32);
 	/* viewport: scissor the whole target; the position shader */
+	w32(self, VIEWPORT)[4] = fbits(0.0f);
+	w32(self, VIEWPORT)[5] = fbits(1.0f);
 	w32(self, VIEWPORT)[6] = 0;
 	w32(self, VIEWPORT)[7] = (W - 1) | (W - 1) << 16;
 	put64(self, VRSD, VSHADER);
@@ -491,6 +493,25 @@ TEST_F(draw, depth_test_and_write_back)
 	/* 0.25 and 0.5 of 2^24 - 1, rounded to nearest even */
 	EXPECT_EQ(zs[12 * W + 12], 4194304u | 0x5au << 24);
 	EXPECT_EQ(zs[30 * W + 2], 8388608u | 0x5au << 24);
+}
+
+/* Depth beyond the viewport's range: clipped with "far discard" (word 8
+ * bit 29), else clamped to it and drawn. */
+TEST_F(draw, depth_beyond_the_range_clipped_or_clamped)
+{
+	struct draw_spec s = { red, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, ALWAYS | 1u << 29,
+			       .z = 1.5f };
+
+	ASSERT_EQ(shaders(self), 0);
+	build(self, &s);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	check_inside(_metadata, self, red, 0xeeeeeeeeu, 0xeeeeeeeeu);
+	s.ms = ALWAYS;
+	build(self, &s);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	check_inside(_metadata, self, red, 0xff0000ffu, 0xeeeeeeeeu);
 }
 
 /* Stencil: the red triangle replaces stencil 0 with 1 (always passing),
