@@ -72,3 +72,44 @@ for mode in vadd long; do
 		"$VGPU_BIN" "$K" "$TMP/ird" "$TMP/s.json" $mode)
 	row "system_gpu $mode" "$u" "$s"
 done
+
+# Mesa's GLES programs in the guest (scripts/kernel.sh --mesa-initramfs)
+# against the same programs under vgpu run -L SYSROOT: the program's wall
+# time, in the guest by busybox's time at --gpu-time-scale 1 (guest time
+# is then host time), best of 3.
+SYSROOT_DIR=${SYSROOT:-}
+echo
+echo "full system: Mesa's GLES programs in the guest vs vgpu run (program seconds, best of 3; ratio = system/user)"
+printf '  %-34s %9s %9s %8s\n' workload user system ratio
+PROGS="gles_vadd gles_sgemm"
+PATHS=$(for p in $PROGS; do echo "$VGPU_BUILD/aarch64/gpu-progs/$p"; done)
+if [ -z "$SYSROOT_DIR" ] || ! "$HERE/kernel.sh" --mesa-initramfs "$SYSROOT_DIR" "$TMP/mesa" \
+	$PATHS >/dev/null 2>"$BENCH_ERR"; then
+	echo "  (no Mesa initramfs: $(head -c 120 "$BENCH_ERR"))"
+	exit 0
+fi
+# guest_s PROG: busybox time's real seconds for PROG in one boot, empty
+# when it did not pass
+guest_s() {
+	printf 'time /bin/%s && echo ok-$?\npoweroff -f\n' "$1" |
+		"$VGPU_BIN" system -m 1G --gpu-time-scale 1 --kernel "$K" --initrd "$TMP/mesa" \
+		--append "console=ttyAMA0 quiet" --time-limit 300 2>/dev/null | tr -d '\r' |
+		awk '/^ok-0$/ { ok = 1 } /^real\t/ { split($2, a, "m"); t = a[1] * 60 + $3 }
+		     END { if (ok) printf "%.3f", t }'
+}
+best_guest() {
+	local best= t i
+	for ((i = 0; i < 3; i++)); do
+		t=$(guest_s "$1")
+		[ -n "$t" ] || { echo ""; return; }
+		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then
+			best=$t
+		fi
+	done
+	echo "$best"
+}
+for p in $PROGS; do
+	u=$(best_of 3 "$VGPU_BIN" run -L "$SYSROOT_DIR" "$VGPU_BUILD/aarch64/gpu-progs/$p")
+	s=$(best_guest "$p")
+	row "$p" "$u" "$s"
+done
