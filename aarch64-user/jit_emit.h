@@ -108,7 +108,12 @@ enum {
 	JX_SSE_MUL = 0x59,
 	JX_SSE_CVTF2F = 0x5a,
 	JX_SSE_SUB = 0x5c,
+	JX_SSE_MIN = 0x5d,
 	JX_SSE_DIV = 0x5e,
+	JX_SSE_MAX = 0x5f,
+	JX_SSE_AND = 0x54, /* andps (prefix 0), bitwise */
+	JX_SSE_OR = 0x56,
+	JX_SSE_XOR = 0x57,
 	JX_SSE_MOVD_TO = 0x6e,	 /* 66: movd/movq xmm, r */
 	JX_SSE_MOVD_FROM = 0x7e, /* 66: movd/movq r, xmm */
 	JX_SSE_MOVMSK = 0x50,	 /* r32 = the lanes' sign bits (0: ps, 66: pd) */

@@ -113,21 +113,52 @@ static void store_v_gpr(struct jc *jc, int r, unsigned n)
 	jx_store(j, 8, r, JC_CPU, JC_V(n) + 8);
 }
 
-static const uint8_t op2_sse[4] = { JX_SSE_MUL, JX_SSE_DIV, JX_SSE_ADD, JX_SSE_SUB };
+/* By enum fp_op2, up to FO_NMUL (a multiply negated afterwards). */
+static const uint8_t op2_sse[FO_NMUL + 1] = {
+	JX_SSE_MUL, JX_SSE_DIV, JX_SSE_ADD, JX_SSE_SUB, JX_SSE_MAX,
+	JX_SSE_MIN, JX_SSE_MAX, JX_SSE_MIN, JX_SSE_MUL,
+};
 
-/* FMUL, FDIV, FADD, FSUB (op: enum fp_op2). */
+/* FMAX, FMIN, FMAXNM, FMINNM of non-NaN operands (the NM forms differ
+ * only with NaNs): the host's, except that x86 returns the second of
+ * equal operands and Arm orders -0 below +0, so equal operands combine
+ * bitwise: AND for the maximum (+0 if either is), OR for the minimum. */
+static void fp_minmax(struct jx *j, unsigned t, uint8_t op)
+{
+	uint8_t *equal = jx_jcc(j, JX_E, NULL);
+	jx_sse_rr(j, pfx(t), op, false, X0, X1);
+	uint8_t *done = jx_jmp(j, NULL);
+	if (equal)
+		jx_patch(j, equal, j->p + j->delta);
+	jx_sse_rr(j, 0, op == JX_SSE_MAX ? JX_SSE_AND : JX_SSE_OR, false, X0, X1);
+	if (done)
+		jx_patch(j, done, j->p + j->delta);
+}
+
+/* FMUL, FDIV, FADD, FSUB, FMAX, FMIN, FMAXNM, FMINNM, FNMUL (op: enum
+ * fp_op2). */
 static bool emit_fp2(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	(void)k;
+	struct jx *j = &jc->x;
 	struct fp_ins f;
-	if (!is_sd(i->sf) || i->op > FO_SUB)
+	if (!is_sd(i->sf) || i->op > FO_NMUL)
 		return false;
 	fp_begin(jc, &f);
 	load_v(jc, i->sf, X0, i->rn);
 	load_v(jc, i->sf, X1, i->rm);
 	nan_check(jc, &f, i->sf, X0, X1);
-	jx_sse_rr(&jc->x, pfx(i->sf), op2_sse[i->op], false, X0, X1);
-	nan_check(jc, &f, i->sf, X0, X0);
+	if (i->op >= FO_MAX && i->op <= FO_MINNM) {
+		fp_minmax(j, i->sf, op2_sse[i->op]); /* the flags of nan_check's compare */
+	} else {
+		jx_sse_rr(j, pfx(i->sf), op2_sse[i->op], false, X0, X1);
+		nan_check(jc, &f, i->sf, X0, X0);
+	}
+	if (i->op == FO_NMUL) {
+		jx_mov_ri(j, JX_RAX, fp_sign_bit((enum fp_type)i->sf));
+		jx_sse_rr(j, 0x66, JX_SSE_MOVD_TO, true, X1, JX_RAX);
+		jx_sse_rr(j, 0, JX_SSE_XOR, false, X0, X1);
+	}
 	store_v(jc, X0, i->rd);
 	fp_end(jc, &f, i);
 	return true;
@@ -185,7 +216,7 @@ static bool emit_fp1(struct jc *jc, const struct a64_insn *i, const struct jkind
 		store_v(jc, X0, i->rd);
 	} else {
 		/* the other precision's result over zeroed lanes */
-		jx_sse_rr(j, 0, 0x57 /* xorps */, false, X1, X1);
+		jx_sse_rr(j, 0, JX_SSE_XOR, false, X1, X1);
 		jx_sse_rr(j, pfx(t), JX_SSE_CVTF2F, false, X1, X0);
 		store_v(jc, X1, i->rd);
 	}
@@ -208,7 +239,7 @@ static bool emit_fcmp(struct jc *jc, const struct a64_insn *i, const struct jkin
 	fp_begin(jc, &f);
 	load_v(jc, t, X0, i->rn);
 	if (i->flags & 2)
-		jx_sse_rr(j, 0, 0x57 /* xorps */, false, X1, X1);
+		jx_sse_rr(j, 0, JX_SSE_XOR, false, X1, X1);
 	else
 		load_v(jc, t, X1, i->rm);
 	for (int r = 0; r < 3; r++)
@@ -295,7 +326,7 @@ static bool emit_cvtf(struct jc *jc, const struct a64_insn *i, const struct jkin
 	jit_get_x(jc, JX_RAX, i->rn, false);
 	if (!i->sf)
 		jx_ext_rr(j, 4, is_signed, JX_RAX, JX_RAX);
-	jx_sse_rr(j, 0, 0x57 /* xorps */, false, X0, X0);
+	jx_sse_rr(j, 0, JX_SSE_XOR, false, X0, X0);
 	jx_sse_rr(j, pfx(i->op), JX_SSE_CVTI2F, true, X0, JX_RAX);
 	store_v(jc, X0, i->rd);
 	fp_end(jc, &f, i);

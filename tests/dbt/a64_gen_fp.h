@@ -366,7 +366,7 @@ static void gen_crypto(struct gen *g)
 static void gen_fp_rn(struct gen *g)
 {
 	uint32_t rt = rnd(g, 31);
-	switch (rnd(g, 15)) {
+	switch (rnd(g, 16)) {
 	case 0: emit(g, 0xd53b4420 | rt); break; /* MRS Xt, FPSR */
 	case 1: /* AND Wt, Wt, #0x1f; MSR FPSR, Xt: the cumulative flags only
 		 * (qemu keeps bits 31:28, which AArch64 does not have), so no
@@ -390,6 +390,14 @@ static void gen_fp_rn(struct gen *g)
 		break;
 	}
 	case 6: gen_simd_fp(g); break;
+	case 7: { /* +0 and -0 into FMAX, FMIN, FMAXNM, FMINNM, either way round */
+		uint32_t dbl = rnd(g, 2), a = rnd(g, 32), b = rnd(g, 32), sw = rnd(g, 2);
+		emit(g, (dbl ? 0x9e6703e0 : 0x1e2703e0) | a);
+		emit(g, (dbl ? 0x1e614000 : 0x1e214000) | a << 5 | b);
+		emit(g, F(0x1e, 24) | F(dbl, 22) | F(1, 21) | F(sw ? a : b, 16) |
+			F(4 + rnd(g, 4), 12) | F(2, 10) | F(sw ? b : a, 5) | rnd(g, 32));
+		break;
+	}
 	default: gen_fp(g); break;
 	}
 }

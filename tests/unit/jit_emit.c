@@ -113,6 +113,11 @@ static void emit_all(struct jx *j)
 	jx_sse_rr(j, 0x66, JX_SSE_MUL, false, 0, 1);
 	jx_sse_rm(j, 0, JX_SSE_LOAD, false, 1, JX_RBX, 0x20);
 	jx_sse_rr(j, 0, JX_SSE_MOVAPS, false, 3, 0);
+	jx_sse_rr(j, JX_PFX_D, JX_SSE_MAX, false, 0, 1);
+	jx_sse_rr(j, JX_PFX_S, JX_SSE_MIN, false, 2, 9);
+	jx_sse_rr(j, 0, JX_SSE_AND, false, 0, 1);
+	jx_sse_rr(j, 0, JX_SSE_OR, false, 0, 1);
+	jx_sse_rr(j, 0, JX_SSE_XOR, false, 1, 1);
 }
 
 static const struct enc_case cases[] = {
@@ -205,6 +210,11 @@ static const struct enc_case cases[] = {
 	{ "66 0f 59 c1", "mulpd %xmm1,%xmm0" },
 	{ "0f 10 4b 20", "movups 0x20(%rbx),%xmm1" },
 	{ "0f 28 d8", "movaps %xmm0,%xmm3" },
+	{ "f2 0f 5f c1", "maxsd %xmm1,%xmm0" },
+	{ "f3 41 0f 5d d1", "minss %xmm9,%xmm2" },
+	{ "0f 54 c1", "andps %xmm1,%xmm0" },
+	{ "0f 56 c1", "orps %xmm1,%xmm0" },
+	{ "0f 57 c9", "xorps %xmm1,%xmm1" },
 };
 
 static size_t hex_bytes(const char *s, uint8_t *out)
