@@ -66,7 +66,7 @@ static const char help[] =
 	"(with drm, drm_shmem_helper, gpu-sched and the fixed regulator, which\n"
 	"scripts/kernel.sh puts in its initramfs) probes the Mali-G71 or G52 and\n"
 	"creates /dev/dri/renderD128; WRITE_VALUE and COMPUTE jobs submitted\n"
-	"through it complete (make system-demo runs a vector add), an MMU fault\n"
+	"through it complete (make system-demo runs vector adds), an MMU fault\n"
 	"is reported with its exception code and the driver goes on, and a\n"
 	"shader that never ends meets the driver's timeout and GPU reset.\n"
 	"Mesa's GLES compute and rusticl's OpenCL run in the guest from an\n"
