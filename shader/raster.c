@@ -31,6 +31,7 @@ struct bi_raster {
 	struct bi_draw d;
 	uint32_t scissor[4];    /* x0, y0, x1, y1 inclusive */
 	uint32_t minz, maxz;    /* the depth range (f32) */
+	struct bi_hom hom;      /* a homogeneous primitive's set-up */
 	bool near_discard, far_discard;
 	struct bi_frag f;
 	struct bi_warp w;
@@ -129,8 +130,54 @@ static int64_t edge(const struct bi_prim *p, unsigned a, unsigned b, int64_t px,
 }
 
 /* Coverage and barycentrics of pixel (@x, @y) (framebuffer coordinates). */
-static bool pixel(const struct bi_prim *p, unsigned x, unsigned y,
-		  struct bi_frag_lane *fl, bool lin)
+/* Pixel (@x, @y) of a homogeneous primitive (see bi_hom): inside where
+ * every edge function, signed by the determinant, is >= 0; barycentrics
+ * from them directly (perspective-correct), depth and 1/w over it. */
+static bool pixel_hom(const struct bi_prim *p, const struct bi_hom *h, unsigned x,
+		      unsigned y, struct bi_frag_lane *fl)
+{
+	uint32_t px = bi_fp_ldexp(&bi_f32, bi_fp_from_int(&bi_f32, 2 * x + 1, BI_RM_RTE), -1,
+				  BI_RM_RTE, false);
+	uint32_t py = bi_fp_ldexp(&bi_f32, bi_fp_from_int(&bi_f32, 2 * y + 1, BI_RM_RTE), -1,
+				  BI_RM_RTE, false);
+	uint32_t neg = h->det & 0x80000000u, c[3], s = 0, z = 0, r, adet = h->det & ~neg;
+	bool in = true;
+
+	for (unsigned k = 0; k < 3; k++) {
+		c[k] = bi_f32_fma(h->e[k][0], px,
+				  bi_f32_fma(h->e[k][1], py, h->e[k][2], BI_RM_RTE, false),
+				  BI_RM_RTE, false) ^ neg;
+		/* on the edge (within 1/4096 of a pixel: the f32 set-up is
+		 * not exact): the fill rule of the fixed-point path, from the
+		 * function's gradient (which points inside) */
+		uint32_t near = bi_fp_ldexp(&bi_f32,
+					    bi_f32_add(h->e[k][0] & ~0x80000000u,
+						       h->e[k][1] & ~0x80000000u, BI_RM_RTE, false),
+					    -12, BI_RM_RTE, false);
+
+		if (bi_fp_cmp(&bi_f32, c[k] & ~0x80000000u, near) <= 0) {
+			int gx = bi_fp_cmp(&bi_f32, h->e[k][0] ^ neg, 0);
+
+			in &= gx == 1 || (gx == 0 && bi_fp_cmp(&bi_f32, h->e[k][1] ^ neg, 0) == -1);
+		} else {
+			in &= bi_fp_cmp(&bi_f32, c[k], 0) == 1;
+		}
+		s = bi_f32_add(s, c[k], BI_RM_RTE, false);
+		z = bi_f32_fma(c[k], bi_f32_mul(p->z[k], h->w[k], BI_RM_RTE, false), z,
+			       BI_RM_RTE, false);
+	}
+	in &= bi_fp_cmp(&bi_f32, s, 0) > 0;
+	r = bi_fp_recip(&bi_f32, s, false, BI_RM_RTE, false);
+	for (unsigned k = 0; k < 3; k++)
+		fl->b[k] = bi_f32_mul(c[k], r, BI_RM_RTE, false);
+	r = bi_fp_recip(&bi_f32, adet, false, BI_RM_RTE, false);
+	fl->zf = bi_f32_mul(z, r, BI_RM_RTE, false);
+	fl->wf = bi_f32_mul(s, r, BI_RM_RTE, false);
+	return in;
+}
+
+static bool pixel(const struct bi_raster *ra, const struct bi_prim *p, unsigned x,
+		  unsigned y, struct bi_frag_lane *fl, bool lin)
 {
 	int64_t px = (int64_t)x * 256 + 128, py = (int64_t)y * 256 + 128;
 	static const uint8_t ea[3] = { 1, 2, 0 }, eb[3] = { 2, 0, 1 };
@@ -138,6 +185,8 @@ static bool pixel(const struct bi_prim *p, unsigned x, unsigned y,
 	int64_t esum = 0;
 	bool in = true;
 
+	if (p->flags & BI_PRIM_HOMOGENEOUS)
+		return pixel_hom(p, &ra->hom, x, y, fl);
 	/* a point: centres inside its square, its one vertex's values */
 	if (p->flags & BI_PRIM_POINT) {
 		fl->b[0] = 0x3f800000u;
@@ -232,7 +281,7 @@ static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
 	for (unsigned l = 0; l < 4 * nq; l++) {
 		struct bi_frag_lane *fl = &r->f.lane[l];
 		unsigned x = qx[l / 4] + (l & 1), y = qy[l / 4] + ((l >> 1) & 1);
-		bool in = pixel(&r->f.prim, x, y, fl, true) &&
+		bool in = pixel(r, &r->f.prim, x, y, fl, true) &&
 			  x >= r->clip.x0 && x < r->clip.x1 && y >= r->clip.y0 &&
 			  y < r->clip.y1 && x >= r->scissor[0] && x <= r->scissor[2] &&
 			  y >= r->scissor[1] && y <= r->scissor[3] && depth_range(r, fl);
@@ -296,7 +345,7 @@ static bool quad_hit(struct bi_raster *r, unsigned x, unsigned y)
 	struct bi_frag_lane fl;
 
 	for (unsigned i = 0; i < 4; i++)
-		if (pixel(&r->f.prim, x + (i & 1), y + (i >> 1), &fl, false))
+		if (pixel(r, &r->f.prim, x + (i & 1), y + (i >> 1), &fl, false))
 			return true;
 	return false;
 }
@@ -323,6 +372,15 @@ static uint32_t draw_prim(struct bi_raster *r, uint32_t i, struct bi_tile *t,
 
 	if (bi_plist_read(r->as, &r->l, i, p))
 		return MALI_EXC_JOB_READ_FAULT;
+	if (p->flags & BI_PRIM_HOMOGENEOUS) {
+		/* its extent is the screen's: test the whole tile */
+		bi_prim_homogeneous(p, &r->hom);
+		x0 = t->x0;
+		y0 = t->y0;
+		x1 = x0 + BI_TILE - 1;
+		y1 = y0 + BI_TILE - 1;
+		goto draw;
+	}
 	orient(p);
 	span(OS_MIN(OS_MIN(p->x[0], p->x[1]), p->x[2]) - p->half,
 	     OS_MAX(OS_MAX(p->x[0], p->x[1]), p->x[2]) + p->half, t->x0, &x0, &x1);
@@ -330,6 +388,7 @@ static uint32_t draw_prim(struct bi_raster *r, uint32_t i, struct bi_tile *t,
 	     OS_MAX(OS_MAX(p->y[0], p->y[1]), p->y[2]) + p->half, t->y0, &y0, &y1);
 	if (x0 > x1 || y0 > y1)
 		return MALI_EXC_DONE;
+draw:
 	exc = use_draw(r, p->dcd, why);
 	if (exc != MALI_EXC_DONE)
 		return exc;

@@ -5,10 +5,11 @@
  * Points are squares of their size around their vertex (the size a
  * constant or per vertex). Depth beyond the viewport's range is clipped
  * per fragment (raster.c), as it lies in a plane in window coordinates.
- * Not modelled, failing the job with JOB_CONFIG_FAULT and a log line:
- * lines, primitive restart, a vertex at or behind the eye (1/w <= 0,
- * which needs clipping in homogeneous space) and window coordinates
- * beyond the fixed-point range (guard-band clipping).
+ * A triangle with a vertex behind the eye (1/w < 0) or beyond the fixed
+ * point range is rasterised in homogeneous coordinates, which clips it
+ * at w = 0 and at the screen's edges. Not modelled, failing the job
+ * with JOB_CONFIG_FAULT and a log line: lines, primitive restart, a
+ * vertex at w = 0 or at infinity.
  */
 #include "shader/tiler.h"
 #include "shader/fp.h"
@@ -128,6 +129,7 @@ static const char *load_vertex(struct vgpu_as *as, const struct bi_tiler_job *tj
 			       uint32_t slot, uint32_t instance, struct bi_prim *p,
 			       unsigned k, int *err)
 {
+	const uint32_t inf = 0x7f800000u;
 	uint32_t v[4];
 
 	*err = 0;
@@ -139,16 +141,50 @@ static const char *load_vertex(struct vgpu_as *as, const struct bi_tiler_job *tj
 		return NULL;
 	}
 	p->slot[k] = slot;
+	p->xf[k] = v[0];
+	p->yf[k] = v[1];
 	p->z[k] = v[2];
 	p->invw[k] = v[3];
-	if ((v[3] >> 31) || !(v[3] << 1) || bi_fp_is_nan(&bi_f32, v[3]))
-		return "clipping a primitive at the eye (1/w <= 0)";
+	if (!(v[3] << 1) || (v[3] & inf) == inf || (v[0] & inf) == inf || (v[1] & inf) == inf)
+		return "a vertex at w = 0 or at infinity";
 	/* depth outside the viewport's range is clipped per fragment */
 	if (bi_fp_is_nan(&bi_f32, v[2]))
 		return "a depth that is not a number";
-	if (!to_fixed(v[0], &p->x[k]) || !to_fixed(v[1], &p->y[k]))
-		return "guard-band clipping";
+	/* behind the eye, or beyond the fixed point: homogeneous */
+	if ((v[3] >> 31) || !to_fixed(v[0], &p->x[k]) || !to_fixed(v[1], &p->y[k]))
+		p->flags |= BI_PRIM_HOMOGENEOUS;
 	return NULL;
+}
+
+/* f32 arithmetic as the homogeneous set-up needs it. */
+static uint32_t fmul(uint32_t a, uint32_t b)
+{
+	return bi_f32_mul(a, b, BI_RM_RTE, false);
+}
+
+static uint32_t fsub(uint32_t a, uint32_t b)
+{
+	return bi_f32_add(a, b ^ 0x80000000u, BI_RM_RTE, false);
+}
+
+void bi_prim_homogeneous(const struct bi_prim *p, struct bi_hom *h)
+{
+	for (unsigned k = 0; k < 3; k++) {
+		h->w[k] = bi_fp_recip(&bi_f32, p->invw[k], false, BI_RM_RTE, false);
+		h->x[k] = fmul(p->xf[k], h->w[k]);
+		h->y[k] = fmul(p->yf[k], h->w[k]);
+	}
+	for (unsigned k = 0; k < 3; k++) {
+		unsigned i = (k + 1) % 3, j = (k + 2) % 3;
+
+		/* row k of the adjugate: edge k's function of (x, y, 1) */
+		h->e[k][0] = fsub(fmul(h->y[i], h->w[j]), fmul(h->y[j], h->w[i]));
+		h->e[k][1] = fsub(fmul(h->w[i], h->x[j]), fmul(h->w[j], h->x[i]));
+		h->e[k][2] = fsub(fmul(h->x[i], h->y[j]), fmul(h->x[j], h->y[i]));
+	}
+	h->det = bi_f32_fma(h->x[0], h->e[0][0],
+			    bi_f32_fma(h->y[0], h->e[0][1], fmul(h->w[0], h->e[0][2]),
+				       BI_RM_RTE, false), BI_RM_RTE, false);
 }
 
 /* Twice the signed area, in 16.16 units. */
@@ -195,6 +231,11 @@ static int point(struct vgpu_as *as, const struct bi_tiler_job *tj, const uint32
 		*why = load_vertex(as, tj, slot, inst, p, 0, &err);
 	if (err || *why)
 		return err;
+	/* behind the eye or far off the screen: nothing to draw */
+	if (p->flags & BI_PRIM_HOMOGENEOUS) {
+		p->flags = BI_PRIM_POINT;
+		return 0;
+	}
 	slot += inst * tj->nverts;
 	if (pf[P_PSIZE_FMT] == PSIZE_FP16) {
 		if (vgpu_as_read(as, tj->psize + 2ull * slot, &h, 2))
@@ -279,14 +320,27 @@ uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
 			return MALI_EXC_JOB_READ_FAULT;
 		if (*why)
 			return MALI_EXC_JOB_CONFIG_FAULT;
-		/* the winding is as seen with rows going down, as scanned out */
-		a = area2(&p);
+		/* the winding is as seen with rows going down, as scanned out;
+		 * in homogeneous coordinates the determinant's sign is the
+		 * clipped triangle's (W0 W1 W2 times twice its area) */
+		if (p.flags & BI_PRIM_HOMOGENEOUS) {
+			struct bi_hom h;
+
+			bi_prim_homogeneous(&p, &h);
+			a = bi_fp_is_nan(&bi_f32, h.det) || !(h.det << 1) ? 0 :
+			    (h.det >> 31) ? -1 : 1;
+			/* wholly behind the eye: nothing to draw */
+			if ((h.w[0] & h.w[1] & h.w[2]) >> 31)
+				a = 0;
+		} else {
+			a = area2(&p);
+		}
 		back = ccw ? a > 0 : a < 0;
 		if (!a || (back && cull_back) || (!back && cull_front)) {
 			(*culled)++;
 			continue;
 		}
-		p.flags = (back ? BI_PRIM_BACK : 0) | prov << 1;
+		p.flags |= (back ? BI_PRIM_BACK : 0) | prov << 1;
 append:
 		if (l.base + (uint64_t)(l.count + 1) * PRIM_BYTES > top)
 			return MALI_EXC_OUT_OF_MEMORY;

@@ -28,10 +28,24 @@ struct bi_prim {
 	uint32_t z[3];      /* f32 */
 	uint32_t invw[3];   /* f32: 1 / clip w */
 	int32_t half;       /* points: half the size (24.8) */
+	uint32_t xf[3], yf[3]; /* f32 window x, y (for BI_PRIM_HOMOGENEOUS) */
 };
 #define BI_PRIM_BACK 1u      /* back-facing */
 #define BI_PRIM_POINT 8u     /* a point: vertex 0, a square of 2 * half */
+/* A vertex behind the eye or beyond the fixed-point range: rasterised in
+ * homogeneous coordinates (x, y unused), which clips it. */
+#define BI_PRIM_HOMOGENEOUS 16u
 #define BI_PRIM_PROVOKING(f) (((f) >> 1) & 3) /* flat shading's vertex */
+
+/* A homogeneous primitive's set-up: its vertices (x w, y w, w) and the
+ * adjugate's rows, each the function (of a pixel centre (x, y, 1)) that
+ * is 0 on an edge; their sum over det is 1/w there. f32 values. */
+struct bi_hom {
+	uint32_t x[3], y[3], w[3];
+	uint32_t e[3][3];
+	uint32_t det;
+};
+void bi_prim_homogeneous(const struct bi_prim *p, struct bi_hom *h);
 
 /* The list's header in the tiler context. */
 struct bi_plist {

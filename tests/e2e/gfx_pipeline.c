@@ -153,7 +153,8 @@ TEST(fragcoord_g71) { against_llvmpipe(_metadata, "gfx_fragcoord", "g71", "noafb
 TEST(fragcoord_g52) { against_llvmpipe(_metadata, "gfx_fragcoord", "g52", "noafbc", 64, 48, 2, true); }
 
 /* A triangle crossing the near and far planes, depth tested against
- * another: clipped per fragment, within 2 of 255. */
+ * another, and one with a vertex behind the eye: clipped per fragment
+ * and in homogeneous coordinates, within 2 of 255. */
 TEST(depthclip_g71) { against_llvmpipe(_metadata, "gfx_depthclip", "g71", "noafbc", 64, 48, 2, true); }
 TEST(depthclip_g52) { against_llvmpipe(_metadata, "gfx_depthclip", "g52", "noafbc", 64, 48, 2, true); }
 

@@ -164,6 +164,7 @@ struct draw_spec {
 	const uint16_t *indices;
 	uint32_t flags, bmode, eq, ms, sm, st;
 	float z;
+	const float *invw; /* per vertex 1/w (NULL: 1) */
 };
 
 #define ZFUNC(f) ((uint32_t)(f) << 24)
@@ -224,7 +225,7 @@ static void draw(struct __fixture_draw *self, unsigned k, const struct draw_spec
 		pos[0] = fbits(s->v[i].x);
 		pos[1] = fbits(s->v[i].y);
 		pos[2] = fbits(s->z);
-		pos[3] = fbits(1.0f);
+		pos[3] = fbits(s->invw ? s->invw[i] : 1.0f);
 		for (unsigned q = 0; q < 4; q++)
 			c[q] = fbits(s->v[i].c[q]);
 	}
@@ -271,6 +272,16 @@ static uint32_t run(struct __fixture_draw *self, uint64_t job, unsigned slot)
 	if (!wait_slot(&self->b, slot, 20))
 		return 0;
 	return job_at(&self->b, &self->a, job)->status;
+}
+
+/* A frame of draw @s, rendered: its IDVS job, then the fragment job. */
+static void render(struct __test_metadata *_metadata, struct __fixture_draw *self,
+		   const struct draw_spec *s)
+{
+	ASSERT_EQ(shaders(self), 0);
+	build(self, s);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
 }
 
 static const uint8_t *pixel(struct __fixture_draw *self, unsigned x, unsigned y)
@@ -334,10 +345,7 @@ static void triangle(struct __test_metadata *_metadata, struct __fixture_draw *s
 {
 	struct draw_spec s = { tri, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, ALWAYS, .z = 0.5f };
 
-	ASSERT_EQ(shaders(self), 0);
-	build(self, &s);
-	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
-	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	render(_metadata, self, &s);
 	check_triangle(_metadata, self, tri);
 }
 
@@ -357,10 +365,7 @@ TEST_F(draw, shared_edge_drawn_once)
 	static const uint16_t strip[4] = { 2, 0, 3, 1 };
 	struct draw_spec s = { sq, 4, 4, 10, strip, 1u << 5, 2, EQ_ADD, ALWAYS, .z = 0.5f };
 
-	ASSERT_EQ(shaders(self), 0);
-	build(self, &s);
-	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
-	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	render(_metadata, self, &s);
 	for (unsigned y = 0; y < W; y++)
 		for (unsigned x = 0; x < W; x++) {
 			bool in = x >= 4 && x < 20 && y >= 4 && y < 20;
@@ -379,10 +384,7 @@ TEST_F(draw, back_faces_culled)
 {
 	struct draw_spec s = { tri, 3, 3, 8, NULL, 1u << 5 | 1u << 7, 1, EQ_REPLACE, ALWAYS, .z = 0.5f };
 
-	ASSERT_EQ(shaders(self), 0);
-	build(self, &s);
-	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
-	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	render(_metadata, self, &s);
 	for (unsigned i = 0; i < W * W; i++)
 		ASSERT_EQ(*pixel(self, i % W, i / W), 0xee);
 	/* with clockwise front faces it is drawn */
@@ -495,6 +497,64 @@ TEST_F(draw, depth_test_and_write_back)
 	EXPECT_EQ(zs[30 * W + 2], 8388608u | 0x5au << 24);
 }
 
+/*
+ * A triangle with a vertex behind the eye (w < 0): window positions are
+ * clip x / w etc., so that vertex lands on the far side; rasterised in
+ * homogeneous coordinates only the part in front (w > 0) is drawn, as
+ * the edge functions of the homogeneous vertices (x w, y w, w) say.
+ */
+TEST_F(draw, behind_the_eye_clipped_in_homogeneous_coordinates)
+{
+	static const double clip[3][3] = { /* x, y, w */
+		{ -0.6, -0.7, 1 }, { 0.8, -0.5, 1.5 }, { 0.2, 0.5, -0.8 },
+	};
+	struct vtx v[3];
+	float invw[3];
+	double h[3][3];
+	struct draw_spec s = { v, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, ALWAYS, .z = 0.5f,
+			       .invw = invw };
+	unsigned drawn = 0;
+
+	for (unsigned k = 0; k < 3; k++) {
+		v[k] = (struct vtx){ (float)((clip[k][0] / clip[k][2] + 1) * W / 2),
+				     (float)((clip[k][1] / clip[k][2] + 1) * W / 2),
+				     { 0, 1, 0, 1 } };
+		invw[k] = (float)(1 / clip[k][2]);
+		h[k][0] = v[k].x / invw[k];
+		h[k][1] = v[k].y / invw[k];
+		h[k][2] = 1 / invw[k];
+	}
+	render(_metadata, self, &s);
+	for (unsigned y = 0; y < W; y++)
+		for (unsigned x = 0; x < W; x++) {
+			double px = x + 0.5, py = y + 0.5, c[3], e[3][3], det;
+			bool in = true, edge = false;
+			uint32_t got;
+
+			/* rows of the adjugate of the vertices' matrix */
+			for (unsigned k = 0; k < 3; k++) {
+				unsigned i = (k + 1) % 3, j = (k + 2) % 3;
+
+				e[k][0] = h[i][1] * h[j][2] - h[j][1] * h[i][2];
+				e[k][1] = h[i][2] * h[j][0] - h[j][2] * h[i][0];
+				e[k][2] = h[i][0] * h[j][1] - h[j][0] * h[i][1];
+				c[k] = e[k][0] * px + e[k][1] * py + e[k][2];
+				edge |= fabs(c[k]) < 1e-3 * (fabs(e[k][0]) + fabs(e[k][1]));
+			}
+			det = h[0][0] * e[0][0] + h[0][1] * e[0][1] + h[0][2] * e[0][2];
+			for (unsigned k = 0; k < 3; k++)
+				in &= c[k] * (det > 0 ? 1 : -1) > 0;
+			if (edge)
+				continue;
+			memcpy(&got, pixel(self, x, y), 4);
+			if (got != (in ? 0xff00ff00u : 0xeeeeeeeeu))
+				TH_LOG("(%u, %u): %08x", x, y, got);
+			ASSERT_EQ(got, in ? 0xff00ff00u : 0xeeeeeeeeu);
+			drawn += in;
+		}
+	EXPECT_GT(drawn, 20u);
+}
+
 /* Depth beyond the viewport's range: clipped with "far discard" (word 8
  * bit 29), else clamped to it and drawn. */
 TEST_F(draw, depth_beyond_the_range_clipped_or_clamped)
@@ -502,10 +562,7 @@ TEST_F(draw, depth_beyond_the_range_clipped_or_clamped)
 	struct draw_spec s = { red, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, ALWAYS | 1u << 29,
 			       .z = 1.5f };
 
-	ASSERT_EQ(shaders(self), 0);
-	build(self, &s);
-	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
-	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	render(_metadata, self, &s);
 	check_inside(_metadata, self, red, 0xeeeeeeeeu, 0xeeeeeeeeu);
 	s.ms = ALWAYS;
 	build(self, &s);
