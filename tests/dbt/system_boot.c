@@ -10,8 +10,12 @@
  * commands from the console. qemu-system-aarch64 -M virt, the oracle,
  * prints the same lines of /init from the same kernel and initramfs.
  * With the Mali on the machine (-gpu), the same package's panfrost.ko,
- * loaded by that initramfs's /init, probes it and makes its render node.
- * Console lines end in CR LF (the kernel's serial console and the tty).
+ * loaded by that initramfs's /init, probes it and makes its render node;
+ * tests/guest/system_gpu submits jobs through its UAPI (results, job and
+ * MMU faults, a long honest job and a runaway one against the guest
+ * clock), and Mesa from the arm64 sysroots runs GLES and OpenCL programs
+ * through it. Console lines end in CR LF (the kernel's serial console and
+ * the tty).
  */
 #include <glob.h>
 #include <stdio.h>
