@@ -203,7 +203,9 @@ static void conn_close(struct conn *c)
 	for (;;) {
 		struct pollfd p = { .fd = c->fd, .events = POLLIN };
 
-		if (poll(&p, 1, 10000) != 1)
+		/* A hang detector, generous for a loaded machine and a
+		 * sanitizer build. */
+		if (poll(&p, 1, 60000) != 1)
 			abort(); /* the server never let go of the connection */
 		if (sock_recv_hdr(c->fd, &m, &got))
 			break;
