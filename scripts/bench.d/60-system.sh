@@ -49,14 +49,13 @@ job_s() {
 j = json.load(open(sys.argv[1]))["shader"]["recent_jobs"]
 print("%.6f" % (j[0]["gpu_ns"] / 1e9) if j else "")' "$1" 2>/dev/null
 }
-# best_job N CMD...: the smallest job_s of N runs of CMD (which writes $TMP/s.json)
-best_job() {
+# best_by N FN ARGS...: the smallest number FN ARGS prints in N calls;
+# empty when a call prints none
+best_by() {
 	local n=$1 best= t i
 	shift
 	for ((i = 0; i < n; i++)); do
-		rm -f "$TMP/s.json"
-		"$@" >/dev/null 2>"$BENCH_ERR" || { echo ""; return; }
-		t=$(job_s "$TMP/s.json")
+		t=$("$@")
 		[ -n "$t" ] || { echo ""; return; }
 		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then
 			best=$t
@@ -64,10 +63,15 @@ best_job() {
 	done
 	echo "$best"
 }
+# job_once CMD...: job_s of one run of CMD (which writes $TMP/s.json)
+job_once() {
+	rm -f "$TMP/s.json"
+	"$@" >/dev/null 2>"$BENCH_ERR" && job_s "$TMP/s.json"
+}
 for mode in vadd long; do
 	# system mode's board runs without per-instruction shader statistics
-	u=$(best_job 3 "$VGPU_BIN" run -shader-stats off -stats "$TMP/s.json" "$CLIENT" $mode)
-	s=$(best_job 3 sh -c 'printf "/bin/system_gpu %s\npoweroff -f\n" "$4" | "$0" system \
+	u=$(best_by 3 job_once "$VGPU_BIN" run -shader-stats off -stats "$TMP/s.json" "$CLIENT" $mode)
+	s=$(best_by 3 job_once sh -c 'printf "/bin/system_gpu %s\npoweroff -f\n" "$4" | "$0" system \
 		--kernel "$1" --initrd "$2" --append console=ttyAMA0 --stats "$3" --time-limit 300' \
 		"$VGPU_BIN" "$K" "$TMP/ird" "$TMP/s.json" $mode)
 	row "system_gpu $mode" "$u" "$s"
@@ -97,19 +101,8 @@ guest_s() {
 		awk '/^ok-0$/ { ok = 1 } /^real\t/ { split($2, a, "m"); t = a[1] * 60 + $3 }
 		     END { if (ok) printf "%.3f", t }'
 }
-best_guest() {
-	local best= t i
-	for ((i = 0; i < 3; i++)); do
-		t=$(guest_s "$1")
-		[ -n "$t" ] || { echo ""; return; }
-		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then
-			best=$t
-		fi
-	done
-	echo "$best"
-}
 for p in $PROGS; do
 	u=$(best_of 3 "$VGPU_BIN" run -L "$SYSROOT_DIR" "$VGPU_BUILD/aarch64/gpu-progs/$p")
-	s=$(best_guest "$p")
+	s=$(best_by 3 guest_s "$p")
 	row "$p" "$u" "$s"
 done
