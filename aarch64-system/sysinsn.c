@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * EL1's system instructions, decoded ahead of the user-mode rows of the
- * same encodings (aarch64-user/decode.c puts this table first in system
- * mode): MRS/MSR through the register table, MSR to PSTATE fields,
- * SVC/HVC/SMC, ERET, WFI, TLBI, AT and the cache maintenance operations.
+ * EL1's system instructions, decoded from sysinsn.decode ahead of user
+ * mode's decoder of the same encodings (aarch64-user/decode.c tries this
+ * one first in system mode): MRS/MSR through the register table, MSR to
+ * PSTATE fields, SVC/HVC/SMC, ERET, WFI, TLBI, AT and the cache
+ * maintenance operations.
  * Handlers that change how the following instructions run (translation,
  * exception level, interrupt masks) end the block with A64_EXIT_SYNC.
  */
@@ -11,6 +12,9 @@
 #include "aarch64-user/engine.h"
 
 void a64s_psci_call(struct a64s_cpu *s);
+
+/* The decoder generated from sysinsn.decode (a64_decode_sysinsn). */
+#include "aarch64-system/sysinsn.decode.inc"
 
 static struct a64s_cpu *sc(struct a64_cpu *c)
 {
@@ -58,15 +62,14 @@ static int exec_msr(struct a64_cpu *c, const struct a64_insn *i)
 	return sync_next(s, i);
 }
 
-static bool dec_sysreg(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_SYSREG(struct a64_insn *d, const struct args_SYSREG *a)
 {
-	(void)pc;
-	const void *r = a64s_sysreg_find(bits(w, 20, 5));
-	d->rd = bits(w, 4, 0);
-	d->imm = bits(w, 20, 5);
+	const void *r = a64s_sysreg_find((uint32_t)a->reg);
+	d->rd = (uint8_t)a->rt;
+	d->imm = (uint64_t)a->reg;
 	d->imm2 = (uint64_t)(uintptr_t)r;
-	d->fn = !r ? a64_exec_undef : bit(w, 21) ? exec_mrs : exec_msr;
-	d->flags = bit(w, 21) ? 0 : A64_F_END;
+	d->fn = !r ? a64_exec_undef : a->l ? exec_mrs : exec_msr;
+	d->flags = a->l ? 0 : A64_F_END;
 	return true;
 }
 
@@ -85,11 +88,10 @@ static int exec_msr_imm(struct a64_cpu *c, const struct a64_insn *i)
 	return sync_next(s, i);
 }
 
-static bool dec_msr_imm(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_MSR_IMM(struct a64_insn *d, const struct args_MSR_IMM *a)
 {
-	(void)pc;
-	d->op = (uint8_t)(bits(w, 18, 16) << 3 | bits(w, 7, 5));
-	d->imm = bits(w, 11, 8);
+	d->op = (uint8_t)(a->op1 << 3 | a->op2);
+	d->imm = (uint64_t)a->crm;
 	d->flags = A64_F_END;
 	d->fn = d->op == 036 || d->op == 037 || d->op == 005 ? exec_msr_imm : a64_exec_undef;
 	return true;
@@ -112,11 +114,10 @@ static int exec_hvc_smc(struct a64_cpu *c, const struct a64_insn *i)
 	return sync_next(s, i);
 }
 
-static bool dec_exc(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_EXC(struct a64_insn *d, const struct args_EXC *a)
 {
-	(void)pc;
-	d->imm = bits(w, 20, 5);
-	d->op = (uint8_t)bits(w, 1, 0);
+	d->imm = (uint64_t)a->imm;
+	d->op = (uint8_t)a->op;
 	d->flags = A64_F_END;
 	d->fn = d->op == 1 ? exec_svc : exec_hvc_smc;
 	return true;
@@ -133,10 +134,9 @@ static int exec_eret(struct a64_cpu *c, const struct a64_insn *i)
 	return A64_EXIT_SYNC;
 }
 
-static bool dec_eret(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_ERET(struct a64_insn *d, const struct args_ERET *a)
 {
-	(void)w;
-	(void)pc;
+	(void)a;
 	d->fn = exec_eret;
 	d->flags = A64_F_END;
 	return true;
@@ -151,10 +151,9 @@ static int exec_wfi(struct a64_cpu *c, const struct a64_insn *i)
 	return A64_EXIT_SYNC;
 }
 
-static bool dec_wfi(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_WFI(struct a64_insn *d, const struct args_WFI *a)
 {
-	(void)w;
-	(void)pc;
+	(void)a;
 	d->fn = exec_wfi;
 	d->flags = A64_F_END;
 	return true;
@@ -233,15 +232,14 @@ static int exec_nop(struct a64_cpu *c, const struct a64_insn *i)
 	return a64_next(c, i);
 }
 
-static bool dec_sys(struct a64_insn *d, uint32_t w, uint64_t pc)
+static bool dec_SYS(struct a64_insn *d, const struct args_SYS *a)
 {
-	(void)pc;
-	unsigned op = bits(w, 18, 5), crn = bits(w, 15, 12), op1 = bits(w, 18, 16);
-	d->rd = bits(w, 4, 0);
+	unsigned crn = (unsigned)a->crn, crm = (unsigned)a->crm, op1 = (unsigned)a->op1;
+	unsigned op2 = (unsigned)a->op2, op = SYSOP(op1, crn, crm, op2);
+	d->rd = (uint8_t)a->rt;
 	d->imm = op;
 	d->fn = a64_exec_undef;
-	if (crn == 8 && op1 == 0 && (bits(w, 11, 8) == 3 || bits(w, 11, 8) == 7) &&
-	    bits(w, 7, 5) != 4 && bits(w, 7, 5) != 6)
+	if (crn == 8 && op1 == 0 && (crm == 3 || crm == 7) && op2 != 4 && op2 != 6)
 		d->fn = exec_tlbi;
 	else if ((op & ~3u) == SYSOP(0, 7, 8, 0))
 		d->fn = exec_at;
@@ -257,14 +255,3 @@ static bool dec_sys(struct a64_insn *d, uint32_t w, uint64_t pc)
 		d->flags = A64_F_END;
 	return true;
 }
-
-struct a64_pattern a64s_system_table[] = {
-	A64_ROW("11010100 000 xxxxxxxxxxxxxxxx 000 01", dec_exc),
-	A64_ROW("11010100 000 xxxxxxxxxxxxxxxx 000 1x", dec_exc),
-	A64_ROW("1101011 0100 11111 000000 11111 00000", dec_eret),
-	A64_ROW("1101010100 0 00 011 0010 0000 011 11111", dec_wfi),
-	A64_ROW("1101010100 0 00 xxx 0100 xxxx xxx 11111", dec_msr_imm),
-	A64_ROW("1101010100 0 01 xxx xxxx xxxx xxx xxxxx", dec_sys),
-	A64_ROW("1101010100 x 1 x xxx xxxx xxxx xxx xxxxx", dec_sysreg),
-	A64_END_TABLE,
-};

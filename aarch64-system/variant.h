@@ -11,17 +11,16 @@
 
 #define A64_SYSTEM 1
 
-#define a64_atomic_table a64s_atomic_table
-#define a64_branch_sys_table a64s_branch_sys_table
 #define a64_decode a64s_decode
-#define a64_decode_init a64s_decode_init
+#define a64_decode_atomic a64s_decode_atomic
+#define a64_decode_branch_sys a64s_decode_branch_sys
+#define a64_decode_ldst a64s_decode_ldst
+#define a64_decode_simd_ldst a64s_decode_simd_ldst
 #define a64_engine_init a64s_engine_init
 #define a64_exec_undef a64s_exec_undef
 #define a64_fault_pc a64s_fault_pc
 #define a64_invalidate a64s_invalidate
-#define a64_ldst_table a64s_ldst_table
 #define a64_run a64s_run
-#define a64_simd_ldst_table a64s_simd_ldst_table
 #define a64_vload a64s_vload
 #define a64_vstore a64s_vstore
 

@@ -22,7 +22,8 @@
  */
 #include "aarch64-user/engine.h"
 
-/* The decoder generated from atomic.decode (decode_atomic). */
+/* The decoder generated from atomic.decode (a64_decode_atomic, which decode.c
+ * calls for its major group). */
 #include "aarch64-user/atomic.decode.inc"
 
 static bool cas_sz(uint64_t a, unsigned size, uint64_t *expected, uint64_t v)
@@ -351,8 +352,3 @@ static bool dec_LDAPURS(struct a64_insn *d, const struct args_rcpc *a)
 {
 	return rcpc_operands(d, a, exec_ldapurs);
 }
-
-struct a64_pattern a64_atomic_table[] = {
-	A64_ROW("xxxx 1 x 0 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_atomic),
-	A64_END_TABLE,
-};

@@ -258,7 +258,6 @@ static void fork_child(void)
 
 static void engine_init_once(void)
 {
-	a64_decode_init();
 #ifndef A64_SYSTEM
 	a64_jit_init();
 #endif

@@ -5,7 +5,8 @@
 
 #include "aarch64-user/engine.h"
 
-/* The decoder generated from branch_sys.decode (decode_branch_sys). */
+/* The decoder generated from branch_sys.decode (a64_decode_branch_sys, which decode.c
+ * calls for its major group). */
 #include "aarch64-user/branch_sys.decode.inc"
 
 static int64_t times_4(int64_t v)
@@ -388,7 +389,3 @@ static bool dec_MSR(struct a64_insn *d, const struct args_MSR *a)
 
 /* CFINV, XAFLAG, AXFLAG (FlagM) are not offered; other PSTATE writes are
  * privileged. */
-struct a64_pattern a64_branch_sys_table[] = {
-	A64_ROW("xxx 101 xxxxxxxxxxxxxxxxxxxxxxxxxx", decode_branch_sys),
-	A64_END_TABLE,
-};

@@ -3,7 +3,8 @@
  * logical (bitmask immediates), move wide, bitfield, extract. */
 #include "aarch64-user/engine.h"
 
-/* The decoder generated from dp_imm.decode (decode_dp_imm). */
+/* The decoder generated from dp_imm.decode (a64_decode_dp_imm, which decode.c
+ * calls for its major group). */
 #include "aarch64-user/dp_imm.decode.inc"
 
 static int exec_adr(struct a64_cpu *c, const struct a64_insn *i)
@@ -272,8 +273,3 @@ static bool dec_EXTR(struct a64_insn *d, const struct args_EXTR *a)
 	d->fn = d->sf ? exec_extr64 : exec_extr32;
 	return true;
 }
-
-struct a64_pattern a64_dp_imm_table[] = {
-	A64_ROW("xxx 100 xxxxxxxxxxxxxxxxxxxxxxxxxx", decode_dp_imm),
-	A64_END_TABLE,
-};

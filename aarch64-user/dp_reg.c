@@ -6,7 +6,8 @@
 
 #include "aarch64-user/engine.h"
 
-/* The decoder generated from dp_reg.decode (decode_dp_reg). */
+/* The decoder generated from dp_reg.decode (a64_decode_dp_reg, which decode.c
+ * calls for its major group). */
 #include "aarch64-user/dp_reg.decode.inc"
 
 /* The operands every three-register form has (handlers read them as u8). */
@@ -423,8 +424,3 @@ static bool dec_DP1(struct a64_insn *d, const struct args_rr_op *a)
 	d->fn = exec_dp1;
 	return true;
 }
-
-struct a64_pattern a64_dp_reg_table[] = {
-	A64_ROW("xxx x 101 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_dp_reg),
-	A64_END_TABLE,
-};

@@ -81,43 +81,31 @@ static inline int a64_next(struct a64_cpu *c, const struct a64_insn *i)
 /* struct a64_insn.flags: the instruction ends its block (branches, SVC...). */
 #define A64_F_END 1
 
-/* Decoder of one encoding class: fills @d (handler and operands) for the
- * word @w at @pc, or returns false when the encoding is unallocated. */
+/* Decoder of one encoding class, generated from its CLASS.decode: fills
+ * @d (handler and operands) for the word @w at @pc, or returns false when
+ * the class does not allocate the encoding. decode.c tries the classes of
+ * the major group a word is in, in order. */
 typedef bool (*a64_decode_fn)(struct a64_insn *d, uint32_t w, uint64_t pc);
 
-struct a64_pattern {
-	/* 32 characters from bit 31 down to bit 0: '0' and '1' must match,
-	 * anything else is a field; spaces are ignored. */
-	const char *bits;
-	a64_decode_fn decode;
-	/* Filled by a64_decode_init() from @bits. */
-	uint32_t mask, value;
-};
-
-#define A64_ROW(b, f) { .bits = (b), .decode = (f), .mask = 0, .value = 0 }
-#define A64_END_TABLE { .bits = NULL, .decode = NULL, .mask = 0, .value = 0 }
-
-/* Each class file exports its table, terminated by a NULL bits. */
-extern struct a64_pattern a64_dp_imm_table[];
-extern struct a64_pattern a64_dp_reg_table[];
-extern struct a64_pattern a64_ldst_table[];
-extern struct a64_pattern a64_atomic_table[];
-extern struct a64_pattern a64_branch_sys_table[];
-extern struct a64_pattern a64_fp_table[];
-extern struct a64_pattern a64_simd_table[];
-extern struct a64_pattern a64_simd_int_table[];
-extern struct a64_pattern a64_simd_fp_table[];
-extern struct a64_pattern a64_simd_ldst_table[];
-extern struct a64_pattern a64_simd_crypto_table[];
+bool a64_decode_dp_imm(struct a64_insn *d, uint32_t w, uint64_t pc);
+bool a64_decode_dp_reg(struct a64_insn *d, uint32_t w, uint64_t pc);
+bool a64_decode_ldst(struct a64_insn *d, uint32_t w, uint64_t pc);
+bool a64_decode_atomic(struct a64_insn *d, uint32_t w, uint64_t pc);
+bool a64_decode_branch_sys(struct a64_insn *d, uint32_t w, uint64_t pc);
+bool a64_decode_fp(struct a64_insn *d, uint32_t w, uint64_t pc);
+bool a64_decode_simd(struct a64_insn *d, uint32_t w, uint64_t pc);
+bool a64_decode_simd_int(struct a64_insn *d, uint32_t w, uint64_t pc);
+bool a64_decode_simd_fp(struct a64_insn *d, uint32_t w, uint64_t pc);
+bool a64_decode_simd_ldst(struct a64_insn *d, uint32_t w, uint64_t pc);
+bool a64_decode_simd_crypto(struct a64_insn *d, uint32_t w, uint64_t pc);
 #ifdef A64_SYSTEM
-/* EL1's system instructions (aarch64-system/sysinsn.c), decoded first. */
-extern struct a64_pattern a64s_system_table[];
+/* EL1's system instructions (aarch64-system/sysinsn.decode), decoded first. */
+bool a64_decode_sysinsn(struct a64_insn *d, uint32_t w, uint64_t pc);
 #endif
 /* Decode the crypto instructions to the portable handlers even where the
  * host has AES-NI/PCLMULQDQ (simd_crypto.c; for the differential test). */
 extern bool a64_crypto_portable;
 
-void a64_decode_init(void);
 /* Decodes one word; unallocated encodings get a handler that stops with
  * A64_EXIT_UNDEF. Returns true when the instruction ends a block. */
 bool a64_decode(struct a64_insn *d, uint32_t w, uint64_t pc);

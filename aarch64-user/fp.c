@@ -7,7 +7,8 @@
 /* The one-source operations of exec_fp1 (fp.decode names them). */
 enum { F1_MOV, F1_ABS, F1_NEG, F1_SQRT, F1_CVT, F1_RINT };
 
-/* The decoder generated from fp.decode (decode_fp). */
+/* The decoder generated from fp.decode (a64_decode_fp, which decode.c
+ * calls for its major group). */
 #include "aarch64-user/fp.decode.inc"
 
 /* ftype: 00 single, 01 double, 11 half; 0 for the reserved 10. */
@@ -296,8 +297,3 @@ static bool dec_CVTF_fixed(struct a64_insn *d, const struct args_cvt *a)
 {
 	return cvt_operands(d, a, exec_cvtf);
 }
-
-struct a64_pattern a64_fp_table[] = {
-	A64_ROW("xxxx 111 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_fp),
-	A64_END_TABLE,
-};

@@ -8,7 +8,8 @@
  * offset (Rm, extend option, shift amount). */
 enum { AM_OFF, AM_PRE, AM_POST, AM_REG };
 
-/* The decoder generated from ldst.decode (decode_ldst). */
+/* The decoder generated from ldst.decode (a64_decode_ldst, which decode.c
+ * calls for its major group). */
 #include "aarch64-user/ldst.decode.inc"
 
 /* The 2-bit index field of 9-bit-offset and pair forms. */
@@ -337,8 +338,3 @@ static bool dec_VPAIR(struct a64_insn *d, const struct args_pair *a)
 	d->fn = exec_vpair;
 	return pair_operands(d, a);
 }
-
-struct a64_pattern a64_ldst_table[] = {
-	A64_ROW("xxxx 1 x 0 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_ldst),
-	A64_END_TABLE,
-};

@@ -35,18 +35,21 @@ guests: $(DEVVIEW_GUEST)
 -include $(DEVVIEW_GUEST).d $(wildcard $(BUILD)/tests/guest/devview_*.d)
 
 # Decoders generated at build time from the encoding descriptions
-# (aarch64-user/CLASS.decode, scripts/decodegen.py); CLASS.c #includes
-# its own as "aarch64-user/CLASS.decode.inc". The full-system build of a
-# class file (aarch64-system/module.mk) includes the same output.
+# (DIR/CLASS.decode, scripts/decodegen.py): CLASS.c #includes its own as
+# "DIR/CLASS.decode.inc", which defines a64_decode_CLASS (engine.h
+# declares them, decode.c calls them). The full-system build of a class
+# file (aarch64-system/module.mk) includes the same output; its own
+# sysinsn.c has one too.
 PYTHON ?= python3
 A64_DECODE_CLASSES := $(patsubst aarch64-user/%.decode,%,$(wildcard aarch64-user/*.decode))
 USER_CFLAGS += -I$(BUILD)/gen
 
-$(BUILD)/gen/aarch64-user/%.decode.inc: aarch64-user/%.decode scripts/decodegen.py
+$(BUILD)/gen/%.decode.inc: %.decode scripts/decodegen.py aarch64-user/module.mk
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  DECODE  $<")
-	$(Q)$(PYTHON) scripts/decodegen.py --function decode_$* -o $@ $<
+	$(Q)$(PYTHON) scripts/decodegen.py --extern --function a64_decode_$(notdir $*) -o $@ $<
 
 $(foreach c,$(A64_DECODE_CLASSES),$(eval \
 	$(BUILD)/aarch64-user/$(c).o $(BUILD)/aarch64-system/engine/$(c).o: \
 		$(BUILD)/gen/aarch64-user/$(c).decode.inc))
+$(BUILD)/aarch64-system/sysinsn.o: $(BUILD)/gen/aarch64-system/sysinsn.decode.inc

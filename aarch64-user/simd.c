@@ -12,7 +12,8 @@ enum { MK_LSL32, MK_LSL16, MK_MSL, MK_BYTES, MK_BYTEMASK, MK_FMOV_S, MK_FMOV_D }
 enum { MI_MOVI, MI_MVNI, MI_ORR, MI_BIC };
 enum { PERM_UZP = 1, PERM_TRN, PERM_ZIP };
 
-/* The decoder generated from simd.decode (decode_simd). */
+/* The decoder generated from simd.decode (a64_decode_simd, which decode.c
+ * calls for its major group). */
 #include "aarch64-user/simd.decode.inc"
 
 /* imm5: the lowest set bit gives the element size, the bits above it the
@@ -277,8 +278,3 @@ static bool dec_TBL(struct a64_insn *d, const struct args_TBL *a)
 	d->fn = exec_tbl;
 	return true;
 }
-
-struct a64_pattern a64_simd_table[] = {
-	A64_ROW("xxxx 111 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_simd),
-	A64_END_TABLE,
-};

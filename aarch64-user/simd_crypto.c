@@ -345,7 +345,8 @@ static const struct crypto_op crypto_ops[] = {
 	[CR_PMULL2] = { exec_pmull64, exec_pmull64_host, 1 }, /* upper halves */
 };
 
-/* The decoder generated from simd_crypto.decode (decode_simd_crypto). */
+/* The decoder generated from simd_crypto.decode (a64_decode_simd_crypto, which decode.c
+ * calls for its major group). */
 #include "aarch64-user/simd_crypto.decode.inc"
 
 static bool dec_CRYPTO(struct a64_insn *d, const struct args_cr *a)
@@ -358,8 +359,3 @@ static bool dec_CRYPTO(struct a64_insn *d, const struct args_cr *a)
 	d->rm = (uint8_t)a->rm;
 	return true;
 }
-
-struct a64_pattern a64_simd_crypto_table[] = {
-	A64_ROW("xxxx 111 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_simd_crypto),
-	A64_END_TABLE,
-};

@@ -27,7 +27,8 @@ enum { /* two-register miscellaneous */
 	F1_FSQRT = 0x7f,
 };
 
-/* The decoder generated from simd_fp.decode (decode_simd_fp). */
+/* The decoder generated from simd_fp.decode (a64_decode_simd_fp, which decode.c
+ * calls for its major group). */
 #include "aarch64-user/simd_fp.decode.inc"
 
 static inline unsigned nlanes(const struct a64_insn *i)
@@ -317,8 +318,3 @@ int a64_exec_simd_fixed_cvt(struct a64_cpu *c, const struct a64_insn *i)
 	c->v[i->rd] = r;
 	return a64_next(c, i);
 }
-
-struct a64_pattern a64_simd_fp_table[] = {
-	A64_ROW("xxxx 111 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_simd_fp),
-	A64_END_TABLE,
-};

@@ -44,7 +44,8 @@ enum { /* by element */
 	E_QDMULH = 0xc, E_QRDMULH = 0xd,
 };
 
-/* The decoder generated from simd_int.decode (decode_simd_int). */
+/* The decoder generated from simd_int.decode (a64_decode_simd_int, which decode.c
+ * calls for its major group). */
 #include "aarch64-user/simd_int.decode.inc"
 
 static inline unsigned lanes(const struct a64_insn *i, unsigned es)
@@ -708,8 +709,3 @@ static bool dec_ELEM(struct a64_insn *d, const struct args_elem *a)
 	d->fn = exec_elem;
 	return true;
 }
-
-struct a64_pattern a64_simd_int_table[] = {
-	A64_ROW("xxxx 111 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_simd_int),
-	A64_END_TABLE,
-};

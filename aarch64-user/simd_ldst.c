@@ -12,7 +12,8 @@
 #define SL_POST 4
 #define SL_REPL 8
 
-/* The decoder generated from simd_ldst.decode (decode_simd_ldst). */
+/* The decoder generated from simd_ldst.decode (a64_decode_simd_ldst, which decode.c
+ * calls for its major group). */
 #include "aarch64-user/simd_ldst.decode.inc"
 
 static int64_t plus_one(int64_t v)
@@ -123,8 +124,3 @@ static bool dec_SINGLE(struct a64_insn *d, const struct args_vsingle *a)
 	d->fn = exec_single;
 	return true;
 }
-
-struct a64_pattern a64_simd_ldst_table[] = {
-	A64_ROW("xxxx 1 x 0 xxxxxxxxxxxxxxxxxxxxxxxxx", decode_simd_ldst),
-	A64_END_TABLE,
-};
