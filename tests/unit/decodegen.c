@@ -23,8 +23,9 @@ struct gen_run {
 	struct proc_result r;
 };
 
-/* Writes @text to a fresh directory's t.decode and runs the generator. */
-static int gen(struct gen_run *g, const char *text)
+/* Writes @text to a fresh directory's t.decode and runs the generator,
+ * with --extern when @ext. */
+static int gen_opt(struct gen_run *g, const char *text, bool ext)
 {
 	memset(g, 0, sizeof(*g));
 	snprintf(g->dir, sizeof(g->dir), "/tmp/decodegen.XXXXXX");
@@ -37,8 +38,17 @@ static int gen(struct gen_run *g, const char *text)
 		return -1;
 	fputs(text, f);
 	fclose(f);
-	char *argv[] = { "python3", GEN, "--function", "decode_t", "-o", g->out, g->in, NULL };
+	char *argv[] = { "python3", GEN, "--function", "decode_t", "-o", g->out, g->in, NULL, NULL };
+	if (ext) {
+		memmove(&argv[3], &argv[2], 6 * sizeof(argv[0]));
+		argv[2] = "--extern";
+	}
 	return proc_run(argv, NULL, NULL, NULL, 0, 20, &g->r);
+}
+
+static int gen(struct gen_run *g, const char *text)
+{
+	return gen_opt(g, text, false);
 }
 
 static void gen_done(struct gen_run *g)
@@ -207,6 +217,31 @@ TEST(generated_decoder_decodes)
 			    "none\n");
 	proc_result_free(&r);
 	gen_done(&g);
+}
+
+/* The engine's classes export their decoders (decode.c calls them): with
+ * --extern the function has external linkage, without it it is static. */
+TEST(extern_decoder_is_not_static)
+{
+	if (access(GEN, R_OK))
+		SKIP(return, "not run from the top directory");
+	for (int ext = 0; ext < 2; ext++) {
+		struct gen_run g;
+		char text[16384];
+		ASSERT_EQ(gen_opt(&g, good_decode, ext), 0);
+		ASSERT_EQ(g.r.status, 0);
+		FILE *f = fopen(g.out, "r");
+		ASSERT_TRUE(f != NULL);
+		size_t n = fread(text, 1, sizeof(text) - 1, f);
+		fclose(f);
+		text[n] = 0;
+		const char *def = "bool decode_t(struct a64_insn *d, uint32_t w, uint64_t pc)\n{";
+		const char *at = strstr(text, def);
+		ASSERT_TRUE(at != NULL);
+		bool is_static = at - text >= 7 && !strncmp(at - 7, "static ", 7);
+		EXPECT_EQ(is_static, !ext);
+		gen_done(&g);
+	}
 }
 
 TEST_HARNESS_MAIN
