@@ -7,9 +7,11 @@
  * per fragment (raster.c), as it lies in a plane in window coordinates.
  * A triangle with a vertex behind the eye (1/w < 0) or beyond the fixed
  * point range is rasterised in homogeneous coordinates, which clips it
- * at w = 0 and at the screen's edges. Not modelled, failing the job
- * with JOB_CONFIG_FAULT and a log line: lines, primitive restart, a
- * vertex at w = 0 or at infinity.
+ * at w = 0 and at the screen's edges. Lines (lists, strips, loops) are
+ * parallelograms, as GL draws lines without antialiasing. Not modelled,
+ * failing the job with JOB_CONFIG_FAULT and a log line: quads and
+ * polygons, lines crossing the eye plane, primitive restart, a vertex
+ * at w = 0 or at infinity.
  */
 #include "shader/tiler.h"
 #include "shader/fp.h"
@@ -38,6 +40,9 @@ static const struct bi_field prim_fields[P_COUNT] = {
 };
 
 #define MODE_POINTS 1
+#define MODE_LINES 2
+#define MODE_LINE_STRIP 4
+#define MODE_LINE_LOOP 6
 #define MODE_TRIANGLES 8
 #define PSIZE_NONE 0
 #define PSIZE_FP16 2
@@ -260,11 +265,118 @@ static int point(struct vgpu_as *as, const struct bi_tiler_job *tj, const uint32
 	return 0;
 }
 
+static int64_t iabs(int64_t v)
+{
+	return v < 0 ? -v : v;
+}
+
+/* Appends @p to the list: MALI_EXC_DONE or the fault. */
+static uint32_t append(struct vgpu_as *as, struct bi_plist *l, uint64_t top,
+		       const struct bi_prim *p)
+{
+	if (l->base + (uint64_t)(l->count + 1) * PRIM_BYTES > top)
+		return MALI_EXC_OUT_OF_MEMORY;
+	if (vgpu_as_write(as, l->base + (uint64_t)l->count * PRIM_BYTES, p, sizeof(*p)))
+		return MALI_EXC_JOB_WRITE_FAULT;
+	l->count++;
+	return MALI_EXC_DONE;
+}
+
+/* Whether (@x, @y) (24.8) lies inside the diamond of the pixel it is
+ * in (|dx| + |dy| < 1/2 from its centre); *@c gets that centre. */
+static bool in_diamond(int32_t x, int32_t y, int32_t c[2])
+{
+	c[0] = (x & ~255) + 128;
+	c[1] = (y & ~255) + 128;
+	return iabs((int64_t)x - c[0]) + iabs((int64_t)y - c[1]) < 128;
+}
+
+/*
+ * One pixel wide lines follow GL's diamond-exit rule at their ends: the
+ * pixel whose diamond holds the first end is drawn (the line leaves it),
+ * the one whose diamond holds the last end is not. The parallelogram's
+ * major-axis ends move just before that pixel's centre, along the line.
+ */
+static void diamond_exit(struct bi_prim *e, bool xmajor)
+{
+	int32_t *maj = xmajor ? e->x : e->y, *min = xmajor ? e->y : e->x;
+	int64_t d = (int64_t)maj[1] - maj[0], dm = (int64_t)min[1] - min[0];
+	int32_t dir = d < 0 ? -1 : 1, c[2], m0 = maj[0], n0 = min[0];
+
+	if (!d)
+		return;
+	for (unsigned k = 0; k < 2; k++) {
+		if (!in_diamond(e->x[k], e->y[k], c))
+			continue;
+		maj[k] = (xmajor ? c[0] : c[1]) - dir;
+		min[k] = (int32_t)(n0 + ((int64_t)maj[k] - m0) * dm / d);
+	}
+}
+
+/*
+ * Line @t as GL rasterises a line of width w without antialiasing: the
+ * parallelogram between its ends, w high around an x-major line (w wide
+ * around a y-major one), as two triangles sharing a diagonal (the fill
+ * rule draws its pixels once) whose corners take their end's values.
+ */
+static uint32_t line(struct vgpu_as *as, const struct bi_tiler_job *tj,
+		     const uint32_t *pf, uint32_t t, uint32_t inst, struct bi_plist *l,
+		     uint64_t top, const char **why)
+{
+	static const uint8_t corner[2][3] = { { 0, 1, 3 }, { 0, 3, 2 } }; /* of 4 */
+	uint32_t count = pf[P_INDEX_COUNT], ends[2], slot;
+	struct bi_prim e = { .dcd = tj->frag_dcd };
+	int32_t w, ox, oy;
+	unsigned prov = pf[P_FIRST_PROVOKING] ? 0 : 1;
+	uint32_t exc = MALI_EXC_DONE;
+	int err = 0;
+
+	ends[0] = pf[P_MODE] == MODE_LINES ? 2 * t : t;
+	ends[1] = pf[P_MODE] == MODE_LINES ? 2 * t + 1 : (t + 1) % count;
+	for (unsigned k = 0; k < 2 && !err && !*why; k++) {
+		err = vertex_of(as, pf, ends[k], &slot);
+		if (!err)
+			*why = load_vertex(as, tj, slot, inst, &e, k, &err);
+	}
+	if (err)
+		return MALI_EXC_JOB_READ_FAULT;
+	if (!*why && (e.flags & BI_PRIM_HOMOGENEOUS))
+		*why = "lines through the eye or far off the screen";
+	if (!*why && (!to_fixed((uint32_t)tj->psize, &w) || w <= 0))
+		*why = "this line width";
+	if (*why)
+		return MALI_EXC_JOB_CONFIG_FAULT;
+	/* x-major lines widen along y, y-major along x */
+	if (iabs((int64_t)e.x[1] - e.x[0]) >= iabs((int64_t)e.y[1] - e.y[0]))
+		ox = 0, oy = w / 2;
+	else
+		ox = w / 2, oy = 0;
+	if (w == 256)
+		diamond_exit(&e, ox == 0);
+	for (unsigned h = 0; h < 2 && exc == MALI_EXC_DONE; h++) {
+		struct bi_prim p = e;
+
+		for (unsigned k = 0; k < 3; k++) {
+			unsigned c = corner[h][k], end = c & 1, side = c >> 1;
+
+			p.slot[k] = e.slot[end];
+			p.z[k] = e.z[end];
+			p.invw[k] = e.invw[end];
+			p.x[k] = e.x[end] + (side ? ox : -ox);
+			p.y[k] = e.y[end] + (side ? oy : -oy);
+			if (end == prov)
+				p.flags = (uint32_t)k << 1;
+		}
+		exc = append(as, l, top, &p);
+	}
+	return exc;
+}
+
 uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
 		      uint64_t *drawn, uint64_t *culled, const char **why)
 {
 	uint32_t pf[P_COUNT], ntri;
-	bool ccw = (tj->frag_flags >> 5) & 1;
+	bool ccw = (tj->frag_flags >> 5) & 1, lines;
 	bool cull_front = (tj->frag_flags >> 6) & 1, cull_back = (tj->frag_flags >> 7) & 1;
 	struct bi_plist l;
 	uint64_t top;
@@ -272,9 +384,11 @@ uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
 
 	*why = NULL;
 	bi_desc_unpack(prim_fields, P_COUNT, tj->prim, pf);
+	lines = pf[P_MODE] == MODE_LINES || pf[P_MODE] == MODE_LINE_STRIP ||
+		pf[P_MODE] == MODE_LINE_LOOP;
 	if (pf[P_MODE] != MODE_TRIANGLES && pf[P_MODE] != MODE_STRIP &&
-	    pf[P_MODE] != MODE_FAN && pf[P_MODE] != MODE_POINTS)
-		*why = "lines and quads";
+	    pf[P_MODE] != MODE_FAN && pf[P_MODE] != MODE_POINTS && !lines)
+		*why = "quads and polygons";
 	else if (pf[P_RESTART])
 		*why = "primitive restart";
 	else if (pf[P_MODE] == MODE_POINTS && pf[P_PSIZE_FMT] == PSIZE_NONE &&
@@ -282,8 +396,13 @@ uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
 		*why = "points of no size";
 	if (*why)
 		return MALI_EXC_JOB_CONFIG_FAULT;
-	if (pf[P_MODE] == MODE_POINTS)
-		ntri = pf[P_INDEX_COUNT];
+	if (pf[P_MODE] == MODE_POINTS || pf[P_MODE] == MODE_LINE_LOOP)
+		ntri = pf[P_MODE] == MODE_LINE_LOOP && pf[P_INDEX_COUNT] < 2 ? 0 :
+		       pf[P_INDEX_COUNT];
+	else if (pf[P_MODE] == MODE_LINES)
+		ntri = pf[P_INDEX_COUNT] / 2;
+	else if (pf[P_MODE] == MODE_LINE_STRIP)
+		ntri = pf[P_INDEX_COUNT] >= 2 ? pf[P_INDEX_COUNT] - 1 : 0;
 	else if (pf[P_MODE] == MODE_TRIANGLES)
 		ntri = pf[P_INDEX_COUNT] / 3;
 	else
@@ -300,6 +419,14 @@ uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
 		int64_t a;
 		bool back;
 
+		if (lines) {
+			uint32_t exc = line(as, tj, pf, t, inst, &l, top, why);
+
+			if (exc != MALI_EXC_DONE)
+				return exc;
+			(*drawn)++;
+			continue;
+		}
 		if (pf[P_MODE] == MODE_POINTS) {
 			err = point(as, tj, pf, t, inst, &p, why);
 			if (err)
@@ -342,11 +469,9 @@ uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
 		}
 		p.flags |= (back ? BI_PRIM_BACK : 0) | prov << 1;
 append:
-		if (l.base + (uint64_t)(l.count + 1) * PRIM_BYTES > top)
-			return MALI_EXC_OUT_OF_MEMORY;
-		if (vgpu_as_write(as, l.base + (uint64_t)l.count * PRIM_BYTES, &p, sizeof(p)))
-			return MALI_EXC_JOB_WRITE_FAULT;
-		l.count++;
+		a = append(as, &l, top, &p);
+		if (a != MALI_EXC_DONE)
+			return (uint32_t)a;
 		(*drawn)++;
 	}
 	return plist_close(as, tj->tiler_ctx, &l) ? MALI_EXC_JOB_WRITE_FAULT : MALI_EXC_DONE;

@@ -108,7 +108,18 @@ static inline GLuint gfx_program(const char *vs, const char *fs, const char *con
 	return prog;
 }
 
-/* The fragment shader of the colour-per-vertex programs: v_col, opaque. */
+/* The shaders of the colour-per-vertex programs: 2D positions (NDC)
+ * and an RGB colour, interpolated, opaque. */
+static const char *const gfx_vs_colour =
+	"#version 300 es\n"
+	"in vec2 pos;\n"
+	"in vec3 col;\n"
+	"out vec3 v_col;\n"
+	"void main() {\n"
+	"	v_col = col;\n"
+	"	gl_Position = vec4(pos, 0.0, 1.0);\n"
+	"}\n";
+
 static const char *const gfx_fs_colour =
 	"#version 300 es\n"
 	"precision highp float;\n"

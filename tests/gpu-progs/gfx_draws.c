@@ -11,16 +11,6 @@
  */
 #include "gfx.h"
 
-static const char *const vs =
-	"#version 300 es\n"
-	"in vec2 pos;\n"
-	"in vec3 col;\n"
-	"out vec3 v_col;\n"
-	"void main() {\n"
-	"	v_col = col;\n"
-	"	gl_Position = vec4(pos, 0.0, 1.0);\n"
-	"}\n";
-
 #define V(x, y, r, g, b) x, y, r, g, b
 static const float verts[] = {
 	/* 0-2: never drawn (the strip starts at 3) */
@@ -50,7 +40,7 @@ int main(int argc, char **argv)
 	if (argc != 2)
 		gles_die("usage", "gfx_draws OUT.rgba");
 	gfx_init();
-	gfx_scene(64, 48, vs, gfx_fs_colour, attrs, verts, sizeof(verts), 2, 3);
+	gfx_scene(64, 48, gfx_vs_colour, gfx_fs_colour, attrs, verts, sizeof(verts), 2, 3);
 	GL(glGenBuffers)(1, &ibo);
 	GL(glBindBuffer)(GL_ELEMENT_ARRAY_BUFFER, ibo);
 	GL(glBufferData)(GL_ELEMENT_ARRAY_BUFFER, sizeof(indices), indices, GL_STATIC_DRAW);

@@ -10,16 +10,6 @@
  */
 #include "gfx.h"
 
-static const char *const vs =
-	"#version 300 es\n"
-	"in vec2 pos;\n"
-	"in vec3 col;\n"
-	"out vec3 v_col;\n"
-	"void main() {\n"
-	"	v_col = col;\n"
-	"	gl_Position = vec4(pos, 0.0, 1.0);\n"
-	"}\n";
-
 static const float verts[] = {
 	/* x, y, r, g, b */
 	-0.83f, -0.71f, 1.0f, 0.0f, 0.0f,
@@ -34,7 +24,7 @@ int main(int argc, char **argv)
 	if (argc != 2)
 		gles_die("usage", "gfx_triangle OUT.rgba");
 	gfx_init();
-	gfx_scene(64, 48, vs, gfx_fs_colour, attrs, verts, sizeof(verts), 2, 3);
+	gfx_scene(64, 48, gfx_vs_colour, gfx_fs_colour, attrs, verts, sizeof(verts), 2, 3);
 	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
 	return gfx_save(64, 48, argv[1]);
 }

@@ -10,7 +10,7 @@
  * a quad split along a diagonal through pixel centres is drawn with an
  * additive blend, so a pixel drawn twice or never shows. Culling by the
  * winding on the screen, points as squares, and what is not modelled
- * (lines, depth from the shader) faulting, on the G71; the
+ * (quads, depth from the shader) faulting, on the G71; the
  * triangle also on the G52 (eight-thread warps of two quads). Depth:
  * two draws tested "less" and the D24S8 buffer written back; stencil:
  * one draw marks, the next draws where marked; a blend shader (LD_TILE,
@@ -427,9 +427,9 @@ TEST_F(draw, points_cover_their_squares)
 		}
 }
 
-TEST_F(draw, lines_and_shader_depth_fault)
+TEST_F(draw, quads_and_shader_depth_fault)
 {
-	struct draw_spec s = { tri, 3, 3, 2 /* lines */, NULL, 0, 1, EQ_REPLACE, ALWAYS, .z = 0.5f };
+	struct draw_spec s = { tri, 3, 3, 14 /* quads */, NULL, 0, 1, EQ_REPLACE, ALWAYS, .z = 0.5f };
 
 	ASSERT_EQ(shaders(self), 0);
 	build(self, &s);
