@@ -76,10 +76,11 @@ run_one() {
 		r=timeout
 	elif [ "$rc" -gt 128 ] || [ -z "$r" ]; then
 		r=crash
-	elif [ "$dev" = mali ] && [ "$r" != skip ] && [ -r "$stats" ] &&
+	elif [ "$dev" = mali ] && [ "$r" = pass ] && [ -r "$stats" ] &&
 		! grep -q '"PANFROST_CREATE_BO"' "$stats"; then
-		# Mesa falls back to llvmpipe silently when panfrost will not do
-		# (a test that skips may not have opened a device at all).
+		# Mesa falls back to llvmpipe silently when panfrost will not
+		# do: a pass without the Mali is not the Mali's (a test that
+		# fails or skips may not have made a context at all).
 		r=wrong-device
 	fi
 	echo "# exit status $rc, GPU jobs failed ${jf:-?}" >> "$log"
