@@ -13,6 +13,7 @@
 #include "shader/compute.h"
 #include "shader/draw.h"
 #include "shader/fragment.h"
+#include "shader/tiler.h"
 #include "vgpu/regs.h"
 
 struct worker;
@@ -31,6 +32,7 @@ struct pool_thread {
 
 struct bi_compute {
 	struct bi_cache *cache;
+	struct bi_heap_cursor heap; /* the tiler's (tiler.h) */
 	enum bi_arch arch;
 	unsigned tls_slots; /* thread-local storage instances the GPU has */
 	unsigned workers;   /* host threads per job ("virtual cores") */
@@ -421,7 +423,7 @@ static uint32_t graphics_run(struct bi_compute *bc, struct vgpu_job *job)
 {
 	const struct vgpu_job_info *info = vgpu_job_info(job);
 	struct bi_gfx g = { .arch = bc->arch, .cache = bc->cache,
-			    .as_id = info->as_nr };
+			    .as_id = info->as_nr, .heap = &bc->heap };
 
 	bi_cache_new_generation(bc->cache);
 	if (info->type == MALI_JOB_TYPE_FRAGMENT)

@@ -11,11 +11,14 @@
 #include "shader/decode.h"
 #include "vgpu/compute.h"
 
+struct bi_heap_cursor;
+
 /* What the graphics jobs need from the back end that runs them. */
 struct bi_gfx {
 	enum bi_arch arch;
 	struct bi_cache *cache; /* decoded shaders */
 	uint64_t as_id;         /* the address space, for the cache */
+	struct bi_heap_cursor *heap; /* where the tiler's next list goes */
 };
 
 uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job);

@@ -76,26 +76,45 @@ int bi_plist_read(struct vgpu_as *as, const struct bi_plist *l, uint32_t i,
 
 /* The list to append to: this frame's, or a new one at the heap's
  * bottom; *@top is where the heap ends. */
-static int plist_open(struct vgpu_as *as, uint64_t ctx, struct bi_plist *l,
-		      uint64_t *top)
+static int plist_open(struct vgpu_as *as, const struct bi_tiler_job *tj,
+		      struct bi_plist *l, uint64_t *top, uint64_t *bottom)
 {
+	struct bi_heap_cursor *c = tj->cursor;
 	uint32_t heap[8];
-	uint64_t hva;
+	uint64_t hva, next;
 
-	if (bi_plist_get(as, ctx, l) || vgpu_as_read(as, ctx + CTX_HEAP, &hva, 8) ||
+	if (bi_plist_get(as, tj->tiler_ctx, l) ||
+	    vgpu_as_read(as, tj->tiler_ctx + CTX_HEAP, &hva, 8) ||
 	    vgpu_as_read(as, hva, heap, sizeof(heap)))
 		return -1;
 	*top = heap[6] | (uint64_t)heap[7] << 32;
-	if (!l->count)
-		l->base = heap[4] | (uint64_t)heap[5] << 32;
+	*bottom = heap[4] | (uint64_t)heap[5] << 32;
+	if (l->count)
+		return 0;
+	l->base = *bottom;
+	/* after the last frame's list, while a quarter of the heap is left */
+	if (c && __atomic_load_n(&c->bottom, __ATOMIC_RELAXED) == *bottom) {
+		next = __atomic_load_n(&c->next, __ATOMIC_RELAXED);
+		if (next > *bottom && next < *top && *top - next >= (*top - *bottom) / 4)
+			l->base = next;
+	}
 	return 0;
 }
 
-static int plist_close(struct vgpu_as *as, uint64_t ctx, const struct bi_plist *l)
+static int plist_close(struct vgpu_as *as, const struct bi_tiler_job *tj,
+		       const struct bi_plist *l, uint64_t bottom)
 {
+	uint64_t ctx = tj->tiler_ctx;
+	struct bi_heap_cursor *c = tj->cursor;
+
 	uint32_t h[4] = { PLIST_MAGIC, l->count, (uint32_t)l->base,
 			  (uint32_t)(l->base >> 32) };
 
+	if (c) {
+		__atomic_store_n(&c->bottom, bottom, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->next, (l->base + (uint64_t)l->count * PRIM_BYTES + 4095) &
+					   ~4095ull, __ATOMIC_RELAXED);
+	}
 	return vgpu_as_write(as, ctx + CTX_STATE, h, sizeof(h));
 }
 
@@ -379,7 +398,7 @@ uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
 	bool ccw = (tj->frag_flags >> 5) & 1, lines;
 	bool cull_front = (tj->frag_flags >> 6) & 1, cull_back = (tj->frag_flags >> 7) & 1;
 	struct bi_plist l;
-	uint64_t top;
+	uint64_t top, bottom;
 	int err = 0;
 
 	*why = NULL;
@@ -409,7 +428,7 @@ uint32_t bi_tiler_run(struct vgpu_as *as, const struct bi_tiler_job *tj,
 		ntri = pf[P_INDEX_COUNT] >= 3 ? pf[P_INDEX_COUNT] - 2 : 0;
 	if (!ntri)
 		return MALI_EXC_DONE;
-	if (plist_open(as, tj->tiler_ctx, &l, &top))
+	if (plist_open(as, tj, &l, &top, &bottom))
 		return MALI_EXC_JOB_READ_FAULT;
 	for (uint64_t n = 0; n < (uint64_t)ntri * tj->instances; n++) {
 		struct bi_prim p = { .dcd = tj->frag_dcd };
@@ -474,5 +493,5 @@ append:
 			return (uint32_t)a;
 		(*drawn)++;
 	}
-	return plist_close(as, tj->tiler_ctx, &l) ? MALI_EXC_JOB_WRITE_FAULT : MALI_EXC_DONE;
+	return plist_close(as, tj, &l, bottom) ? MALI_EXC_JOB_WRITE_FAULT : MALI_EXC_DONE;
 }

@@ -6,8 +6,8 @@
  *
  * The polygon list is our own format, not the hardware's: only our own
  * fragment job reads it (Mesa never looks inside the tiler heap), so it
- * is a plain array of primitives in submission order at the heap's
- * bottom, and its header lives in the tiler context's state words (the
+ * is a plain array of primitives in submission order in the heap, and
+ * its header lives in the tiler context's state words (the
  * words the hardware keeps for itself; Mesa zeroes them per frame).
  * Binning is left to the fragment job, which tests each primitive's
  * bounding box against each tile.
@@ -59,8 +59,20 @@ int bi_plist_get(struct vgpu_as *as, uint64_t tiler_ctx, struct bi_plist *l);
 int bi_plist_read(struct vgpu_as *as, const struct bi_plist *l, uint32_t i,
 		  struct bi_prim *p);
 
+/*
+ * Where the next frame's list goes: after the last one written, so that
+ * a frame's tiling does not overwrite the list of a frame whose fragment
+ * job may still be reading it (vertex and fragment jobs run on different
+ * slots; Mesa gives every frame the same heap bottom). Kept by the back
+ * end from job to job.
+ */
+struct bi_heap_cursor {
+	uint64_t bottom, next;
+};
+
 /* What the tiler needs of an IDVS job. */
 struct bi_tiler_job {
+	struct bi_heap_cursor *cursor; /* NULL: lists start at the bottom */
 	uint32_t prim[6];     /* the Primitive section */
 	uint64_t psize;       /* Primitive Size: a float or the sizes' address */
 	uint64_t tiler_ctx;

@@ -39,6 +39,7 @@
 #define FRAG (VA + 0x1000)
 #define FBD (VA + 0x1100)
 #define TCTX (VA + 0x1200)
+#define TCTX2 (VA + 0x1800)
 #define HEAP_DESC (VA + 0x1300)
 #define VRSD (VA + 0x1340)
 #define VIEWPORT (VA + 0x1380)
@@ -553,6 +554,31 @@ TEST_F(draw, behind_the_eye_clipped_in_homogeneous_coordinates)
 			drawn += in;
 		}
 	EXPECT_GT(drawn, 20u);
+}
+
+/* The next frame's tiling, on the same heap with its own tiler context,
+ * leaves this frame's list alone: its fragment job still draws its own
+ * triangle (the second frame covers everything in green). */
+TEST_F(draw, next_frame_tiles_beside_this_one)
+{
+	struct draw_spec mine = { red, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, ALWAYS, .z = 0.5f };
+	struct draw_spec next = { all, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, ALWAYS, .z = 0.5f };
+	uint32_t *t1 = w32(self, TCTX + 128), *t2 = w32(self, TCTX2 + 128);
+
+	ASSERT_EQ(shaders(self), 0);
+	frame(self, 0, 1.0f);
+	draw(self, 0, &mine);
+	draw(self, 1, &next);
+	memcpy(w32(self, TCTX2), w32(self, TCTX), 192);
+	put64(self, IDVS(1) + 72, TCTX2);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, IDVS(1), 1), MALI_EXC_DONE);
+	/* each list: one primitive, not at the same place */
+	EXPECT_EQ(t1[1], 1u);
+	EXPECT_EQ(t2[1], 1u);
+	EXPECT_NE(t1[2], t2[2]);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	check_inside(_metadata, self, red, 0xff0000ffu, 0xeeeeeeeeu);
 }
 
 /* Depth beyond the viewport's range: clipped with "far discard" (word 8
