@@ -61,11 +61,24 @@ int a64s_load_linux(struct a64s_machine *m, const char *path, const char *initrd
 		    struct a64s_boot *b, char *err, size_t errlen);
 
 /* gpu.c: the Mali, built by the board with no driver (@gpu: "g71",
- * "g52"), its registers on the bus at VIRT_GPU, its lines on the GIC,
+ * "g52"; @shader_stats: the shader back end's per-instruction
+ * statistics, as vgpu run -shader-stats; @trace: NULL, or the trace
+ * that sees its register accesses and lines), its registers on the bus at VIRT_GPU, its lines on the GIC,
  * guest RAM on its bus; NULL when the board cannot be built. Its device
  * tree nodes come from a64s_gpu_fdt (an add_nodes, @arg the board). */
 struct board;
-struct board *a64s_gpu_create(struct a64s_machine *m, const char *gpu);
+struct a64s_trace;
+struct board *a64s_gpu_create(struct a64s_machine *m, const char *gpu, bool shader_stats,
+			      struct a64s_trace *trace);
 int a64s_gpu_fdt(void *fdt, const struct a64s_machine *m, void *arg);
+
+/* trace.c: `--trace`, the GPU's jobs, IRQ lines and MMU faults as a
+ * Chrome/Perfetto trace, read off the GPU's side of the bus. gpu.c hands
+ * it every 32-bit register access (@v the value read or written) and
+ * every line change; a64s_trace_write writes the JSON (0 or -1). */
+struct a64s_trace *a64s_trace_new(void);
+void a64s_trace_access(struct a64s_trace *t, uint32_t off, uint32_t v, bool write);
+void a64s_trace_line(struct a64s_trace *t, unsigned line, bool level);
+int a64s_trace_write(struct a64s_trace *t, const char *path);
 
 #endif

@@ -19,20 +19,43 @@
 #define PH_GPU_CLK 3
 #define PH_GPU_SUPPLY 4
 
+/* What the bus and the IRQ sink reach: the board, and the trace (or
+ * NULL) that sees the traffic between the guest and the GPU. */
+struct gpu_dev {
+	struct board *b;
+	struct a64s_trace *trace;
+	struct a64s_machine *m;
+};
+
+static uint32_t read32(struct gpu_dev *d, uint32_t off)
+{
+	uint32_t v = board_mmio_read32(d->b, off);
+	if (d->trace)
+		a64s_trace_access(d->trace, off, v, false);
+	return v;
+}
+
+static void write32(struct gpu_dev *d, uint32_t off, uint32_t v)
+{
+	if (d->trace)
+		a64s_trace_access(d->trace, off, v, true);
+	board_mmio_write32(d->b, off, v);
+}
+
 static uint64_t gpu_read(void *dev, uint64_t off, unsigned size)
 {
 	/* The register window is 32-bit; a 64-bit load reads two words. */
-	uint64_t v = board_mmio_read32(dev, (uint32_t)off);
+	uint64_t v = read32(dev, (uint32_t)off);
 	if (size == 8)
-		v |= (uint64_t)board_mmio_read32(dev, (uint32_t)off + 4) << 32;
+		v |= (uint64_t)read32(dev, (uint32_t)off + 4) << 32;
 	return v;
 }
 
 static void gpu_write(void *dev, uint64_t off, unsigned size, uint64_t v)
 {
-	board_mmio_write32(dev, (uint32_t)off, (uint32_t)v);
+	write32(dev, (uint32_t)off, (uint32_t)v);
 	if (size == 8)
-		board_mmio_write32(dev, (uint32_t)off + 4, (uint32_t)(v >> 32));
+		write32(dev, (uint32_t)off + 4, (uint32_t)(v >> 32));
 }
 
 static const struct a64s_mmio_ops gpu_ops = { gpu_read, gpu_write };
@@ -40,9 +63,11 @@ static const struct a64s_mmio_ops gpu_ops = { gpu_read, gpu_write };
 /* The board's line names the GIC's SPIs in enum shim_irq_line order. */
 static void gpu_irq_sink(void *priv, unsigned line, bool level)
 {
-	struct a64s_machine *m = priv;
+	struct gpu_dev *d = priv;
+	if (d->trace)
+		a64s_trace_line(d->trace, line, level);
 	if (line < SHIM_IRQ_LINES)
-		a64s_irq_set(m, 32 + VIRT_GPU_SPI + line, level);
+		a64s_irq_set(d->m, 32 + VIRT_GPU_SPI + line, level);
 }
 
 /* For the guest's clock, which slows down while the GPU has work. */
@@ -51,19 +76,23 @@ static bool gpu_busy(void *dev)
 	return board_gpu_busy(dev);
 }
 
-struct board *a64s_gpu_create(struct a64s_machine *m, const char *gpu)
+struct board *a64s_gpu_create(struct a64s_machine *m, const char *gpu, bool shader_stats,
+			      struct a64s_trace *trace)
 {
-	struct board_config bc = { .gpu = gpu, .bare = true, .shader_stats = false };
+	struct board_config bc = { .gpu = gpu, .bare = true, .shader_stats = shader_stats };
 	struct shim_host host = { 0 };
+	/* One GPU per machine, which lives as long as the process. */
+	static struct gpu_dev d;
 	struct board *b = board_create(&bc, &host);
 	if (!b)
 		return NULL;
+	d = (struct gpu_dev){ .b = b, .trace = trace, .m = m };
 	if (board_bus_add(b, m->ram_base, m->ram_size, m->ram) ||
-	    a64s_bus_add(m, VIRT_GPU, BOARD_GPU_REG_SIZE, &gpu_ops, b)) {
+	    a64s_bus_add(m, VIRT_GPU, BOARD_GPU_REG_SIZE, &gpu_ops, &d)) {
 		board_destroy(b);
 		return NULL;
 	}
-	board_route_irqs(b, gpu_irq_sink, m);
+	board_route_irqs(b, gpu_irq_sink, &d);
 	m->clock.busy_dev = b;
 	m->clock.busy = gpu_busy;
 	return b;

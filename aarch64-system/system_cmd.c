@@ -16,6 +16,7 @@
 static const char help[] =
 	"usage: vgpu system --kernel IMAGE [--initrd FILE] [--append ARGS] [-m SIZE]\n"
 	"                   [-smp N] [-gpu g71|g52|none] [--stats FILE]\n"
+	"                   [--shader-stats on|off] [--trace FILE]\n"
 	"                   [--gpu-time-scale N] [--time-limit SECONDS]\n"
 	"\n"
 	"Boots an arm64 Linux kernel on an emulated machine laid out like\n"
@@ -45,10 +46,23 @@ static const char help[] =
 	"  --stats FILE       at exit, the GPU model's counters (register reads and\n"
 	"                     writes, IRQs, pages and bytes the GPU touched) as\n"
 	"                     the JSON of vgpu run -stats, without its driver\n"
-	"                     sections (the driver is the guest's), and the\n"
+	"                     sections (the driver is the guest's), the shader\n"
+	"                     section (vgpu stats FILE renders it all), and the\n"
 	"                     machine's: guest and host time, how long the GPU\n"
 	"                     had work, per vCPU the exceptions and IRQs taken\n"
 	"                     and the waits for an interrupt\n"
+	"  --shader-stats on|off\n"
+	"                     the shader section of --stats: instruction mix,\n"
+	"                     clause sizes, operands, memory, per job (default\n"
+	"                     on, as vgpu run's; off runs shaders faster), which\n"
+	"                     vgpu stats renders as for a user-mode run\n"
+	"  --trace FILE       at exit, what the GPU did as a Chrome/Perfetto trace\n"
+	"                     (ui.perfetto.dev opens it): jobs per slot from\n"
+	"                     START to the JOB line's rise, with chain head and\n"
+	"                     status; MMU faults with status and address; each\n"
+	"                     IRQ line's high periods. Read off the GPU's side\n"
+	"                     of the bus (the guest's register accesses), host\n"
+	"                     time since the machine was built\n"
 	"  --gpu-time-scale N while the GPU has a job, guest time runs N times\n"
 	"                     slower than host time (default 1000, about how much\n"
 	"                     slower the model is than a Mali), so panfrost's job\n"
@@ -99,7 +113,8 @@ static uint64_t parse_size(const char *s)
 }
 
 struct opts {
-	const char *kernel, *initrd, *append, *gpu, *stats;
+	const char *kernel, *initrd, *append, *gpu, *stats, *trace;
+	bool shader_stats;
 	uint64_t ram;
 	unsigned smp;
 	unsigned limit;
@@ -131,9 +146,11 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "gpu", required_argument, NULL, 'g' },
 		{ "stats", required_argument, NULL, 'S' },
 		{ "gpu-time-scale", required_argument, NULL, 'T' },
+		{ "shader-stats", required_argument, NULL, 'H' },
+		{ "trace", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
-	*o = (struct opts){ .ram = 512ull << 20, .smp = 1, .gpu = "g71",
+	*o = (struct opts){ .ram = 512ull << 20, .smp = 1, .gpu = "g71", .shader_stats = true,
 			    .gpu_time_scale = A64S_GPU_TIME_SCALE };
 	int ch;
 	optind = 1;
@@ -147,6 +164,15 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 't': if (number("--time-limit", optarg, &o->limit)) return -1; break;
 		case 'g': o->gpu = optarg; break;
 		case 'S': o->stats = optarg; break;
+		case 'R': o->trace = optarg; break;
+		case 'H':
+			if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
+				fprintf(stderr, "vgpu system: --shader-stats takes on or off, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			o->shader_stats = !strcmp(optarg, "on");
+			break;
 		case 'T':
 			if (number("--gpu-time-scale", optarg, &o->gpu_time_scale))
 				return -1;
@@ -154,8 +180,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		default: return -1;
 		}
 	}
-	if (o->stats && !strcmp(o->gpu, "none")) {
-		fprintf(stderr, "vgpu system: --stats needs a GPU\n");
+	if ((o->stats || o->trace) && !strcmp(o->gpu, "none")) {
+		fprintf(stderr, "vgpu system: --%s needs a GPU\n", o->stats ? "stats" : "trace");
 		return -1;
 	}
 	if (!o->kernel || optind != argc) {
@@ -238,6 +264,7 @@ static int system_main(int argc, char **argv)
 	static struct a64s_machine m;
 	struct a64s_boot b = { .cmdline = o.append };
 	struct board *gpu = NULL;
+	struct a64s_trace *trace = NULL;
 	char err[512];
 	int r = a64s_machine_init(&m, VIRT_RAM, o.ram, o.smp);
 	m.clock.gpu_time_scale = o.gpu_time_scale;
@@ -249,8 +276,12 @@ static int system_main(int argc, char **argv)
 		fprintf(stderr, "vgpu system: cannot build the machine: %s\n", strerror(-r));
 		return 1;
 	}
+	if (o.trace && !(trace = a64s_trace_new())) {
+		fprintf(stderr, "vgpu system: out of memory\n");
+		return 1;
+	}
 	if (strcmp(o.gpu, "none")) {
-		gpu = a64s_gpu_create(&m, o.gpu);
+		gpu = a64s_gpu_create(&m, o.gpu, o.shader_stats, trace);
 		if (!gpu) {
 			fprintf(stderr, "vgpu system: cannot build the GPU '%s' (g71, g52 or none)\n",
 				o.gpu);
@@ -272,6 +303,10 @@ static int system_main(int argc, char **argv)
 	raw_console();
 	int stop = a64s_machine_run(&m);
 	int stats_err = o.stats ? write_stats(&m, gpu, o.stats) : 0;
+	if (trace && a64s_trace_write(trace, o.trace)) {
+		fprintf(stderr, "vgpu system: cannot write %s\n", o.trace);
+		stats_err = -1;
+	}
 	if (stop > 2)
 		for (unsigned k = 0; k < m.ncpus; k++)
 			a64s_dump(m.cpu[k], stderr);

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "aarch64-system/boot.h"
+#include "cmd/stats_json.h"
 #include "harness.h"
 #include "lib/proc.h"
 
@@ -148,6 +149,7 @@ TEST(bad_input_gets_a_clear_error)
 		{ "--time-limit", "-5", "--time-limit takes a number, not '-5'" },
 		{ "-gpu", "g99", "cannot build the GPU 'g99'" },
 		{ "--append", "", "not an arm64 Linux Image" },
+		{ "--shader-stats", "maybe", "--shader-stats takes on or off, not 'maybe'" },
 	};
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		char *argv[] = { (char *)vgpu_bin(), "system", "--kernel", junk,
@@ -449,23 +451,130 @@ static char *boot_client(struct __test_metadata *_metadata, const char *cmds,
  * in the GPU's page tables and submits (the GPU writes guest RAM and
  * raises the JOB line); then a COMPUTE job, a Bifrost vector add the
  * client encodes, whose 512 outputs the client checks in guest RAM. */
+/* The JSON document in file @path, or NULL (after a failed check). */
+static struct json_object *read_json(struct __test_metadata *_metadata, const char *path)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+	struct json_object *o = text ? sj_parse(text) : NULL;
+	EXPECT_NONNULL(o);
+	if (!o)
+		TH_LOG("%s: %s", path, text ? text : "(unreadable)");
+	free(text);
+	return o;
+}
+
+/* `vgpu stats @path`'s report; NULL after a failed check. */
+static char *stats_report(struct __test_metadata *_metadata, const char *path)
+{
+	char *argv[] = { (char *)vgpu_bin(), "stats", (char *)path, NULL };
+	struct proc_result r;
+	if (proc_run(argv, NULL, NULL, NULL, 0, 60, &r))
+		return NULL;
+	EXPECT_EQ(r.status, 0);
+	char *out = r.status ? NULL : r.out;
+	if (!out)
+		TH_LOG("vgpu stats: %s", r.err);
+	else
+		r.out = NULL;
+	proc_result_free(&r);
+	return out;
+}
+
+/* The shader section's instruction mix over all jobs, as one line. */
+static char *instr_mix(struct json_object *doc)
+{
+	struct json_object *mix = sj_get(sj_get(sj_get(doc, "shader"), "total"), "instrs");
+	return mix ? strdup(json_object_to_json_string(mix)) : NULL;
+}
+
+/* The same client's vector add under `vgpu run`, user mode's driver:
+ * its statistics document, or NULL. */
+static struct json_object *user_mode_vadd(struct __test_metadata *_metadata, const char *path)
+{
+	char *argv[] = { (char *)vgpu_bin(), "run", "-stats", (char *)path, "--",
+			 (char *)build_path("tests/guest/system_gpu"), "vadd", NULL };
+	struct proc_result r;
+	if (proc_run(argv, NULL, NULL, NULL, 0, 120, &r))
+		return NULL;
+	EXPECT_EQ(r.status, 0);
+	if (r.status)
+		TH_LOG("vgpu run system_gpu vadd: %s%s", r.out, r.err);
+	proc_result_free(&r);
+	return read_json(_metadata, path);
+}
+
+/* The trace's complete events on job slot @slot that ended with @status. */
+static int trace_jobs(struct json_object *trace, int slot, int status)
+{
+	struct json_object *ev = sj_get(trace, "traceEvents");
+	int n = 0;
+	for (int i = 0; i < sj_len(ev); i++) {
+		struct json_object *e = sj_at(ev, i);
+		n += !strcmp(sj_str(e, "cat"), "job") && !strcmp(sj_str(e, "ph"), "X") &&
+		     sj_num(e, "tid") == slot && sj_num(sj_get(e, "args"), "status") == status;
+	}
+	return n;
+}
+
+/*
+ * A WRITE_VALUE job through panfrost's UAPI, which the guest kernel maps
+ * in the GPU's page tables and submits (the GPU writes guest RAM and
+ * raises the JOB line); then a COMPUTE job, a Bifrost vector add the
+ * client encodes, whose 512 outputs the client checks in guest RAM.
+ * --stats: the shader section counts the instructions the same client's
+ * vector add counts under vgpu run, and vgpu stats renders it; --trace:
+ * both jobs on slot 1, done.
+ */
 TEST_TIMEOUT(a_job_through_the_guest_kernels_panfrost, 300)
 {
+	char stats[] = "/tmp/vgpu-system-stats-XXXXXX", trace[] = "/tmp/vgpu-system-trace-XXXXXX",
+	     user[] = "/tmp/vgpu-system-user-XXXXXX";
+	int fds[3] = { mkstemp(stats), mkstemp(trace), mkstemp(user) };
+	for (int k = 0; k < 3; k++) {
+		ASSERT_GE(fds[k], 0);
+		close(fds[k]);
+	}
+	const char *const extra[] = { "--stats", stats, "--trace", trace, NULL };
 	char *out = boot_client(_metadata, "/bin/system_gpu\n/bin/system_gpu vadd\n"
-					   "grep panfrost /proc/interrupts\npoweroff -f\n", NULL);
-	if (!out)
-		return;
-	EXPECT_NONNULL(strstr(out, "\nsystem_gpu: GPU_PROD_ID 0x6000\r\n"));
-	EXPECT_NONNULL(strstr(out, "\nsystem_gpu: job at GPU VA 0x"));
-	EXPECT_NONNULL(strstr(out, " wrote 0x0123456789abcdef (ok)\r\n"));
-	EXPECT_NONNULL(strstr(out, "\nsystem_gpu: vadd: 512 outputs right, job status 0x1 (ok)\r\n"));
-	/* JOB interrupts through the GIC, no MMU fault, no timeout. */
-	EXPECT_NONNULL(strstr(out, "GIC-0  96 Level     panfrost-job"));
-	EXPECT_NULL(strstr(out, "Page fault"));
-	EXPECT_NULL(strstr(out, "timeout"));
-	if (!strstr(out, "outputs right"))
-		TH_LOG("console: %s", out);
-	free(out);
+					   "grep panfrost /proc/interrupts\npoweroff -f\n", extra);
+	if (out) {
+		EXPECT_NONNULL(strstr(out, "\nsystem_gpu: GPU_PROD_ID 0x6000\r\n"));
+		EXPECT_NONNULL(strstr(out, "\nsystem_gpu: job at GPU VA 0x"));
+		EXPECT_NONNULL(strstr(out, " wrote 0x0123456789abcdef (ok)\r\n"));
+		EXPECT_NONNULL(strstr(out, "\nsystem_gpu: vadd: 512 outputs right, job status 0x1 (ok)\r\n"));
+		/* JOB interrupts through the GIC, no MMU fault, no timeout. */
+		EXPECT_NONNULL(strstr(out, "GIC-0  96 Level     panfrost-job"));
+		EXPECT_NULL(strstr(out, "Page fault"));
+		EXPECT_NULL(strstr(out, "timeout"));
+		if (!strstr(out, "outputs right"))
+			TH_LOG("console: %s", out);
+		free(out);
+
+		struct json_object *sys = read_json(_metadata, stats), *usr = user_mode_vadd(_metadata, user);
+		char *mix = instr_mix(sys), *want = instr_mix(usr);
+		EXPECT_EQ(sj_num(sj_get(sys, "shader"), "jobs_run"), 1);
+		EXPECT_NONNULL(want);
+		EXPECT_NONNULL(strstr(want ? want : "", "\"fma_arith\": 1024"));
+		EXPECT_STREQ(mix ? mix : "(none)", want ? want : "(none)");
+		free(mix);
+		free(want);
+		char *report = stats_report(_metadata, stats);
+		EXPECT_NONNULL(report ? strstr(report, "\nshader cores (1 jobs,") : NULL);
+		EXPECT_NONNULL(report ? strstr(report, "\n    fma_arith          1024 ") : NULL);
+		if (report && !strstr(report, "fma_arith          1024 "))
+			TH_LOG("vgpu stats: %s", report);
+		free(report);
+		json_object_put(sys);
+		json_object_put(usr);
+
+		struct json_object *tr = read_json(_metadata, trace);
+		EXPECT_EQ(trace_jobs(tr, 1, 1), 2);
+		json_object_put(tr);
+	}
+	unlink(stats);
+	unlink(trace);
+	unlink(user);
 }
 
 /*
@@ -478,14 +587,30 @@ TEST_TIMEOUT(a_job_through_the_guest_kernels_panfrost, 300)
  */
 TEST_TIMEOUT(an_honest_long_job_is_not_timed_out, 300)
 {
-	char *out = boot_client(_metadata, "/bin/system_gpu long\npoweroff -f\n", NULL);
-	if (!out)
-		return;
-	EXPECT_NONNULL(strstr(out, "\nsystem_gpu: long: 12288 outputs right, job status 0x1 (ok)\r\n"));
-	EXPECT_NULL(strstr(out, "timeout"));
-	if (!strstr(out, "outputs right"))
-		TH_LOG("console: %s", out);
-	free(out);
+	/* With shader statistics off (faster), which --stats and vgpu stats say. */
+	char stats[] = "/tmp/vgpu-system-stats-XXXXXX";
+	int fd = mkstemp(stats);
+	ASSERT_GE(fd, 0);
+	close(fd);
+	const char *const extra[] = { "--shader-stats", "off", "--stats", stats, NULL };
+	char *out = boot_client(_metadata, "/bin/system_gpu long\npoweroff -f\n", extra);
+	if (out) {
+		EXPECT_NONNULL(strstr(out, "\nsystem_gpu: long: 12288 outputs right, job status 0x1 (ok)\r\n"));
+		EXPECT_NULL(strstr(out, "timeout"));
+		if (!strstr(out, "outputs right"))
+			TH_LOG("console: %s", out);
+		free(out);
+		struct json_object *doc = read_json(_metadata, stats);
+		struct json_object *sh = sj_get(doc, "shader");
+		EXPECT_EQ(sj_num(sh, "jobs_run"), 1);
+		EXPECT_NONNULL(sj_get(sh, "stats"));
+		EXPECT_EQ(sj_num(sh, "stats"), 0);
+		json_object_put(doc);
+		char *report = stats_report(_metadata, stats);
+		EXPECT_NONNULL(report ? strstr(report, "shader statistics were off") : NULL);
+		free(report);
+	}
+	unlink(stats);
 }
 
 /* `system_gpu @mode` in boot_client with @extra, then poweroff: @lines
@@ -538,7 +663,29 @@ TEST_TIMEOUT(an_mmu_fault_through_panfrost_then_a_job_runs, 300)
 		"] panfrost c000000.gpu: js fault, js=1, status=TRANSLATION_FAULT_",
 		"\nsystem_gpu: vadd: 512 outputs right, job status 0x1 (ok)\r\n",
 	};
-	expect_client(_metadata, "fault", NULL, lines, 5, false);
+	char trace[] = "/tmp/vgpu-system-trace-XXXXXX";
+	int fd = mkstemp(trace);
+	ASSERT_GE(fd, 0);
+	close(fd);
+	const char *const extra[] = { "--trace", trace, NULL };
+	expect_client(_metadata, "fault", extra, lines, 5, false);
+	/* --trace: the fault where the GPU saw it, the failed job, the vadd. */
+	struct json_object *tr = read_json(_metadata, trace), *ev = sj_get(tr, "traceEvents");
+	int faults = 0;
+	for (int i = 0; i < sj_len(ev); i++) {
+		struct json_object *args = sj_get(sj_at(ev, i), "args");
+		faults += !strcmp(sj_str(sj_at(ev, i), "cat"), "fault") &&
+			  !strcmp(sj_str(args, "exception"), "0xc2") &&
+			  !strcmp(sj_str(args, "address"), "0x100000");
+	}
+	EXPECT_EQ(faults, 1);
+	EXPECT_EQ(trace_jobs(tr, 1, 1), 1);
+	int failed = 0; /* a TRANSLATION_FAULT at some level, from its JS_STATUS */
+	for (int level = 0; level < 8; level++)
+		failed += trace_jobs(tr, 1, 0xc0 + level);
+	EXPECT_EQ(failed, 1);
+	json_object_put(tr);
+	unlink(trace);
 }
 
 /*
