@@ -192,11 +192,12 @@ static void conn_close(struct conn *c)
 	if (c->fd < 0)
 		return;
 	/* An out-of-step connection's server thread may sit in a call-back
-	 * that is never answered, holding the driver's lock that this
-	 * file's release needs: those hang up first. */
+	 * that is never answered, or in sending one (COPY_OUT) to a client
+	 * that does not read, holding the driver's lock that this file's
+	 * release needs: those hang up both ways first. */
 	for (unsigned i = 0; i < NCONN; i++)
-		if (conns[i].fd >= 0 && !conns[i].in_step)
-			shutdown(conns[i].fd, SHUT_WR);
+		if (conns[i].fd >= 0 && !conns[i].in_step && &conns[i] != c)
+			shutdown(conns[i].fd, SHUT_RDWR);
 	/* The server releases the file and closes its end: read to there,
 	 * so that this input's files are gone before the next input. */
 	shutdown(c->fd, SHUT_WR);
