@@ -164,6 +164,13 @@ enum bi_run bi_warp_run_job(const struct bi_env *env, struct bi_warp *w,
 	return r;
 }
 
+int bi_job_stopped(struct vgpu_job *job)
+{
+	uint32_t stop = vgpu_job_stop_status(job);
+
+	return stop ? stop_err(stop) : 0;
+}
+
 int bi_warp_run_alone(const struct bi_env *env, struct bi_warp *w,
 		      struct vgpu_job *job)
 {

@@ -41,6 +41,9 @@ enum bi_run bi_warp_run_job(const struct bi_env *env, struct bi_warp *w,
  * end; 0, its bi_fault (a barrier is a BARRIER_FAULT) or the stop. */
 int bi_warp_run_alone(const struct bi_env *env, struct bi_warp *w,
 		      struct vgpu_job *job);
+/* 0 while @job may run on, else the stop (for bi_exception_of): what
+ * loops over many warps check between them. */
+int bi_job_stopped(struct vgpu_job *job);
 /* The job exception for a warp's bi_fault or stop (0: DONE). */
 uint32_t bi_exception_of(int err);
 

@@ -94,10 +94,19 @@ static uint32_t read_frame(const struct bi_gfx *g, struct vgpu_job *job,
 	    f->fj[BI_FJ_MAX_X] * BI_TILE >= f->fb[BI_FB_WIDTH] ||
 	    f->fj[BI_FJ_MAX_Y] * BI_TILE >= f->fb[BI_FB_HEIGHT])
 		return MALI_EXC_TILE_RANGE_FAULT;
-	if ((f->fb[BI_FB_TILER_LO] || f->fb[BI_FB_TILER_HI]) &&
-	    bi_plist_get(as, f->fb[BI_FB_TILER_LO] | (uint64_t)f->fb[BI_FB_TILER_HI] << 32,
-			 &f->plist))
-		return MALI_EXC_JOB_READ_FAULT;
+	if (f->fb[BI_FB_TILER_LO] || f->fb[BI_FB_TILER_HI]) {
+		int err = bi_plist_get(as, f->fb[BI_FB_TILER_LO] |
+					   (uint64_t)f->fb[BI_FB_TILER_HI] << 32, &f->plist);
+
+		if (err == -2) {
+			os_warn(LOG, "FRAGMENT job at 0x%llx: the tiler context's polygon list "
+				"lies outside its heap: DATA_INVALID_FAULT",
+				(unsigned long long)vgpu_job_info(job)->va);
+			return MALI_EXC_DATA_INVALID_FAULT;
+		}
+		if (err)
+			return MALI_EXC_JOB_READ_FAULT;
+	}
 	f->clip = (struct bi_clip){
 		.x0 = f->fb[BI_FB_BOUND_MIN_X], .y0 = f->fb[BI_FB_BOUND_MIN_Y],
 		.x1 = OS_MIN(f->fb[BI_FB_BOUND_MAX_X] + 1, f->fb[BI_FB_WIDTH]),

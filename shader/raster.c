@@ -415,7 +415,10 @@ uint32_t bi_raster_tile(struct bi_raster *r, struct bi_tile *t, const char **why
 	uint32_t exc = MALI_EXC_DONE;
 
 	*why = NULL;
-	for (uint32_t i = 0; i < r->l.count && exc == MALI_EXC_DONE; i++)
-		exc = draw_prim(r, i, t, why);
+	for (uint32_t i = 0; i < r->l.count && exc == MALI_EXC_DONE; i++) {
+		int stop = bi_job_stopped(r->job);
+
+		exc = stop ? bi_exception_of(stop) : draw_prim(r, i, t, why);
+	}
 	return exc;
 }

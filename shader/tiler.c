@@ -59,12 +59,22 @@ static const struct bi_field prim_fields[P_COUNT] = {
 
 int bi_plist_get(struct vgpu_as *as, uint64_t ctx, struct bi_plist *l)
 {
-	uint32_t h[4];
+	uint32_t h[4], heap[8];
+	uint64_t hva, bottom, top;
 
 	if (vgpu_as_read(as, ctx + CTX_STATE, h, sizeof(h)))
 		return -1;
 	l->count = h[0] == PLIST_MAGIC ? h[1] : 0;
 	l->base = h[2] | (uint64_t)h[3] << 32;
+	if (!l->count)
+		return 0;
+	/* a list that does not lie in the heap was not written by us */
+	if (vgpu_as_read(as, ctx + CTX_HEAP, &hva, 8) || vgpu_as_read(as, hva, heap, sizeof(heap)))
+		return -1;
+	bottom = heap[2] | (uint64_t)heap[3] << 32;
+	top = heap[6] | (uint64_t)heap[7] << 32;
+	if (l->base < bottom || l->base > top || l->count > (top - l->base) / PRIM_BYTES)
+		return -2;
 	return 0;
 }
 

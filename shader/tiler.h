@@ -53,8 +53,8 @@ struct bi_plist {
 	uint32_t count;
 };
 
-/* The tiler context's list (count 0 if nothing was drawn): 0, or -1
- * after an MMU fault. */
+/* The tiler context's list (count 0 if nothing was drawn): 0, -1 after
+ * an MMU fault, -2 if its header does not describe a list in the heap. */
 int bi_plist_get(struct vgpu_as *as, uint64_t tiler_ctx, struct bi_plist *l);
 int bi_plist_read(struct vgpu_as *as, const struct bi_plist *l, uint32_t i,
 		  struct bi_prim *p);

@@ -74,6 +74,9 @@ static int shade(const struct bi_gfx *g, struct vgpu_job *job, struct idvs *s,
 		return BI_FAULT_INSTR_INVALID_PC;
 	for (uint64_t v0 = 0; v0 < (uint64_t)s->tj.nverts * s->tj.instances && !err;
 	     v0 += nl) {
+		err = bi_job_stopped(job);
+		if (err)
+			break;
 		os_memset(w, 0, sizeof(*w));
 		w->nlanes = (uint8_t)nl;
 		for (unsigned l = 0; l < nl && v0 + l < (uint64_t)s->tj.nverts * s->tj.instances;

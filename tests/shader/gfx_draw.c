@@ -581,6 +581,20 @@ TEST_F(draw, next_frame_tiles_beside_this_one)
 	check_inside(_metadata, self, red, 0xff0000ffu, 0xeeeeeeeeu);
 }
 
+/* A tiler context whose list header points outside its heap was not
+ * written by the tiler: the fragment job fails with DATA_INVALID_FAULT
+ * and draws nothing, rather than reading primitives from anywhere. */
+TEST_F(draw, a_list_outside_the_heap_is_invalid_data)
+{
+	struct draw_spec s = { red, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, ALWAYS, .z = 0.5f };
+
+	render(_metadata, self, &s);
+	memset(area_ptr(&self->b, &self->a, TARGET), 0xee, W * STRIDE);
+	w32(self, TCTX + 128)[1] = 0x10000000; /* primitives: far too many */
+	EXPECT_EQ(run(self, FRAG, 0), MALI_EXC_DATA_INVALID_FAULT);
+	EXPECT_EQ(*pixel(self, 10, 10), 0xee);
+}
+
 /* Depth beyond the viewport's range: clipped with "far discard" (word 8
  * bit 29), else clamped to it and drawn. */
 TEST_F(draw, depth_beyond_the_range_clipped_or_clamped)
