@@ -18,9 +18,12 @@ struct a64s_cpu *a64s_current(void)
 	return cur;
 }
 
+__thread uint64_t *a64s_insns_cur __attribute__((tls_model("local-exec")));
+
 void a64s_set_current(struct a64s_cpu *s)
 {
 	cur = s;
+	a64s_insns_cur = &s->stats.insns;
 	a64s_tlb_select(s);
 }
 

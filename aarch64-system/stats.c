@@ -3,7 +3,8 @@
  * The machine's side of `vgpu system --stats`: what the GPU's statistics
  * cannot say. Guest time against host time and how long the GPU had
  * work (the clock's view, which sets the pace of guest time), and per
- * vCPU the exceptions and IRQs it took and the waits for an interrupt,
+ * vCPU the A64 instructions it ran (whole blocks, as entered), the
+ * exceptions and IRQs it took and the waits for an interrupt,
  * with the host time spent in them (a vCPU that waits for the GPU sits
  * there). The counters are read after the machine stopped.
  */
@@ -32,9 +33,10 @@ char *a64s_stats_json(struct a64s_machine *m)
 		if (!s)
 			continue;
 		fprintf(f,
-			"%s\n    {\"vcpu\": %u, \"sync_from_el0\": %llu, \"sync_from_el1\": %llu, "
-			"\"irqs\": %llu, \"wfi\": %llu, \"wfi_ms\": %llu}",
-			k ? "," : "", k, (unsigned long long)s->stats.sync[0],
+			"%s\n    {\"vcpu\": %u, \"insns\": %llu, \"sync_from_el0\": %llu, "
+			"\"sync_from_el1\": %llu, \"irqs\": %llu, \"wfi\": %llu, \"wfi_ms\": %llu}",
+			k ? "," : "", k, (unsigned long long)s->stats.insns,
+			(unsigned long long)s->stats.sync[0],
 			(unsigned long long)s->stats.sync[1], (unsigned long long)s->stats.irqs,
 			(unsigned long long)s->stats.wfi,
 			(unsigned long long)(s->stats.wfi_ns / 1000000));

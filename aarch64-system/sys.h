@@ -60,6 +60,9 @@ struct a64s_cpu {
 	struct a64s_tlb tlb[2]; /* one per exception level */
 	/* Counted by its own thread for --stats (stats.c). */
 	struct {
+		/* A64 instructions of the blocks entered (a block left early,
+		 * by a taken branch or an exception, counts whole). */
+		uint64_t insns;
 		uint64_t sync[2];  /* synchronous exceptions taken from EL0, EL1 */
 		uint64_t irqs;	   /* IRQs taken */
 		uint64_t wfi;	   /* waits for an interrupt (WFI, CPU_SUSPEND) */

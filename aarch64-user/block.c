@@ -349,6 +349,10 @@ static inline __attribute__((always_inline)) void run_blocks(struct a64_cpu *c,
 		struct a64_block *b = next_block(prev, c->pc);
 		const struct a64_insn *i = b->insns;
 		int r;
+#ifdef A64_SYSTEM
+		/* Whole blocks: one add per block, not per instruction. */
+		*a64s_insns_cur += b->n;
+#endif
 #ifndef A64_SYSTEM
 		if (b->jit) {
 			if (slot)

@@ -36,6 +36,9 @@ struct a64s_tlb {
 
 /* The running vCPU's TLB for its current exception level. */
 extern __thread struct a64s_tlb *a64s_tlb_cur __attribute__((tls_model("local-exec")));
+/* The running vCPU's instruction counter (--stats): the run loop adds
+ * each block's length as it enters it. */
+extern __thread uint64_t *a64s_insns_cur __attribute__((tls_model("local-exec")));
 /* Where a fault taken during an access resumes (a64_run()). */
 extern __thread void *a64s_abort_jmp[5];
 

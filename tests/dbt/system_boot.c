@@ -385,13 +385,17 @@ TEST_TIMEOUT(panfrost_probes_the_g71_and_makes_renderD128, 300)
 	EXPECT_NONNULL(rr);
 	EXPECT_GT(rr ? strtoull(rr + 13, NULL, 10) : 0, 0ull);
 	EXPECT_NONNULL(doc ? strstr(doc, "\"gpu\": \"g71\"") : NULL);
-	/* The machine's own: guest time's pace, and vCPU 0 took IRQs. */
+	/* The machine's own: guest time's pace, and vCPU 0 took IRQs */
 	const char *mach = doc ? strstr(doc, "\n  \"machine\": {\"gpu_time_scale\": 1000, ") : NULL;
 	EXPECT_NONNULL(mach);
 	const char *irqs = mach ? strstr(mach, "{\"vcpu\": 0, ") : NULL;
 	irqs = irqs ? strstr(irqs, "\"irqs\": ") : NULL;
 	EXPECT_NONNULL(irqs);
 	EXPECT_GT(irqs ? strtoull(irqs + 8, NULL, 10) : 0, 0ull);
+	/* and ran the boot's instructions: far more than ten million */
+	const char *insns = mach ? strstr(mach, "{\"vcpu\": 0, \"insns\": ") : NULL;
+	EXPECT_NONNULL(insns);
+	EXPECT_GT(insns ? strtoull(insns + 22, NULL, 10) : 0, 10000000ull);
 	free(doc);
 	unlink(stats);
 }
