@@ -6,7 +6,8 @@
 # sysroot is there, Debian 12's Mesa with tests/gpu-progs/gles_vadd
 # (kernel.sh --mesa-initramfs). The shell shows panfrost's probe, runs a
 # Bifrost vector add through panfrost's UAPI, then Mesa's GLES vector add,
-# and powers off. Console and the --stats JSON land in BUILD/system-demo/;
+# and powers off. Console, the --stats JSON and the --trace (Perfetto)
+# land in BUILD/system-demo/;
 # the demo fails unless every vector add was right.
 #
 #   system_demo.sh BUILD
@@ -36,7 +37,8 @@ fi
 cmds+=('grep panfrost /proc/interrupts' 'poweroff -f')
 printf '%s\n' "${cmds[@]}" |
 	"$BUILD/vgpu" system -m $mem --kernel "$KERNEL" --initrd "$OUT/initramfs" \
-		--append "console=ttyAMA0 quiet" --stats "$OUT/stats.json" | tee "$OUT/console.log"
+		--append "console=ttyAMA0 quiet" --stats "$OUT/stats.json" \
+		--trace "$OUT/trace.json" | tee "$OUT/console.log"
 grep -q 'vadd: 512 outputs right' "$OUT/console.log" ||
 	{ echo "system-demo: the vector add through panfrost's UAPI failed" >&2; exit 1; }
 if [ $mem = 1G ]; then
@@ -49,4 +51,5 @@ else
 fi
 rm -rf "$OUT/initramfs"
 echo "system-demo: console in $OUT/console.log, the GPU's and machine's statistics in" \
-	"$OUT/stats.json (vgpu stats $OUT/stats.json)"
+	"$OUT/stats.json (vgpu stats $OUT/stats.json), the GPU's jobs and IRQs in" \
+	"$OUT/trace.json (ui.perfetto.dev)"
