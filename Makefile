@@ -31,7 +31,7 @@ CC := gcc
 endif
 CROSS_CC ?= aarch64-linux-gnu-gcc
 PKG_CONFIG ?= pkg-config
-PKGS := fuse3 liburing libelf json-c
+PKGS := fuse3 liburing libelf json-c libpng
 
 ifeq ($(V),1)
 Q :=

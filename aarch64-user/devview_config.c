@@ -13,6 +13,7 @@
 
 #include "aarch64-user/abi.h"
 #include "aarch64-user/devview.h"
+#include "cmd/frames.h"
 
 static enum shim_gpu_model gpu_model = SHIM_GPU_G71;
 static char cores_arg[12], workers_arg[12], job_timeout_arg[12]; /* "" while the default */
@@ -105,6 +106,8 @@ struct vgpu_inproc *dv_device_create(void)
 
 	if (ip && trace_path[0])
 		shim_trace_start(vgpu_inproc_shim(ip));
+	if (ip)
+		frames_attach(vgpu_inproc_board(ip));
 	return ip;
 }
 

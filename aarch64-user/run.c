@@ -8,6 +8,7 @@
 #include "aarch64-user/abi.h"
 #include "aarch64-user/jit.h"
 #include "cmd/commands.h"
+#include "cmd/frames.h"
 
 extern char **environ;
 
@@ -71,14 +72,14 @@ static int usage_error(const char *msg, const char *arg)
 	fprintf(stderr, "vgpu run: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
 	fprintf(stderr, "usage: vgpu run [-L SYSROOT] [-E VAR=VAL] [-U VAR] "
 			"[-strace] [-0 ARGV0] [-gpu g71|g52] [-cores N] [-workers N] "
-			"[-shader-stats on|off] [-job-timeout MS] [-stats FILE] [-trace FILE] "
+			"[-shader-stats on|off] [-job-timeout MS] [-stats FILE] [-trace FILE] [-frames DIR] "
 			"[-accel jit|interp] [-jit-stats] [--] PROGRAM [ARGS]\n");
 	return 2;
 }
 
 static const char *const run_value_opts[] = {
 	"-L", "-E", "-U", "-0", "-gpu", "-cores", "-workers", "-shader-stats",
-	"-job-timeout", "-stats", "-trace", "-accel", NULL
+	"-job-timeout", "-stats", "-trace", "-frames", "-accel", NULL
 };
 
 /* Fills @env and the options; returns the index of PROGRAM in argv, or
@@ -129,6 +130,9 @@ static int parse(int argc, char **argv, struct env *env, const char **argv0)
 		} else if (!strcmp(o, "-stats")) {
 			if (devview_set_stats(v))
 				return usage_error("-stats: cannot write a file at", v), -1;
+		} else if (!strcmp(o, "-frames")) {
+			if (frames_set_dir(v))
+				return usage_error("-frames: not a writable directory:", v), -1;
 		} else if (!strcmp(o, "-accel")) {
 			if (a64_jit_select(v))
 				return usage_error("-accel wants jit or interp, not", v), -1;
@@ -193,7 +197,7 @@ const struct vgpu_cmd vgpu_cmd_run = {
 	.help =
 	"usage: vgpu run [-L SYSROOT] [-E VAR=VAL] [-U VAR] [-strace] [-0 ARGV0]\n"
 	"                [-gpu g71|g52] [-cores N] [-workers N] [-shader-stats on|off]\n"
-	"                [-job-timeout MS] [-stats FILE] [-trace FILE]\n"
+	"                [-job-timeout MS] [-stats FILE] [-trace FILE] [-frames DIR]\n"
 	"                [-accel jit|interp] [-jit-stats] [--] PROGRAM [ARGS]\n"
 	"\n"
 	"Runs an AArch64 Linux user-space program on this host, translating its\n"
@@ -234,6 +238,15 @@ const struct vgpu_cmd vgpu_cmd_run = {
 	"               to FILE as JSON; 'vgpu stats FILE' renders them\n"
 	"  -trace FILE  when the program exits, write a Chrome/Perfetto trace of\n"
 	"               every ioctl and GPU job to FILE (ui.perfetto.dev)\n"
+	"  -frames DIR  write each render target a fragment job wrote to DIR as\n"
+	"               frame-NNNN-rtK.png (NNNN: the frame, numbered from 0 and\n"
+	"               never over a file already there; K: the render target),\n"
+	"               decoded to RGBA8. Supported: 8-bit channel formats (R8,\n"
+	"               RG8, RGB8, RGBA8 and their swizzles, e.g. BGRA8), linear\n"
+	"               or 16x16 u-interleaved; others are skipped with a line on\n"
+	"               stderr naming why. Rows are as memory holds them: a GL\n"
+	"               framebuffer object's picture is upside down (its row 0,\n"
+	"               GL's bottom, comes first, as glReadPixels returns it)\n"
 	"  -accel jit|interp\n"
 	"               how guest code runs: jit (the default) compiles blocks to\n"
 	"               x86-64 code (the hot integer instructions natively, the\n"

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "aarch64-user/abi.h"
+#include "cmd/frames.h"
 #include "aarch64-user/jit.h"
 
 long sys_exit(struct gthread *t, const uint64_t *a)
@@ -238,7 +239,7 @@ static long exec_translated(const char *guest_path, char **argv, char **envp)
 		argc++;
 	while (envp && envp[envc])
 		envc++;
-	hv = calloc(argc + 2 * envc + 24, sizeof(*hv));
+	hv = calloc(argc + 2 * envc + 26, sizeof(*hv));
 	he = calloc(envc + 1, sizeof(*he));
 	if (!hv || !he) {
 		free(hv);
@@ -280,6 +281,10 @@ static long exec_translated(const char *guest_path, char **argv, char **envp)
 	if (devview_stats()) {
 		hv[n++] = "-stats";
 		hv[n++] = devview_stats();
+	}
+	if (frames_dir()) {
+		hv[n++] = "-frames";
+		hv[n++] = frames_dir();
 	}
 	if (argc) {
 		hv[n++] = "-0";

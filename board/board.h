@@ -72,6 +72,24 @@ typedef void (*board_irq_sink)(void *priv, unsigned line, bool level);
 void board_route_irqs(struct board *b, board_irq_sink sink, void *priv);
 
 /*
+ * Finished frames: after each FRAGMENT job that completed, @fn(@priv,
+ * frame) runs on the thread that ran the job (set it before jobs run;
+ * NULL removes it). During the call the front end may ask the frame its
+ * size and render targets and read each supported one's rows as RGBA8
+ * (8-bit channel formats, linear or u-interleaved; rows as memory holds
+ * them, row 0 first). board_frame_rt_unsupported says why a render
+ * target cannot be read, or NULL; board_frame_row returns 0 or -1.
+ */
+struct board_frame;
+typedef void (*board_frame_fn)(void *priv, const struct board_frame *fr);
+void board_set_frame_hook(struct board *b, board_frame_fn fn, void *priv);
+unsigned board_frame_rts(const struct board_frame *fr);
+void board_frame_size(const struct board_frame *fr, unsigned *w, unsigned *h);
+const char *board_frame_rt_unsupported(const struct board_frame *fr, unsigned rt);
+int board_frame_row(const struct board_frame *fr, unsigned rt, unsigned y,
+		    uint8_t *rgba);
+
+/*
  * The statistics document (the JSON of `vgpu run -stats` and the stats
  * file of `vgpu dev`): into @buf, NUL-terminated when it fits; returns
  * its length. The _dup form returns it whole in a buffer of its own

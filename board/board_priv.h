@@ -21,6 +21,8 @@ struct board {
 		shim_irq_handler fn;
 		void *arg;
 	} handler[SHIM_IRQ_LINES];
+	board_frame_fn frame_fn; /* frames.c */
+	void *frame_priv;
 };
 
 #endif

@@ -240,6 +240,11 @@ struct shim_dev *vgpu_inproc_shim(struct vgpu_inproc *ip)
 	return ip->dev;
 }
 
+struct board *vgpu_inproc_board(struct vgpu_inproc *ip)
+{
+	return ip->board;
+}
+
 int vgpu_inproc_open(struct vgpu_inproc *ip, const char *node,
 		     struct vgpu_inproc_file **out)
 {

@@ -42,6 +42,8 @@ size_t vgpu_inproc_stats_json(struct vgpu_inproc *ip, char *buf, size_t size);
 char *vgpu_inproc_stats_dup(struct vgpu_inproc *ip, size_t *len);
 /* The driver behind the nodes (its trace: shim_trace_start/_write). */
 struct shim_dev *vgpu_inproc_shim(struct vgpu_inproc *ip);
+/* The machine the device runs on. */
+struct board *vgpu_inproc_board(struct vgpu_inproc *ip);
 
 /* @node: "mali0" or "renderD128". 0 or -errno. */
 int vgpu_inproc_open(struct vgpu_inproc *ip, const char *node,

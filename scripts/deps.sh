@@ -8,13 +8,14 @@ set -eu
 
 # Build: compiler, pkg-config and the libraries (json-c reads the
 # statistics JSON, for vgpu stats and the tests; libfdt writes the device
-# tree of vgpu system and zlib inflates the kernel it boots). Tests: the aarch64 cross
+# tree of vgpu system and zlib inflates the kernel it boots; libpng writes
+# the pictures of vgpu run -frames). Tests: the aarch64 cross
 # compiler, qemu-aarch64 (the CPU oracle), FUSE tools, dpkg/apt for the
 # arm64 sysroot, clang for the libFuzzer targets, bc for make bench, kernel
 # headers to build the core as a module, qemu-system-aarch64 (the oracle
 # of vgpu system).
 PACKAGES="build-essential pkg-config libfuse3-dev fuse3 liburing-dev libelf-dev
-libjson-c-dev libfdt-dev zlib1g-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+libjson-c-dev libfdt-dev zlib1g-dev libpng-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 qemu-user qemu-system-arm clang binutils ca-certificates bc linux-headers-amd64"
 
 missing() {

@@ -33,6 +33,7 @@ struct pool_thread {
 struct bi_compute {
 	struct bi_cache *cache;
 	struct bi_heap_cursor heap; /* the tiler's (tiler.h) */
+	struct bi_frame_hook frames; /* frames.h */
 	enum bi_arch arch;
 	unsigned tls_slots; /* thread-local storage instances the GPU has */
 	unsigned workers;   /* host threads per job ("virtual cores") */
@@ -430,7 +431,8 @@ static uint32_t graphics_run(struct bi_compute *bc, struct vgpu_job *job)
 {
 	const struct vgpu_job_info *info = vgpu_job_info(job);
 	struct bi_gfx g = { .arch = bc->arch, .cache = bc->cache,
-			    .as_id = info->as_nr, .heap = &bc->heap };
+			    .as_id = info->as_nr, .heap = &bc->heap,
+			    .frames = &bc->frames };
 
 	bi_cache_new_generation(bc->cache);
 	if (info->type == MALI_JOB_TYPE_FRAGMENT)
@@ -584,6 +586,11 @@ struct bi_compute *bi_compute_attach(struct vgpu *gpu)
 	bc->stats = true;
 	vgpu_set_compute_backend(gpu, &be);
 	return bc;
+}
+
+void bi_compute_set_frame_hook(struct bi_compute *bc, bi_frame_fn fn, void *priv)
+{
+	bc->frames = (struct bi_frame_hook){ fn, priv };
 }
 
 void bi_compute_detach(struct vgpu *gpu, struct bi_compute *bc)

@@ -9,6 +9,7 @@
 #ifndef VGPU_SHADER_COMPUTE_H
 #define VGPU_SHADER_COMPUTE_H
 
+#include "shader/frames.h"
 #include "shader/interp.h"
 #include "vgpu/compute.h"
 
@@ -29,6 +30,10 @@ void bi_compute_set_workers(struct bi_compute *bc, unsigned n);
  * now on; default on. Off, job records and totals keep only the counts
  * the Job Manager needs (workgroups, tuples, thread-instructions). */
 void bi_compute_set_stats(struct bi_compute *bc, bool on);
+
+/* @fn(@priv, frame) after each FRAGMENT job that finished (frames.h),
+ * on the thread that ran it; set it while no chain runs. NULL: none. */
+void bi_compute_set_frame_hook(struct bi_compute *bc, bi_frame_fn fn, void *priv);
 
 /* Runs one job: what vgpu_compute_backend.run does. */
 uint32_t bi_compute_run(void *priv, struct vgpu_job *job);

@@ -17,6 +17,7 @@
  * whatever the CRC buffer holds; the CRC buffer is left alone.
  */
 #include "shader/fragment.h"
+#include "shader/frames.h"
 #include "shader/raster.h"
 #include "vgpu/regs.h"
 
@@ -160,6 +161,10 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 		}
 	}
 	vgpu_job_event(job, VGPU_EV_TASKS, 0, tiles);
+	if (exc == MALI_EXC_DONE)
+		bi_frame_report(g->frames, &(struct bi_frame){
+			.width = f->fb[BI_FB_WIDTH], .height = f->fb[BI_FB_HEIGHT],
+			.nrt = f->nrt, .rt = f->rt, .as = as });
 out:
 	bi_raster_free(r);
 	os_free(t);

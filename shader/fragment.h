@@ -12,6 +12,7 @@
 #include "vgpu/compute.h"
 
 struct bi_heap_cursor;
+struct bi_frame_hook;
 
 /* What the graphics jobs need from the back end that runs them. */
 struct bi_gfx {
@@ -19,6 +20,7 @@ struct bi_gfx {
 	struct bi_cache *cache; /* decoded shaders */
 	uint64_t as_id;         /* the address space, for the cache */
 	struct bi_heap_cursor *heap; /* where the tiler's next list goes */
+	const struct bi_frame_hook *frames; /* told of each finished frame */
 };
 
 uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job);
