@@ -5,7 +5,8 @@
 # and an OpenCL C kernel with buffer and scalar arguments (Debian 13's
 # rusticl, Mesa 25) and runs them on the virtual Mali-G71; every result is
 # checked against a C reference, then the statistics of the exact binaries
-# Mesa produced are shown, plotted (SVG) and traced (Perfetto/Chrome JSON).
+# Mesa produced are shown, plotted (SVG) and traced (Perfetto/Chrome JSON);
+# a GLES draw's picture is saved as a PNG (vgpu run -frames).
 # Everything it writes goes to $VGPU_DEMO_OUT (default BUILD/demo).
 set -u
 BUILD=${1:-build}
@@ -111,7 +112,28 @@ echo "   The BFS shader's branches as the GPU took them (Graphviz DOT, divergent
 echo "   sites in red; render with: dot -Tsvg FILE):"
 "$VGPU" stats --dot "$OUT/branches" "$OUT/gles_bfs.json" | head -3 | sed 's/^/   /' || fail=1
 
-say "8. The translator: vgpu run vs qemu-aarch64 on Debian arm64 programs"
+say "8. A picture: a textured quad drawn by Debian 13's Mesa (GLES) on the Mali-G71"
+echo "   vgpu run -frames writes each render target a fragment job wrote as a PNG;"
+echo "   the program checks its own read-back (tests/gpu-progs/gl_texquad.c)."
+rm -f "$OUT"/frames/frame-*.png
+mkdir -p "$OUT/frames"
+if [ -x "$PROGS/gl_texquad" ]; then
+	"$VGPU" run -L "$TRIXIE" -E PAN_MESA_DEBUG=noafbc -frames "$OUT/frames" \
+		"$PROGS/gl_texquad" "$OUT/gl_texquad.pam" 2>"$OUT/gl_texquad.err" | sed -u 's/^/   /'
+	st=${PIPESTATUS[0]}
+	pic=$(ls "$OUT"/frames/frame-*-rt0.png 2>/dev/null | tail -1)
+	if [ "$st" = 0 ] && [ -n "$pic" ]; then
+		echo "   RESULT: the picture is $pic"
+	else
+		echo "   RESULT: no picture (exit status $st; stderr in $OUT/gl_texquad.err)"
+		fail=1
+	fi
+else
+	echo "   gl_texquad: not built"
+	fail=1
+fi
+
+say "9. The translator: vgpu run vs qemu-aarch64 on Debian arm64 programs"
 printf '   %-44s %s\n' "program" "same output as qemu-aarch64?"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -133,6 +155,7 @@ echo "   statistics JSON of each run:  $OUT/<program>.json  ('vgpu stats FILE')"
 echo "   SVG plots:                    $OUT/plots/{instruction-mix,clause-sizes,ioctl-latency}.svg"
 echo "   Perfetto/Chrome trace:        $OUT/trace.json"
 echo "   branch graphs (DOT):          $OUT/branches/job-SEQ.dot"
+echo "   rendered frames (PNG):        $OUT/frames/frame-NNNN-rtK.png"
 echo
 if [ "$fail" = 0 ]; then
 	echo "demo: every GPU result correct, translator output identical to qemu-aarch64"
