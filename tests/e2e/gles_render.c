@@ -298,13 +298,15 @@ GL_PROGRAMS(GL_PROG_ROW)
 
 /*
  * The programs the GPU model renders, each compared with llvmpipe's
- * picture. To add one, once the model draws what it needs (`vgpu run -L
- * SYSROOT -gpu g71 -E PAN_MESA_DEBUG=sync,noafbc build/aarch64/gpu-progs/
- * gl_NAME OUT.pam` exits 0), append X(NAME) with NAME from GL_PROGRAMS.
- * The others need draws (vertex and tiler jobs), which the model does not
- * run yet: it faults them with JOB_CONFIG_FAULT.
+ * picture: all of them. A new program may stay out of this list while
+ * the model lacks what it needs (`vgpu run -L SYSROOT -gpu g71 -E
+ * PAN_MESA_DEBUG=sync,noafbc build/aarch64/gpu-progs/gl_NAME OUT.pam`
+ * aborts on a JOB_CONFIG_FAULT); once that exits 0, append X(NAME) with
+ * NAME from GL_PROGRAMS.
  */
-#define MALI_RENDERS(X) X(clear)
+#define MALI_RENDERS(X)                                                                    \
+	X(clear) X(scissor) X(triangle) X(texquad) X(depth) X(stencil) X(blend) X(instanced) \
+	X(rtt) X(mrt)
 
 #define RENDERS_NAME(n) #n,
 static const char *const mali_renders[] = { MALI_RENDERS(RENDERS_NAME) NULL };
