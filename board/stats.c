@@ -3,12 +3,14 @@
  * The statistics document, assembled from the parts that own each
  * section: the driver's system counters, contexts and per-ioctl rows
  * (shim_stats_write), the GPU model's own counters (register accesses,
- * IRQs, pages touched, memory traffic) and the shader back end's "shader"
- * object (bi_compute_stats_json). Its keys are what `vgpu stats`, the
+ * IRQs, pages touched, memory traffic), the shader back end's "shader"
+ * object (bi_compute_stats_json) and its "graphics" object: per draw and
+ * per frame counts (bi_gfx_stats_json). Its keys are what `vgpu stats`, the
  * preload client and the tests read.
  */
 #include "board/board_priv.h"
 #include "shader/compute.h"
+#include "shader/gfx_stats.h"
 #include "shader/stats.h"
 #include "vgpu/gpu.h"
 
@@ -67,6 +69,8 @@ char *board_stats_json_dup(struct board *b, size_t *len)
 		shim_stats_write(b->dev, SHIM_STATS_FAULTS, emit, &t);
 	bi_text_printf(&t, "\n  ],\n  \"shader\": ");
 	bi_compute_stats_json(b->compute, b->cfg.shader_stats, &t);
+	bi_text_printf(&t, ",\n  \"graphics\": ");
+	bi_gfx_stats_json(bi_compute_gfx_stats(b->compute), &t);
 	bi_text_printf(&t, "\n}\n");
 	if (t.oom || !t.buf) {
 		os_free(t.buf);

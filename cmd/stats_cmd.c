@@ -204,6 +204,46 @@ static void render_faults(const struct json_object *root)
 	}
 }
 
+/* The graphics object's counts, in the order both its rows print them. */
+static const char *const gfx_keys[] = {
+	"vertices", "prims_in", "prims_culled", "prims_drawn", "heap_bytes",
+	"tiles", "fragments", "covered_pixels",
+};
+#define GFX_KEYS (sizeof(gfx_keys) / sizeof(gfx_keys[0]))
+
+/* Overdraw (fragments per covered pixel) of a total or a job. */
+static void gfx_row(const char *name, const struct json_object *o)
+{
+	long long cov = sj_num(o, "covered_pixels");
+
+	printf("  %-12s", name);
+	for (size_t i = 0; i < GFX_KEYS; i++)
+		printf(" %12lld", sj_num(o, gfx_keys[i]));
+	if (cov)
+		printf(" %8.2f\n", (double)sj_num(o, "fragments") / (double)cov);
+	else
+		printf(" %8s\n", "-");
+}
+
+static void render_graphics(const struct json_object *gfx)
+{
+	const struct json_object *jobs = sj_get(gfx, "jobs");
+	char name[32];
+
+	printf("\ngraphics (%lld draws, %lld frames; the latest %d jobs below)\n  %-12s",
+	       sj_num(gfx, "draws"), sj_num(gfx, "frames"), sj_len(jobs), "");
+	for (size_t i = 0; i < GFX_KEYS; i++)
+		printf(" %12s", gfx_keys[i]);
+	printf(" %8s\n", "overdraw");
+	gfx_row("total", gfx);
+	for (int i = 0; i < sj_len(jobs); i++) {
+		const struct json_object *j = sj_at(jobs, i);
+
+		snprintf(name, sizeof(name), "%lld %s", sj_num(j, "seq"), sj_str(j, "kind"));
+		gfx_row(name, j);
+	}
+}
+
 static void render(const struct json_object *root)
 {
 	const struct json_object *sys = sj_get(root, "system"), *ctxs = sj_get(root, "contexts");
@@ -267,6 +307,8 @@ static void render(const struct json_object *root)
 		render_shader_total(sj_get(root, "shader"));
 		render_shader_jobs(sj_get(root, "shader"));
 	}
+	if (sj_get(root, "graphics"))
+		render_graphics(sj_get(root, "graphics"));
 }
 
 static char *slurp(const char *path)
@@ -405,7 +447,11 @@ const struct vgpu_cmd vgpu_cmd_stats = {
 	"job (exception code, shader address, workgroups, threads, host time spent\n"
 	"on the GPU model, instruction mix, mean tuples per clause). A server run\n"
 	"with shader statistics off (-shader-stats off) is reported as such,\n"
-	"without instruction counts.\n"
+	"without instruction counts. Last, the graphics jobs: per draw (VERTEX,\n"
+	"TILER or IDVS job) the vertices shaded, primitives assembled, culled and\n"
+	"put in the polygon list, and its bytes in the tiler heap; per frame\n"
+	"(FRAGMENT job) the tiles, the fragments shaded, the pixels drawn on and\n"
+	"the overdraw (fragments per pixel drawn on); totals and the latest jobs.\n"
 	"\n"
 	"  --json        print the raw JSON instead of tables\n"
 	"  --summary     one line for scripts: ioctls=N ioctl_ns=NS (time in the\n"

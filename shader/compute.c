@@ -13,6 +13,7 @@
 #include "shader/compute.h"
 #include "shader/draw.h"
 #include "shader/fragment.h"
+#include "shader/gfx_stats.h"
 #include "shader/tiler.h"
 #include "vgpu/regs.h"
 
@@ -34,6 +35,7 @@ struct bi_compute {
 	struct bi_cache *cache;
 	struct bi_heap_cursor heap; /* the tiler's (tiler.h) */
 	struct bi_frame_hook frames; /* frames.h */
+	struct bi_gfx_stats gfx;     /* gfx_stats.h */
 	enum bi_arch arch;
 	unsigned tls_slots; /* thread-local storage instances the GPU has */
 	unsigned workers;   /* host threads per job ("virtual cores") */
@@ -432,7 +434,7 @@ static uint32_t graphics_run(struct bi_compute *bc, struct vgpu_job *job)
 	const struct vgpu_job_info *info = vgpu_job_info(job);
 	struct bi_gfx g = { .arch = bc->arch, .cache = bc->cache,
 			    .as_id = info->as_nr, .heap = &bc->heap,
-			    .frames = &bc->frames };
+			    .frames = &bc->frames, .stats = &bc->gfx };
 
 	bi_cache_new_generation(bc->cache);
 	if (info->type == MALI_JOB_TYPE_FRAGMENT)
@@ -574,7 +576,7 @@ struct bi_compute *bi_compute_attach(struct vgpu *gpu)
 	/* without the conditions the pool is off: jobs start their threads */
 	bc->pool_wake = os_cond_new();
 	bc->pool_done = os_cond_new();
-	if (!bc->cache || !bc->lock || !bc->pool_lock) {
+	if (!bc->cache || !bc->lock || !bc->pool_lock || bi_gfx_stats_init(&bc->gfx)) {
 		bi_compute_detach(NULL, bc);
 		return NULL;
 	}
@@ -586,6 +588,11 @@ struct bi_compute *bi_compute_attach(struct vgpu *gpu)
 	bc->stats = true;
 	vgpu_set_compute_backend(gpu, &be);
 	return bc;
+}
+
+struct bi_gfx_stats *bi_compute_gfx_stats(struct bi_compute *bc)
+{
+	return &bc->gfx;
 }
 
 void bi_compute_set_frame_hook(struct bi_compute *bc, bi_frame_fn fn, void *priv)
@@ -614,6 +621,7 @@ void bi_compute_detach(struct vgpu *gpu, struct bi_compute *bc)
 	if (bc->pool_done)
 		os_cond_free(bc->pool_done);
 	bi_cache_free(bc->cache);
+	bi_gfx_stats_fini(&bc->gfx);
 	if (bc->lock)
 		os_mutex_free(bc->lock);
 	os_free(bc);

@@ -35,6 +35,9 @@ void bi_compute_set_stats(struct bi_compute *bc, bool on);
  * on the thread that ran it; set it while no chain runs. NULL: none. */
 void bi_compute_set_frame_hook(struct bi_compute *bc, bi_frame_fn fn, void *priv);
 
+/* The graphics statistics (gfx_stats.h) of the jobs so far. */
+struct bi_gfx_stats *bi_compute_gfx_stats(struct bi_compute *bc);
+
 /* Runs one job: what vgpu_compute_backend.run does. */
 uint32_t bi_compute_run(void *priv, struct vgpu_job *job);
 

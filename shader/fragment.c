@@ -18,6 +18,7 @@
  */
 #include "shader/fragment.h"
 #include "shader/frames.h"
+#include "shader/gfx_stats.h"
 #include "shader/raster.h"
 #include "vgpu/regs.h"
 
@@ -116,6 +117,21 @@ static uint32_t read_frame(const struct bi_gfx *g, struct vgpu_job *job,
 	return MALI_EXC_DONE;
 }
 
+/* Pixels of the tile some draw wrote to any render target. */
+static unsigned tile_covered(const struct bi_tile *t, unsigned nrt)
+{
+	unsigned n = 0;
+
+	for (unsigned y = 0; y < BI_TILE; y++) {
+		unsigned m = 0;
+
+		for (unsigned i = 0; i < nrt; i++)
+			m |= t->dirty[i][y];
+		n += (unsigned)__builtin_popcount(m);
+	}
+	return n;
+}
+
 uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 {
 	struct vgpu_as *as = vgpu_job_as(job);
@@ -124,7 +140,7 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 	uint32_t exc = MALI_EXC_JOB_CONFIG_FAULT;
 	struct bi_raster *r = NULL;
 	const char *why = NULL;
-	uint64_t tiles = 0;
+	uint64_t tiles = 0, covered = 0;
 
 	if (!f || !t)
 		goto out;
@@ -152,6 +168,7 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 				exc = unsupported(job, why);
 			if (exc != MALI_EXC_DONE)
 				break;
+			covered += tile_covered(t, f->nrt);
 			for (unsigned i = 0; i < f->nrt; i++)
 				if (bi_tile_write(as, t, i, &f->rt[i], &f->clip))
 					exc = MALI_EXC_JOB_WRITE_FAULT;
@@ -161,6 +178,11 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 		}
 	}
 	vgpu_job_event(job, VGPU_EV_TASKS, 0, tiles);
+	if (g->stats)
+		bi_gfx_stats_add(g->stats, &(struct bi_gfx_record){
+			.job_va = vgpu_job_info(job)->va, .frame = true, .exception = exc,
+			.c = { .tiles = tiles, .fragments = bi_raster_fragments(r),
+			       .covered = covered } });
 	if (exc == MALI_EXC_DONE)
 		bi_frame_report(g->frames, &(struct bi_frame){
 			.width = f->fb[BI_FB_WIDTH], .height = f->fb[BI_FB_HEIGHT],

@@ -13,6 +13,7 @@
 
 struct bi_heap_cursor;
 struct bi_frame_hook;
+struct bi_gfx_stats;
 
 /* What the graphics jobs need from the back end that runs them. */
 struct bi_gfx {
@@ -21,6 +22,7 @@ struct bi_gfx {
 	uint64_t as_id;         /* the address space, for the cache */
 	struct bi_heap_cursor *heap; /* where the tiler's next list goes */
 	const struct bi_frame_hook *frames; /* told of each finished frame */
+	struct bi_gfx_stats *stats;         /* gfx_stats.h */
 };
 
 uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job);

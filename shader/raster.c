@@ -422,3 +422,8 @@ uint32_t bi_raster_tile(struct bi_raster *r, struct bi_tile *t, const char **why
 	}
 	return exc;
 }
+
+uint64_t bi_raster_fragments(const struct bi_raster *r)
+{
+	return r ? r->fragments : 0;
+}

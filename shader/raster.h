@@ -80,4 +80,7 @@ void bi_raster_free(struct bi_raster *r);
  * job's fault (*@why names what is not modelled, for JOB_CONFIG_FAULT). */
 uint32_t bi_raster_tile(struct bi_raster *r, struct bi_tile *t, const char **why);
 
+/* Covered pixels the fragment shader ran for so far (0 for NULL). */
+uint64_t bi_raster_fragments(const struct bi_raster *r);
+
 #endif

@@ -22,6 +22,7 @@
 #include "shader/compute.h"
 #include "shader/draw.h"
 #include "shader/fragment.h"
+#include "shader/gfx_stats.h"
 #include "shader/tiler.h"
 #include "vgpu/regs.h"
 
@@ -169,6 +170,14 @@ uint32_t bi_vertex_run(const struct bi_gfx *g, struct vgpu_job *job)
 		exc = unsupported(job, why);
 	vgpu_job_event(job, VGPU_EV_TASKS, 0, drawn);
 out:
+	if (g->stats)
+		bi_gfx_stats_add(g->stats, &(struct bi_gfx_record){
+			.job_va = vgpu_job_info(job)->va, .exception = exc,
+			.c = { .vertices = s->lay->vertex_dcd ?
+					   (uint64_t)s->tj.nverts * s->tj.instances : 0,
+			       .prims_in = drawn + culled, .prims_culled = culled,
+			       .prims_drawn = drawn,
+			       .heap_bytes = drawn * sizeof(struct bi_prim) } });
 	os_free(s);
 	return exc;
 }

@@ -5,8 +5,9 @@
  * RGBA8 framebuffer object and saves what glReadPixels returns; the
  * PNG -frames wrote of that frame, decoded with libpng, must hold the
  * same pixels (both are the render target's rows, row 0 first), in the
- * u-interleaved and the linear layout. Skips without the Debian 13
- * sysroot (make sysroot-trixie).
+ * u-interleaved and the linear layout. The same run's graphics
+ * statistics are checked against the draw's known counts. Skips without
+ * the Debian 13 sysroot (make sysroot-trixie).
  */
 #include <png.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/stats_json.h"
 #include "dbt/abi_util.h"
 
 /* The PNG at @path as RGBA8 (malloc'd) with its size, or NULL. */
@@ -36,77 +38,158 @@ static unsigned char *png_load(const char *path, unsigned *w, unsigned *h)
 	return px;
 }
 
-/* Runs gfx_triangle with -frames in a directory of its own and compares
- * the last frame's render target 0 with the program's own read-back. */
-static void triangle_frames(struct __test_metadata *_metadata, const char *gpu,
-			    const char *debug)
-{
-	char dir[64], out[96], png[128], dbg[64], want_gpu[64];
-	const char *args[16];
+/* A run of gfx_triangle in a directory of its own (vgpu run's @opt
+ * @val, its -frames and its -stats go there): its read-back in @px. */
+struct run {
+	char dir[64], out[96], stats[96];
 	struct proc_result r;
-	unsigned char *want, *got;
-	unsigned w = 0, h = 0, last = 0;
-	size_t len = 0;
+	unsigned char *px;
+	size_t len;
+};
+
+static int run_triangle(struct run *rn, const char *gpu, const char *debug)
+{
+	char dbg[64], want_gpu[64];
+	const char *args[20];
 	int n = 0;
 
-	if (!sysroot_variant_path("trixie"))
-		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
-	snprintf(dir, sizeof(dir), "/tmp/vgpu-frames-XXXXXX");
-	ASSERT_NONNULL(mkdtemp(dir));
-	snprintf(out, sizeof(out), "%s/out.rgba", dir);
+	memset(rn, 0, sizeof(*rn));
+	snprintf(rn->dir, sizeof(rn->dir), "/tmp/vgpu-frames-XXXXXX");
+	if (!mkdtemp(rn->dir))
+		return -1;
+	snprintf(rn->out, sizeof(rn->out), "%s/out.rgba", rn->dir);
+	snprintf(rn->stats, sizeof(rn->stats), "%s/stats.json", rn->dir);
 	snprintf(dbg, sizeof(dbg), "PAN_MESA_DEBUG=%s", debug);
+	snprintf(want_gpu, sizeof(want_gpu), "VGPU_EXPECT_RENDERER=Mali-%s (Panfrost)",
+		 strcmp(gpu, "g52") ? "G71" : "G52");
 	args[n++] = "-gpu";
 	args[n++] = gpu;
 	args[n++] = "-frames";
-	args[n++] = dir;
+	args[n++] = rn->dir;
+	args[n++] = "-stats";
+	args[n++] = rn->stats;
 	args[n++] = "-E";
 	args[n++] = dbg;
-	snprintf(want_gpu, sizeof(want_gpu), "VGPU_EXPECT_RENDERER=Mali-%s (Panfrost)",
-		 strcmp(gpu, "g52") ? "G71" : "G52");
 	args[n++] = "-E";
 	args[n++] = want_gpu;
 	args[n++] = "-L";
 	args[n++] = sysroot_variant_path("trixie");
 	args[n++] = abi_guest("aarch64/gpu-progs/gfx_triangle");
-	args[n++] = out;
+	args[n++] = rn->out;
 	args[n] = NULL;
-	ASSERT_EQ(abi_run(&r, args, dir), 0);
-	if (r.status)
-		TH_LOG("%s%s", r.out, r.err);
-	EXPECT_EQ(r.status, 0);
+	if (abi_run(&rn->r, args, rn->dir))
+		return -1;
+	rn->px = (unsigned char *)read_file(rn->out, &rn->len);
+	return 0;
+}
+
+static void run_free(struct run *rn)
+{
+	proc_result_free(&rn->r);
+	free(rn->px);
+	rm_tree(rn->dir);
+}
+
+/* The last frame's render target 0 as a PNG holds the program's own
+ * read-back. */
+static void triangle_frames(struct __test_metadata *_metadata, const char *gpu,
+			    const char *debug)
+{
+	char png[128];
+	unsigned char *got;
+	unsigned w = 0, h = 0, last = 0;
+	struct run rn;
+
+	if (!sysroot_variant_path("trixie"))
+		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
+	ASSERT_EQ(run_triangle(&rn, gpu, debug), 0);
+	if (rn.r.status)
+		TH_LOG("%s%s", rn.r.out, rn.r.err);
+	EXPECT_EQ(rn.r.status, 0);
 	/* The triangle's frame is the last one the program rendered. */
 	for (unsigned k = 0; k < 100; k++) {
-		snprintf(png, sizeof(png), "%s/frame-%04u-rt0.png", dir, k);
+		snprintf(png, sizeof(png), "%s/frame-%04u-rt0.png", rn.dir, k);
 		if (access(png, F_OK))
 			break;
 		last = k + 1;
 	}
 	ASSERT_GT(last, 0u);
-	snprintf(png, sizeof(png), "%s/frame-%04u-rt0.png", dir, last - 1);
-	want = (unsigned char *)read_file(out, &len);
+	snprintf(png, sizeof(png), "%s/frame-%04u-rt0.png", rn.dir, last - 1);
 	got = png_load(png, &w, &h);
-	ASSERT_NONNULL(want);
+	ASSERT_NONNULL(rn.px);
 	ASSERT_NONNULL(got);
 	EXPECT_EQ(w, 64u);
 	EXPECT_EQ(h, 48u);
-	ASSERT_EQ(len, (size_t)64 * 48 * 4);
+	ASSERT_EQ(rn.len, (size_t)64 * 48 * 4);
 	if (w == 64 && h == 48) {
 		size_t bad = 0;
 
-		for (size_t i = 0; i < len; i++)
-			bad += got[i] != want[i];
+		for (size_t i = 0; i < rn.len; i++)
+			bad += got[i] != rn.px[i];
 		if (bad)
 			TH_LOG("%s: %zu bytes differ from glReadPixels", png, bad);
 		EXPECT_EQ(bad, 0u);
 	}
-	free(want);
 	free(got);
-	proc_result_free(&r);
-	rm_tree(dir);
+	run_free(&rn);
 }
 
 TEST(triangle_g71_u_interleaved) { triangle_frames(_metadata, "g71", "noafbc"); }
 TEST(triangle_g52_linear) { triangle_frames(_metadata, "g52", "noafbc,linear"); }
+
+/*
+ * The graphics statistics of the same run, whose counts are known: one
+ * draw of 3 vertices and 1 primitive, none culled; its frame of 64 x 48
+ * pixels is 12 tiles, and with one triangle every pixel drawn on was
+ * shaded once: fragments = pixels drawn on = the pixels of the read-back
+ * that are not the clear colour (pixel 0, outside the triangle).
+ */
+TEST(triangle_stats)
+{
+	struct json_object *doc, *gfx, *jobs, *draw = NULL, *frame = NULL;
+	long long drawn_px = 0;
+	struct run rn;
+	char *text;
+	size_t len;
+
+	if (!sysroot_variant_path("trixie"))
+		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
+	ASSERT_EQ(run_triangle(&rn, "g71", "noafbc"), 0);
+	EXPECT_EQ(rn.r.status, 0);
+	ASSERT_NONNULL(rn.px);
+	ASSERT_EQ(rn.len, (size_t)64 * 48 * 4);
+	for (size_t i = 4; i < rn.len; i += 4)
+		drawn_px += memcmp(rn.px + i, rn.px, 4) != 0;
+	text = read_file(rn.stats, &len);
+	ASSERT_NONNULL(text);
+	doc = sj_parse(text);
+	ASSERT_NONNULL(doc);
+	gfx = sj_get(doc, "graphics");
+	ASSERT_NONNULL(gfx);
+	jobs = sj_get(gfx, "jobs");
+	for (int i = 0; i < sj_len(jobs); i++) {
+		if (!strcmp(sj_str(sj_at(jobs, i), "kind"), "draw"))
+			draw = sj_at(jobs, i);
+		else
+			frame = sj_at(jobs, i);
+	}
+	EXPECT_EQ(sj_num(gfx, "draws"), 1);
+	ASSERT_NONNULL(draw);
+	ASSERT_NONNULL(frame);
+	EXPECT_EQ(sj_num(draw, "vertices"), 3);
+	EXPECT_EQ(sj_num(draw, "prims_in"), 1);
+	EXPECT_EQ(sj_num(draw, "prims_culled"), 0);
+	EXPECT_EQ(sj_num(draw, "prims_drawn"), 1);
+	EXPECT_GT(sj_num(draw, "heap_bytes"), 0);
+	EXPECT_EQ(sj_num(frame, "tiles"), 12);
+	EXPECT_GT(drawn_px, 100);
+	EXPECT_EQ(sj_num(frame, "covered_pixels"), drawn_px);
+	EXPECT_EQ(sj_num(frame, "fragments"), drawn_px);
+	EXPECT_EQ(sj_num(gfx, "vertices"), 3);
+	json_object_put(doc);
+	free(text);
+	run_free(&rn);
+}
 
 /* A directory that is not there is a usage error before the program runs. */
 TEST(missing_dir)
