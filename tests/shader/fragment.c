@@ -4,7 +4,8 @@
  * page tables, job slot): the clear colour written back in the linear
  * and 16x16 u-interleaved layouts, clipped to the framebuffer's bounds,
  * swizzled, raw formats copied; what is not modelled (AFBC) and tiles
- * outside the framebuffer fail the job with their exception codes.
+ * outside the framebuffer fail the job with their exception codes. The
+ * frame hook (shader/frames.h) reads the targets back as RGBA8.
  */
 #include "harness.h"
 #include "shader/compute.h"
@@ -130,6 +131,92 @@ static const struct { unsigned x, y, u; } u_known[] = {
 	{ 3, 0, 5 }, { 2, 2, 12 }, { 15, 0, 85 }, { 0, 15, 255 }, { 15, 15, 170 },
 	{ 4, 1, 19 },
 };
+
+/* What the frame hook saw: each call's size, render target 0 read back
+ * as RGBA8 (when it could be) and why not. */
+struct seen {
+	unsigned calls, w, h;
+	const char *why;
+	int read;
+	uint8_t px[32 * 32 * 4];
+};
+
+static void on_frame(void *priv, const struct bi_frame *f)
+{
+	struct seen *s = priv;
+
+	s->calls++;
+	s->w = f->width;
+	s->h = f->height;
+	s->why = bi_frame_rt_unsupported(f, 0);
+	for (unsigned y = 0; !s->why && y < f->height && f->width * f->height <= 32 * 32; y++)
+		s->read |= bi_frame_rt_row(f, 0, y, s->px + y * f->width * 4);
+}
+
+/* Pixel (@x, @y) of what the hook read, as 0xAABBGGRR. */
+static uint32_t seen_px(const struct seen *s, unsigned x, unsigned y)
+{
+	const uint8_t *q = s->px + (y * s->w + x) * 4;
+
+	return q[0] | q[1] << 8 | q[2] << 16 | (uint32_t)q[3] << 24;
+}
+
+TEST_F(frag, frame_hook_reads_linear_back_with_the_swizzle_undone)
+{
+	struct fb_spec s = { .w = 20, .h = 18, .bx = 12, .by = 16, .tmax_x = 1,
+			     .tmax_y = 1, .ifmt = 1, .wfmt = 19, .block = V6_LINEAR,
+			     .swizzle = SWZ_BGR1, .row_stride = 128,
+			     .clear = { 0x80604020 } };
+	static struct seen seen;
+
+	bi_compute_set_frame_hook(self->bc, on_frame, &seen);
+	build(self, &s);
+	ASSERT_EQ(run(self), MALI_EXC_DONE);
+	ASSERT_EQ(seen.calls, 1u);
+	ASSERT_NULL(seen.why);
+	EXPECT_EQ(seen.read, 0);
+	EXPECT_EQ(seen.w, 20u);
+	EXPECT_EQ(seen.h, 18u);
+	/* memory holds B, G, R, 1: read back as the shader's R, G, B; the
+	 * alpha it did not keep reads 255. Outside the bounds, memory's
+	 * 0xee bytes go through the same swizzle. */
+	for (unsigned y = 0; y < 18; y++)
+		for (unsigned x = 0; x < 20; x++)
+			ASSERT_EQ(seen_px(&seen, x, y),
+				  x <= 12 && y <= 16 ? 0xff604020u : 0xffeeeeeeu);
+}
+
+TEST_F(frag, frame_hook_reads_u_interleaved_back_and_skips_raw_and_faults)
+{
+	struct fb_spec u = { .w = 32, .h = 16, .bx = 4, .by = 15, .tmax_x = 1,
+			     .ifmt = 1, .wfmt = 19, .block = V6_U_INTERLEAVED,
+			     .swizzle = SWZ_RGBA, .row_stride = 2 * 256 * 4,
+			     .clear = { 0x11223344 } };
+	struct fb_spec raw = { .w = 16, .h = 32, .bx = 15, .by = 31, .tmax_y = 1,
+			       .ifmt = 36, .wfmt = 6, .block = V6_U_INTERLEAVED,
+			       .row_stride = 256 * 12, .clear = { 1, 2, 3, 4 } };
+	struct fb_spec afbc = { .w = 16, .h = 16, .bx = 15, .by = 15, .ifmt = 1,
+				.wfmt = 19, .block = V6_AFBC, .row_stride = 64 };
+	static struct seen seen;
+
+	bi_compute_set_frame_hook(self->bc, on_frame, &seen);
+	build(self, &u);
+	ASSERT_EQ(run(self), MALI_EXC_DONE);
+	ASSERT_EQ(seen.calls, 1u);
+	ASSERT_NULL(seen.why);
+	for (unsigned y = 0; y < 16; y++)
+		for (unsigned x = 0; x < 32; x++)
+			ASSERT_EQ(seen_px(&seen, x, y), x <= 4 ? 0x11223344u : 0xeeeeeeeeu);
+	build(self, &raw);
+	ASSERT_EQ(run(self), MALI_EXC_DONE);
+	EXPECT_EQ(seen.calls, 2u);
+	ASSERT_NONNULL(seen.why);
+	EXPECT_NONNULL(strstr(seen.why, "raw"));
+	/* a failed job wrote no frame */
+	build(self, &afbc);
+	EXPECT_EQ(run(self), MALI_EXC_JOB_CONFIG_FAULT);
+	EXPECT_EQ(seen.calls, 2u);
+}
 
 TEST_F(frag, u_interleaved_pixels_where_the_layout_puts_them)
 {
