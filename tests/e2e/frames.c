@@ -6,7 +6,8 @@
  * PNG -frames wrote of that frame, decoded with libpng, must hold the
  * same pixels (both are the render target's rows, row 0 first), in the
  * u-interleaved and the linear layout. The same run's graphics
- * statistics are checked against the draw's known counts. Skips without
+ * statistics, and gfx_draws', are checked against the draws' known
+ * counts. Skips without
  * the Debian 13 sysroot (make sysroot-trixie).
  */
 #include <png.h>
@@ -38,8 +39,8 @@ static unsigned char *png_load(const char *path, unsigned *w, unsigned *h)
 	return px;
 }
 
-/* A run of gfx_triangle in a directory of its own (vgpu run's @opt
- * @val, its -frames and its -stats go there): its read-back in @px. */
+/* A run of a gfx program in a directory of its own (its -frames and
+ * its -stats go there): its read-back in @px. */
 struct run {
 	char dir[64], out[96], stats[96];
 	struct proc_result r;
@@ -47,9 +48,9 @@ struct run {
 	size_t len;
 };
 
-static int run_triangle(struct run *rn, const char *gpu, const char *debug)
+static int run_prog(struct run *rn, const char *prog, const char *gpu, const char *debug)
 {
-	char dbg[64], want_gpu[64];
+	char dbg[64], want_gpu[64], guest[64];
 	const char *args[20];
 	int n = 0;
 
@@ -74,7 +75,8 @@ static int run_triangle(struct run *rn, const char *gpu, const char *debug)
 	args[n++] = want_gpu;
 	args[n++] = "-L";
 	args[n++] = sysroot_variant_path("trixie");
-	args[n++] = abi_guest("aarch64/gpu-progs/gfx_triangle");
+	snprintf(guest, sizeof(guest), "aarch64/gpu-progs/%s", prog);
+	args[n++] = abi_guest(guest);
 	args[n++] = rn->out;
 	args[n] = NULL;
 	if (abi_run(&rn->r, args, rn->dir))
@@ -102,7 +104,7 @@ static void triangle_frames(struct __test_metadata *_metadata, const char *gpu,
 
 	if (!sysroot_variant_path("trixie"))
 		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
-	ASSERT_EQ(run_triangle(&rn, gpu, debug), 0);
+	ASSERT_EQ(run_prog(&rn, "gfx_triangle", gpu, debug), 0);
 	if (rn.r.status)
 		TH_LOG("%s%s", rn.r.out, rn.r.err);
 	EXPECT_EQ(rn.r.status, 0);
@@ -154,7 +156,7 @@ TEST(triangle_stats)
 
 	if (!sysroot_variant_path("trixie"))
 		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
-	ASSERT_EQ(run_triangle(&rn, "g71", "noafbc"), 0);
+	ASSERT_EQ(run_prog(&rn, "gfx_triangle", "g71", "noafbc"), 0);
 	EXPECT_EQ(rn.r.status, 0);
 	ASSERT_NONNULL(rn.px);
 	ASSERT_EQ(rn.len, (size_t)64 * 48 * 4);
@@ -186,6 +188,55 @@ TEST(triangle_stats)
 	EXPECT_EQ(sj_num(frame, "covered_pixels"), drawn_px);
 	EXPECT_EQ(sj_num(frame, "fragments"), drawn_px);
 	EXPECT_EQ(sj_num(gfx, "vertices"), 3);
+	json_object_put(doc);
+	free(text);
+	run_free(&rn);
+}
+
+/*
+ * tests/gpu-progs/gfx_draws: a strip of 4 vertices (2 triangles), 6
+ * indices over 4 vertices (2), a fan of 5 (3), and 6 vertices with back
+ * faces culled, one triangle culled and one drawn.
+ */
+TEST(draws_stats)
+{
+	static const long long want[4][4] = {
+		/* vertices, prims_in, prims_culled, prims_drawn */
+		{ 4, 2, 0, 2 }, { 4, 2, 0, 2 }, { 5, 3, 0, 3 }, { 6, 2, 1, 1 },
+	};
+	static const char *const keys[4] = { "vertices", "prims_in", "prims_culled",
+					     "prims_drawn" };
+	struct json_object *doc, *jobs;
+	struct run rn;
+	char *text;
+	size_t len;
+	int d = 0;
+
+	if (!sysroot_variant_path("trixie"))
+		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
+	ASSERT_EQ(run_prog(&rn, "gfx_draws", "g71", "noafbc"), 0);
+	EXPECT_EQ(rn.r.status, 0);
+	text = read_file(rn.stats, &len);
+	ASSERT_NONNULL(text);
+	doc = sj_parse(text);
+	ASSERT_NONNULL(doc);
+	EXPECT_EQ(sj_num(sj_get(doc, "graphics"), "draws"), 4);
+	EXPECT_EQ(sj_num(sj_get(doc, "graphics"), "prims_culled"), 1);
+	jobs = sj_get(sj_get(doc, "graphics"), "jobs");
+	for (int i = 0; i < sj_len(jobs); i++) {
+		const struct json_object *j = sj_at(jobs, i);
+
+		if (strcmp(sj_str(j, "kind"), "draw"))
+			continue;
+		ASSERT_LT(d, 4);
+		for (int k = 0; k < 4; k++) {
+			if (sj_num(j, keys[k]) != want[d][k])
+				TH_LOG("draw %d: %s", d + 1, keys[k]);
+			EXPECT_EQ(sj_num(j, keys[k]), want[d][k]);
+		}
+		d++;
+	}
+	EXPECT_EQ(d, 4);
 	json_object_put(doc);
 	free(text);
 	run_free(&rn);
