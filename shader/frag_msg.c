@@ -29,6 +29,8 @@
 #define RGBA8_UNORM ((187u << 12) | 0x688)
 
 enum { MODE_SHADER, MODE_OPAQUE, MODE_FIXED, MODE_OFF };
+/* the equation "source" (A source + B source * C zero), RGB and alpha */
+#define EQ_SOURCE (0x122u | 0x122u << 12)
 
 static int unsupported(const char *what)
 {
@@ -337,6 +339,32 @@ int bi_frag_blend(struct bi_frag *f, unsigned lane, unsigned rt, unsigned mode,
 }
 
 /*
+ * BLEND into a raw (integer) render target: the colour converted to the
+ * memory format of the internal descriptor's conversion (@cvt [21:0];
+ * register format [26:24]) and stored as those bytes, which write-back
+ * copies. Integers do not blend: opaque only, or a fixed-function
+ * equation that replaces every channel.
+ */
+static int blend_raw(struct bi_tctx *x, unsigned lane, unsigned rt, unsigned mode,
+		     uint32_t cvt, const uint32_t *c)
+{
+	struct bi_frag *f = x->env->frag;
+	const struct bi_frag_lane *fl = &f->lane[lane];
+	uint32_t eq = f->blend[rt][1];
+	struct bi_pixfmt pf;
+
+	if (mode == MODE_FIXED && eq != (EQ_SOURCE | 0xfu << 28))
+		return unsupported("blending into an integer render target");
+	if (!bi_pixfmt_decode(cvt & 0x3fffff, x->env->arch >= BI_ARCH_V7, &pf) ||
+	    bi_pixfmt_bytes(&pf) > f->rt[rt].ibytes)
+		return unsupported("this conversion into a raw render target");
+	bi_pixfmt_store(&pf, c, (enum bi_regfmt)((cvt >> 24) & 7), 4,
+			f->tile->px[rt][fl->y * BI_TILE + fl->x]);
+	f->tile->dirty[rt][fl->y] |= (uint16_t)(1u << fl->x);
+	return 0;
+}
+
+/*
  * BLEND. In shader mode the thread continues at the blend shader (its
  * PC in the descriptor's high word, in the shader's 4 GiB) with the
  * colour in r0-r3 and the return address (the low word's [31:3], 0 to
@@ -361,10 +389,14 @@ static int blend(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	}
 	if ((lo & 3) == MODE_OFF || !(cov & 1) || !f->lane[lane].covered)
 		return 0;
-	if (rf != BI_RF_F32 && rf != BI_RF_F16)
-		return unsupported("blending an integer colour");
+	if (rf != BI_RF_F32 && rf != BI_RF_F16 && rf != BI_RF_S32 && rf != BI_RF_U32)
+		return unsupported("blending this register format");
 	for (unsigned i = 0; i < bi_reg_words(rf, 4); i++)
 		c[i] = bi_sr_read(x, lane, i);
+	if (((lo >> 16) & 0xf) < f->nrt && f->rt[(lo >> 16) & 0xf].raw)
+		return blend_raw(x, lane, (lo >> 16) & 0xf, lo & 3, hi, c);
+	if (rf != BI_RF_F32 && rf != BI_RF_F16)
+		return unsupported("blending an integer colour");
 	return bi_frag_blend(f, lane, (lo >> 16) & 0xf, lo & 3, rf, c);
 }
 

@@ -19,6 +19,7 @@
 #include "shader/fragment.h"
 #include "shader/frames.h"
 #include "shader/gfx_stats.h"
+#include "shader/preload.h"
 #include "shader/raster.h"
 #include "vgpu/regs.h"
 
@@ -33,6 +34,7 @@ struct frame {
 	struct bi_clip clip;
 	struct bi_plist plist; /* what the tiler drew */
 	struct bi_zs zs;
+	struct bi_frame_shaders fs;
 };
 
 static uint32_t unsupported(struct vgpu_job *job, const char *what)
@@ -48,8 +50,6 @@ static const char *check_params(const uint32_t *fb)
 {
 	if (fb[BI_FB_SAMPLES] != 1)
 		return "multisampling";
-	if (fb[BI_FB_PRE_FRAME0] || fb[BI_FB_PRE_FRAME1] || fb[BI_FB_POST_FRAME])
-		return "frame shaders (preload)";
 	return NULL;
 }
 
@@ -73,7 +73,7 @@ static uint32_t read_frame(const struct bi_gfx *g, struct vgpu_job *job,
 		return MALI_EXC_JOB_READ_FAULT;
 	bi_desc_unpack(bi_fb_fields(g->arch), BI_FB_COUNT, w, f->fb);
 	why = check_params(f->fb);
-	if (why)
+	if (why || bi_frame_shaders_decode(f->fb, &f->fs, &why))
 		return unsupported(job, why);
 	f->nrt = f->fb[BI_FB_RT_COUNT];
 	if (f->nrt > BI_MAX_RT)
@@ -145,7 +145,7 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 	if (!f || !t)
 		goto out;
 	exc = read_frame(g, job, f);
-	if (exc == MALI_EXC_DONE && f->plist.count) {
+	if (exc == MALI_EXC_DONE && (f->plist.count || f->fs.any)) {
 		r = bi_raster_new(g, job, &f->plist, f->rt, f->nrt, &f->zs, &f->clip);
 		if (!r)
 			exc = MALI_EXC_JOB_CONFIG_FAULT;
@@ -162,8 +162,8 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 			bi_tile_begin(t, f->rt, f->nrt, tx * BI_TILE, ty * BI_TILE);
 			if (bi_zs_begin(as, &f->zs, t))
 				exc = MALI_EXC_JOB_READ_FAULT;
-			else if (r)
-				exc = bi_raster_tile(r, t, &why);
+			else
+				exc = bi_frame_tile(&f->fs, r, t, &why);
 			if (why)
 				exc = unsupported(job, why);
 			if (exc != MALI_EXC_DONE)

@@ -361,8 +361,28 @@ static void span(int32_t a, int32_t b, unsigned t0, unsigned *lo, unsigned *hi)
 		*hi = 0, *lo = 1;
 }
 
-static uint32_t draw_prim(struct bi_raster *r, uint32_t i, struct bi_tile *t,
-			  const char **why)
+/* The pixels of tile @t that @p's extent reaches, [x0, x1] x [y0, y1]:
+ * false if none (a homogeneous primitive's extent is the screen's). */
+static bool extent(const struct bi_prim *p, const struct bi_tile *t, unsigned *x0,
+		   unsigned *x1, unsigned *y0, unsigned *y1)
+{
+	if (p->flags & BI_PRIM_HOMOGENEOUS) {
+		*x0 = t->x0;
+		*y0 = t->y0;
+		*x1 = *x0 + BI_TILE - 1;
+		*y1 = *y0 + BI_TILE - 1;
+		return true;
+	}
+	span(OS_MIN(OS_MIN(p->x[0], p->x[1]), p->x[2]) - p->half,
+	     OS_MAX(OS_MAX(p->x[0], p->x[1]), p->x[2]) + p->half, t->x0, x0, x1);
+	span(OS_MIN(OS_MIN(p->y[0], p->y[1]), p->y[2]) - p->half,
+	     OS_MAX(OS_MAX(p->y[0], p->y[1]), p->y[2]) + p->half, t->y0, y0, y1);
+	return *x0 <= *x1 && *y0 <= *y1;
+}
+
+/* Draws r->f.prim, primitive @i, into tile @t. */
+static uint32_t draw_it(struct bi_raster *r, uint32_t i, struct bi_tile *t,
+			const char **why)
 {
 	unsigned nqw = bi_arch_lanes(r->g->arch) / 4, nq = 0, qx[2], qy[2];
 	unsigned x0, x1, y0, y1;
@@ -370,25 +390,12 @@ static uint32_t draw_prim(struct bi_raster *r, uint32_t i, struct bi_tile *t,
 	uint32_t exc;
 	int err = 0;
 
-	if (bi_plist_read(r->as, &r->l, i, p))
-		return MALI_EXC_JOB_READ_FAULT;
-	if (p->flags & BI_PRIM_HOMOGENEOUS) {
-		/* its extent is the screen's: test the whole tile */
+	if (p->flags & BI_PRIM_HOMOGENEOUS)
 		bi_prim_homogeneous(p, &r->hom);
-		x0 = t->x0;
-		y0 = t->y0;
-		x1 = x0 + BI_TILE - 1;
-		y1 = y0 + BI_TILE - 1;
-		goto draw;
-	}
-	orient(p);
-	span(OS_MIN(OS_MIN(p->x[0], p->x[1]), p->x[2]) - p->half,
-	     OS_MAX(OS_MAX(p->x[0], p->x[1]), p->x[2]) + p->half, t->x0, &x0, &x1);
-	span(OS_MIN(OS_MIN(p->y[0], p->y[1]), p->y[2]) - p->half,
-	     OS_MAX(OS_MAX(p->y[0], p->y[1]), p->y[2]) + p->half, t->y0, &y0, &y1);
-	if (x0 > x1 || y0 > y1)
+	else
+		orient(p);
+	if (!extent(p, t, &x0, &x1, &y0, &y1))
 		return MALI_EXC_DONE;
-draw:
 	exc = use_draw(r, p->dcd, why);
 	if (exc != MALI_EXC_DONE)
 		return exc;
@@ -408,6 +415,36 @@ draw:
 	if (nq && !err)
 		err = shade(r, i, qx, qy, nq, t);
 	return err ? bi_exception_of(err) : MALI_EXC_DONE;
+}
+
+static uint32_t draw_prim(struct bi_raster *r, uint32_t i, struct bi_tile *t,
+			  const char **why)
+{
+	if (bi_plist_read(r->as, &r->l, i, &r->f.prim))
+		return MALI_EXC_JOB_READ_FAULT;
+	return draw_it(r, i, t, why);
+}
+
+uint32_t bi_raster_prim(struct bi_raster *r, struct bi_tile *t, const struct bi_prim *p,
+			const char **why)
+{
+	*why = NULL;
+	r->f.prim = *p;
+	return draw_it(r, 0, t, why);
+}
+
+int bi_raster_tile_hit(struct bi_raster *r, const struct bi_tile *t)
+{
+	unsigned x0, x1, y0, y1;
+	struct bi_prim p;
+
+	for (uint32_t i = 0; i < r->l.count; i++) {
+		if (bi_plist_read(r->as, &r->l, i, &p))
+			return -1;
+		if (extent(&p, t, &x0, &x1, &y0, &y1))
+			return 1;
+	}
+	return 0;
 }
 
 uint32_t bi_raster_tile(struct bi_raster *r, struct bi_tile *t, const char **why)

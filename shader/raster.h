@@ -80,6 +80,15 @@ void bi_raster_free(struct bi_raster *r);
  * job's fault (*@why names what is not modelled, for JOB_CONFIG_FAULT). */
 uint32_t bi_raster_tile(struct bi_raster *r, struct bi_tile *t, const char **why);
 
+/* Draws primitive @p (not from the list: a frame shader's, primitive
+ * index 0) into tile @t, as bi_raster_tile does the list's. */
+uint32_t bi_raster_prim(struct bi_raster *r, struct bi_tile *t, const struct bi_prim *p,
+			const char **why);
+
+/* Whether a primitive of the list reaches tile @t (its bounding box, as
+ * the tiler bins them): 1, 0, or -1 after an MMU fault. */
+int bi_raster_tile_hit(struct bi_raster *r, const struct bi_tile *t);
+
 /* Covered pixels the fragment shader ran for so far (0 for NULL). */
 uint64_t bi_raster_fragments(const struct bi_raster *r);
 
