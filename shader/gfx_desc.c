@@ -58,6 +58,15 @@ static const struct bi_field fb_fields[BI_FB_COUNT] = {
 	[BI_FB_TILER_HI] = F(15, 0, 32),
 };
 
+/* An AFBC target overlays words 4-9: its header array, the header row
+ * stride in superblocks, flags (bit 17 the lossless colour transform,
+ * YTR), and its body in the linear target's base. */
+#define AFBC_OVERLAY                                     \
+	[BI_RT_AFBC_HEADER_LO] = F(4, 0, 32),            \
+	[BI_RT_AFBC_HEADER_HI] = F(5, 0, 32),            \
+	[BI_RT_AFBC_STRIDE] = F(6, 0, 13),               \
+	[BI_RT_AFBC_FLAGS] = F(7, 0, 32)
+
 /* Word 1 differs: v6 has a byte order and a 2-bit block format, v7 a
  * 4-bit block format in their place. */
 #define RT_COMMON                                        \
@@ -76,7 +85,8 @@ static const struct bi_field fb_fields[BI_FB_COUNT] = {
 	[BI_RT_CLEAR0] = F(12, 0, 32),                   \
 	[BI_RT_CLEAR1] = F(13, 0, 32),                   \
 	[BI_RT_CLEAR2] = F(14, 0, 32),                   \
-	[BI_RT_CLEAR3] = F(15, 0, 32)
+	[BI_RT_CLEAR3] = F(15, 0, 32),                   \
+	AFBC_OVERLAY
 
 static const struct bi_field rt_fields_v6[BI_RT_COUNT] = {
 	RT_COMMON,

@@ -41,11 +41,14 @@
  * linear (2, 4 or 8 taps), every wrap mode in each coordinate, integer
  * formats nearest; in fragment shaders TEXS_2D and VAR_TEX (frag_msg.c)
  * at the LOD of the quad's derivatives, biased and clamped by the
- * sampler; mipmaps nearest or trilinear. AFBC, cube maps, other computed
+ * sampler; mipmaps nearest or trilinear. AFBC surfaces (afbc.h) of
+ * uncompressed and solid-colour superblocks are read. Compressed AFBC
+ * subblocks, AFBC with tiled headers, cube maps, other computed
  * LODs, gradients, gathers, shadow compares, texel offsets, linear filtering
  * of integer formats and 16-bit integer results of lookups are
  * BI_FAULT_UNIMPLEMENTED: the job faults rather than guessing.
  */
+#include "shader/afbc.h"
 #include "shader/format.h"
 #include "shader/interp_priv.h"
 
@@ -57,6 +60,7 @@
 #define ATTR_TYPE_3D_INTERLEAVED 6
 #define TEX_TILED 1
 #define TEX_LINEAR 2
+#define TEX_AFBC 12
 #define TEX_OP_FETCH 6
 #define TEX_OP_TEX 7
 #define FETCH_TEXEL 1
@@ -347,10 +351,10 @@ static int texture_read(struct bi_tctx *x, unsigned index, struct texture *t)
 	t->order = (t->w[2] >> 12) & 0xf;
 	t->levels = ((t->w[2] >> 16) & 0x1f) + 1;
 	t->surfaces = t->w[4] | (uint64_t)t->w[5] << 32;
-	if ((t->order != TEX_LINEAR && t->order != TEX_TILED) ||
+	if ((t->order != TEX_LINEAR && t->order != TEX_TILED && t->order != TEX_AFBC) ||
 	    !bi_pixfmt_decode(t->w[0] >> 10, V7(x), &t->pf) ||
 	    !bi_pixfmt_swizzle(&t->pf, t->w[2] & 0xfff))
-		return BI_FAULT_UNIMPLEMENTED; /* AFBC, unsupported formats */
+		return BI_FAULT_UNIMPLEMENTED; /* AFBC tiled, unsupported formats */
 	return 0;
 }
 
@@ -361,6 +365,41 @@ static uint32_t texture_size(const struct texture *t, unsigned d, unsigned level
 				: (t->w[7] & 0xffff) + 1;
 
 	return OS_MAX(1u, n >> level);
+}
+
+/*
+ * The address of texel (@x, @y, @z) of an AFBC surface @surf (afbc.h),
+ * @w texels wide, into *@va; its bytes in @buf when its superblock is one
+ * colour. The surface pointer's low 6 bits are flags (the colour
+ * transform, among others; an uncompressed subblock needs none of them);
+ * the row stride is that of the headers (v7), or 0 for as many
+ * superblocks as the width needs (v6); the surface stride is between the
+ * slices of a 3D texture.
+ */
+static int afbc_texel(struct bi_tctx *x, const uint32_t surf[4], uint32_t w,
+		      uint32_t cx, uint32_t cy, uint32_t z, unsigned bpp,
+		      uint64_t *va, uint8_t *buf)
+{
+	uint64_t base = ((surf[0] | (uint64_t)surf[1] << 32) & ~63ull) + (uint64_t)z * surf[3];
+	uint32_t stride = surf[2] ? surf[2] : (w + BI_AFBC_SB - 1) / BI_AFBC_SB * BI_AFBC_HEADER;
+	uint8_t hdr[BI_AFBC_HEADER];
+	uint64_t off;
+	int err;
+
+	*va = base + (uint64_t)(cy / BI_AFBC_SB) * stride + (cx / BI_AFBC_SB) * BI_AFBC_HEADER;
+	err = rd(x, *va, hdr, sizeof(hdr));
+	if (err)
+		return err;
+	switch (bi_afbc_locate(hdr, bpp, cx % BI_AFBC_SB, cy % BI_AFBC_SB, &off)) {
+	case 1:
+		os_memcpy(buf, hdr + 8, bpp);
+		return 0;
+	case 0:
+		*va = base + off;
+		return rd(x, *va, buf, bpp);
+	default:
+		return BI_FAULT_UNIMPLEMENTED; /* compressed subblocks */
+	}
 }
 
 /* Texel (cx, cy, z) of @layer and @level in register format @rf; zeros
@@ -382,7 +421,10 @@ static int texel(struct bi_tctx *x, unsigned lane, const struct texture *t,
 		return 0;
 	/* one surface per (layer, level) of a single-sample texture */
 	err = rd(x, t->surfaces + 16ull * (layer * t->levels + level), surf, sizeof(surf));
-	if (!err) {
+	if (!err && t->order == TEX_AFBC) {
+		err = afbc_texel(x, surf, texture_size(t, 0, level), (uint32_t)cx,
+				 (uint32_t)cy, z, bpp, &va, buf);
+	} else if (!err) {
 		va = (surf[0] | (uint64_t)surf[1] << 32) +
 		     texel_offset(t->order == TEX_TILED, (uint32_t)cx, (uint32_t)cy, bpp,
 				  surf[2]) + (uint64_t)z * surf[3];

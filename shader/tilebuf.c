@@ -3,6 +3,7 @@
  * The tile buffer and its write-back (tilebuf.h).
  */
 #include "shader/tilebuf.h"
+#include "shader/afbc.h"
 
 /* Internal (tile buffer) formats: bytes per pixel; raw ones are copied
  * byte for byte, the others hold 8-bit channels. Only those whose
@@ -32,6 +33,23 @@ static const struct internal_fmt writeback_fmts[32] = {
 	[19] = { 4, false }, /* R8G8B8A8 */
 };
 
+/* The AFBC flag for the lossless colour transform: an uncompressed
+ * subblock holds its pixels untransformed, so it changes nothing here. */
+#define AFBC_YTR (1u << 17)
+
+/* Whether every superblock's body offset (32 bits, from the header
+ * array) can reach it: the body at most 4 GiB past the headers' start,
+ * for any of the 4096 x 4096 superblocks a framebuffer may have. */
+static bool afbc_fits(const uint32_t *f, unsigned bytes)
+{
+	uint64_t header = f[BI_RT_AFBC_HEADER_LO] | (uint64_t)f[BI_RT_AFBC_HEADER_HI] << 32;
+	uint64_t body = f[BI_RT_BASE_LO] | (uint64_t)f[BI_RT_BASE_HI] << 32;
+	uint64_t last = ((uint64_t)4096 * (f[BI_RT_AFBC_STRIDE] + 1)) *
+			BI_TILE * BI_TILE * bytes;
+
+	return body >= header && body - header + last <= 0xffffffffu;
+}
+
 int bi_rt_decode(enum bi_arch arch, const uint32_t *w, struct bi_rt *rt,
 		 const char **why)
 {
@@ -54,11 +72,13 @@ int bi_rt_decode(enum bi_arch arch, const uint32_t *w, struct bi_rt *rt,
 		*why = "this internal colour format";
 	else if (f[BI_RT_MSAA] || f[BI_RT_SRGB] || f[BI_RT_ENDIAN])
 		*why = "multisampled, sRGB or big-endian write-back";
-	else if (rt->write && (rt->block == BI_BLOCK_AFBC ||
-			       rt->block == BI_BLOCK_AFBC_TILED))
-		*why = "AFBC write-back";
+	else if (rt->write && rt->block == BI_BLOCK_AFBC &&
+		 (f[BI_RT_AFBC_FLAGS] & ~AFBC_YTR))
+		*why = "AFBC write-back with these flags (wide or split blocks)";
+	else if (rt->write && rt->block == BI_BLOCK_AFBC && !afbc_fits(f, out->bytes))
+		*why = "an AFBC body not within 4 GiB after its header";
 	else if (rt->write && rt->block != BI_BLOCK_LINEAR &&
-		 rt->block != BI_BLOCK_U_INTERLEAVED)
+		 rt->block != BI_BLOCK_U_INTERLEAVED && rt->block != BI_BLOCK_AFBC)
 		*why = "this block format";
 	else if (rt->write && (!out->bytes || out->raw != in->raw ||
 			       out->bytes > in->bytes))
@@ -68,6 +88,9 @@ int bi_rt_decode(enum bi_arch arch, const uint32_t *w, struct bi_rt *rt,
 	rt->ibytes = in->bytes;
 	rt->wbytes = out->bytes;
 	rt->raw = in->raw;
+	rt->afbc_header = f[BI_RT_AFBC_HEADER_LO] |
+			  (uint64_t)f[BI_RT_AFBC_HEADER_HI] << 32;
+	rt->afbc_stride = f[BI_RT_AFBC_STRIDE];
 	for (unsigned c = 0; c < 4; c++)
 		rt->swizzle[c] = (f[BI_RT_SWIZZLE] >> (3 * c)) & 7;
 	for (unsigned i = 0; i < BI_PIXEL_MAX; i++)
@@ -138,11 +161,31 @@ static unsigned row_mask(const struct bi_tile *t, unsigned i,
 	return m;
 }
 
+/* A tile of an AFBC target, when any of its pixels is written: its
+ * superblock's header and uncompressed body, placed as in a sparse
+ * buffer. */
+static int afbc_write(struct vgpu_as *as, struct bi_tile *t, unsigned i,
+		      const struct bi_rt *rt)
+{
+	const unsigned n = rt->wbytes, sb_bytes = BI_TILE * BI_TILE * n;
+	uint64_t sb = (uint64_t)(t->y0 / BI_TILE) * rt->afbc_stride + t->x0 / BI_TILE;
+	uint64_t body = rt->base + sb * sb_bytes;
+	uint8_t hdr[BI_AFBC_HEADER];
+
+	for (unsigned p = 0; p < BI_TILE * BI_TILE; p++)
+		pack(rt, t->px[i][p], t->packed + p * n);
+	bi_afbc_encode(t->packed, n, (uint32_t)(body - rt->afbc_header), hdr, t->out);
+	if (vgpu_as_write(as, body, t->out, sb_bytes))
+		return -1;
+	return vgpu_as_write(as, rt->afbc_header + sb * BI_AFBC_HEADER, hdr,
+			     sizeof(hdr));
+}
+
 int bi_tile_write(struct vgpu_as *as, struct bi_tile *t, unsigned i,
 		  const struct bi_rt *rt, const struct bi_clip *clip)
 {
 	uint8_t *buf = t->out;
-	unsigned masks[BI_TILE], full = 0;
+	unsigned masks[BI_TILE], full = 0, any = 0;
 	const unsigned n = rt->wbytes;
 
 	if (!rt->write)
@@ -150,7 +193,10 @@ int bi_tile_write(struct vgpu_as *as, struct bi_tile *t, unsigned i,
 	for (unsigned y = 0; y < BI_TILE; y++) {
 		masks[y] = row_mask(t, i, rt, clip, y);
 		full += masks[y] == 0xffff;
+		any |= masks[y];
 	}
+	if (rt->block == BI_BLOCK_AFBC)
+		return any ? afbc_write(as, t, i, rt) : 0;
 	/* A whole u-interleaved tile is one contiguous block. */
 	if (rt->block == BI_BLOCK_U_INTERLEAVED && full == BI_TILE) {
 		for (unsigned y = 0; y < BI_TILE; y++)

@@ -9,7 +9,8 @@
  * 16 u-interleaved (blocks of 16 x 16 pixels, row-major with the row
  * stride between rows of blocks; inside a block, pixel (x, y) is number
  * u(x, y) whose bit 2i is bit i of x ^ y and bit 2i + 1 is bit i of y).
- * AFBC is not modelled: a render target that asks for it fails the job.
+ * AFBC (afbc.h): a tile is one superblock, written whole (every pixel of
+ * the tile, uncompressed) when any of its pixels is written.
  */
 #ifndef VGPU_SHADER_TILEBUF_H
 #define VGPU_SHADER_TILEBUF_H
@@ -33,6 +34,8 @@ struct bi_rt {
 	bool clean_write;   /* pixels nothing drew on are written too */
 	uint8_t swizzle[4]; /* per written channel: 0-3 a channel, 4 = 0, 5 = 1 */
 	uint8_t clear[BI_PIXEL_MAX];
+	uint64_t afbc_header;  /* AFBC: the header array; the body at base */
+	uint32_t afbc_stride;  /* AFBC: superblocks per header row */
 };
 
 /* The pixels of one tile of every render target. */
@@ -44,6 +47,7 @@ struct bi_tile {
 	uint8_t s[BI_TILE * BI_TILE];       /* stencil */
 	/* write-back scratch: too big for a kernel stack */
 	uint8_t out[BI_TILE * BI_TILE * BI_PIXEL_MAX];
+	uint8_t packed[BI_TILE * BI_TILE * BI_PIXEL_MAX]; /* AFBC: before encoding */
 };
 
 /* The pixels a fragment job may write: [x0, x1) x [y0, y1). */

@@ -3,11 +3,13 @@
  * FRAGMENT jobs on hand-built descriptors through the GPU model (board,
  * page tables, job slot): the clear colour written back in the linear
  * and 16x16 u-interleaved layouts, clipped to the framebuffer's bounds,
- * swizzled, raw formats copied; what is not modelled (AFBC) and tiles
- * outside the framebuffer fail the job with their exception codes. The
+ * swizzled, raw formats copied; in AFBC, a header and an uncompressed
+ * body per tile; what is not modelled (AFBC flags) and tiles outside the
+ * framebuffer fail the job with their exception codes. The
  * frame hook (shader/frames.h) reads the targets back as RGBA8.
  */
 #include "harness.h"
+#include "shader/afbc.h"
 #include "shader/compute.h"
 #include "vgpu/vgpu_test.h"
 
@@ -98,6 +100,25 @@ static uint32_t run(struct __fixture_frag *self)
 #define V6_LINEAR (2u << 10)
 #define V6_AFBC (3u << 10)
 #define V7_U_INTERLEAVED (1u << 8)
+
+/* An AFBC target of one superblock: headers at TARGET, the body 256
+ * bytes on, with AFBC flags @flags. */
+static void afbc_target(struct __fixture_frag *self, uint32_t flags)
+{
+	struct fb_spec s = { .w = 16, .h = 16, .bx = 15, .by = 15, .ifmt = 1,
+			     .wfmt = 19, .block = V6_AFBC, .swizzle = SWZ_RGBA,
+			     .clear = { 0x80604020 } };
+	uint32_t *rt = w32(self, FBD + 128);
+
+	build(self, &s);
+	rt[4] = (uint32_t)TARGET;
+	rt[5] = (uint32_t)(TARGET >> 32);
+	rt[6] = 1;      /* one superblock a header row */
+	rt[7] = flags;
+	rt[8] = (uint32_t)(TARGET + 256);
+	rt[9] = (uint32_t)((TARGET + 256) >> 32);
+	rt[10] = 0;
+}
 
 TEST_F(frag, linear_clear_clipped_to_bounds_and_swizzled)
 {
@@ -195,8 +216,6 @@ TEST_F(frag, frame_hook_reads_u_interleaved_back_and_skips_raw_and_faults)
 	struct fb_spec raw = { .w = 16, .h = 32, .bx = 15, .by = 31, .tmax_y = 1,
 			       .ifmt = 36, .wfmt = 6, .block = V6_U_INTERLEAVED,
 			       .row_stride = 256 * 12, .clear = { 1, 2, 3, 4 } };
-	struct fb_spec afbc = { .w = 16, .h = 16, .bx = 15, .by = 15, .ifmt = 1,
-				.wfmt = 19, .block = V6_AFBC, .row_stride = 64 };
 	static struct seen seen;
 
 	bi_compute_set_frame_hook(self->bc, on_frame, &seen);
@@ -213,7 +232,7 @@ TEST_F(frag, frame_hook_reads_u_interleaved_back_and_skips_raw_and_faults)
 	ASSERT_NONNULL(seen.why);
 	EXPECT_NONNULL(strstr(seen.why, "raw"));
 	/* a failed job wrote no frame */
-	build(self, &afbc);
+	afbc_target(self, 1u << 16); /* AFBC flags not modelled */
 	EXPECT_EQ(run(self), MALI_EXC_JOB_CONFIG_FAULT);
 	EXPECT_EQ(seen.calls, 2u);
 }
@@ -259,12 +278,31 @@ TEST_F(frag, whole_u_interleaved_tiles_and_raw_formats)
 	EXPECT_EQ(px[3 * 512], 0xeeeeeeeeu);
 }
 
-TEST_F(frag, afbc_is_a_config_fault)
+TEST_F(frag, afbc_clear_is_a_header_and_uncompressed_body)
 {
-	struct fb_spec s = { .w = 16, .h = 16, .bx = 15, .by = 15, .ifmt = 1,
-			     .wfmt = 19, .block = V6_AFBC, .row_stride = 64 };
+	const uint8_t *hdr = (const uint8_t *)w32(self, TARGET);
+	unsigned bad = 0;
 
-	build(self, &s);
+	afbc_target(self, 1u << 17 /* YTR */);
+	ASSERT_EQ(run(self), MALI_EXC_DONE);
+	/* the body 256 bytes after the headers */
+	EXPECT_EQ(hdr[0] | hdr[1] << 8 | hdr[2] << 16 | (uint32_t)hdr[3] << 24, 256u);
+	for (unsigned y = 0; y < 16; y++)
+		for (unsigned x = 0; x < 16; x++) {
+			uint64_t off;
+
+			if (bi_afbc_locate(hdr, 4, x, y, &off) || off > 256 + 1020 ||
+			    *w32(self, TARGET + off) != 0x80604020u)
+				bad++;
+		}
+	EXPECT_EQ(bad, 0u);
+	/* nothing past the body */
+	EXPECT_EQ(*w32(self, TARGET + 256 + 1024), 0xeeeeeeeeu);
+}
+
+TEST_F(frag, afbc_flags_not_modelled_are_a_config_fault)
+{
+	afbc_target(self, 1u << 16);
 	EXPECT_EQ(run(self), MALI_EXC_JOB_CONFIG_FAULT);
 	EXPECT_EQ(*w32(self, TARGET), 0xeeeeeeeeu);
 }

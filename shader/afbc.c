@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/*
+ * AFBC superblocks (afbc.h).
+ */
+#include "shader/afbc.h"
+
+/*
+ * The storage order of the 4 x 4 subblocks of a 16 x 16 superblock, by
+ * position (row-major, 4 to a row): a path through neighbouring
+ * subblocks, so that a superblock's data stays local.
+ */
+static const uint8_t sub_order[16] = {
+	2, 1, 14, 13,
+	3, 0, 15, 12,
+	4, 7, 8, 11,
+	5, 6, 9, 10,
+};
+
+static unsigned sub_size(const uint8_t *hdr, unsigned i)
+{
+	unsigned bit = 32 + 6 * i;
+	unsigned v = hdr[bit / 8] | (unsigned)hdr[bit / 8 + 1] << 8;
+
+	return (v >> (bit % 8)) & 0x3f;
+}
+
+static void set_sub_size(uint8_t *hdr, unsigned i, unsigned size)
+{
+	unsigned bit = 32 + 6 * i;
+
+	hdr[bit / 8] |= (uint8_t)(size << (bit % 8));
+	hdr[bit / 8 + 1] |= (uint8_t)(size >> (8 - bit % 8));
+}
+
+void bi_afbc_encode(const uint8_t *px, unsigned bpp, uint32_t body_offset,
+		    uint8_t hdr[BI_AFBC_HEADER], uint8_t *body)
+{
+	os_memset(hdr, 0, BI_AFBC_HEADER);
+	for (unsigned i = 0; i < 4; i++)
+		hdr[i] = (uint8_t)(body_offset >> (8 * i));
+	for (unsigned i = 0; i < 16; i++)
+		set_sub_size(hdr, i, BI_AFBC_SUB_UNCOMPRESSED);
+	for (unsigned s = 0; s < 16; s++) {
+		uint8_t *sub = body + (size_t)sub_order[s] * 16 * bpp;
+
+		for (unsigned y = 0; y < 4; y++)
+			os_memcpy(sub + y * 4 * bpp,
+				  px + (((s / 4) * 4 + y) * BI_AFBC_SB + (s % 4) * 4) * bpp,
+				  4 * bpp);
+	}
+}
+
+int bi_afbc_locate(const uint8_t hdr[BI_AFBC_HEADER], unsigned bpp,
+		   unsigned x, unsigned y, uint64_t *off)
+{
+	uint32_t body = hdr[0] | hdr[1] << 8 | hdr[2] << 16 | (uint32_t)hdr[3] << 24;
+	unsigned want = sub_order[(y / 4) * 4 + x / 4];
+	uint64_t at = body;
+
+	if (!body)
+		return 1;
+	for (unsigned i = 0; i < want; i++) {
+		unsigned n = sub_size(hdr, i);
+
+		at += n == BI_AFBC_SUB_UNCOMPRESSED ? 16 * bpp : n;
+	}
+	if (sub_size(hdr, want) != BI_AFBC_SUB_UNCOMPRESSED)
+		return -1;
+	*off = at + ((y % 4) * 4 + x % 4) * bpp;
+	return 0;
+}

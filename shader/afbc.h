@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Arm Framebuffer Compression as Bifrost v6/v7 render targets and
+ * textures use it: 16 x 16 pixel superblocks, each with a 16-byte header
+ * in a row-major header array (a row every "row stride" superblocks).
+ * A header holds the byte offset of the superblock's body from the start
+ * of the header array (bytes 0-3; 0 means the superblock is one colour,
+ * stored in bytes 8-15 of the header), then sixteen 6-bit sizes, one per
+ * 4 x 4 subblock, little-endian from bit 32, in the subblocks' storage
+ * order. A size of 1 marks an uncompressed subblock: its 16 pixels in
+ * raster order, whole pixels of the format's bytes. Bodies are placed as
+ * a sparse buffer places them: superblock i at i times the largest
+ * superblock after the body base, so a superblock's body never moves.
+ *
+ * The encoder writes every subblock uncompressed, the simplest valid
+ * stream; the decoder reads uncompressed and solid-colour superblocks
+ * and refuses compressed subblocks (the caller faults the job).
+ */
+#ifndef VGPU_SHADER_AFBC_H
+#define VGPU_SHADER_AFBC_H
+
+#include "os/os.h"
+
+#define BI_AFBC_SB 16      /* superblock edge, pixels */
+#define BI_AFBC_HEADER 16  /* header bytes per superblock */
+#define BI_AFBC_SUB_UNCOMPRESSED 1
+
+/* Encodes the 256 pixels @px (raster order, @bpp bytes each) of one
+ * superblock whose body lies @body_offset bytes after the header array:
+ * its header in @hdr and its body (256 * @bpp bytes) in @body. */
+void bi_afbc_encode(const uint8_t *px, unsigned bpp, uint32_t body_offset,
+		    uint8_t hdr[BI_AFBC_HEADER], uint8_t *body);
+
+/* Where pixel (@x, @y) (0-15) of the superblock with header @hdr lies:
+ * 0 and *@off, its byte offset from the header array; 1 when the
+ * superblock is one colour (the pixel is bytes 8.. of @hdr); -1 when its
+ * subblock is compressed. */
+int bi_afbc_locate(const uint8_t hdr[BI_AFBC_HEADER], unsigned bpp,
+		   unsigned x, unsigned y, uint64_t *off);
+
+#endif

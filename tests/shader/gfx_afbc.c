@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+/*
+ * AFBC superblocks (shader/afbc.h): the encoder's output against the
+ * layout (body offset, 6-bit subblock sizes, subblock storage order),
+ * the decoder's reading of it pixel for pixel, of solid-colour and of
+ * partly compressed superblocks, and the render target descriptor's
+ * AFBC checks.
+ */
+#include "harness.h"
+#include "shader/afbc.h"
+#include "shader/tilebuf.h"
+
+/* A superblock of distinct pixels of @bpp bytes. */
+static void pattern(uint8_t *px, unsigned bpp)
+{
+	for (unsigned i = 0; i < 256 * bpp; i++)
+		px[i] = (uint8_t)(i * 7 + i / 256);
+}
+
+TEST(header_holds_body_offset_and_uncompressed_sizes)
+{
+	uint8_t px[256 * 4], hdr[16], body[256 * 4];
+	static const uint8_t sizes[3] = { 0x41, 0x10, 0x04 };
+
+	pattern(px, 4);
+	bi_afbc_encode(px, 4, 0x12345678, hdr, body);
+	EXPECT_EQ(hdr[0], 0x78);
+	EXPECT_EQ(hdr[3], 0x12);
+	/* sixteen sizes of 1, six bits each from bit 32 */
+	for (unsigned i = 4; i < 16; i++)
+		EXPECT_EQ(hdr[i], sizes[(i - 4) % 3]);
+}
+
+TEST(subblocks_stored_in_afbc_order)
+{
+	uint8_t px[256 * 4], hdr[16], body[256 * 4];
+
+	pattern(px, 4);
+	bi_afbc_encode(px, 4, 256, hdr, body);
+	/* the subblock at (4, 4) is stored first, the one at (0, 0) third,
+	 * the one at (4, 0) second; each in raster order */
+	EXPECT_EQ(memcmp(body, px + (4 * 16 + 4) * 4, 16), 0);
+	EXPECT_EQ(memcmp(body + 16, px + (5 * 16 + 4) * 4, 16), 0);
+	EXPECT_EQ(memcmp(body + 64, px + 4 * 4, 16), 0);
+	EXPECT_EQ(memcmp(body + 128, px, 16), 0);
+	EXPECT_EQ(memcmp(body + 15 * 64, px + (4 * 16 + 8) * 4, 16), 0);
+}
+
+/* Every pixel found where the decoder says, for 1 to 16 bytes a pixel. */
+TEST(round_trip_every_pixel)
+{
+	static const unsigned bpps[] = { 1, 2, 4, 8, 16 };
+	static uint8_t px[256 * 16], mem[256 + 256 * 16];
+
+	for (unsigned b = 0; b < 5; b++) {
+		unsigned bpp = bpps[b], bad = 0;
+
+		pattern(px, bpp);
+		memset(mem, 0xee, sizeof(mem));
+		bi_afbc_encode(px, bpp, 256, mem, mem + 256);
+		for (unsigned y = 0; y < 16; y++) {
+			for (unsigned x = 0; x < 16; x++) {
+				uint64_t off = 0;
+
+				if (bi_afbc_locate(mem, bpp, x, y, &off) ||
+				    off + bpp > sizeof(mem) ||
+				    memcmp(mem + off, px + (y * 16 + x) * bpp, bpp))
+					bad++;
+			}
+		}
+		if (bad)
+			TH_LOG("%u bytes a pixel: %u pixels wrong", bpp, bad);
+		EXPECT_EQ(bad, 0u);
+	}
+}
+
+TEST(zero_body_offset_is_one_colour)
+{
+	uint8_t hdr[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4 };
+	uint64_t off = 99;
+
+	EXPECT_EQ(bi_afbc_locate(hdr, 4, 9, 13, &off), 1);
+	EXPECT_EQ(off, 99u);
+}
+
+TEST(compressed_subblocks_refused_and_skipped)
+{
+	uint8_t px[256 * 4], hdr[16], body[256 * 4];
+	uint64_t off;
+
+	pattern(px, 4);
+	bi_afbc_encode(px, 4, 1000, hdr, body);
+	/* subblock 0 (at (4, 4)) now 20 bytes of compressed data */
+	hdr[4] = (uint8_t)((hdr[4] & ~0x3f) | 20);
+	EXPECT_EQ(bi_afbc_locate(hdr, 4, 5, 6, &off), -1);
+	/* subblock 1 (at (4, 0)) follows those 20 bytes */
+	ASSERT_EQ(bi_afbc_locate(hdr, 4, 5, 1, &off), 0);
+	EXPECT_EQ(off, 1000u + 20 + (1 * 4 + 1) * 4);
+}
+
+/* An RGBA8 render target descriptor (v6) in AFBC with @flags. */
+static void afbc_rt(uint32_t *w, uint64_t header, uint64_t body, uint32_t flags)
+{
+	memset(w, 0, BI_RT_BYTES);
+	w[0] = 1u << 26;                              /* internal R8G8B8A8 */
+	w[1] = 1 | 19 << 3 | 3 << 10 | 0x688u << 16; /* write, RGBA8, AFBC */
+	w[4] = (uint32_t)header;
+	w[5] = (uint32_t)(header >> 32);
+	w[6] = 4;
+	w[7] = flags;
+	w[8] = (uint32_t)body;
+	w[9] = (uint32_t)(body >> 32);
+}
+
+TEST(rt_decode_afbc)
+{
+	uint32_t w[BI_RT_BYTES / 4];
+	struct bi_rt rt;
+	const char *why;
+
+	afbc_rt(w, 0x10000, 0x10100, 1u << 17);
+	ASSERT_EQ(bi_rt_decode(BI_ARCH_V6, w, &rt, &why), 0);
+	EXPECT_EQ(rt.block, BI_BLOCK_AFBC);
+	EXPECT_EQ(rt.afbc_header, 0x10000u);
+	EXPECT_EQ(rt.base, 0x10100u);
+	EXPECT_EQ(rt.afbc_stride, 4u);
+	/* flags it does not model */
+	afbc_rt(w, 0x10000, 0x10100, 1u << 16);
+	EXPECT_EQ(bi_rt_decode(BI_ARCH_V6, w, &rt, &why), -1);
+	EXPECT_NONNULL(strstr(why, "AFBC"));
+	/* a body before its header */
+	afbc_rt(w, 0x10000, 0x8000, 0);
+	EXPECT_EQ(bi_rt_decode(BI_ARCH_V6, w, &rt, &why), -1);
+	EXPECT_NONNULL(strstr(why, "AFBC body"));
+}
+
+TEST_HARNESS_MAIN
