@@ -57,7 +57,7 @@ int bi_afbc_locate(const uint8_t hdr[BI_AFBC_HEADER], unsigned bpp,
 	unsigned want = sub_order[(y / 4) * 4 + x / 4];
 	uint64_t at = body;
 
-	if (!body)
+	if (!sub_size(hdr, 0))
 		return 1;
 	for (unsigned i = 0; i < want; i++) {
 		unsigned n = sub_size(hdr, i);

@@ -4,11 +4,12 @@
  * textures use it: 16 x 16 pixel superblocks, each with a 16-byte header
  * in a row-major header array (a row every "row stride" superblocks).
  * A header holds the byte offset of the superblock's body from the start
- * of the header array (bytes 0-3; 0 means the superblock is one colour,
- * stored in bytes 8-15 of the header), then sixteen 6-bit sizes, one per
- * 4 x 4 subblock, little-endian from bit 32, in the subblocks' storage
- * order. A size of 1 marks an uncompressed subblock: its 16 pixels in
- * raster order, whole pixels of the format's bytes. Bodies are placed as
+ * of the header array (bytes 0-3), then sixteen 6-bit sizes, one per 4 x
+ * 4 subblock, little-endian from bit 32, in the subblocks' storage order.
+ * A size of 1 marks an uncompressed subblock: its 16 pixels in raster
+ * order, whole pixels of the format's bytes. A first size of 0 marks a
+ * superblock of one colour (v7), stored from byte 8 of the header; an
+ * all-zero header, as a freshly zeroed buffer holds, reads as one. Bodies are placed as
  * a sparse buffer places them: superblock i at i times the largest
  * superblock after the body base, so a superblock's body never moves.
  *

@@ -174,5 +174,9 @@ TEST(triangle_g71_afbc) { against_llvmpipe(_metadata, "gfx_triangle", "g71", NUL
 TEST(triangle_g52_afbc) { against_llvmpipe(_metadata, "gfx_triangle", "g52", NULL, 64, 48, 2, true); }
 TEST(texture_lod_g71_afbc) { against_llvmpipe(_metadata, "gfx_texture", "g71", NULL, 64, 48, 0, true); }
 TEST(texture_lod_g52_afbc) { against_llvmpipe(_metadata, "gfx_texture", "g52", NULL, 64, 48, 0, true); }
+TEST(draws_g71_afbc) { against_llvmpipe(_metadata, "gfx_draws", "g71", NULL, 64, 48, 2, true); }
+TEST(points_g52_afbc) { against_llvmpipe(_metadata, "gfx_points", "g52", NULL, 64, 48, 0, true); }
+TEST(fragcoord_g71_afbc) { against_llvmpipe(_metadata, "gfx_fragcoord", "g71", NULL, 64, 48, 2, true); }
+TEST(lines_g52_afbc) { against_llvmpipe(_metadata, "gfx_lines", "g52", NULL, 64, 48, 2, true); }
 
 TEST_HARNESS_MAIN

@@ -74,13 +74,18 @@ TEST(round_trip_every_pixel)
 	}
 }
 
-TEST(zero_body_offset_is_one_colour)
+TEST(zero_first_size_is_one_colour)
 {
-	uint8_t hdr[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4 };
+	uint8_t hdr[16] = { 0, 1, 0, 0, 0x40, 0, 0, 0, 1, 2, 3, 4 };
 	uint64_t off = 99;
 
 	EXPECT_EQ(bi_afbc_locate(hdr, 4, 9, 13, &off), 1);
 	EXPECT_EQ(off, 99u);
+	/* a first size of 1: a body 256 bytes on, subblocks 0 and 1
+	 * uncompressed; (5, 1) is in subblock 1 */
+	hdr[4] = 0x41;
+	ASSERT_EQ(bi_afbc_locate(hdr, 4, 5, 1, &off), 0);
+	EXPECT_EQ(off, 256u + 64 + (1 * 4 + 1) * 4);
 }
 
 TEST(compressed_subblocks_refused_and_skipped)
