@@ -76,7 +76,7 @@ void board_route_irqs(struct board *b, board_irq_sink sink, void *priv);
  * frame) runs on the thread that ran the job (set it before jobs run;
  * NULL removes it). During the call the front end may ask the frame its
  * size and render targets and read each supported one's rows as RGBA8
- * (8-bit channel formats, linear or u-interleaved; rows as memory holds
+ * (8-bit channel formats, linear, u-interleaved or AFBC; rows as memory holds
  * them, row 0 first). board_frame_rt_unsupported says why a render
  * target cannot be read, or NULL; board_frame_row returns 0 or -1.
  */

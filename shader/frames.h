@@ -32,7 +32,8 @@ const char *bi_frame_rt_unsupported(const struct bi_frame *f, unsigned i);
 
 /* Row @y of render target @i as RGBA8 (width * 4 bytes into @out): the
  * channels the shader wrote, its swizzle undone; channels the format
- * lacks read 0, alpha 255. 0, or -1 if memory could not be read. */
+ * lacks read 0, alpha 255. Linear, u-interleaved or AFBC. 0, or -1 if
+ * memory could not be read or an AFBC subblock is compressed. */
 int bi_frame_rt_row(const struct bi_frame *f, unsigned i, unsigned y, uint8_t *out);
 
 /* Calls @h's function, if any, for a fragment job that wrote @f. */

@@ -3,12 +3,11 @@
  * `vgpu run -frames DIR`: each render target a fragment job wrote, as a
  * PNG. tests/gpu-progs/gfx_triangle renders a triangle into a 64 x 48
  * RGBA8 framebuffer object and saves what glReadPixels returns; the
- * PNG -frames wrote of that frame, decoded with libpng, must hold the
- * same pixels (both are the render target's rows, row 0 first), in the
- * u-interleaved and the linear layout. The same run's graphics
+ * PNGs -frames wrote, decoded with libpng, must hold the same pixels
+ * (both are the render target's rows, row 0 first), in the
+ * u-interleaved, the linear and the AFBC layout. The same run's graphics
  * statistics, and gfx_draws', are checked against the draws' known
- * counts. Skips without
- * the Debian 13 sysroot (make sysroot-trixie).
+ * counts. Skips without the Debian 13 sysroot (make sysroot-trixie).
  */
 #include <png.h>
 #include <stdio.h>
@@ -92,14 +91,13 @@ static void run_free(struct run *rn)
 	rm_tree(rn->dir);
 }
 
-/* The last frame's render target 0 as a PNG holds the program's own
- * read-back. */
+/* Every frame's render target 0 as a PNG holds the program's own
+ * read-back: the triangle's frame, and with AFBC also the frame of the
+ * blit Mesa reads the AFBC target back with. */
 static void triangle_frames(struct __test_metadata *_metadata, const char *gpu,
 			    const char *debug)
 {
-	char png[128];
-	unsigned char *got;
-	unsigned w = 0, h = 0, last = 0;
+	unsigned frames = 0;
 	struct run rn;
 
 	if (!sysroot_variant_path("trixie"))
@@ -108,36 +106,38 @@ static void triangle_frames(struct __test_metadata *_metadata, const char *gpu,
 	if (rn.r.status)
 		TH_LOG("%s%s", rn.r.out, rn.r.err);
 	EXPECT_EQ(rn.r.status, 0);
-	/* The triangle's frame is the last one the program rendered. */
-	for (unsigned k = 0; k < 100; k++) {
-		snprintf(png, sizeof(png), "%s/frame-%04u-rt0.png", rn.dir, k);
+	EXPECT_NULL(strstr(rn.r.err, "-frames"));
+	ASSERT_NONNULL(rn.px);
+	ASSERT_EQ(rn.len, (size_t)64 * 48 * 4);
+	for (; frames < 100; frames++) {
+		unsigned w = 0, h = 0;
+		size_t bad = 0;
+		unsigned char *got;
+		char png[128];
+
+		snprintf(png, sizeof(png), "%s/frame-%04u-rt0.png", rn.dir, frames);
 		if (access(png, F_OK))
 			break;
-		last = k + 1;
-	}
-	ASSERT_GT(last, 0u);
-	snprintf(png, sizeof(png), "%s/frame-%04u-rt0.png", rn.dir, last - 1);
-	got = png_load(png, &w, &h);
-	ASSERT_NONNULL(rn.px);
-	ASSERT_NONNULL(got);
-	EXPECT_EQ(w, 64u);
-	EXPECT_EQ(h, 48u);
-	ASSERT_EQ(rn.len, (size_t)64 * 48 * 4);
-	if (w == 64 && h == 48) {
-		size_t bad = 0;
-
-		for (size_t i = 0; i < rn.len; i++)
+		got = png_load(png, &w, &h);
+		ASSERT_NONNULL(got);
+		EXPECT_EQ(w, 64u);
+		EXPECT_EQ(h, 48u);
+		for (size_t i = 0; w == 64 && h == 48 && i < rn.len; i++)
 			bad += got[i] != rn.px[i];
 		if (bad)
 			TH_LOG("%s: %zu bytes differ from glReadPixels", png, bad);
 		EXPECT_EQ(bad, 0u);
+		free(got);
 	}
-	free(got);
+	EXPECT_GT(frames, 0u);
 	run_free(&rn);
 }
 
 TEST(triangle_g71_u_interleaved) { triangle_frames(_metadata, "g71", "noafbc"); }
 TEST(triangle_g52_linear) { triangle_frames(_metadata, "g52", "noafbc,linear"); }
+/* Mesa's default for such a target is AFBC */
+TEST(triangle_g71_afbc) { triangle_frames(_metadata, "g71", ""); }
+TEST(triangle_g52_afbc) { triangle_frames(_metadata, "g52", ""); }
 
 /*
  * The graphics statistics of the same run, whose counts are known: one
