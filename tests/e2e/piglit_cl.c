@@ -147,6 +147,8 @@ PIGLIT(api_read_write_buffer, "cl-api-enqueue-read_write-buffer", NULL, "pass", 
 PIGLIT(api_create_kernel, "cl-api-create-kernel", NULL, "pass", false)
 PIGLIT(api_kernel_work_group_info, "cl-api-get-kernel-work-group-info", NULL, "pass", false)
 PIGLIT(custom_run_simple_kernel, "cl-custom-run-simple-kernel", NULL, "pass", true)
+/* filling an image is a fragment job whose frame shader writes each pixel */
+PIGLIT(api_enqueue_fill_image, "cl-api-enqueue-fill-image", NULL, "pass", true)
 
 /* Program builds: clang/LLVM and Mesa's back end under the translator; a
  * program that must not build must be refused. */
