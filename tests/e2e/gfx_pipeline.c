@@ -166,6 +166,11 @@ TEST(lines_g52) { against_llvmpipe(_metadata, "gfx_lines", "g52", "noafbc", 64, 
 TEST(depthclip_g71) { against_llvmpipe(_metadata, "gfx_depthclip", "g71", "noafbc", 64, 48, 2, true); }
 TEST(depthclip_g52) { against_llvmpipe(_metadata, "gfx_depthclip", "g52", "noafbc", 64, 48, 2, true); }
 
+/* A second frame blending onto the first's picture without clearing it:
+ * Mesa loads that with a pre-frame shader on the tiles it draws on. */
+TEST(preload_g71) { against_llvmpipe(_metadata, "gfx_preload", "g71", "noafbc", 64, 48, 2, true); }
+TEST(preload_g52) { against_llvmpipe(_metadata, "gfx_preload", "g52", "noafbc", 64, 48, 2, true); }
+
 /* Mesa's defaults: AFBC render targets and textures, read back through
  * a GPU blit that samples them; the same tolerances. */
 TEST(clear_g71_afbc) { against_llvmpipe(_metadata, "gfx_clear", "g71", NULL, 70, 37, 0, false); }
