@@ -155,9 +155,15 @@ void jx_mov_rr(struct jx *j, bool w64, int dst, int src)
 
 void jx_mov_ri(struct jx *j, int dst, uint64_t imm)
 {
-	if (imm == 0) {
+	if (imm == 0)
 		jx_alu_rr(j, JX_XOR, false, dst, dst);
-	} else if (imm <= UINT32_MAX) {
+	else
+		jx_mov_ri_keep(j, dst, imm);
+}
+
+void jx_mov_ri_keep(struct jx *j, int dst, uint64_t imm)
+{
+	if (imm <= UINT32_MAX) {
 		if (dst >= 8)
 			jx_byte(j, 0x41);
 		jx_byte(j, (uint8_t)(0xb8 | (dst & 7)));

@@ -67,6 +67,8 @@ void jx_imul_rr(struct jx *j, bool w64, int dst, int src);
 void jx_mov_rr(struct jx *j, bool w64, int dst, int src);
 /* Shortest move of a 64-bit constant (zero-extended, sign-extended or full). */
 void jx_mov_ri(struct jx *j, int dst, uint64_t imm);
+/* The same without touching the host flags (no xor for zero). */
+void jx_mov_ri_keep(struct jx *j, int dst, uint64_t imm);
 /* Zero/sign extension of a register's low 8/16/32 bits to 64. */
 void jx_ext_rr(struct jx *j, unsigned bytes, bool sign, int dst, int src);
 /* Loads of 1/2/4/8 bytes from [base + disp], zero- or sign-extended to 64. */

@@ -10,8 +10,10 @@
  * that), with a64_tls_insn pointing at the copy as the interpreter does.
  *
  * Guest registers are held in host registers within a block (below);
- * NZCV is stored in PSTATE form after each flag-setting instruction, from
- * the host flags of the same operation. Loads and stores are jit_mem.c's,
+ * NZCV stays in the host flags of the operation that set it while the
+ * instructions that follow only read it (B.cond, CSEL, CCMP) or replace it,
+ * and is stored in PSTATE form before anything else (flags_settle). Loads
+ * and stores are jit_mem.c's,
  * FP jit_fp.c's.
  */
 #include <stdlib.h>
@@ -31,6 +33,8 @@
  */
 static const int pool[] = { JX_RBP, JX_R12, JX_R13, JX_R14, JX_R15 };
 #define NPOOL ((int)(sizeof(pool) / sizeof(pool[0])))
+
+static void flags_settle(struct jc *jc);
 
 static void cache_reset(struct jc *jc)
 {
@@ -53,6 +57,7 @@ static void cache_flush(struct jc *jc)
  * access, a handler call or an exit. Changes the host flags. */
 static void state_flush(struct jc *jc)
 {
+	flags_settle(jc);
 	cache_flush(jc);
 	if (jc->fp_pending) {
 		jx_call(&jc->x, jit_glue.fp_flush);
@@ -90,11 +95,11 @@ static int cache_slot(struct jc *jc, unsigned n, bool load)
 	return pool[h];
 }
 
-/* Register 31 reads as zero (XZR) unless it is SP. */
+/* Register 31 reads as zero (XZR) unless it is SP. Keeps the host flags. */
 void jit_get_x(struct jc *jc, int dst, unsigned n, bool sp)
 {
 	if (n == 31 && !sp)
-		jx_mov_ri(&jc->x, dst, 0);
+		jx_mov_ri_keep(&jc->x, dst, 0);
 	else
 		jx_mov_rr(&jc->x, true, dst, cache_slot(jc, n, true));
 }
@@ -118,29 +123,56 @@ static void flags_prepare(struct jx *j)
 
 /* NZCV from the host flags of the operation just emitted: N = SF, Z = ZF,
  * V = OF; C = CF after an add, NOT CF after a subtraction (Arm's carry is
- * "no borrow"). Logical operations clear CF and OF, as Arm clears C, V. */
-static void flags_store(struct jx *j, bool sub)
+ * "no borrow"). Logical operations clear CF and OF, as Arm clears C, V.
+ * Unless @zeroed (flags_prepare), the setcc bytes are zero-extended after
+ * all four are taken, since setcc only writes a byte. */
+static void flags_store(struct jx *j, bool sub, bool zeroed)
 {
 	static const int ccs[2][4] = { { JX_S, JX_E, JX_B, JX_O }, { JX_S, JX_E, JX_AE, JX_O } };
 	for (int k = 0; k < 4; k++)
 		jx_setcc(j, ccs[sub][k], flag_regs[k]);
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 4; k++) {
+		if (!zeroed)
+			jx_ext_rr(j, 1, false, flag_regs[k], flag_regs[k]);
 		jx_shift_ri(j, JX_SHL, false, flag_regs[k], (uint8_t)(31 - k));
+	}
 	for (int k = 1; k < 4; k++)
 		jx_alu_rr(j, JX_OR, false, JX_RCX, flag_regs[k]);
 	jx_store(j, 4, JX_RCX, JC_CPU, JC_NZCV);
 }
 
-/* rd = T0 op T1 at width sf, NZCV from the host flags when setf (C of a
- * subtraction when sub); register 31 as rd is SP when rd_sp. */
+/* NZCV into struct a64_cpu if it is only in the host flags. */
+static void flags_settle(struct jc *jc)
+{
+	if (jc->flags_live < 0)
+		return;
+	flags_store(&jc->x, jc->flags_live, false);
+	jc->flags_live = -1;
+}
+
+/* The host condition that holds when guest condition @cond (0..13) does,
+ * on the live host flags; -1 when there is none (HI, LS after an
+ * addition: C && !Z is no x86 condition), NZCV then being in memory. */
+static int flags_cond(struct jc *jc, unsigned cond)
+{
+	static const int8_t ccs[2][14] = {
+		{ JX_E, JX_NE, JX_B, JX_AE, JX_S, JX_NS, JX_O, JX_NO, -1, -1, JX_GE, JX_L, JX_G, JX_LE },
+		{ JX_E, JX_NE, JX_AE, JX_B, JX_S, JX_NS, JX_O, JX_NO, JX_A, JX_BE, JX_GE, JX_L, JX_G, JX_LE },
+	};
+	int cc = jc->flags_live < 0 ? -1 : ccs[jc->flags_live][cond];
+	if (cc < 0)
+		flags_settle(jc);
+	return cc;
+}
+
+/* rd = T0 op T1 at width sf; when setf, NZCV is left in the host flags
+ * (C of a subtraction when sub); register 31 as rd is SP when rd_sp. */
 static void alu_to(struct jc *jc, int op, bool sf, bool setf, bool sub, unsigned rd, bool rd_sp)
 {
-	if (setf)
-		flags_prepare(&jc->x);
 	jx_alu_rr(&jc->x, op, sf, T0, T1);
+	jit_put_x(jc, T0, rd, rd_sp); /* moves keep the flags */
 	if (setf)
-		flags_store(&jc->x, sub);
-	jit_put_x(jc, T0, rd, rd_sp);
+		jc->flags_live = sub;
 }
 
 /* ---- exits ---------------------------------------------------------------- */
@@ -175,10 +207,13 @@ static bool branch_unless(struct jc *jc, int cc_not_taken, uint64_t target)
 {
 	cache_flush(jc); /* both paths agree on what is stored (moves keep the flags) */
 	uint8_t *skip = jx_jcc(&jc->x, cc_not_taken, NULL);
-	bool fp_pending = jc->fp_pending; /* FPSR is brought up to date on the exit only */
+	/* FPSR and NZCV are brought up to date on the exit only */
+	bool fp_pending = jc->fp_pending;
+	int8_t flags_live = jc->flags_live;
 	if (!exit_direct(jc, target) || !skip)
 		return false;
 	jc->fp_pending = fp_pending;
+	jc->flags_live = flags_live;
 	jx_patch(&jc->x, skip, jc->x.p + jc->x.delta);
 	return true;
 }
@@ -266,7 +301,7 @@ static bool emit_logic_imm(struct jc *jc, const struct a64_insn *i, const struct
 static bool emit_const(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	(void)k;
-	jx_mov_ri(&jc->x, T0, i->imm);
+	jx_mov_ri_keep(&jc->x, T0, i->imm);
 	jit_put_x(jc, T0, i->rd, false);
 	return true;
 }
@@ -332,7 +367,8 @@ static bool emit_bcond(struct jc *jc, const struct a64_insn *i, const struct jki
 		jc->ended = true;
 		return exit_direct(jc, i->imm);
 	}
-	return branch_unless(jc, jit_cond_test(&jc->x, i->op) ^ 1, i->imm);
+	int cc = flags_cond(jc, i->op);
+	return branch_unless(jc, (cc < 0 ? jit_cond_test(&jc->x, i->op) : cc) ^ 1, i->imm);
 }
 
 /* CSEL, CSINC, CSINV, CSNEG: op, op2 = cond; both operands first, then a
@@ -341,6 +377,9 @@ static bool emit_csel(struct jc *jc, const struct a64_insn *i, const struct jkin
 {
 	(void)k;
 	struct jx *j = &jc->x;
+	if (i->op == 3)
+		flags_settle(jc); /* neg changes the host flags */
+	int cc = i->op2 < 14 ? flags_cond(jc, i->op2) : -1;
 	jit_get_x(jc, T0, i->rn, false);
 	jit_get_x(jc, T1, i->rm, false);
 	if (i->op == 1)
@@ -350,7 +389,7 @@ static bool emit_csel(struct jc *jc, const struct a64_insn *i, const struct jkin
 	else if (i->op == 3)
 		jx_neg(j, true, T1);
 	if (i->op2 < 14)
-		jx_cmov(j, jit_cond_test(j, i->op2) ^ 1, i->sf, T0, T1);
+		jx_cmov(j, (cc < 0 ? jit_cond_test(j, i->op2) : cc) ^ 1, i->sf, T0, T1);
 	else if (!i->sf)
 		jx_mov_rr(j, false, T0, T0);
 	jit_put_x(jc, T0, i->rd, false);
@@ -408,16 +447,18 @@ static bool emit_ccmp(struct jc *jc, const struct a64_insn *i, const struct jkin
 	(void)k;
 	struct jx *j = &jc->x;
 	uint8_t *other = NULL;
+	int cc = i->op2 < 14 ? flags_cond(jc, i->op2) : -1;
 	jit_get_x(jc, T0, i->rn, false);
 	if (i->flags & 1)
-		jx_mov_ri(j, T1, i->imm);
+		jx_mov_ri_keep(j, T1, i->imm);
 	else
 		jit_get_x(jc, T1, i->rm, false);
 	if (i->op2 < 14)
-		other = jx_jcc(j, jit_cond_test(j, i->op2) ^ 1, NULL);
+		other = jx_jcc(j, (cc < 0 ? jit_cond_test(j, i->op2) : cc) ^ 1, NULL);
+	jc->flags_live = -1; /* both paths store NZCV */
 	flags_prepare(j);
 	jx_alu_rr(j, i->op ? JX_CMP : JX_ADD, i->sf, T0, T1);
-	flags_store(j, i->op);
+	flags_store(j, i->op, true);
 	if (i->op2 < 14) {
 		uint8_t *done = jx_jmp(j, NULL);
 		if (other)
@@ -603,6 +644,23 @@ void jit_gen_init(void)
 
 /* ---- the block ------------------------------------------------------------- */
 
+/* Whether @i's emitter copes with NZCV in the host flags: it reads them
+ * through flags_cond, replaces them, or leaves them alone. Before any
+ * other instruction NZCV is stored. */
+static bool flags_aware(const struct a64_insn *i, const struct jkind *k)
+{
+	if (k->emit == emit_bcond || k->emit == emit_csel || k->emit == emit_ccmp ||
+	    k->emit == emit_mov_reg || k->emit == emit_const || k->emit == emit_b)
+		return true;
+	if (k->emit == emit_addsub_imm || k->emit == emit_addsub_reg)
+		return k->p[1];
+	if (k->emit == emit_logic_reg)
+		return i->op >= 6;
+	if (k->emit == emit_logic_imm)
+		return i->op == 3;
+	return k->emit == emit_addsub_ext && (i->flags & 2);
+}
+
 static int exec_sentinel(struct a64_cpu *c, const struct a64_insn *i)
 {
 	(void)c;
@@ -660,9 +718,12 @@ bool jit_gen_body(struct jc *jc, uint32_t n)
 		return false;
 	uint64_t native = 0;
 	cache_reset(jc);
+	jc->flags_live = -1;
 	for (uint32_t k = 0; k < n && !jc->ended; k++) {
 		const struct a64_insn *i = &jc->insns[k];
 		const struct jkind *kd = kind_of(i->fn);
+		if (!kd || !flags_aware(i, kd))
+			flags_settle(jc);
 		if (kd && kd->emit(jc, i, kd)) {
 			native++;
 			continue;

@@ -76,6 +76,10 @@ struct jc {
 	/* MXCSR holds flags FPSR may lack (fp_flush due before anyone looks);
 	 * MXCSR is known to round like the guest with no stray flag. */
 	bool fp_pending, fp_synced;
+	/* The guest's NZCV is the host flags of the last flag-setting
+	 * operation (struct a64_cpu's lags): -1 no, 0 after an addition or a
+	 * logical operation, 1 after a subtraction (C is NOT CF). */
+	int8_t flags_live;
 };
 
 /* What the register cache held before an instruction (jit_call_keep). */

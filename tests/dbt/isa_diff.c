@@ -241,6 +241,93 @@ static unsigned diff_class(const char *name, gen_fn fn, unsigned fp)
 	return bad;
 }
 
+/* ---- flags: setters, then readers of NZCV ------------------------------
+ * The code generator keeps NZCV in the host flags from a flag-setting
+ * instruction to the conditional instructions after it and stores it when
+ * anything else comes; this class runs such chains with instructions that
+ * change the host flags without setting the guest's (ADD, MOVZ #0, loads)
+ * in between, and every condition after additions, subtractions and
+ * logical operations. Destinations spare X27/X28 and SP (memory bases). */
+
+static uint32_t flags_dst(struct gen *g)
+{
+	return rnd(g, 4) ? rnd(g, 27) : 31;
+}
+
+static void gen_flags_set(struct gen *g)
+{
+	uint32_t sf = rnd(g, 2), rd = flags_dst(g), rn = anyreg(g), rm = anyreg(g);
+	uint32_t base = F(sf, 31) | F(rn, 5) | rd, w = sf ? 64 : 32;
+	switch (rnd(g, 5)) {
+	case 0: /* ADDS/SUBS (immediate), CMP/CMN */
+		emit(g, base | F(rnd(g, 2), 30) | F(1, 29) | F(0x22, 23) | F(rnd(g, 2), 22) |
+			F(rnd(g, 4096), 10));
+		break;
+	case 1: /* ADDS/SUBS (shifted register) */
+		emit(g, base | F(rnd(g, 2), 30) | F(1, 29) | F(0xb, 24) | F(rnd(g, 3), 22) | F(rm, 16) |
+			F(rnd(g, w), 10));
+		break;
+	case 2: /* ADDS/SUBS (extended register) */
+		emit(g, base | F(rnd(g, 2), 30) | F(1, 29) | F(0xb, 24) | F(1, 21) | F(rm, 16) |
+			F(rnd(g, 8), 13) | F(rnd(g, 5), 10));
+		break;
+	case 3: /* ANDS/BICS (shifted register), TST */
+		emit(g, base | F(3, 29) | F(0xa, 24) | F(rnd(g, 4), 22) | F(rnd(g, 2), 21) | F(rm, 16) |
+			F(rnd(g, w), 10));
+		break;
+	default: /* ANDS (immediate), 32-bit elements: N = 0, imms not all ones */
+		emit(g, base | F(3, 29) | F(0x24, 23) | F(rnd(g, 32), 16) | F(rnd(g, 31), 10));
+		break;
+	}
+}
+
+static void gen_flags_use(struct gen *g)
+{
+	uint32_t sf = rnd(g, 2), rd = flags_dst(g), rn = anyreg(g), rm = anyreg(g);
+	uint32_t base = F(sf, 31) | F(rn, 5), cond = rnd(g, 16);
+	unsigned left = g->max - g->n;
+	switch (rnd(g, 3)) {
+	case 0: /* B.cond forward, not past the BRK */
+		if (left >= 2) {
+			uint32_t k = 1 + rnd(g, left - 1);
+			g->targeted[g->n + k] = 1;
+			emit(g, F(0x54, 24) | F(k, 5) | cond);
+			break;
+		}
+		/* fall through */
+	case 1: /* CSEL, CSINC, CSINV, CSNEG */
+		emit(g, base | rd | F(rnd(g, 2), 30) | F(0xd4, 21) | F(rm, 16) | F(cond, 12) |
+			F(rnd(g, 2), 10));
+		break;
+	default: /* CCMP, CCMN (register or immediate) */
+		emit(g, base | F(rnd(g, 2), 30) | F(1, 29) | F(0xd2, 21) | F(rm, 16) | F(cond, 12) |
+			F(rnd(g, 2), 11) | rnd(g, 16));
+		break;
+	}
+}
+
+static void gen_flags(struct gen *g)
+{
+	switch (rnd(g, 8)) {
+	case 0: case 1: case 2:
+		gen_flags_set(g);
+		break;
+	case 3: case 4: case 5:
+		gen_flags_use(g);
+		break;
+	case 6: /* ADD (immediate) or MOVZ #0: host flags change, guest's do not */
+		if (rnd(g, 2))
+			emit(g, F(rnd(g, 2), 31) | F(0x22, 23) | F(rnd(g, 4096), 10) | F(anyreg(g), 5) |
+				rnd(g, 27));
+		else
+			emit(g, F(rnd(g, 2), 31) | F(2, 29) | F(0x25, 23) | rnd(g, 27));
+		break;
+	default:
+		gen_ldst(g);
+		break;
+	}
+}
+
 #define DIFF_TEST(cls, fp)                                           \
 	TEST_TIMEOUT(diff_##cls, 600)                                \
 	{                                                            \
@@ -263,6 +350,7 @@ DIFF_TEST(simd_ldst, FP_NONE)
 DIFF_TEST(fp_rn, FP_NEAREST)
 DIFF_TEST(mixed, FP_ANY)
 DIFF_TEST(crypto, FP_NONE)
+DIFF_TEST(flags, FP_NONE)
 
 /* The same class on the portable handlers, which hosts with AES-NI and
  * PCLMULQDQ otherwise never run. */
