@@ -292,7 +292,7 @@ TEST(texel_fetch_linear_tiled_swizzled_and_out_of_range)
 }
 
 /* An integer texture into u32 registers with a partial write mask, an
- * AFBC texture (refused), and no texture table (refused). */
+ * AFBC texture with tiled headers (refused), and no texture table (refused). */
 TEST(texel_fetch_integer_mask_and_refusals)
 {
 	struct trun *t = trun_new();
@@ -316,7 +316,7 @@ TEST(texel_fetch_integer_mask_and_refusals)
 
 	t->w.live = 1;
 	t->w.pc[0] = TMEM_CODE;
-	texture(t, 0, FMT_RGBA8UI << 12 | SWZ_RGBA, 12, SWZ_RGBA, IMG, 4);
+	texture(t, 0, FMT_RGBA8UI << 12 | SWZ_RGBA, 13, SWZ_RGBA, IMG, 4);
 	EXPECT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_FAULT);
 	EXPECT_EQ(t->w.fault, BI_FAULT_UNIMPLEMENTED);
 
