@@ -300,6 +300,13 @@ void jx_call_r(struct jx *j, int r)
 	op_rr(j, &OP1(0xff), false, 2, r);
 }
 
+void jx_flags_set(struct jx *j, uint32_t eflags)
+{
+	jx_byte(j, 0x68); /* push imm32 */
+	jx_u32(j, eflags);
+	jx_byte(j, 0x9d); /* popfq */
+}
+
 void jx_push(struct jx *j, int r)
 {
 	if (r >= 8)

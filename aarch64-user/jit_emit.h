@@ -93,6 +93,8 @@ void jx_call_r(struct jx *j, int r);
 /* call rel32 */
 void jx_call(struct jx *j, const void *target);
 void jx_push(struct jx *j, int r);
+/* EFLAGS = @eflags (push imm32; popfq): reserved bit 1 and IF belong in it. */
+void jx_flags_set(struct jx *j, uint32_t eflags);
 
 /* SSE: the 0F-escaped opcode byte with its mandatory prefix (0, 0x66,
  * 0xF2 for double, 0xF3 for single). reg and rm are xmm numbers, or

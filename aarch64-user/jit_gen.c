@@ -114,39 +114,27 @@ void jit_put_x(struct jc *jc, int src, unsigned n, bool sp)
 
 static const int flag_regs[4] = { JX_RCX, JX_RDX, JX_R8, JX_R9 };
 
-/* Before a flag-setting operation: setcc only writes a byte. */
-static void flags_prepare(struct jx *j)
-{
-	for (int k = 0; k < 4; k++)
-		jx_alu_rr(j, JX_XOR, false, flag_regs[k], flag_regs[k]);
-}
-
-/* NZCV from the host flags of the operation just emitted: N = SF, Z = ZF,
- * V = OF; C = CF after an add, NOT CF after a subtraction (Arm's carry is
- * "no borrow"). Logical operations clear CF and OF, as Arm clears C, V.
- * Unless @zeroed (flags_prepare), the setcc bytes are zero-extended after
- * all four are taken, since setcc only writes a byte. */
-static void flags_store(struct jx *j, bool sub, bool zeroed)
+/* NZCV into struct a64_cpu if it is only in the host flags: N = SF,
+ * Z = ZF, V = OF; C = CF after an add, NOT CF after a subtraction (Arm's
+ * carry is "no borrow"). Logical operations clear CF and OF, as Arm clears
+ * C, V. setcc only writes a byte: the bytes are zero-extended after all
+ * four are taken. */
+/* NZCV into struct a64_cpu if it is only in the host flags. */
+static void flags_settle(struct jc *jc)
 {
 	static const int ccs[2][4] = { { JX_S, JX_E, JX_B, JX_O }, { JX_S, JX_E, JX_AE, JX_O } };
+	struct jx *j = &jc->x;
+	if (jc->flags_live < 0)
+		return;
 	for (int k = 0; k < 4; k++)
-		jx_setcc(j, ccs[sub][k], flag_regs[k]);
+		jx_setcc(j, ccs[jc->flags_live][k], flag_regs[k]);
 	for (int k = 0; k < 4; k++) {
-		if (!zeroed)
-			jx_ext_rr(j, 1, false, flag_regs[k], flag_regs[k]);
+		jx_ext_rr(j, 1, false, flag_regs[k], flag_regs[k]);
 		jx_shift_ri(j, JX_SHL, false, flag_regs[k], (uint8_t)(31 - k));
 	}
 	for (int k = 1; k < 4; k++)
 		jx_alu_rr(j, JX_OR, false, JX_RCX, flag_regs[k]);
 	jx_store(j, 4, JX_RCX, JC_CPU, JC_NZCV);
-}
-
-/* NZCV into struct a64_cpu if it is only in the host flags. */
-static void flags_settle(struct jc *jc)
-{
-	if (jc->flags_live < 0)
-		return;
-	flags_store(&jc->x, jc->flags_live, false);
 	jc->flags_live = -1;
 }
 
@@ -440,8 +428,10 @@ static bool emit_shiftv(struct jc *jc, const struct a64_insn *i, const struct jk
 }
 
 /* CCMP, CCMN (op: CCMP; flags & 1: imm instead of Rm; op2 = cond):
- * the comparison's flags when the condition holds, else #nzcv (imm2).
- * Both operands first, so both paths hold the same registers. */
+ * the comparison's flags when the condition holds, else #nzcv (imm2) put
+ * in the host flags as that comparison would leave them (popf), so NZCV
+ * stays in the host flags on both paths. Both operands first, so both
+ * paths hold the same registers. */
 static bool emit_ccmp(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	(void)k;
@@ -455,19 +445,18 @@ static bool emit_ccmp(struct jc *jc, const struct a64_insn *i, const struct jkin
 		jit_get_x(jc, T1, i->rm, false);
 	if (i->op2 < 14)
 		other = jx_jcc(j, (cc < 0 ? jit_cond_test(j, i->op2) : cc) ^ 1, NULL);
-	jc->flags_live = -1; /* both paths store NZCV */
-	flags_prepare(j);
 	jx_alu_rr(j, i->op ? JX_CMP : JX_ADD, i->sf, T0, T1);
-	flags_store(j, i->op, true);
 	if (i->op2 < 14) {
 		uint8_t *done = jx_jmp(j, NULL);
 		if (other)
 			jx_patch(j, other, j->p + j->delta);
-		jx_mov_ri(j, JX_RCX, i->imm2 << 28);
-		jx_store(j, 4, JX_RCX, JC_CPU, JC_NZCV);
+		unsigned nzcv = (unsigned)i->imm2, c = ((nzcv >> 1) ^ i->op) & 1;
+		jx_flags_set(j, 0x202u | (nzcv & 8 ? 0x80u : 0) | (nzcv & 4 ? 0x40u : 0) | c |
+				    (nzcv & 1 ? 0x800u : 0));
 		if (done)
 			jx_patch(j, done, j->p + j->delta);
 	}
+	jc->flags_live = (int8_t)i->op;
 	return true;
 }
 

@@ -49,6 +49,7 @@ static void emit_all(struct jx *j)
 	jx_mov_ri(j, JX_R9, 0xffffffffffffff80ull);
 	jx_mov_ri(j, JX_R10, 0x123456789abcull);
 	jx_mov_ri_keep(j, JX_R8, 0);
+	jx_flags_set(j, 0xac3);
 	jx_ext_rr(j, 1, false, JX_RAX, JX_RSI);
 	jx_ext_rr(j, 1, false, JX_R9, JX_R9);
 	jx_ext_rr(j, 2, true, JX_R8, JX_RCX);
@@ -150,6 +151,8 @@ static const struct enc_case cases[] = {
 	{ "49 c7 c1 80 ff ff ff", "mov $-0x80,%r9" },
 	{ "49 ba bc 9a 78 56 34 12 00 00", "movabs $0x123456789abc,%r10" },
 	{ "41 b8 00 00 00 00", "mov $0x0,%r8d" },
+	{ "68 c3 0a 00 00", "push $0xac3" },
+	{ "9d", "popf" },
 	{ "40 0f b6 c6", "movzbl %sil,%eax" },
 	{ "45 0f b6 c9", "movzbl %r9b,%r9d" },
 	{ "4c 0f bf c1", "movswq %cx,%r8" },
