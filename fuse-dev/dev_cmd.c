@@ -148,6 +148,20 @@ static void *bind_thread(void *arg)
 	return NULL;
 }
 
+/* A time limit in ms for option @opt: 0, or -1 with a message. */
+static int parse_ms(const char *opt, const char *arg, uint32_t *ms)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (!*arg || *end || v < 1 || v > 3600000) {
+		fprintf(stderr, "vgpu dev: %s wants 1..3600000 ms\n", opt);
+		return -1;
+	}
+	*ms = (uint32_t)v;
+	return 0;
+}
+
 /* --mode: permission bits only, in octal. */
 static int parse_mode(const char *arg, unsigned *mode)
 {
@@ -235,7 +249,7 @@ static int add_mount_options(struct fuse_args *fargs, const char *argv0,
 /* --socket without FUSE: serve until SIGINT/SIGTERM/SIGHUP. */
 static int socket_only_main(const struct shim_config *cfg, const char *path,
 			    const char *trace, struct capture *cap,
-			    const struct server *perm)
+			    const struct server *perm, unsigned call_ms)
 {
 	struct server srv = { 0 };
 	struct sock_server *sock;
@@ -262,6 +276,7 @@ static int socket_only_main(const struct shim_config *cfg, const char *path,
 	}
 	sock = sock_server_start(&srv, path, cap);
 	if (sock) {
+		sock_server_set_call_ms(sock, call_ms);
 		printf("vgpu dev: %s, socket mode: %s\n", shim_dev_gpu_name(srv.dev), path);
 		fflush(stdout);
 		sigwait(&set, &sig);
@@ -285,6 +300,7 @@ static int dev_main(int argc, char **argv)
 		{ "unstable-ioctls", no_argument, NULL, 'u' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "job-timeout", required_argument, NULL, 't' },
+		{ "client-timeout", required_argument, NULL, 'K' },
 		{ "trace", required_argument, NULL, 'T' },
 		{ "socket", required_argument, NULL, 'S' },
 		{ "no-fuse", no_argument, NULL, 'N' },
@@ -305,6 +321,7 @@ static int dev_main(int argc, char **argv)
 	const char *sock_path = NULL, *capture_dir = NULL;
 	struct capture *cap = NULL;
 	bool bind = false, no_fuse = false, group_given = false;
+	uint32_t call_ms = 0;
 	int opt, ret = 1;
 
 	/* Not dumpable: no other process, even of our uid, may open
@@ -378,17 +395,14 @@ static int dev_main(int argc, char **argv)
 		case 'd':
 			os_log_set_level(OS_LOG_DEBUG);
 			break;
-		case 't': {
-			char *end;
-			long ms = strtol(optarg, &end, 10);
-
-			if (*end || ms < 1 || ms > 3600000) {
-				fprintf(stderr, "vgpu dev: --job-timeout wants 1..3600000 ms\n");
+		case 't':
+			if (parse_ms("--job-timeout", optarg, &cfg.job_timeout_ms))
 				return 1;
-			}
-			cfg.job_timeout_ms = (uint32_t)ms;
 			break;
-		}
+		case 'K':
+			if (parse_ms("--client-timeout", optarg, &call_ms))
+				return 1;
+			break;
 		default:
 			fputs(vgpu_cmd_dev.help, stderr);
 			return 1;
@@ -425,7 +439,7 @@ static int dev_main(int argc, char **argv)
 	if (capture_dir && !(cap = capture_open(capture_dir)))
 		return 1;
 	if (no_fuse) {
-		ret = socket_only_main(&cfg, sock_path, trace, cap, &srv);
+		ret = socket_only_main(&cfg, sock_path, trace, cap, &srv, call_ms);
 		capture_close(cap);
 		return ret;
 	}
@@ -451,6 +465,7 @@ static int dev_main(int argc, char **argv)
 		sock = sock_server_start(&srv, sock_path, cap);
 		if (!sock)
 			goto out_srv;
+		sock_server_set_call_ms(sock, call_ms);
 		printf("vgpu dev: socket at %s\n", sock_path);
 	}
 	se = fuse_session_new(&fargs, server_ops_get(), sizeof(struct fuse_lowlevel_ops),
@@ -507,7 +522,8 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	"usage: vgpu dev [--gpu g71|g52] [--cores N] [--workers N] [--shader-stats on|off]\n"
 	"                [--mount DIR] [--bind] [--job-timeout MS] [--trace FILE]\n"
 	"                [--unstable-ioctls] [--mode MODE] [--group NAME]\n"
-	"                [--socket PATH [--no-fuse] [--capture DIR]] [--debug]\n"
+	"                [--socket PATH [--no-fuse] [--capture DIR]\n"
+	"                [--client-timeout MS]] [--debug]\n"
 	"\n"
 	"Serves the virtual Mali GPU's device nodes from a multi-threaded FUSE\n"
 	"file system: mali0 (the kbase UAPI, for Arm's libmali), renderD128 (the\n"
@@ -557,6 +573,12 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	"  --capture DIR      record every panfrost submission of the socket's\n"
 	"                     clients (job chain, its BOs before and after) in\n"
 	"                     DIR, for 'vgpu replay DIR' (format: fuse-dev/capture.h)\n"
+	"  --client-timeout MS\n"
+	"                     a socket client must answer each of the driver's\n"
+	"                     copies from or to its memory within MS (default\n"
+	"                     2000): the driver waits meanwhile for every client;\n"
+	"                     past it the copy fails (EFAULT) and that client is\n"
+	"                     hung up, with a line on stderr\n"
 	"  --debug            log driver debug messages\n"
 	"\n"
 	"The nodes are regular FUSE files: ioctl(), read() and poll() behave as\n"

@@ -43,6 +43,7 @@ struct sock_server {
 	struct sock_file *files;
 	struct capture *cap; /* --capture, or NULL */
 	unsigned desc_refs;  /* files with desc_ref set (reap()) */
+	unsigned call_ms;    /* a call-back's time limit (call_client()) */
 	bool stopping; /* set under @lock, read without it too: atomics */
 };
 
@@ -81,13 +82,64 @@ struct sock_conn {
 };
 
 /* The server of lent files: no listening socket, no device of its own. */
-static struct sock_server lent_server = { .lock = PTHREAD_MUTEX_INITIALIZER };
+static struct sock_server lent_server = { .lock = PTHREAD_MUTEX_INITIALIZER,
+					   .call_ms = SOCK_CALL_MS_DEFAULT };
 
 struct sock_caller {
 	struct shim_caller base;
 	struct sock_conn *conn;
+	uint64_t deadline; /* of the call-back under way (call_client()) */
 	bool broken; /* the stream failed mid-request: drop the connection */
 };
+
+static const char *const call_names[] = {
+	[VGPU_SOCK_COPY_IN] = "COPY_IN", [VGPU_SOCK_COPY_OUT] = "COPY_OUT",
+	[VGPU_SOCK_FD_INSTALL] = "FD_INSTALL", [VGPU_SOCK_FD_GET] = "FD_GET",
+};
+
+/* @ret of call-back @op: a failure breaks the connection, and says why
+ * when the client is too slow. */
+static int call_failed(struct sock_caller *sc, uint32_t op, int ret)
+{
+	struct sock_conn *c = sc->conn;
+
+	if (ret == -ETIMEDOUT)
+		fprintf(stderr, "vgpu dev: socket client pid %d (uid %u): no answer to "
+			"%s within %u ms: hanging up\n", sc->base.pid, (unsigned)c->uid,
+			call_names[op], __atomic_load_n(&c->ss->call_ms, __ATOMIC_RELAXED));
+	if (ret)
+		sc->broken = true;
+	return ret;
+}
+
+/*
+ * One call-back to the client (@m, + @payload, + descriptor @pass_fd)
+ * and the header of its answer; the caller receives any payload by
+ * sc->deadline. The driver's lock is held all the while, so every other
+ * client waits on this one: a client that neither answers nor reads
+ * within the time limit is treated as a bad pointer would be (the call
+ * fails) and then hung up, its files released as when it dies.
+ * 0, or -errno of the stream (the connection is then broken).
+ */
+static int call_client(struct sock_caller *sc, struct vgpu_sock_msg *m,
+		       const void *payload, int pass_fd, int *got)
+{
+	struct sock_conn *c = sc->conn;
+	uint32_t op = m->op;
+	int ret;
+
+	*got = -1;
+	/* Out of step since an earlier call-back failed: no more waiting. */
+	if (sc->broken)
+		return -EPIPE;
+	sc->deadline = sock_deadline(__atomic_load_n(&c->ss->call_ms, __ATOMIC_RELAXED));
+	ret = sock_send_by(c->fd, m, payload, pass_fd, sc->deadline);
+	if (!ret)
+		ret = sock_recv_hdr_by(c->fd, m, got, sc->deadline);
+	if (!ret && m->op != VGPU_SOCK_REPLY)
+		ret = -EPROTO;
+	return call_failed(sc, op, ret);
+}
 
 static void file_notify(struct server_file *hf)
 {
@@ -98,7 +150,7 @@ static int user_copy(struct sock_caller *sc, uint32_t op, uint64_t uaddr,
 		     void *buf, size_t len)
 {
 	struct vgpu_sock_msg m = { .op = op, .a = uaddr, .b = len };
-	int fd = sc->conn->fd, got, ret;
+	int got, ret;
 
 	if (!len)
 		return 0;
@@ -106,22 +158,17 @@ static int user_copy(struct sock_caller *sc, uint32_t op, uint64_t uaddr,
 		return -SHIM_EFAULT;
 	if (op == VGPU_SOCK_COPY_OUT)
 		m.len = (uint32_t)len;
-	ret = sock_send(fd, &m, buf, -1);
-	if (!ret)
-		ret = sock_recv_hdr(fd, &m, &got);
-	if (!ret && got >= 0)
+	ret = call_client(sc, &m, buf, -1, &got);
+	if (got >= 0)
 		close(got);
-	if (!ret && m.op != VGPU_SOCK_REPLY)
-		ret = -EPROTO;
 	if (!ret && m.ret >= 0 && op == VGPU_SOCK_COPY_IN && m.len != len)
-		ret = -EPROTO;
+		ret = call_failed(sc, op, -EPROTO);
 	if (!ret && m.len)
-		ret = sock_recv_payload(fd, op == VGPU_SOCK_COPY_IN && m.ret >= 0 ?
-					buf : NULL, m.len);
-	if (ret) {
-		sc->broken = true;
+		ret = call_failed(sc, op, sock_recv_payload_by(sc->conn->fd,
+			op == VGPU_SOCK_COPY_IN && m.ret >= 0 ? buf : NULL, m.len,
+			sc->deadline));
+	if (ret)
 		return -SHIM_EFAULT;
-	}
 	return m.ret < 0 ? -SHIM_EFAULT : 0;
 }
 
@@ -173,16 +220,12 @@ static int fd_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec)
 		return ret;
 	}
 	m.a = f->token;
-	ret = sock_send(sc->conn->fd, &m, NULL, f->h.rfd);
-	if (!ret)
-		ret = sock_recv_hdr(sc->conn->fd, &m, &got);
-	if (!ret && got >= 0)
+	ret = call_client(sc, &m, NULL, f->h.rfd, &got);
+	if (got >= 0)
 		close(got);
-	if (!ret && (m.op != VGPU_SOCK_REPLY || m.len))
-		ret = -EPROTO;
-	if (ret)
-		sc->broken = true;
-	else
+	if (!ret && m.len)
+		ret = call_failed(sc, VGPU_SOCK_FD_INSTALL, -EPROTO);
+	if (!ret)
 		ret = (int)m.ret;
 	if (ret < 0) {
 		/* No reference was taken: nothing to drop under the lock. */
@@ -220,10 +263,8 @@ static int fd_get(struct shim_caller *c, int fd, struct shim_fobj **out)
 	struct stat st;
 	int ret, got = -1;
 
-	ret = sock_send(sc->conn->fd, &m, NULL, -1);
-	if (!ret)
-		ret = sock_recv_hdr(sc->conn->fd, &m, &got);
-	if (!ret && (m.op != VGPU_SOCK_REPLY || m.len))
+	ret = call_client(sc, &m, NULL, -1, &got);
+	if (!ret && m.len)
 		ret = -EPROTO;
 	if (ret) {
 		sc->broken = true;
@@ -724,6 +765,7 @@ struct sock_server *sock_server_start(struct server *srv, const char *path,
 		return NULL;
 	ss->srv = srv;
 	ss->cap = cap;
+	ss->call_ms = SOCK_CALL_MS_DEFAULT;
 	ss->path = strdup(path);
 	pthread_mutex_init(&ss->lock, NULL);
 	pthread_cond_init(&ss->gone, NULL);
@@ -757,6 +799,12 @@ fail:
 	free(ss->path);
 	free(ss);
 	return NULL;
+}
+
+void sock_server_set_call_ms(struct sock_server *ss, unsigned ms)
+{
+	/* Atomic: connection threads may be reading it already. */
+	__atomic_store_n(&ss->call_ms, ms ? ms : SOCK_CALL_MS_DEFAULT, __ATOMIC_RELAXED);
 }
 
 void sock_server_stop(struct sock_server *ss)

@@ -18,6 +18,12 @@ struct capture;
  * (with a message). */
 struct sock_server *sock_server_start(struct server *srv, const char *path,
 				      struct capture *cap);
+/* The time limit on each call-back to a client inside a driver call
+ * (COPY_IN/COPY_OUT, FD_*), in ms (0: the default); set before clients
+ * connect. Past it the call fails as on a bad pointer and the client's
+ * connection is hung up (socket.c, call_client()). */
+#define SOCK_CALL_MS_DEFAULT 2000u
+void sock_server_set_call_ms(struct sock_server *ss, unsigned ms);
 /* Closes every connection (releasing its file), then the socket and the
  * tree. Call before server_fini(). */
 void sock_server_stop(struct sock_server *ss);

@@ -5,11 +5,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 void sock_attach_fd(struct msghdr *mh, union sock_fd_ctl *ctl, int fd)
@@ -26,8 +28,45 @@ void sock_attach_fd(struct msghdr *mh, union sock_fd_ctl *ctl, int fd)
 	memcpy(CMSG_DATA(c), &fd, sizeof(int));
 }
 
+uint64_t sock_deadline(unsigned ms)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec +
+		(uint64_t)ms * 1000000u;
+}
+
+/* Waits until @fd is ready for @events, or -ETIMEDOUT at @deadline (0:
+ * no deadline, the blocking call itself waits). */
+static int wait_until(int fd, short events, uint64_t deadline)
+{
+	while (deadline) {
+		struct pollfd p = { .fd = fd, .events = events };
+		uint64_t now = sock_deadline(0);
+		int n;
+
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		/* Rounded up, so that it never spins on a 0 ms poll. */
+		n = poll(&p, 1, (int)((deadline - now + 999999u) / 1000000u));
+		/* Ready, or an error or hang-up the call itself reports. */
+		if (n > 0)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
 int sock_send(int fd, const struct vgpu_sock_msg *m, const void *payload,
 	      int pass_fd)
+{
+	return sock_send_by(fd, m, payload, pass_fd, 0);
+}
+
+int sock_send_by(int fd, const struct vgpu_sock_msg *m, const void *payload,
+		 int pass_fd, uint64_t deadline)
 {
 	union sock_fd_ctl ctl;
 	struct iovec iov[2] = {
@@ -39,11 +78,16 @@ int sock_send(int fd, const struct vgpu_sock_msg *m, const void *payload,
 	if (pass_fd >= 0)
 		sock_attach_fd(&mh, &ctl, pass_fd);
 	while (mh.msg_iovlen) {
-		/* MSG_NOSIGNAL: a vanished peer is an error, not SIGPIPE. */
-		ssize_t n = sendmsg(fd, &mh, MSG_NOSIGNAL);
+		/* MSG_NOSIGNAL: a vanished peer is an error, not SIGPIPE.
+		 * With a deadline, never block: wait_until() waits. */
+		int err = wait_until(fd, POLLOUT, deadline);
+		ssize_t n = err ? -1 : sendmsg(fd, &mh, MSG_NOSIGNAL |
+					       (deadline ? MSG_DONTWAIT : 0));
 
+		if (err)
+			return err;
 		if (n < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR || (deadline && errno == EAGAIN))
 				continue;
 			return -errno;
 		}
@@ -63,7 +107,7 @@ int sock_send(int fd, const struct vgpu_sock_msg *m, const void *payload,
 	return 0;
 }
 
-static int recv_some(int fd, void *buf, size_t len, int *got_fd)
+static int recv_some(int fd, void *buf, size_t len, int *got_fd, uint64_t deadline)
 {
 	union {
 		struct cmsghdr h;
@@ -80,9 +124,12 @@ static int recv_some(int fd, void *buf, size_t len, int *got_fd)
 			mh.msg_control = ctl.buf;
 			mh.msg_controllen = sizeof(ctl.buf);
 		}
-		n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
+		n = wait_until(fd, POLLIN, deadline);
+		if (n)
+			return (int)n;
+		n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC | (deadline ? MSG_DONTWAIT : 0));
 		if (n < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR || (deadline && errno == EAGAIN))
 				continue;
 			return -errno;
 		}
@@ -115,10 +162,15 @@ static int recv_some(int fd, void *buf, size_t len, int *got_fd)
 
 int sock_recv_hdr(int fd, struct vgpu_sock_msg *m, int *got_fd)
 {
+	return sock_recv_hdr_by(fd, m, got_fd, 0);
+}
+
+int sock_recv_hdr_by(int fd, struct vgpu_sock_msg *m, int *got_fd, uint64_t deadline)
+{
 	int ret;
 
 	*got_fd = -1;
-	ret = recv_some(fd, m, sizeof(*m), got_fd);
+	ret = recv_some(fd, m, sizeof(*m), got_fd, deadline);
 	if (!ret && m->len > VGPU_SOCK_MAX_PAYLOAD)
 		ret = -EPROTO;
 	if (ret && *got_fd >= 0) {
@@ -130,13 +182,18 @@ int sock_recv_hdr(int fd, struct vgpu_sock_msg *m, int *got_fd)
 
 int sock_recv_payload(int fd, void *buf, size_t len)
 {
+	return sock_recv_payload_by(fd, buf, len, 0);
+}
+
+int sock_recv_payload_by(int fd, void *buf, size_t len, uint64_t deadline)
+{
 	char sink[4096];
 
 	if (buf)
-		return recv_some(fd, buf, len, NULL);
+		return recv_some(fd, buf, len, NULL, deadline);
 	while (len) {
 		size_t n = len < sizeof(sink) ? len : sizeof(sink);
-		int ret = recv_some(fd, sink, n, NULL);
+		int ret = recv_some(fd, sink, n, NULL, deadline);
 
 		if (ret)
 			return ret;

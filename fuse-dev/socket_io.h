@@ -37,6 +37,16 @@ int sock_recv_hdr(int fd, struct vgpu_sock_msg *m, int *got_fd);
 /* Receives exactly @len payload bytes into @buf (NULL: throw them away). */
 int sock_recv_payload(int fd, void *buf, size_t len);
 
+/* The same with a deadline (sock_deadline(); 0: none): what is not sent
+ * or received by then is -ETIMEDOUT, the stream out of step. The server
+ * bounds its call-backs so: a client that stops answering or reading
+ * must not hold the driver (fuse-dev/socket.c). */
+uint64_t sock_deadline(unsigned ms); /* @ms from now */
+int sock_send_by(int fd, const struct vgpu_sock_msg *m, const void *payload,
+		 int pass_fd, uint64_t deadline);
+int sock_recv_hdr_by(int fd, struct vgpu_sock_msg *m, int *got_fd, uint64_t deadline);
+int sock_recv_payload_by(int fd, void *buf, size_t len, uint64_t deadline);
+
 /* ---- the client's side ---- */
 
 /* Copies @len bytes between this process's memory at @user and @buf
