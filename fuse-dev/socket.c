@@ -81,9 +81,12 @@ struct sock_conn {
 	struct sock_conn *prev, *next;
 };
 
-/* The server of lent files: no listening socket, no device of its own. */
+/* The server of lent files: no listening socket, no device of its own.
+ * Its peer is the translator's own forked child, not a stranger: no time
+ * limit on call-backs (0), so a child stopped by job control or a
+ * debugger mid-copy keeps its connection. */
 static struct sock_server lent_server = { .lock = PTHREAD_MUTEX_INITIALIZER,
-					   .call_ms = SOCK_CALL_MS_DEFAULT };
+					   .call_ms = 0 };
 
 struct sock_caller {
 	struct shim_caller base;
@@ -126,13 +129,14 @@ static int call_client(struct sock_caller *sc, struct vgpu_sock_msg *m,
 {
 	struct sock_conn *c = sc->conn;
 	uint32_t op = m->op;
+	unsigned ms = __atomic_load_n(&c->ss->call_ms, __ATOMIC_RELAXED);
 	int ret;
 
 	*got = -1;
 	/* Out of step since an earlier call-back failed: no more waiting. */
 	if (sc->broken)
 		return -EPIPE;
-	sc->deadline = sock_deadline(__atomic_load_n(&c->ss->call_ms, __ATOMIC_RELAXED));
+	sc->deadline = ms ? sock_deadline(ms) : 0;
 	ret = sock_send_by(c->fd, m, payload, pass_fd, sc->deadline);
 	if (!ret)
 		ret = sock_recv_hdr_by(c->fd, m, got, sc->deadline);
