@@ -69,3 +69,10 @@ int bi_afbc_locate(const uint8_t hdr[BI_AFBC_HEADER], unsigned bpp,
 	*off = at + ((y % 4) * 4 + x % 4) * bpp;
 	return 0;
 }
+
+bool bi_afbc_fits(uint64_t header, uint64_t body, uint32_t stride, unsigned bpp)
+{
+	uint64_t last = bi_afbc_body(0, (uint64_t)4096 * (stride + 1), bpp);
+
+	return body >= header && body - header + last <= 0xffffffffu;
+}

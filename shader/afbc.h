@@ -39,4 +39,17 @@ void bi_afbc_encode(const uint8_t *px, unsigned bpp, uint32_t body_offset,
 int bi_afbc_locate(const uint8_t hdr[BI_AFBC_HEADER], unsigned bpp,
 		   unsigned x, unsigned y, uint64_t *off);
 
+/* Whether every superblock's body offset (32 bits, from header array
+ * @header) reaches it, bodies of @bpp-byte pixels from @body, @stride
+ * superblocks a header row, for any of the 4096 rows a surface may
+ * have. */
+bool bi_afbc_fits(uint64_t header, uint64_t body, uint32_t stride, unsigned bpp);
+
+/* Superblock number @sb's body address, bodies from @body placed as a
+ * sparse buffer places them (afbc.h's header comment). */
+static inline uint64_t bi_afbc_body(uint64_t body, uint64_t sb, unsigned bpp)
+{
+	return body + sb * BI_AFBC_SB * BI_AFBC_SB * bpp;
+}
+
 #endif

@@ -37,17 +37,11 @@ static const struct internal_fmt writeback_fmts[32] = {
  * subblock holds its pixels untransformed, so it changes nothing here. */
 #define AFBC_YTR (1u << 17)
 
-/* Whether every superblock's body offset (32 bits, from the header
- * array) can reach it: the body at most 4 GiB past the headers' start,
- * for any of the 4096 x 4096 superblocks a framebuffer may have. */
 static bool afbc_fits(const uint32_t *f, unsigned bytes)
 {
-	uint64_t header = f[BI_RT_AFBC_HEADER_LO] | (uint64_t)f[BI_RT_AFBC_HEADER_HI] << 32;
-	uint64_t body = f[BI_RT_BASE_LO] | (uint64_t)f[BI_RT_BASE_HI] << 32;
-	uint64_t last = ((uint64_t)4096 * (f[BI_RT_AFBC_STRIDE] + 1)) *
-			BI_TILE * BI_TILE * bytes;
-
-	return body >= header && body - header + last <= 0xffffffffu;
+	return bi_afbc_fits(f[BI_RT_AFBC_HEADER_LO] | (uint64_t)f[BI_RT_AFBC_HEADER_HI] << 32,
+			    f[BI_RT_BASE_LO] | (uint64_t)f[BI_RT_BASE_HI] << 32,
+			    f[BI_RT_AFBC_STRIDE], bytes);
 }
 
 int bi_rt_decode(enum bi_arch arch, const uint32_t *w, struct bi_rt *rt,
@@ -169,7 +163,7 @@ static int afbc_write(struct vgpu_as *as, struct bi_tile *t, unsigned i,
 {
 	const unsigned n = rt->wbytes, sb_bytes = BI_TILE * BI_TILE * n;
 	uint64_t sb = (uint64_t)(t->y0 / BI_TILE) * rt->afbc_stride + t->x0 / BI_TILE;
-	uint64_t body = rt->base + sb * sb_bytes;
+	uint64_t body = bi_afbc_body(rt->base, sb, n);
 	uint8_t hdr[BI_AFBC_HEADER];
 
 	for (unsigned p = 0; p < BI_TILE * BI_TILE; p++)

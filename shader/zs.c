@@ -3,7 +3,12 @@
  * The depth/stencil unit (zs.h). Formats of the write-back buffers (the
  * extension's "ZS Format" and "S Format" numbers, v6 and v7 alike): D16
  * 1, D24X8 4, D24S8 5, D32 14; S8 1.
+ *
+ * An AFBC depth buffer (its stencil, if any, in D24S8's top byte) is read
+ * and written as an AFBC render target is (afbc.h): a tile is one
+ * superblock, written whole and uncompressed.
  */
+#include "shader/afbc.h"
 #include "shader/fp.h"
 #include "shader/gfx_desc.h"
 #include "shader/zs.h"
@@ -17,6 +22,20 @@
 #define ZI_D24 1
 #define ZI_D32 2
 #define ONE 0x3f800000u
+#define LOG "fragment"
+
+/* An AFBC depth buffer overlays the extension's words 4-9: its header
+ * array, the header row stride (superblocks), flags and the body. */
+enum { A_HEADER_LO, A_HEADER_HI, A_STRIDE, A_FLAGS, A_BODY_LO, A_BODY_HI, A_COUNT };
+
+static const struct bi_field afbc_fields[A_COUNT] = {
+	[A_HEADER_LO] = { 4, 0, 32, BI_FM_RAW },
+	[A_HEADER_HI] = { 5, 0, 32, BI_FM_RAW },
+	[A_STRIDE] = { 6, 0, 13, BI_FM_RAW },
+	[A_FLAGS] = { 7, 0, 32, BI_FM_RAW },
+	[A_BODY_LO] = { 8, 0, 32, BI_FM_RAW },
+	[A_BODY_HI] = { 9, 0, 32, BI_FM_RAW },
+};
 
 enum { FUNC_NEVER, FUNC_LESS, FUNC_EQUAL, FUNC_LEQUAL, FUNC_GREATER,
        FUNC_NOTEQUAL, FUNC_GEQUAL, FUNC_ALWAYS };
@@ -48,8 +67,28 @@ static const char *layout(enum bi_arch arch, uint32_t block, uint32_t msaa,
 	rt->wbytes = (uint8_t)bytes;
 	if (msaa)
 		return "multisampled depth/stencil buffers";
-	if (rt->block != BI_BLOCK_LINEAR && rt->block != BI_BLOCK_U_INTERLEAVED)
-		return "this depth/stencil block format (AFBC)";
+	if (rt->block != BI_BLOCK_LINEAR && rt->block != BI_BLOCK_U_INTERLEAVED &&
+	    rt->block != BI_BLOCK_AFBC)
+		return "this depth/stencil block format";
+	return NULL;
+}
+
+/* The AFBC part of depth buffer @rt from extension @ext. */
+static const char *afbc_layout(const uint32_t *ext, bool separate_s, struct bi_rt *rt)
+{
+	uint32_t a[A_COUNT];
+
+	bi_desc_unpack(afbc_fields, A_COUNT, ext, a);
+	rt->afbc_header = a[A_HEADER_LO] | (uint64_t)a[A_HEADER_HI] << 32;
+	rt->afbc_stride = a[A_STRIDE];
+	rt->base = a[A_BODY_LO] | (uint64_t)a[A_BODY_HI] << 32;
+	rt->row_stride = 0;
+	if (separate_s)
+		return "a stencil buffer beside an AFBC depth buffer";
+	if (a[A_FLAGS])
+		return "AFBC depth buffers with these flags";
+	if (!bi_afbc_fits(rt->afbc_header, rt->base, rt->afbc_stride, rt->wbytes))
+		return "an AFBC body not within 4 GiB after its header";
 	return NULL;
 }
 
@@ -97,10 +136,14 @@ int bi_zs_decode(enum bi_arch arch, const uint32_t *fb, const uint32_t *ext,
 			      e[BI_ZS_BASE_LO] | (uint64_t)e[BI_ZS_BASE_HI] << 32,
 			      e[BI_ZS_ROW_STRIDE], zs->zs_format == ZS_D16 ? 2 : 4,
 			      &zs->zbuf);
+	if (!*why && zs->zbuf.block == BI_BLOCK_AFBC)
+		*why = afbc_layout(ext, sio && zs->zs_format != ZS_D24S8, &zs->zbuf);
 	if (!*why && sio && zs->zs_format != ZS_D24S8)
 		*why = layout(arch, e[BI_S_BLOCK], e[BI_S_MSAA],
 			      e[BI_S_BASE_LO] | (uint64_t)e[BI_S_BASE_HI] << 32,
 			      e[BI_S_ROW_STRIDE], 1, &zs->sbuf);
+	if (!*why && zs->sbuf.block == BI_BLOCK_AFBC)
+		*why = "AFBC stencil buffers";
 	return *why ? -1 : 0;
 }
 
@@ -110,22 +153,56 @@ static bool combined_s(const struct bi_zs *zs)
 	return zs->zs_format == ZS_D24S8;
 }
 
+/* Tile @t's superblock of AFBC buffer @b. */
+static uint64_t tile_sb(const struct bi_rt *b, const struct bi_tile *t)
+{
+	return (uint64_t)(t->y0 / BI_AFBC_SB) * b->afbc_stride + t->x0 / BI_AFBC_SB;
+}
+
+/* Depth buffer @b's pixel (@x, @y) into @v; @hdr: its superblock's
+ * header if AFBC. 0, or -1 after a fault or on a compressed subblock. */
+static int read_z(struct vgpu_as *as, const struct bi_rt *b, const uint8_t *hdr,
+		  unsigned x, unsigned y, uint32_t *v)
+{
+	uint64_t off;
+
+	if (b->block != BI_BLOCK_AFBC)
+		return vgpu_as_read(as, b->base + bi_rt_offset(b, x, y), v, b->wbytes);
+	switch (bi_afbc_locate(hdr, b->wbytes, x % BI_AFBC_SB, y % BI_AFBC_SB, &off)) {
+	case 1:
+		os_memcpy(v, hdr + 8, b->wbytes);
+		return 0;
+	case 0:
+		return vgpu_as_read(as, b->afbc_header + off, v, b->wbytes);
+	default:
+		os_warn(LOG, "depth preload from a compressed AFBC subblock not implemented");
+		return -1;
+	}
+}
+
 int bi_zs_begin(struct vgpu_as *as, const struct bi_zs *zs, struct bi_tile *t)
 {
+	const struct bi_rt *zb = &zs->zbuf;
+	bool zread = zs->z_preload || (zs->s_preload && combined_s(zs));
+	uint8_t hdr[BI_AFBC_HEADER];
+
 	for (unsigned p = 0; p < BI_TILE * BI_TILE; p++) {
 		t->z[p] = zs->zclear;
 		t->s[p] = zs->sclear;
 	}
 	if (!zs->z_preload && !zs->s_preload)
 		return 0;
+	if (zread && zb->block == BI_BLOCK_AFBC &&
+	    vgpu_as_read(as, zb->afbc_header + tile_sb(zb, t) * BI_AFBC_HEADER, hdr,
+			 sizeof(hdr)))
+		return -1;
 	for (unsigned p = 0; p < BI_TILE * BI_TILE; p++) {
 		unsigned x = t->x0 + p % BI_TILE, y = t->y0 + p / BI_TILE;
 		uint32_t v = 0;
 		uint8_t s = 0;
 
-		if (zs->z_preload || (zs->s_preload && combined_s(zs))) {
-			if (vgpu_as_read(as, zs->zbuf.base + bi_rt_offset(&zs->zbuf, x, y), &v,
-					 zs->zbuf.wbytes))
+		if (zread) {
+			if (read_z(as, zb, hdr, x, y, &v))
 				return -1;
 			if (zs->z_preload)
 				t->z[p] = zs->zs_format == ZS_D32 ? v : v & 0xffffff;
@@ -141,20 +218,45 @@ int bi_zs_begin(struct vgpu_as *as, const struct bi_zs *zs, struct bi_tile *t)
 	return 0;
 }
 
-int bi_zs_write(struct vgpu_as *as, const struct bi_zs *zs, const struct bi_tile *t,
+/* The value depth buffer pixel @p of @t holds. */
+static uint32_t z_value(const struct bi_zs *zs, const struct bi_tile *t, unsigned p)
+{
+	return t->z[p] | (combined_s(zs) ? (uint32_t)t->s[p] << 24 : 0);
+}
+
+/* Tile @t of an AFBC depth buffer: its whole superblock, uncompressed. */
+static int afbc_write(struct vgpu_as *as, const struct bi_zs *zs, struct bi_tile *t)
+{
+	const struct bi_rt *zb = &zs->zbuf;
+	const unsigned n = zb->wbytes;
+	uint64_t sb = tile_sb(zb, t), body = bi_afbc_body(zb->base, sb, n);
+	uint8_t hdr[BI_AFBC_HEADER];
+
+	for (unsigned p = 0; p < BI_TILE * BI_TILE; p++) {
+		uint32_t v = z_value(zs, t, p);
+
+		os_memcpy(t->packed + p * n, &v, n);
+	}
+	bi_afbc_encode(t->packed, n, (uint32_t)(body - zb->afbc_header), hdr, t->out);
+	if (vgpu_as_write(as, body, t->out, BI_AFBC_SB * BI_AFBC_SB * n))
+		return -1;
+	return vgpu_as_write(as, zb->afbc_header + sb * BI_AFBC_HEADER, hdr, sizeof(hdr));
+}
+
+int bi_zs_write(struct vgpu_as *as, const struct bi_zs *zs, struct bi_tile *t,
 		const struct bi_clip *c)
 {
 	bool zw = zs->z_write || (zs->s_write && combined_s(zs));
 	bool sw = zs->s_write && !combined_s(zs);
 
+	if (zw && zs->zbuf.block == BI_BLOCK_AFBC)
+		return afbc_write(as, zs, t);
 	for (unsigned p = 0; p < BI_TILE * BI_TILE && (zw || sw); p++) {
 		unsigned x = t->x0 + p % BI_TILE, y = t->y0 + p / BI_TILE;
-		uint32_t v = t->z[p];
+		uint32_t v = z_value(zs, t, p);
 
 		if (x < c->x0 || x >= c->x1 || y < c->y0 || y >= c->y1)
 			continue;
-		if (combined_s(zs))
-			v |= (uint32_t)t->s[p] << 24;
 		if (zw && vgpu_as_write(as, zs->zbuf.base + bi_rt_offset(&zs->zbuf, x, y), &v,
 					zs->zbuf.wbytes))
 			return -1;

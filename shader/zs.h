@@ -9,8 +9,10 @@
  * Depth is held as the internal format quantises it (D16 and D24 as
  * unsigned normalised integers, D32 as float bits) and compared that way.
  * Written back and preloaded: D16, D24X8, D24S8 (stencil in the top
- * byte), D32, and S8 stencil buffers, linear or u-interleaved. Others,
- * multisampled and AFBC depth buffers fail the job naming them.
+ * byte), D32, and S8 stencil buffers, linear or u-interleaved; depth
+ * buffers in AFBC too (uncompressed superblocks; a compressed one read
+ * back faults). Others, multisampled buffers and AFBC stencil beside
+ * them fail the job naming them.
  */
 #ifndef VGPU_SHADER_ZS_H
 #define VGPU_SHADER_ZS_H
@@ -32,8 +34,9 @@ int bi_zs_decode(enum bi_arch arch, const uint32_t *fb, const uint32_t *ext,
 		 struct bi_zs *zs, const char **why);
 /* Tile @t's depth and stencil cleared or preloaded; 0 or -1 (MMU fault). */
 int bi_zs_begin(struct vgpu_as *as, const struct bi_zs *zs, struct bi_tile *t);
-/* Written back (what the frame asks for, inside @clip); 0 or -1. */
-int bi_zs_write(struct vgpu_as *as, const struct bi_zs *zs, const struct bi_tile *t,
+/* Written back (what the frame asks for, inside @clip; an AFBC tile
+ * whole); 0 or -1. @t's write-back scratch is used. */
+int bi_zs_write(struct vgpu_as *as, const struct bi_zs *zs, struct bi_tile *t,
 		const struct bi_clip *clip);
 /* Depth @z (f32, clamped to [0, 1]) as the internal format holds it. */
 uint32_t bi_zs_quantize(const struct bi_zs *zs, uint32_t z);

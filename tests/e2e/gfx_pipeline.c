@@ -183,5 +183,8 @@ TEST(draws_g71_afbc) { against_llvmpipe(_metadata, "gfx_draws", "g71", NULL, 64,
 TEST(points_g52_afbc) { against_llvmpipe(_metadata, "gfx_points", "g52", NULL, 64, 48, 0, true); }
 TEST(fragcoord_g71_afbc) { against_llvmpipe(_metadata, "gfx_fragcoord", "g71", NULL, 64, 48, 2, true); }
 TEST(lines_g52_afbc) { against_llvmpipe(_metadata, "gfx_lines", "g52", NULL, 64, 48, 2, true); }
+/* with an AFBC depth buffer */
+TEST(depthclip_g71_afbc) { against_llvmpipe(_metadata, "gfx_depthclip", "g71", NULL, 64, 48, 2, true); }
+TEST(depthclip_g52_afbc) { against_llvmpipe(_metadata, "gfx_depthclip", "g52", NULL, 64, 48, 2, true); }
 
 TEST_HARNESS_MAIN

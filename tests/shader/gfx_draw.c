@@ -15,12 +15,15 @@
  * two draws tested "less" and the D24S8 buffer written back; stencil:
  * one draw marks, the next draws where marked; a blend shader (LD_TILE,
  * FADDs, BLEND, JUMP r48) entered from the fragment shader's BLEND.
+ * An AFBC D24X8 depth buffer written back, decoded here, and preloaded
+ * by a second frame that draws behind what the first drew, on both.
  */
 #include <math.h>
 
 #include "harness.h"
 #include "bi_asm.h"
 #include "bi_enc.h"
+#include "shader/afbc.h"
 #include "shader/compute.h"
 #include "vgpu/vgpu_test.h"
 
@@ -473,30 +476,106 @@ static void check_inside(struct __test_metadata *_metadata, struct __fixture_dra
 		}
 }
 
+/* The frame's depth buffer as AFBC D24X8: headers at ZSBUF, two
+ * superblocks a row, bodies from ZSBUF + 0x100. */
+#define ZS_BODY (ZSBUF + 0x100)
+static void afbc_depth(struct __fixture_draw *self)
+{
+	uint32_t *ext = w32(self, FBD + 128);
+
+	ext[3] = 4 /* D24X8 */ | (self->v7 ? 12u : 3u) << 4;
+	put64(self, FBD + 128 + 16, ZSBUF);
+	ext[6] = W / BI_AFBC_SB;
+	ext[7] = 0;
+	put64(self, FBD + 128 + 32, ZS_BODY);
+}
+
+/* Depth pixel (@x, @y) of the AFBC buffer afbc_depth() describes. */
+static uint32_t afbc_z(struct __test_metadata *_metadata, struct __fixture_draw *self,
+		       unsigned x, unsigned y)
+{
+	const uint8_t *hdr = (const uint8_t *)w32(self, ZSBUF + BI_AFBC_HEADER *
+						  ((y / BI_AFBC_SB) * (W / BI_AFBC_SB) + x / BI_AFBC_SB));
+	uint64_t off = 0;
+	uint32_t v;
+
+	EXPECT_EQ(bi_afbc_locate(hdr, 4, x % BI_AFBC_SB, y % BI_AFBC_SB, &off), 0);
+	memcpy(&v, w32(self, ZSBUF + off), 4);
+	return v;
+}
+
 /* Depth cleared to 1, a red triangle at 0.25, then green everywhere at
- * 0.5, both tested "less" and written: red stays in front; the D24S8
- * buffer gets each pixel's nearest depth (stencil 0x5a, the clear). */
-TEST_F(draw, depth_test_and_write_back)
+ * 0.5, both tested "less" and written: red stays in front. @fb12:
+ * parameter word 12; @afbc: the depth buffer afbc_depth()'s. */
+static void red_over_green(struct __test_metadata *_metadata, struct __fixture_draw *self,
+			   uint32_t fb12, bool afbc)
 {
 	struct draw_spec front = { red, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, LESS | ZWRITE,
 				   .z = 0.25f };
 	struct draw_spec back = { all, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, LESS | ZWRITE,
 				  .z = 0.5f };
-	const uint32_t *zs = w32(self, ZSBUF);
 
 	ASSERT_EQ(shaders(self), 0);
-	/* D24 inside, Z and S written, stencil cleared to 0x5a */
-	frame(self, 0x5a | 1u << 16 | 1u << 18 | 1u << 8, 1.0f);
+	frame(self, fb12, 1.0f);
+	if (afbc)
+		afbc_depth(self);
 	draw(self, 0, &front);
 	draw(self, 1, &back);
 	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
 	ASSERT_EQ(run(self, IDVS(1), 1), MALI_EXC_DONE);
 	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
 	check_inside(_metadata, self, red, 0xff0000ffu, 0xff00ff00u);
+}
+
+/* The D24S8 buffer gets each pixel's nearest depth (stencil 0x5a, the
+ * clear). */
+TEST_F(draw, depth_test_and_write_back)
+{
+	const uint32_t *zs = w32(self, ZSBUF);
+
+	/* D24 inside, Z and S written, stencil cleared to 0x5a */
+	red_over_green(_metadata, self, 0x5a | 1u << 16 | 1u << 18 | 1u << 8, false);
 	/* 0.25 and 0.5 of 2^24 - 1, rounded to nearest even */
 	EXPECT_EQ(zs[12 * W + 12], 4194304u | 0x5au << 24);
 	EXPECT_EQ(zs[30 * W + 2], 8388608u | 0x5au << 24);
 }
+
+/* red_over_green() into an AFBC D24X8 buffer; a second frame
+ * preloads it and draws blue at 0.375 behind red, in front of green. A
+ * compressed subblock cannot be preloaded: a read fault. */
+static void afbc_depth_frames(struct __test_metadata *_metadata, struct __fixture_draw *self)
+{
+	struct draw_spec back = { all, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, LESS | ZWRITE,
+				  .z = 0.375f };
+	struct vtx blue[3];
+
+	red_over_green(_metadata, self, 1u << 16 | 1u << 18, true);
+	EXPECT_EQ(afbc_z(_metadata, self, 12, 12), 4194304u);
+	EXPECT_EQ(afbc_z(_metadata, self, 2, 30), 8388608u);
+	EXPECT_EQ(afbc_z(_metadata, self, 31, 0), 8388608u);
+
+	for (unsigned i = 0; i < 3; i++)
+		blue[i] = (struct vtx){ all[i].x, all[i].y, { 0, 0, 1, 1 } };
+	back.v = blue;
+	frame(self, 1u << 16 | 1u << 18 | 1u << 19, 1.0f);
+	afbc_depth(self);
+	draw(self, 0, &back);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	check_inside(_metadata, self, red, 0xff0000ffu, 0xffff0000u);
+	EXPECT_EQ(afbc_z(_metadata, self, 12, 12), 4194304u);
+	EXPECT_EQ(afbc_z(_metadata, self, 2, 30), 6291456u);
+
+	/* superblock 0's first subblock compressed (size 20) */
+	((uint8_t *)w32(self, ZSBUF))[4] = 20;
+	frame(self, 1u << 16 | 1u << 18 | 1u << 19, 1.0f);
+	afbc_depth(self);
+	draw(self, 0, &back);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	EXPECT_EQ(run(self, FRAG, 0), MALI_EXC_JOB_READ_FAULT);
+}
+
+TEST_F(draw, afbc_depth_write_back_and_preload) { afbc_depth_frames(_metadata, self); }
 
 /*
  * A triangle with a vertex behind the eye (w < 0): window positions are
@@ -719,5 +798,9 @@ FIXTURE_TEARDOWN(draw7)
 }
 
 TEST_F(draw7, triangle_on_the_g52) { triangle(_metadata, (struct __fixture_draw *)self); }
+TEST_F(draw7, afbc_depth_on_the_g52)
+{
+	afbc_depth_frames(_metadata, (struct __fixture_draw *)self);
+}
 
 TEST_HARNESS_MAIN
