@@ -5,7 +5,10 @@
  * LD_VAR_SPECIAL its window z, 1/w or point coordinate), VAR_TEX
  * looks a texture up at one (at the quad's level of detail), ATEST
  * passes the coverage on after a late depth/stencil test (alpha-to-
- * coverage is refused when the draw is read), BLEND writes a colour into
+ * coverage is refused when the draw is read), ZS_EMIT (.z) replaces the
+ * fragment's depth with its f32 source 0 and passes its coverage (source
+ * 2) on after the late test, which a draw with depth from the shader
+ * leaves to it (stencil from the shader faults), BLEND writes a colour into
  * the tile buffer, replacing or through the fixed-function equation of
  * the draw's blend descriptor, or enters a blend shader, which reads the
  * tile with LD_TILE.
@@ -427,6 +430,22 @@ static int ld_tile(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	return 0;
 }
 
+/* ZS_EMIT: depth source 0, stencil source 1, coverage source 2. */
+static int zs_emit(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
+		   uint32_t *out)
+{
+	struct bi_frag *f = x->env->frag;
+	struct bi_frag_lane *fl = &f->lane[lane];
+
+	if (bi_mod(ins, BI_MOD_STENCIL, BI_O_NONE) == BI_O_STENCIL)
+		return unsupported("stencil written by the shader");
+	if (bi_mod(ins, BI_MOD_Z, BI_O_NONE) == BI_O_Z && f->zs_on && !fl->zs_done)
+		fl->z = bi_zs_quantize(f->zs, bi_src(x, ins, 0, lane, false));
+	*out = bi_frag_zs_late(f, lane) ? bi_src(x, ins, 2, lane, false) : 0;
+	*bi_staging(x, lane, 0) = *out;
+	return 0;
+}
+
 int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		 uint32_t *out)
 {
@@ -443,6 +462,7 @@ int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	case BI_OP_VAR_TEX_F32:
 	case BI_OP_LD_TILE:
 	case BI_OP_LD_VAR_SPECIAL:
+	case BI_OP_ZS_EMIT:
 		break;
 	default:
 		return -1;
@@ -459,8 +479,10 @@ int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	case BI_OP_LD_VAR_FLAT_IMM:
 		return ld_var(x, ins, lane, true, true);
 	case BI_OP_ATEST:
-		/* a late depth/stencil test decides the coverage here */
-		*out = bi_frag_zs_late(x->env->frag, lane) ? bi_src(x, ins, 0, lane, false) : 0;
+		/* a late depth/stencil test decides the coverage here, or at
+		 * ZS_EMIT with the shader's depth */
+		*out = x->env->frag->z_shader || bi_frag_zs_late(x->env->frag, lane)
+			       ? bi_src(x, ins, 0, lane, false) : 0;
 		*bi_staging(x, lane, 0) = *out;
 		return 0;
 	case BI_OP_VAR_TEX_F16:
@@ -470,6 +492,8 @@ int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		return ld_tile(x, ins, lane);
 	case BI_OP_LD_VAR_SPECIAL:
 		return ld_var_special(x, ins, lane);
+	case BI_OP_ZS_EMIT:
+		return zs_emit(x, ins, lane, out);
 	default:
 		return blend(x, ins, lane, out);
 	}

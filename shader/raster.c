@@ -91,9 +91,9 @@ static uint32_t use_draw(struct bi_raster *r, uint64_t dcd, const char **why)
 		       ((d->rsd[BI_RSD_PROPS] >> 23) & 3) == PIXEL_FORCE_LATE ||
 		       ((d->rsd[BI_RSD_PROPS] >> 16) & 1);
 	r->f.coord_max_y = (d->rsd[BI_RSD_PROPS] >> 27) & 1;
-	if (((d->rsd[BI_RSD_PROPS] >> 8) & 3) == DEPTH_FROM_SHADER)
-		*why = "depth written by the shader";
-	else if ((d->rsd[BI_RSD_STENCIL_MISC] >> 17) & 1)
+	r->f.z_shader = ((d->rsd[BI_RSD_PROPS] >> 8) & 3) == DEPTH_FROM_SHADER;
+	r->f.zs_late |= r->f.z_shader;
+	if ((d->rsd[BI_RSD_STENCIL_MISC] >> 17) & 1)
 		*why = "alpha-to-coverage";
 	if (*why)
 		return MALI_EXC_JOB_CONFIG_FAULT;

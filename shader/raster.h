@@ -10,12 +10,13 @@
  * coverage on, BLEND writes the tile buffer (frag_msg.c).
  *
  * Depth and stencil (zs.h) are tested before the shader, or at ATEST when
- * the renderer state says late (a shader that may discard). A draw
- * without a shader (address 0) only tests and updates them.
+ * the renderer state says late (a shader that may discard), or at
+ * ZS_EMIT with the depth the shader writes. A draw without a shader
+ * (address 0) only tests and updates them.
  *
- * Not modelled, failing the job naming it: depth written by the shader,
- * alpha-to-coverage, blend shaders, blend constants, render targets of
- * integer (raw) internal formats.
+ * Not modelled, failing the job naming it: stencil written by the
+ * shader, alpha-to-coverage, blend shaders, blend constants, render
+ * targets of integer (raw) internal formats.
  */
 #ifndef VGPU_SHADER_RASTER_H
 #define VGPU_SHADER_RASTER_H
@@ -47,6 +48,7 @@ struct bi_frag {
 	struct bi_zs_draw zsd;        /* the draw's tests */
 	bool zs_on;                   /* it tests or writes something */
 	bool zs_late;                 /* after the shader (at ATEST) */
+	bool z_shader;                /* depth from the shader: at ZS_EMIT */
 	bool coord_max_y;             /* point coordinates: t = 0 at the top */
 	struct bi_frag_lane lane[BI_LANES];
 };

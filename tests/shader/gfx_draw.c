@@ -10,11 +10,12 @@
  * a quad split along a diagonal through pixel centres is drawn with an
  * additive blend, so a pixel drawn twice or never shows. Culling by the
  * winding on the screen, points as squares, and what is not modelled
- * (quads, depth from the shader) faulting, on the G71; the
+ * (quads) faulting, on the G71; the
  * triangle also on the G52 (eight-thread warps of two quads). Depth:
  * two draws tested "less" and the D24S8 buffer written back; stencil:
  * one draw marks, the next draws where marked; a blend shader (LD_TILE,
- * FADDs, BLEND, JUMP r48) entered from the fragment shader's BLEND.
+ * FADDs, BLEND, JUMP r48) entered from the fragment shader's BLEND;
+ * depth written by the shader (ZS_EMIT) tested and written back.
  * An AFBC D24X8 depth buffer written back, decoded here, and preloaded
  * by a second frame that draws behind what the first drew, on both.
  */
@@ -50,6 +51,7 @@
 #define FSHADER (VA + 0x1500)
 #define BSHADER (VA + 0x1600)
 #define UNIFORMS (VA + 0x1700)
+#define ZSHADER (VA + 0x1a00)
 #define TARGET (VA + 0x4000)
 #define ZSBUF (VA + 0x5000)
 #define HEAP (VA + 0x10000)
@@ -109,10 +111,12 @@ static uint32_t fbits(float f)
 }
 
 /* The shaders: the position shader ends at once; the fragment shader
- * loads varying 0 (four f32) into r0-r3 and blends them into RT 0. */
+ * loads varying 0 (four f32) into r0-r3 and blends them into RT 0; the
+ * one at ZSHADER writes the depth from its alpha (r3) with ZS_EMIT in
+ * between. */
 static int shaders(struct __fixture_draw *self)
 {
-	struct asm_header end = { 0 }, next = { .flow = 3 };
+	struct asm_header end = { 0 }, next = { .flow = 3 }, next60 = { .flow = 3, .staging_reg = 60 };
 	struct asm_tuple nop = { bi_enc(true, "*NOP", NULL, NULL), bi_enc(false, "+NOP", NULL, NULL),
 				 asm_block(true, -1, -1, -1, -1, -1, 0) };
 	struct asm_tuple ld = {
@@ -127,14 +131,22 @@ static int shaders(struct __fixture_draw *self)
 		nop.fma, bi_enc(false, "+BLEND", SRCS(0, 4, 5), NULL),
 		asm_block(true, 60, -1, -1, -1, -1, 8),
 	};
+	/* depth r3, stencil unused, coverage r60 into r60 (staging) */
+	struct asm_tuple zs = {
+		nop.fma, bi_enc(false, "+ZS_EMIT", SRCS(0, 0, 1), "z=z"),
+		asm_block(true, 3, 60, -1, -1, -1, 0),
+	};
 	unsigned q;
 
-	if (nop.fma == ~0u || ld.add == ~0u || blend.add == ~0u || ld.reg == ~0ull ||
-	    blend.reg == ~0ull)
+	if (nop.fma == ~0u || ld.add == ~0u || blend.add == ~0u || zs.add == ~0u ||
+	    ld.reg == ~0ull || blend.reg == ~0ull || zs.reg == ~0ull)
 		return -1;
 	asm_clause(w32(self, VSHADER), &end, &nop, 1, NULL, 0);
 	q = asm_clause(w32(self, FSHADER), &next, &ld, 1, NULL, 0);
 	asm_clause(w32(self, FSHADER + 16 * q), &end, &blend, 1, NULL, 0);
+	q = asm_clause(w32(self, ZSHADER), &next, &ld, 1, NULL, 0);
+	q += asm_clause(w32(self, ZSHADER + 16 * q), &next60, &zs, 1, NULL, 0);
+	asm_clause(w32(self, ZSHADER + 16 * q), &end, &blend, 1, NULL, 0);
 	return 0;
 }
 
@@ -431,20 +443,13 @@ TEST_F(draw, points_cover_their_squares)
 		}
 }
 
-TEST_F(draw, quads_and_shader_depth_fault)
+TEST_F(draw, quads_fault)
 {
 	struct draw_spec s = { tri, 3, 3, 14 /* quads */, NULL, 0, 1, EQ_REPLACE, ALWAYS, .z = 0.5f };
 
 	ASSERT_EQ(shaders(self), 0);
 	build(self, &s);
 	EXPECT_EQ(run(self, IDVS(0), 1), MALI_EXC_JOB_CONFIG_FAULT);
-	/* depth from the shader */
-	s.mode = 8;
-	build(self, &s);
-	w32(self, FRSD(0))[4] = 3u << 8;
-	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
-	EXPECT_EQ(run(self, FRAG, 0), MALI_EXC_JOB_CONFIG_FAULT);
-	EXPECT_EQ(*pixel(self, 10, 10), 0xee);
 }
 
 /* A triangle covering the whole target (and more). */
@@ -538,6 +543,35 @@ TEST_F(draw, depth_test_and_write_back)
 	/* 0.25 and 0.5 of 2^24 - 1, rounded to nearest even */
 	EXPECT_EQ(zs[12 * W + 12], 4194304u | 0x5au << 24);
 	EXPECT_EQ(zs[30 * W + 2], 8388608u | 0x5au << 24);
+}
+
+/* A red triangle at 0.9 whose shader writes depth 0.25 (its alpha),
+ * then green everywhere at 0.5, tested "less": red stays in front, and
+ * the buffer holds the shader's depth. */
+TEST_F(draw, depth_written_by_the_shader)
+{
+	static const struct vtx red_zs[3] = {
+		{ 2.25f, 3.5f, { 1, 0, 0, 0.25f } }, { 29.75f, 6.125f, { 1, 0, 0, 0.25f } },
+		{ 10.5f, 28.75f, { 1, 0, 0, 0.25f } },
+	};
+	struct draw_spec front = { red_zs, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, LESS | ZWRITE,
+				   .z = 0.9f };
+	struct draw_spec back = { all, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, LESS | ZWRITE,
+				  .z = 0.5f };
+	const uint32_t *zs = w32(self, ZSBUF);
+
+	ASSERT_EQ(shaders(self), 0);
+	frame(self, 1u << 16 | 1u << 18, 1.0f);
+	draw(self, 0, &front);
+	draw(self, 1, &back);
+	put64(self, FRSD(0), ZSHADER);
+	w32(self, FRSD(0))[4] |= 3u << 8; /* depth from the shader */
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, IDVS(1), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	check_inside(_metadata, self, red, 0x400000ffu, 0xff00ff00u);
+	EXPECT_EQ(zs[12 * W + 12] & 0xffffff, 4194304u);
+	EXPECT_EQ(zs[30 * W + 2] & 0xffffff, 8388608u);
 }
 
 /* red_over_green() into an AFBC D24X8 buffer; a second frame
