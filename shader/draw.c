@@ -59,6 +59,10 @@ int bi_draw_read(struct vgpu_as *as, uint64_t va, struct bi_draw *d)
 		d->ubo_size[i] = (uint32_t)((u & 0xfff) + 1) * 16;
 		d->ubo_base[i] = (u >> 12) << 4;
 	}
+	/* Every job with a draw honours its first vertex: Mesa runs transform
+	 * feedback as a compute job whose vertex shader fetches attributes
+	 * from the draw's offset start like a vertex job's. */
+	d->env.offset_start = dcd[BI_DCD_OFFSET_START];
 	d->env.textures = bi_rd64(dcd, BI_DCD_TEXTURES);
 	d->env.samplers = bi_rd64(dcd, BI_DCD_SAMPLERS);
 	for (unsigned t = 0; t < 2; t++) {

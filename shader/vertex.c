@@ -121,7 +121,6 @@ static uint32_t read_job(const struct bi_gfx *g, struct vgpu_job *job, struct id
 		       s->inv.groups[0] * s->inv.groups[1];
 	s->tj.instances = s->inv.groups[2];
 	s->vd.env.instance_size = s->tj.nverts;
-	s->vd.env.offset_start = s->vd.dcd[BI_DCD_OFFSET_START];
 	s->tj.cursor = g->heap;
 	s->tj.frag_dcd = va + lay->frag_dcd;
 	s->tj.frag_flags = s->fdcd[BI_DCD_FLAGS];
