@@ -13,6 +13,7 @@
 
 #include "aarch64-user/abi.h"
 #include "aarch64-user/devview.h"
+#include "aarch64-user/jit.h"
 #include "cmd/frames.h"
 
 static enum shim_gpu_model gpu_model = SHIM_GPU_G71;
@@ -166,6 +167,35 @@ static void write_trace(struct vgpu_inproc *ip)
 		fprintf(stderr, "vgpu run: -trace %s: %s\n", trace_path, strerror(errno));
 }
 
+/* The device's JSON object @buf (@len bytes) with the translator's
+ * counters added as its last member; NULL (and @buf freed) when there is
+ * no memory. */
+static char *with_translator(char *buf, size_t *len)
+{
+	size_t end, n, tlen;
+	char *out;
+
+	if (!buf)
+		return NULL;
+	for (end = *len; end && buf[end - 1] != '}'; end--)
+		;
+	if (!end) /* not an object: left as it is */
+		return buf;
+	tlen = a64_jit_stats_json(NULL, 0);
+	n = *len + tlen + 1;
+	out = malloc(n + 1);
+	if (out) {
+		memcpy(out, buf, end - 1);
+		out[end - 1] = ',';
+		a64_jit_stats_json(out + end, tlen + 1);
+		memcpy(out + end + tlen, buf + end - 1, *len - end + 1);
+		out[n] = 0;
+		*len = n;
+	}
+	free(buf);
+	return out;
+}
+
 const char *devview_stats(void)
 {
 	return stats_path[0] ? stats_path : NULL;
@@ -191,7 +221,7 @@ void devview_exit(void)
 		write_trace(ip);
 	if (!stats_path[0])
 		return;
-	buf = vgpu_inproc_stats_dup(ip, &len);
+	buf = with_translator(vgpu_inproc_stats_dup(ip, &len), &len);
 	if (!buf)
 		return;
 	f = fopen(stats_path, "w");

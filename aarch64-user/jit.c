@@ -386,6 +386,24 @@ void a64_jit_count_exit(void)
 	atomic_fetch_add_explicit(&jit_stats.unchained, 1, memory_order_relaxed);
 }
 
+/* The counters as one JSON member, for -stats' report. A forked child's
+ * code buffer and counters are its own, so these are this process's. */
+size_t a64_jit_stats_json(char *buf, size_t size)
+{
+	int n = snprintf(buf, size,
+			 "\"translator\": {\"accel\": \"%s\", \"blocks\": %llu, \"code_bytes\": %llu, "
+			 "\"native_insns\": %llu, \"called_insns\": %llu, \"chained_links\": %llu, "
+			 "\"unchained_exits\": %llu, \"invalidations\": %llu, \"translate_ns\": %llu}",
+			 a64_jit_on ? "jit" : "interp", (unsigned long long)jit_stats.blocks,
+			 (unsigned long long)jit_stats.code_bytes,
+			 (unsigned long long)jit_stats.native,
+			 (unsigned long long)jit_stats.fallback,
+			 (unsigned long long)jit_stats.chained,
+			 (unsigned long long)jit_stats.unchained,
+			 (unsigned long long)jit_stats.invalid, (unsigned long long)jit_stats.ns);
+	return n < 0 ? 0 : (size_t)n;
+}
+
 void a64_jit_report(void)
 {
 	if (!want_stats)

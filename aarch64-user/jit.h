@@ -58,6 +58,9 @@ void a64_jit_count_exit(void);
 /* "jit" or "interp", for a new program image (execve). */
 const char *a64_jit_accel(void);
 bool a64_jit_stats_wanted(void);
+/* Writes the counters as the stats JSON's "translator" member into @buf;
+ * the length it needs (as snprintf). */
+size_t a64_jit_stats_json(char *buf, size_t size);
 /* Prints the statistics line if -jit-stats asked for it. */
 void a64_jit_report(void);
 

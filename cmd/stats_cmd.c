@@ -244,6 +244,21 @@ static void render_graphics(const struct json_object *gfx)
 	}
 }
 
+/* `vgpu run -stats`' report also holds the CPU translator's counters. */
+static void render_translator(const struct json_object *tr)
+{
+	static const char *const keys[] = {
+		"blocks", "code_bytes", "native_insns", "called_insns", "chained_links",
+		"unchained_exits", "invalidations",
+	};
+	char t[32];
+
+	printf("\ntranslator (-accel %s)\n", sj_str(tr, "accel"));
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		printf("  %-18s %lld\n", keys[i], sj_num(tr, keys[i]));
+	printf("  %-18s %s\n", "translating", dur(sj_num(tr, "translate_ns"), t, sizeof(t)));
+}
+
 static void render(const struct json_object *root)
 {
 	const struct json_object *sys = sj_get(root, "system"), *ctxs = sj_get(root, "contexts");
@@ -309,6 +324,8 @@ static void render(const struct json_object *root)
 	}
 	if (sj_get(root, "graphics"))
 		render_graphics(sj_get(root, "graphics"));
+	if (sj_get(root, "translator"))
+		render_translator(sj_get(root, "translator"));
 }
 
 static char *slurp(const char *path)
@@ -452,6 +469,9 @@ const struct vgpu_cmd vgpu_cmd_stats = {
 	"put in the polygon list, and its bytes in the tiler heap; per frame\n"
 	"(FRAGMENT job) the tiles, the fragments shaded, the pixels drawn on and\n"
 	"the overdraw (fragments per pixel drawn on); totals and the latest jobs.\n"
+	"A report of 'vgpu run -stats' ends with the CPU translator's counters:\n"
+	"blocks translated, code cache bytes, instructions compiled inline and\n"
+	"called, exits chained and unchained, invalidations, time translating.\n"
 	"\n"
 	"  --json        print the raw JSON instead of tables\n"
 	"  --summary     one line for scripts: ioctls=N ioctl_ns=NS (time in the\n"
