@@ -277,6 +277,7 @@ long sys_statx(struct gthread *t, const uint64_t *a);
 long sys_ioctl(struct gthread *t, const uint64_t *a);
 long sys_read(struct gthread *t, const uint64_t *a);
 long sys_write(struct gthread *t, const uint64_t *a);
+long sys_lseek(struct gthread *t, const uint64_t *a);
 long sys_close(struct gthread *t, const uint64_t *a);
 long sys_close_range(struct gthread *t, const uint64_t *a);
 long sys_dup(struct gthread *t, const uint64_t *a);

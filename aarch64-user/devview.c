@@ -346,6 +346,19 @@ long sys_write(struct gthread *t, const uint64_t *a)
 	return -EINVAL;
 }
 
+long sys_lseek(struct gthread *t, const uint64_t *a)
+{
+	struct dv_file *df = file_get((int)a[0]);
+	long r;
+
+	if (!df)
+		return safe_syscall(t, SYS_lseek, a);
+	/* A forked child's relay has no lseek: its pipe says ESPIPE. */
+	r = df->inherited ? -ESPIPE : (long)vgpu_inproc_lseek(df->f, (off_t)a[1], (int)a[2]);
+	dv_file_put(df);
+	return r;
+}
+
 long devview_dupfd(int fd, int cmd, uint64_t arg)
 {
 	long r = syscall(SYS_fcntl, fd, cmd, arg);

@@ -102,7 +102,7 @@ static const struct sc_def table[] = {
 	H(59, pipe2, sys_pipe2, 0, "pO"),
 	NOSYS(60, quotactl),
 	P(61, getdents64, "dpu"),
-	P(62, lseek, "dld"),
+	H(62, lseek, sys_lseek, 0, "dld"),
 	H(63, read, sys_read, 0, "dBu"),
 	H(64, write, sys_write, 0, "dbu"),
 	P(65, readv, "dpd"),

@@ -131,6 +131,17 @@ int shim_fobj_mmap_prepare(struct shim_fobj *o, uint64_t pgoff, uint64_t length,
 	return ret;
 }
 
+int64_t shim_fobj_llseek(struct shim_fobj *o, int64_t off, int whence)
+{
+	int64_t ret = -SHIM_ESPIPE;
+
+	os_mutex_lock(o->dev->lock);
+	if (o->ops->llseek)
+		ret = o->ops->llseek(o, off, whence);
+	os_mutex_unlock(o->dev->lock);
+	return ret;
+}
+
 int shim_fobj_install(struct shim_caller *c, struct shim_fobj *o, bool cloexec)
 {
 	int fd;

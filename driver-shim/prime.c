@@ -53,12 +53,24 @@ static int dmabuf_mmap(struct shim_fobj *o, uint64_t pgoff, uint64_t length,
 	return shim_fobj_map_range(bo->owner, bo->phys_off, bo->size, pgoff, length, out);
 }
 
+/* Only the size can be found, as on Linux: SEEK_END or SEEK_SET, offset 0
+ * (the SEEK_END, SEEK_SET pair an importer uses to size the buffer). */
+static int64_t dmabuf_llseek(struct shim_fobj *o, int64_t off, int whence)
+{
+	struct pan_bo *bo = o->priv;
+
+	if (off || (whence != SHIM_SEEK_SET && whence != SHIM_SEEK_END))
+		return -SHIM_EINVAL;
+	return whence == SHIM_SEEK_END ? (int64_t)bo->size : 0;
+}
+
 static const struct shim_fobj_ops dmabuf_ops = {
 	.kind = SHIM_FOBJ_DMABUF,
 	.release = dmabuf_release,
 	.ioctl = dmabuf_ioctl,
 	.poll = dmabuf_poll,
 	.mmap_prepare = dmabuf_mmap,
+	.llseek = dmabuf_llseek,
 };
 
 long drm_prime_to_fd(struct drm_file_priv *p, struct shim_caller *c,

@@ -210,6 +210,11 @@ unsigned shim_fobj_poll(struct shim_fobj *o);
 /* As shim_mmap_prepare (a dma-buf maps its BO's pages, offset 0 first). */
 int shim_fobj_mmap_prepare(struct shim_fobj *o, uint64_t pgoff, uint64_t length,
 			   uint32_t prot, struct shim_mmap_info *out);
+/* lseek(): the new offset, or -errno (ESPIPE where the kind has none). A
+ * dma-buf tells its size this way (SEEK_END), which importers rely on. */
+#define SHIM_SEEK_SET 0 /* lseek's whence, as the UAPI numbers them */
+#define SHIM_SEEK_END 2
+int64_t shim_fobj_llseek(struct shim_fobj *o, int64_t off, int whence);
 
 /* A Chrome/Perfetto trace of ioctls and jobs: start recording, then hand
  * the JSON to @emit piece by piece (which also stops recording). */

@@ -163,6 +163,7 @@ struct shim_fobj_ops {
 	unsigned (*poll)(struct shim_fobj *o);
 	int (*mmap_prepare)(struct shim_fobj *o, uint64_t pgoff, uint64_t length,
 			    uint32_t prot, struct shim_mmap_info *out);
+	int64_t (*llseek)(struct shim_fobj *o, int64_t off, int whence);
 };
 
 struct shim_fobj {

@@ -25,6 +25,7 @@
 #define SHIM_EMFILE 24
 #define SHIM_ENOTTY 25
 #define SHIM_ENOSPC 28
+#define SHIM_ESPIPE 29
 #define SHIM_ERANGE 34
 #define SHIM_ENOSYS 38
 #define SHIM_ENOBUFS 105

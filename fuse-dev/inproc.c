@@ -438,3 +438,8 @@ int vgpu_inproc_munmap(struct vgpu_inproc_file *f, void *addr, size_t len)
 		shim_munmap(f->sf, (uintptr_t)addr, len);
 	return munmap(addr, len) ? -errno : 0;
 }
+
+off_t vgpu_inproc_lseek(struct vgpu_inproc_file *f, off_t off, int whence)
+{
+	return f->obj ? (off_t)shim_fobj_llseek(f->obj, (int64_t)off, whence) : -ESPIPE;
+}

@@ -71,6 +71,9 @@ void vgpu_inproc_serve(struct vgpu_inproc_file *f, int sock);
 void *vgpu_inproc_mmap(struct vgpu_inproc_file *f, void *addr, size_t len,
 		       int prot, int flags, off_t offset, int *err);
 int vgpu_inproc_munmap(struct vgpu_inproc_file *f, void *addr, size_t len);
+/* lseek(): a dma-buf tells its size (SEEK_END); the nodes and the other
+ * objects cannot seek (-ESPIPE, as their descriptors would say). */
+off_t vgpu_inproc_lseek(struct vgpu_inproc_file *f, off_t off, int whence);
 
 /*
  * Files the driver creates (PRIME dma-bufs, syncobj files, sync_files,
