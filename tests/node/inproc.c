@@ -5,6 +5,7 @@
  * run everywhere, FUSE or not.
  */
 #include <fcntl.h>
+#include <unistd.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <sys/mman.h>
@@ -345,6 +346,78 @@ static long syncobj_wait1(struct vgpu_inproc_file *f, uint32_t h)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	w.timeout_nsec = (ts.tv_sec + 20) * 1000000000ll;
 	return vgpu_inproc_ioctl(f, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+}
+
+/* What Mesa's import does with another file's buffer: sizes the dma-buf
+ * by lseek, imports, then maps and closes the handle in the importer. */
+TEST_F(ip, dma_buf_sizes_by_lseek_and_maps_through_the_importer)
+{
+	struct vgpu_inproc_file *f2 = NULL, *buf;
+	struct pan_get_bo_offset_arg o = { 0 };
+	struct pan_mmap_bo_arg m = { 0 };
+	struct drm_gem_close_arg gc = { 0 };
+	uint32_t h, h2 = 0, sync;
+	uint64_t va;
+	uint8_t *cpu, *view;
+	int fd = -1, sfd = -1, err = 0;
+
+	ASSERT_EQ(vgpu_inproc_open(self->ip, "renderD128", &self->f), 0);
+	ASSERT_EQ(vgpu_inproc_open(self->ip, "renderD128", &f2), 0);
+	cpu = pan_bo(self->f, 3 * 4096, &va);
+	ASSERT_TRUE(cpu != MAP_FAILED);
+	memset(cpu, 0x5a, 3 * 4096);
+	cpu[2 * 4096 + 7] = 0xc3;
+	h = bo_handle_of(self->f, va);
+	ASSERT_EQ(fd_ioctl(self->f, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h, &fd, DRM_CLOEXEC), 0);
+	buf = vgpu_inproc_fd_file(self->ip, fd);
+	ASSERT_NONNULL(buf);
+	/* dma_buf_llseek: the size at SEEK_END, 0 at SEEK_SET, nothing else. */
+	EXPECT_EQ(vgpu_inproc_lseek(buf, 0, SEEK_END), 3 * 4096);
+	EXPECT_EQ(vgpu_inproc_lseek(buf, 0, SEEK_SET), 0);
+	EXPECT_EQ(vgpu_inproc_lseek(buf, 0, SEEK_CUR), -EINVAL);
+	EXPECT_EQ(vgpu_inproc_lseek(buf, 4096, SEEK_SET), -EINVAL);
+	EXPECT_EQ(vgpu_inproc_lseek(buf, -1, SEEK_END), -EINVAL);
+	/* Neither a node nor a syncobj file seeks. */
+	EXPECT_EQ(vgpu_inproc_lseek(f2, 0, SEEK_END), -ESPIPE);
+	sync = syncobj_make(self->f, 0);
+	ASSERT_NE(sync, 0u);
+	ASSERT_EQ(fd_ioctl(self->f, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &sync, &sfd, 0), 0);
+	EXPECT_EQ(vgpu_inproc_lseek(vgpu_inproc_fd_file(self->ip, sfd), 0, SEEK_END), -ESPIPE);
+	vgpu_inproc_close(vgpu_inproc_fd_file(self->ip, sfd));
+	close(sfd);
+	/* The importer's handle: an address, a map offset, the same bytes. */
+	ASSERT_EQ(fd_ioctl(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &fd, 0), 0);
+	ASSERT_NE(h2, 0u);
+	o.handle = m.handle = h2;
+	ASSERT_EQ(vgpu_inproc_ioctl(f2, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &o), 0);
+	EXPECT_NE(o.offset, 0u);
+	ASSERT_EQ(vgpu_inproc_ioctl(f2, DRM_IOCTL_PANFROST_MMAP_BO, &m), 0);
+	view = vgpu_inproc_mmap(f2, NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+				(off_t)m.offset, &err);
+	ASSERT_TRUE(view != MAP_FAILED);
+	EXPECT_EQ(view[0], 0x5a);
+	EXPECT_EQ(view[2 * 4096 + 7], 0xc3);
+	view[4096] = 0x3c;
+	EXPECT_EQ(cpu[4096], 0x3c);
+	EXPECT_EQ(vgpu_inproc_munmap(f2, view, 3 * 4096), 0);
+	/* Closing it there leaves the exporter's; a second close is EINVAL. */
+	gc.handle = h2;
+	EXPECT_EQ(vgpu_inproc_ioctl(f2, DRM_IOCTL_GEM_CLOSE, &gc), 0);
+	EXPECT_EQ(vgpu_inproc_ioctl(f2, DRM_IOCTL_GEM_CLOSE, &gc), -EINVAL);
+	o.handle = h2;
+	EXPECT_EQ(vgpu_inproc_ioctl(f2, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &o), -ENOENT);
+	EXPECT_EQ(cpu[2 * 4096 + 7], 0xc3);
+	o.handle = h;
+	EXPECT_EQ(vgpu_inproc_ioctl(self->f, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &o), 0);
+	/* A descriptor that is no dma-buf, and one that is not open. */
+	h2 = 0;
+	EXPECT_EQ(fd_ioctl(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &sfd, 0), -EBADF);
+	sfd = vgpu_inproc_pollfd(f2);
+	EXPECT_EQ(fd_ioctl(f2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &sfd, 0), -EINVAL);
+	munmap(cpu, 3 * 4096);
+	vgpu_inproc_close(buf);
+	close(fd);
+	vgpu_inproc_close(f2);
 }
 
 TEST_F(ip, syncobj_fds_and_sync_files)
