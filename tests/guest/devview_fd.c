@@ -216,6 +216,11 @@ static void check_file_objects(void)
 	p.handle = 0;
 	CHECK(!ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p) && p.handle == h2,
 	      "twice: the same handle");
+	/* How an importer sizes it (Mesa's panfrost does, before importing). */
+	CHECK(lseek(copy, 0, SEEK_END) == 8192 && lseek(copy, 0, SEEK_SET) == 0,
+	      "a dma-buf's lseek tells its size");
+	errno = 0;
+	CHECK(lseek(copy, 0, SEEK_CUR) < 0 && errno == EINVAL, "and nothing else");
 	close(copy);
 	errno = 0;
 	CHECK(ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p) < 0 && errno == EBADF,
