@@ -5,10 +5,10 @@
  * LD_VAR_SPECIAL its window z, 1/w or point coordinate), VAR_TEX
  * looks a texture up at one (at the quad's level of detail), ATEST
  * passes the coverage on after a late depth/stencil test (alpha-to-
- * coverage is refused when the draw is read), ZS_EMIT (.z) replaces the
- * fragment's depth with its f32 source 0 and passes its coverage (source
- * 2) on after the late test, which a draw with depth from the shader
- * leaves to it (stencil from the shader faults), BLEND writes a colour into
+ * coverage is refused when the draw is read), ZS_EMIT replaces the
+ * fragment's depth (.z) and stencil reference (.stencil) and passes its
+ * coverage on after the late test, which a draw with depth from the
+ * shader leaves to it, BLEND writes a colour into
  * the tile buffer, replacing or through the fixed-function equation of
  * the draw's blend descriptor, or enters a blend shader, which reads the
  * tile with LD_TILE.
@@ -430,17 +430,22 @@ static int ld_tile(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	return 0;
 }
 
-/* ZS_EMIT: depth source 0, stencil source 1, coverage source 2. */
+/* ZS_EMIT: depth source 0 (.z), stencil reference source 1 (.stencil),
+ * coverage source 2; they count only in a late test. */
 static int zs_emit(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		   uint32_t *out)
 {
 	struct bi_frag *f = x->env->frag;
 	struct bi_frag_lane *fl = &f->lane[lane];
+	bool z = bi_mod(ins, BI_MOD_Z, BI_O_NONE) == BI_O_Z;
+	bool s = bi_mod(ins, BI_MOD_STENCIL, BI_O_NONE) == BI_O_STENCIL;
 
-	if (bi_mod(ins, BI_MOD_STENCIL, BI_O_NONE) == BI_O_STENCIL)
-		return unsupported("stencil written by the shader");
-	if (bi_mod(ins, BI_MOD_Z, BI_O_NONE) == BI_O_Z && f->zs_on && !fl->zs_done)
+	if (s && f->zs_on && !f->zs_late)
+		return unsupported("stencil written by a shader tested early");
+	if (!fl->zs_done && z)
 		fl->z = bi_zs_quantize(f->zs, bi_src(x, ins, 0, lane, false));
+	if (!fl->zs_done && s)
+		fl->sref = (int16_t)(bi_src(x, ins, 1, lane, false) & 0xff);
 	*out = bi_frag_zs_late(f, lane) ? bi_src(x, ins, 2, lane, false) : 0;
 	*bi_staging(x, lane, 0) = *out;
 	return 0;

@@ -289,6 +289,7 @@ static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
 		fl->x = (uint16_t)(x - t->x0);
 		fl->y = (uint16_t)(y - t->y0);
 		fl->zs_done = !r->f.zs_on || !in;
+		fl->sref = -1;
 		if (!fl->zs_done && (!r->f.zs_late || !r->d.shader)) {
 			in = bi_zs_fragment(r->f.zs, &r->f.zsd, r->f.tile,
 					    fl->y * BI_TILE + fl->x, fl->z,
@@ -329,10 +330,13 @@ static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
 bool bi_frag_zs_late(struct bi_frag *f, unsigned lane)
 {
 	struct bi_frag_lane *fl = &f->lane[lane];
+	struct bi_zs_draw d = f->zsd;
 
+	if (fl->sref >= 0)
+		d.ref[0] = d.ref[1] = (uint8_t)fl->sref;
 	if (!fl->zs_done) {
 		fl->zs_done = true;
-		fl->covered = bi_zs_fragment(f->zs, &f->zsd, f->tile,
+		fl->covered = bi_zs_fragment(f->zs, &d, f->tile,
 					     fl->y * BI_TILE + fl->x, fl->z,
 					     f->prim.flags & BI_PRIM_BACK);
 	}

@@ -14,8 +14,8 @@
  * ZS_EMIT with the depth the shader writes. A draw without a shader
  * (address 0) only tests and updates them.
  *
- * Not modelled, failing the job naming it: stencil written by the
- * shader, alpha-to-coverage, blend shaders, blend constants, render
+ * Not modelled, failing the job naming it: stencil written by a shader
+ * whose test is early, alpha-to-coverage, blend shaders, blend constants, render
  * targets of integer (raw) internal formats.
  */
 #ifndef VGPU_SHADER_RASTER_H
@@ -31,6 +31,7 @@
 struct bi_frag_lane {
 	uint32_t b[3];   /* f32 perspective-correct barycentrics */
 	uint32_t z;      /* depth, quantised (with depth/stencil on) */
+	int16_t sref;    /* the shader's stencil reference, or -1 */
 	uint32_t zf, wf; /* f32 window z and 1/w, interpolated linearly */
 	uint16_t x, y;   /* the pixel in the tile */
 	bool covered;

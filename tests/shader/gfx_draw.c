@@ -112,8 +112,8 @@ static uint32_t fbits(float f)
 
 /* The shaders: the position shader ends at once; the fragment shader
  * loads varying 0 (four f32) into r0-r3 and blends them into RT 0; the
- * one at ZSHADER writes the depth from its alpha (r3) with ZS_EMIT in
- * between. */
+ * one at ZSHADER writes the depth from its alpha (r3) and the stencil
+ * reference from the pixel's x with ZS_EMIT in between. */
 static int shaders(struct __fixture_draw *self)
 {
 	struct asm_header end = { 0 }, next = { .flow = 3 }, next60 = { .flow = 3, .staging_reg = 60 };
@@ -131,10 +131,11 @@ static int shaders(struct __fixture_draw *self)
 		nop.fma, bi_enc(false, "+BLEND", SRCS(0, 4, 5), NULL),
 		asm_block(true, 60, -1, -1, -1, -1, 8),
 	};
-	/* depth r3, stencil unused, coverage r60 into r60 (staging) */
+	/* depth r3, stencil reference r59 (x | y << 16: x), coverage r60
+	 * into r60 (staging) */
 	struct asm_tuple zs = {
-		nop.fma, bi_enc(false, "+ZS_EMIT", SRCS(0, 0, 1), "z=z"),
-		asm_block(true, 3, 60, -1, -1, -1, 0),
+		nop.fma, bi_enc(false, "+ZS_EMIT", SRCS(0, 1, 2), "z=z stencil=stencil"),
+		asm_block(true, 3, 59, 60, -1, -1, 0),
 	};
 	unsigned q;
 
@@ -572,6 +573,35 @@ TEST_F(draw, depth_written_by_the_shader)
 	check_inside(_metadata, self, red, 0x400000ffu, 0xff00ff00u);
 	EXPECT_EQ(zs[12 * W + 12] & 0xffffff, 4194304u);
 	EXPECT_EQ(zs[30 * W + 2] & 0xffffff, 8388608u);
+}
+
+/* Stencil replaced by the reference the shader writes (the pixel's x),
+ * tested late as a draw with depth from the shader is; early, the
+ * shader's reference cannot count: the job faults. */
+TEST_F(draw, stencil_reference_from_the_shader)
+{
+	/* stencil on, write mask 0xff; ref 1, mask 0xff, always, replace */
+	struct draw_spec mark = { red, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, ALWAYS,
+				  1u << 16 | 0xff, 1 | 0xffu << 8 | 7u << 16 | 1u << 25,
+				  .z = 0.5f };
+	const uint32_t *zs = w32(self, ZSBUF);
+
+	ASSERT_EQ(shaders(self), 0);
+	frame(self, 1u << 16 | 1u << 8, 1.0f);
+	draw(self, 0, &mark);
+	put64(self, FRSD(0), ZSHADER);
+	w32(self, FRSD(0))[4] |= 3u << 8; /* depth from the shader */
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	EXPECT_EQ(zs[12 * W + 12] >> 24, 12u);
+	EXPECT_EQ(zs[8 * W + 20] >> 24, 20u);
+	EXPECT_EQ(zs[30 * W + 2] >> 24, 0u);
+
+	frame(self, 1u << 16 | 1u << 8, 1.0f);
+	draw(self, 0, &mark);
+	put64(self, FRSD(0), ZSHADER);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	EXPECT_EQ(run(self, FRAG, 0), MALI_EXC_INSTR_INVALID_ENC);
 }
 
 /* red_over_green() into an AFBC D24X8 buffer; a second frame
