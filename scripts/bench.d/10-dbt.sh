@@ -2,9 +2,12 @@
 # The translator's two engines (-accel jit, the default x86-64 code
 # generator, and -accel interp, the interpreter) against qemu-aarch64 on
 # the same aarch64 binaries from the sysroot, in one run. Wall time, best
-# of $BENCH_REPS (3). Then the JIT's translation overhead on a short
-# program: Mesa's start-up in gles_vadd, where code runs few times.
+# of $BENCH_REPS (3). Real programs: xz, python3, sha256sum, a C kernel,
+# and (from packages fetched into the cache, extra-sysroot.bash) perl,
+# sqlite3, lua, openssl and zstd. Then the JIT's translation overhead on a
+# short program: Mesa's start-up in gles_vadd, where code runs few times.
 . "$(dirname "$0")/../bench-lib.sh"
+. "$(dirname "$0")/extra-sysroot.bash"
 S=$SYSROOT
 N=${BENCH_REPS:-3}
 W=$(mktemp -d)
@@ -23,10 +26,54 @@ for i in range(1500000):
     t = (t + i * i) % 1000003
 print(t)
 PY
+cat >"$W/loop.pl" <<'PL'
+my %h; my $t = 0;
+for my $i (1 .. 600000) { my $k = "k" . ($i % 5000); $h{$k} += $i; $t = ($t + length($k) * $i) % 1000003; }
+print $t, " ", length(join(",", map { $h{$_} } sort keys %h)), "\n";
+PL
+cat >"$W/loop.lua" <<'LUA'
+local t, h = 0, {}
+for i = 1, 5000000 do
+  local k = i % 5000
+  h[k] = (h[k] or 0) + i
+  t = (t + k * i) % 1000003
+end
+local s = {}
+for k = 0, 4999 do s[#s + 1] = tostring(h[k]) end
+print(t, #table.concat(s, ","))
+LUA
+cat >"$W/bench.sql" <<'SQL'
+WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 150000)
+SELECT count(*), sum(x % 977), count(DISTINCT x % 4999) FROM c;
+CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT);
+WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 50000)
+INSERT INTO t SELECT x, printf('%x', x * 7919) FROM c;
+CREATE INDEX tb ON t(b);
+SELECT count(*), max(b) FROM t WHERE b LIKE '%a%';
+SQL
+# The extra programs, from the sysroot with their packages over it.
+extra() {
+	local S
+	S=$(bench_extra_sysroot "$SYSROOT")
+	if [ -z "$S" ]; then
+		echo "  (perl, sqlite3, lua, openssl, zstd: their arm64 packages could not be fetched)"
+		return
+	fi
+	run_three "perl hash loop (600k iters)" "$S/usr/bin/perl" "$W/loop.pl"
+	run_three "sqlite3 in-memory SQL" "$S/usr/bin/sqlite3" :memory: ".read $W/bench.sql"
+	run_three "lua5.4 table loop (5M iters)" "$S/usr/bin/lua5.4" "$W/loop.lua"
+	# openssl speed runs for a fixed time; a fixed amount of work instead:
+	# PBKDF2-HMAC-SHA256 through the same libcrypto.
+	run_three "openssl kdf PBKDF2 (400k iters)" "$S/usr/bin/openssl" kdf -keylen 32 \
+		-kdfopt digest:SHA256 -kdfopt pass:vgpu -kdfopt salt:bench -kdfopt iter:400000 PBKDF2
+	run_three "zstd -19 (8 MB)" "$S/usr/bin/zstd" -19 -c "$W/input"
+}
 # ratio A B: A/B to two places, or "-" when either time is missing.
 ratio() {
 	if [ -n "$1" ] && [ -n "$2" ]; then printf '%.2f' "$(echo "$1 / $2" | bc -l)"; else echo -; fi
 }
+# run_three NAME PROGRAM ARGS...: the three engines on one workload, from
+# sysroot $S.
 run_three() {
 	local name=$1 q j i rj ri
 	shift
@@ -48,6 +95,7 @@ run_three "sha256sum (8 MB)" "$S/usr/bin/sha256sum" "$W/input"
 if [ -x "$VGPU_BUILD/tests/guest/bench_kernel" ]; then
 	run_three "C int/float kernel" "$VGPU_BUILD/tests/guest/bench_kernel"
 fi
+extra
 printf '  %-32s %8s %8s %8s %9s %9s\n' "geometric mean" "" "" "" \
 	"$(geomean "$W/jit" 2>/dev/null || echo -)" "$(geomean "$W/interp" 2>/dev/null || echo -)"
 
