@@ -18,8 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/stats_json.h"
 #include "dbt/abi_util.h"
+#include "lib/piglit.h"
 
 #define PIGLIT_TIMEOUT 300
 #define PIGLIT_DIR "/usr/lib/aarch64-linux-gnu/piglit"
@@ -31,39 +31,6 @@ struct piglit_case {
 	bool kernels;		/* it runs kernels: the GPU must have done jobs */
 	const char *detail;	/* with a result other than pass: what piglit must print */
 };
-
-/* The result word of piglit's last `PIGLIT: {"result": "..."` line, or "". */
-static void last_result(const char *out, char *word, size_t size)
-{
-	const char *key = "PIGLIT: {\"result\": \"", *p = out, *q;
-
-	word[0] = 0;
-	while ((q = strstr(p, key))) {
-		const char *w = q + strlen(key), *e = strchr(w, '"');
-
-		if (e && (size_t)(e - w) < size) {
-			memcpy(word, w, e - w);
-			word[e - w] = 0;
-		}
-		p = w;
-	}
-}
-
-/* The run's statistics (vgpu run -stats) at @path: jobs done, none failed.
- * rusticl does not tell the program of a failed job, so piglit may pass
- * on values that were never written. */
-static bool gpu_jobs_ok(const char *path, long long *done, long long *failed)
-{
-	char *json = read_file(path, NULL);
-	struct json_object *v = json ? sj_parse(json) : NULL;
-	const struct json_object *sys = v ? sj_get(v, "system") : NULL;
-
-	*done = sys ? sj_num(sys, "jobs_done") : -1;
-	*failed = sys ? sj_num(sys, "jobs_failed") : -1;
-	json_object_put(v);
-	free(json);
-	return sys && *done > 0 && *failed == 0;
-}
 
 /* Every "#   Device: " line names @want (there may be none: API tests). */
 static bool devices_are(const char *out, const char *want)
@@ -101,7 +68,7 @@ static void run_piglit(struct __test_metadata *_metadata, const struct piglit_ca
 	/* A fresh cache: every kernel is compiled by Mesa under the translator. */
 	snprintf(cache, sizeof(cache), "MESA_SHADER_CACHE_DIR=%s/cache", dir);
 	ASSERT_EQ(abi_run(&r, args, cwd), 0);
-	last_result(r.out, word, sizeof(word));
+	piglit_last_result(r.out, word, sizeof(word));
 	if (strcmp(word, c->result) || r.status > 1)
 		TH_LOG("status %d, stdout:\n%.4000s\nstderr:\n%.2000s", r.status, r.out, r.err);
 	EXPECT_FALSE(r.timed_out);
@@ -113,7 +80,7 @@ static void run_piglit(struct __test_metadata *_metadata, const struct piglit_ca
 	EXPECT_NULL(strstr(r.err, "Could not find device"));
 	if (c->kernels) {
 		EXPECT_NONNULL(strstr(r.out, "#   Device: Mali-G71 (Panfrost)"));
-		jobs_ok = gpu_jobs_ok(stats, &done, &failed);
+		jobs_ok = piglit_gpu_jobs(stats, &done, &failed);
 		if (!jobs_ok)
 			TH_LOG("GPU jobs done %lld, failed %lld (want some, none)", done, failed);
 		EXPECT_TRUE(jobs_ok);

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A sample of piglit's GLES tests (Debian 13's piglit, in the trixie
+ * sysroot) on the virtual Mali through Mesa 25's panfrost under our own
+ * translator, surfaceless through EGL: clears, draws, blending, depth and
+ * stencil, texturing, framebuffer objects, GLSL ES compiles and links,
+ * transform feedback, each a few seconds. `make piglit-gles` runs them
+ * all; this keeps a cross-section of them in `make check`.
+ *
+ * Each runs as scripts/piglit-gles.sh runs it (from piglit's directory,
+ * -auto -fbo but for the parser tests) and must end with piglit's result
+ * line saying pass, on the Mali: Mesa must have allocated memory through
+ * panfrost (it falls back to llvmpipe silently), and a test that draws
+ * must have run GPU jobs, none failed (Mesa does not tell the program of
+ * a failed job). Skips without the trixie sysroot.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dbt/abi_util.h"
+#include "lib/piglit.h"
+
+#define PIGLIT_TIMEOUT 300
+#define PIGLIT_DIR "/usr/lib/aarch64-linux-gnu/piglit"
+#define MAX_ARGS 4
+
+struct gles_case {
+	const char *gpu;		/* the modelled Mali */
+	const char *program;		/* in piglit's bin/ */
+	const char *args[MAX_ARGS];	/* the test's own words */
+	bool draws;			/* it runs GPU jobs */
+	bool builtin;			/* a built-in constants test: run from tests/ */
+};
+
+static void run_gles(struct __test_metadata *_metadata, const struct gles_case *c)
+{
+	char dir[] = "/tmp/vgpu-piglit-XXXXXX", stats[96], prog[4096], cwd[4096];
+	char cache[128], src[4200], word[16];
+	const char *sysroot = sysroot_variant_path("trixie");
+	const char *args[24] = { "-gpu", c->gpu, "-stats", stats, "-L", sysroot,
+				 "-E", "PIGLIT_PLATFORM=surfaceless_egl", "-E", src, "-E", cache,
+				 prog };
+	long long done, failed;
+	struct proc_result r;
+	bool jobs_ok;
+	int n = 13;
+
+	if (!sysroot)
+		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
+	snprintf(prog, sizeof(prog), "%s%s/bin/%s", sysroot, PIGLIT_DIR, c->program);
+	if (access(prog, X_OK))
+		SKIP(return, "the trixie sysroot has no piglit GLES tests (make sysroot-trixie)");
+	snprintf(cwd, sizeof(cwd), "%s%s%s", sysroot, PIGLIT_DIR, c->builtin ? "/tests" : "");
+	snprintf(src, sizeof(src), "PIGLIT_SOURCE_DIR=%s%s", sysroot, PIGLIT_DIR);
+	for (int i = 0; i < MAX_ARGS && c->args[i]; i++)
+		args[n++] = c->args[i];
+	/* Surfaceless EGL has no window: all draw to an FBO, as piglit's
+	 * runner has its concurrent tests do. The parser takes neither. */
+	if (strncmp(c->program, "glslparsertest", 14)) {
+		args[n++] = "-auto";
+		args[n++] = "-fbo";
+	}
+	args[n] = NULL;
+	ASSERT_NONNULL(mkdtemp(dir));
+	snprintf(stats, sizeof(stats), "%s/stats.json", dir);
+	/* A fresh cache: every shader is compiled by Mesa under the translator. */
+	snprintf(cache, sizeof(cache), "MESA_SHADER_CACHE_DIR=%s/cache", dir);
+	ASSERT_EQ(abi_run(&r, args, cwd), 0);
+	piglit_last_result(r.out, word, sizeof(word));
+	if (strcmp(word, "pass") || r.status)
+		TH_LOG("status %d, stdout:\n%.4000s\nstderr:\n%.2000s", r.status, r.out, r.err);
+	EXPECT_FALSE(r.timed_out);
+	EXPECT_EQ(r.status, 0);
+	EXPECT_STREQ(word, "pass");
+	EXPECT_TRUE(piglit_used_mali(stats));
+	jobs_ok = piglit_gpu_jobs(stats, &done, &failed);
+	if (c->draws && !jobs_ok)
+		TH_LOG("GPU jobs done %lld, failed %lld (want some, none)", done, failed);
+	EXPECT_TRUE(c->draws ? jobs_ok : failed == 0);
+	proc_result_free(&r);
+	rm_tree(dir);
+}
+
+/* One piglit test on @gpu_: a TAP test named @id running @prog_ with the
+ * case's fields (.args, .draws, .builtin). */
+#define GLES_CASE(id, gpu_, prog_, ...)						\
+	TEST_TIMEOUT(id, PIGLIT_TIMEOUT)					\
+	{									\
+		static const struct gles_case c = {				\
+			.gpu = gpu_, .program = prog_, __VA_ARGS__ };		\
+		run_gles(_metadata, &c);					\
+	}
+/* A test that draws on the G71, with its words. */
+#define DRAW(id, prog, ...) GLES_CASE(id, "g71", prog, .draws = true, .args = { __VA_ARGS__ })
+/* The same on the G52. */
+#define DRAW_G52(id, prog, ...) GLES_CASE(id, "g52", prog, .draws = true, .args = { __VA_ARGS__ })
+/* A test of the API or the compiler: it need not run a GPU job. */
+#define API(id, prog, ...) GLES_CASE(id, "g71", prog, .args = { __VA_ARGS__ })
+
+#define ES100 "tests/spec/glsl-es-1.00/"
+#define ES300 "tests/spec/glsl-es-3.00/"
+
+/* Clears: of a texture's every level, of a view of one. */
+DRAW(clear_texture_max_level, "ext_clear_texture-clear-max-level")
+DRAW(clear_into_view_2d, "arb_texture_view-clear-into-view-2d_gles3")
+
+/* Draws: shader_runner's sanity tests (GLSL ES 1.00 and 3.00), vertex IDs,
+ * instancing, indexed draws from a base vertex, loops and arrays. */
+DRAW(es100_sanity, "shader_runner_gles2", ES100 "execution/sanity.shader_test")
+DRAW(es300_sanity, "shader_runner_gles3", ES300 "execution/sanity.shader_test")
+DRAW(es100_no_vertex_attribs, "shader_runner_gles2", ES100 "execution/glsl-no-vertex-attribs.shader_test")
+DRAW(es100_unroll_do_while, "shader_runner_gles2",
+     ES100 "execution/unroll-do-while-false-loop-only-once.shader_test")
+DRAW(es100_float_array, "shader_runner_gles2",
+     ES100 "execution/array-of-float-using-default-precision.shader_test")
+DRAW(es300_varying_struct_copy, "shader_runner_gles3",
+     ES300 "execution/varying-struct-copy-local-fs.shader_test")
+DRAW(vertexid_drawarrays, "gles-3.0-drawarrays-vertexid")
+DRAW(draw_instanced, "ext_draw_instanced-drawarrays")
+DRAW(base_instance_instance_id, "arb_base_instance-baseinstance-doesnt-affect-gl-instance-id_gles3")
+DRAW(base_vertex_drawelements_instanced, "oes_draw_elements_base_vertex-drawelements-instanced")
+DRAW(base_vertex_drawrangeelements, "oes_draw_elements_base_vertex-drawrangeelements")
+DRAW(blackhole_draw, "intel_blackhole-draw_gles3")
+
+/* Blending with a second source colour. */
+DRAW(blend_extended_pattern, "arb_blend_func_extended-fbo-extended-blend-pattern_gles2")
+API(blend_extended_builtins, "arb_blend_func_extended-builtins_gles2")
+
+/* Depth and stencil: a DEPTH_STENCIL texture's storage and queries (a
+ * shader writing depth is not modelled yet). */
+API(packed_depth_stencil_texture, "oes_packed_depth_stencil-depth-stencil-texture_gles2")
+
+/* Texturing: float textures drawn with, sub-image uploads, storage. */
+DRAW(texture_float, "oes_texture_float")
+DRAW(unpack_subimage, "ext_unpack_subimage")
+API(texture_immutable_levels, "texture-immutable-levels_gles3")
+
+/* Framebuffer objects: float colour buffers, draw buffers, discards. */
+DRAW(color_buffer_float, "ext_color_buffer_float-draw_gles3")
+API(fbo_draw_buffers, "draw_buffers_gles2")
+API(fbo_discard, "fbo_discard_gles2")
+
+/* GLSL ES: compiles and links, built-in constants, the parser. */
+API(link_no_vsfs, "link-no-vsfs_gles2")
+API(multiple_shader_objects, "multiple-shader-objects_gles2")
+GLES_CASE(es100_builtin_constants, "g71", "built-in-constants_gles2", .builtin = true,
+	  .args = { "spec/glsl-es-1.00/minimum-maximums.txt" })
+GLES_CASE(es300_builtin_constants, "g71", "built-in-constants_gles3", .builtin = true,
+	  .args = { "spec/glsl-es-3.00/minimum-maximums.txt" })
+API(parse_precision_struct_member, "glslparsertest_gles2",
+    ES100 "compiler/precision-qualifiers/precision-struct-member.frag", "pass", "1.00")
+API(parse_smooth_uvec3_refused, "glslparsertest_gles2",
+    "generated_tests/spec/glsl-es-3.00/compiler/flat_interpolation/smooth-uvec3-bad.frag",
+    "fail", "3.00")
+
+/* Compute: image atomics in a GLSL ES 3.10 compute shader. */
+DRAW(es310_cs_image_atomic, "shader_runner_gles3",
+     "tests/spec/glsl-es-3.10/execution/cs-image-atomic-if-else.shader_test")
+
+/* Transform feedback: Mesa runs it as a compute job running the vertex
+ * shader, whose attributes count from the draw's first vertex (resuming
+ * a paused one draws from vertex 6). */
+DRAW(xfb_change_objects_while_paused, "arb_transform_feedback2-change-objects-while-paused_gles3")
+DRAW(xfb_structs_no_fs, "ext_transform_feedback-structs_gles3", "basic-struct", "run-no-fs")
+
+/* The G52: a float FBO, clears, compute and transform feedback (its
+ * draws to the default 8-bit colour buffers fault: their block format is
+ * not modelled yet). */
+DRAW_G52(g52_color_buffer_float, "ext_color_buffer_float-draw_gles3")
+DRAW_G52(g52_clear_texture_max_level, "ext_clear_texture-clear-max-level")
+DRAW_G52(g52_es310_cs_image_atomic, "shader_runner_gles3",
+	 "tests/spec/glsl-es-3.10/execution/cs-image-atomic-if-else.shader_test")
+DRAW_G52(g52_xfb_change_objects_while_paused,
+	 "arb_transform_feedback2-change-objects-while-paused_gles3")
+
+TEST_HARNESS_MAIN
