@@ -61,14 +61,35 @@ void glCullFace_t(GLenum);
  * (gles_init: default the virtual Mali-G71, "llvmpipe*" for the oracle). */
 #define gfx_init gles_init
 
-/* A @w x @h framebuffer object with an RGBA8 colour texture, bound. */
-static inline void gfx_target(int w, int h)
+/* A new @w x @h RGBA8 texture (one level, undefined texels), bound to
+ * the active unit. */
+static inline GLuint gfx_texture(int w, int h)
 {
-	GLuint tex, fbo;
+	GLuint tex;
 
 	GL(glGenTextures)(1, &tex);
 	GL(glBindTexture)(GL_TEXTURE_2D, tex);
 	GL(glTexStorage2D)(GL_TEXTURE_2D, 1, GL_RGBA8, w, h);
+	return tex;
+}
+
+/* The bound read framebuffer's @w x @h RGBA8 pixels, bottom row first
+ * as glReadPixels gives them; free() them. */
+static inline unsigned char *gfx_read(int w, int h)
+{
+	unsigned char *px = malloc((size_t)w * h * 4);
+
+	if (!px)
+		gles_die("out of memory", NULL);
+	GL(glReadPixels)(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+	return px;
+}
+
+/* A @w x @h framebuffer object with an RGBA8 colour texture, bound. */
+static inline void gfx_target(int w, int h)
+{
+	GLuint tex = gfx_texture(w, h), fbo;
+
 	GL(glGenFramebuffers)(1, &fbo);
 	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo);
 	GL(glFramebufferTexture2D)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
@@ -81,12 +102,9 @@ static inline void gfx_target(int w, int h)
 static inline int gfx_save(int w, int h, const char *path)
 {
 	size_t n = (size_t)w * h * 4;
-	unsigned char *px = malloc(n);
+	unsigned char *px = gfx_read(w, h);
 	FILE *f;
 
-	if (!px)
-		gles_die("out of memory", NULL);
-	GL(glReadPixels)(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
 	f = fopen(path, "wb");
 	if (!f || fwrite(px, 1, n, f) != n || fclose(f))
 		gles_die("cannot write", path);

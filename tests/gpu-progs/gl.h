@@ -34,9 +34,6 @@
 #define GL_KEEP 0x1E00
 #define GL_REPLACE 0x1E01
 #define GL_INCR 0x1E02
-#define GL_ELEMENT_ARRAY_BUFFER 0x8893
-#define GL_UNSIGNED_SHORT 0x1403
-#define GL_TRIANGLE_STRIP 0x0005
 #define GL_TEXTURE_MAG_FILTER 0x2800
 #define GL_TEXTURE_MIN_FILTER 0x2801
 #define GL_TEXTURE_WRAP_S 0x2802
@@ -53,8 +50,6 @@ void glRenderbufferStorage_t(GLenum, GLenum, GLsizei, GLsizei);
 void glFramebufferRenderbuffer_t(GLenum, GLenum, GLenum, GLuint);
 void glDrawBuffers_t(GLsizei, const GLenum *);
 void glReadBuffer_t(GLenum);
-void glEnable_t(GLenum);
-void glDisable_t(GLenum);
 void glScissor_t(GLint, GLint, GLsizei, GLsizei);
 void glDepthFunc_t(GLenum);
 void glStencilFunc_t(GLenum, GLint, GLuint);
@@ -69,7 +64,6 @@ void glTexParameteri_t(GLenum, GLenum, GLint);
 void glActiveTexture_t(GLenum);
 void glUniform1i_t(GLint, GLint);
 void glUniform4f_t(GLint, float, float, float, float);
-void glDrawElements_t(GLenum, GLsizei, GLenum, const void *);
 void glDrawArraysInstanced_t(GLenum, GLint, GLsizei, GLsizei);
 void glVertexAttribDivisor_t(GLuint, GLuint);
 void glClearBufferfv_t(GLenum, GLint, const float *);
@@ -103,10 +97,8 @@ static inline GLuint gl_texture(int w, int h, const void *texels)
 {
 	GLuint tex;
 
-	GL(glGenTextures)(1, &tex);
 	GL(glActiveTexture)(GL_TEXTURE0);
-	GL(glBindTexture)(GL_TEXTURE_2D, tex);
-	GL(glTexStorage2D)(GL_TEXTURE_2D, 1, GL_RGBA8, w, h);
+	tex = gfx_texture(w, h);
 	if (texels)
 		GL(glTexSubImage2D)(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, texels);
 	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -267,13 +259,11 @@ static inline void gl_textured_quad(const struct gl_target *t, GLuint prog,
 static inline void gl_write_attachment(const struct gl_target *t, int i, FILE *f)
 {
 	size_t row = (size_t)t->w * 4;
-	unsigned char *px = malloc(row * t->h);
+	unsigned char *px;
 
-	if (!px)
-		gles_die("out of memory", NULL);
 	GL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, t->fbo);
 	GL(glReadBuffer)(GL_COLOR_ATTACHMENT0 + i);
-	GL(glReadPixels)(0, 0, t->w, t->h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+	px = gfx_read(t->w, t->h);
 	fprintf(f, "P7\nWIDTH %d\nHEIGHT %d\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n",
 		t->w, t->h);
 	/* GL's rows are bottom-up, PAM's top-down. */
