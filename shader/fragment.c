@@ -127,7 +127,7 @@ static unsigned tile_covered(const struct bi_tile *t, unsigned nrt)
 
 		for (unsigned i = 0; i < nrt; i++)
 			m |= t->dirty[i][y];
-		n += (unsigned)__builtin_popcount(m);
+		n += os_popcount32(m);
 	}
 	return n;
 }
