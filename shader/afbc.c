@@ -16,11 +16,15 @@ static const uint8_t sub_order[16] = {
 	5, 6, 9, 10,
 };
 
+/* A size straddles two bytes unless it ends its first; the last one
+ * (bits 122-127) ends the header's last byte, so never look past it. */
 static unsigned sub_size(const uint8_t *hdr, unsigned i)
 {
 	unsigned bit = 32 + 6 * i;
-	unsigned v = hdr[bit / 8] | (unsigned)hdr[bit / 8 + 1] << 8;
+	unsigned v = hdr[bit / 8];
 
+	if (bit % 8 > 2)
+		v |= (unsigned)hdr[bit / 8 + 1] << 8;
 	return (v >> (bit % 8)) & 0x3f;
 }
 
@@ -29,7 +33,8 @@ static void set_sub_size(uint8_t *hdr, unsigned i, unsigned size)
 	unsigned bit = 32 + 6 * i;
 
 	hdr[bit / 8] |= (uint8_t)(size << (bit % 8));
-	hdr[bit / 8 + 1] |= (uint8_t)(size >> (8 - bit % 8));
+	if (bit % 8 > 2)
+		hdr[bit / 8 + 1] |= (uint8_t)(size >> (8 - bit % 8));
 }
 
 void bi_afbc_encode(const uint8_t *px, unsigned bpp, uint32_t body_offset,
