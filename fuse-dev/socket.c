@@ -829,6 +829,24 @@ void sock_server_stop(struct sock_server *ss)
 	while (ss->conns)
 		pthread_cond_wait(&ss->gone, &ss->lock);
 	pthread_mutex_unlock(&ss->lock);
+	/* Descriptors handed out hold their objects until reap() sees them
+	 * closed; a client that closed its last one just now was not reaped
+	 * yet. The server is going: their references go with it. */
+	for (;;) {
+		struct sock_file *f;
+
+		pthread_mutex_lock(&ss->lock);
+		for (f = ss->files; f && !f->desc_ref; f = f->next)
+			;
+		if (f) {
+			f->desc_ref = false;
+			__atomic_sub_fetch(&ss->desc_refs, 1, __ATOMIC_RELAXED);
+		}
+		pthread_mutex_unlock(&ss->lock);
+		if (!f)
+			break;
+		file_put(ss, f);
+	}
 	unlink(ss->path);
 	sock_tree_remove(ss->path);
 	pthread_cond_destroy(&ss->gone);
