@@ -36,6 +36,9 @@
 #define GL_UNSIGNED_SHORT 0x1403
 #define GL_CULL_FACE 0x0B44
 #define GL_BACK 0x0405
+#define GL_RENDERBUFFER 0x8D41
+#define GL_DEPTH_BUFFER_BIT 0x0100
+#define GL_DEPTH_TEST 0x0B71
 
 void glGenTextures_t(GLsizei, GLuint *);
 void glBindTexture_t(GLenum, GLuint);
@@ -56,6 +59,10 @@ void glDrawElements_t(GLenum, GLsizei, GLenum, const void *);
 void glEnable_t(GLenum);
 void glDisable_t(GLenum);
 void glCullFace_t(GLenum);
+void glGenRenderbuffers_t(GLsizei, GLuint *);
+void glBindRenderbuffer_t(GLenum, GLuint);
+void glRenderbufferStorage_t(GLenum, GLenum, GLsizei, GLsizei);
+void glFramebufferRenderbuffer_t(GLenum, GLenum, GLenum, GLuint);
 
 /* A current GLES context on the renderer $VGPU_EXPECT_RENDERER names
  * (gles_init: default the virtual Mali-G71, "llvmpipe*" for the oracle). */

@@ -9,16 +9,8 @@
  */
 #include "gfx.h"
 
-#define GL_DEPTH_TEST 0x0B71
-#define GL_DEPTH_BUFFER_BIT 0x0100
-#define GL_RENDERBUFFER 0x8D41
 #define GL_DEPTH_ATTACHMENT 0x8D00
 #define GL_DEPTH_COMPONENT24 0x81A6
-
-void glGenRenderbuffers_t(GLsizei, GLuint *);
-void glBindRenderbuffer_t(GLenum, GLuint);
-void glRenderbufferStorage_t(GLenum, GLenum, GLsizei, GLsizei);
-void glFramebufferRenderbuffer_t(GLenum, GLenum, GLenum, GLuint);
 
 static const char *const vs =
 	"#version 300 es\n"

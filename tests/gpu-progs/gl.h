@@ -20,11 +20,8 @@
 #include "gl_scenes.h"
 
 #define GL_DEPTH24_STENCIL8 0x88F0
-#define GL_RENDERBUFFER 0x8D41
 #define GL_DEPTH_STENCIL_ATTACHMENT 0x821A
-#define GL_DEPTH_BUFFER_BIT 0x0100
 #define GL_STENCIL_BUFFER_BIT 0x0400
-#define GL_DEPTH_TEST 0x0B71
 #define GL_STENCIL_TEST 0x0B90
 #define GL_BLEND 0x0BE2
 #define GL_SCISSOR_TEST 0x0C11
@@ -44,10 +41,6 @@
 #define GL_READ_FRAMEBUFFER 0x8CA8
 #define GL_COLOR 0x1800
 
-void glGenRenderbuffers_t(GLsizei, GLuint *);
-void glBindRenderbuffer_t(GLenum, GLuint);
-void glRenderbufferStorage_t(GLenum, GLenum, GLsizei, GLsizei);
-void glFramebufferRenderbuffer_t(GLenum, GLenum, GLenum, GLuint);
 void glDrawBuffers_t(GLsizei, const GLenum *);
 void glReadBuffer_t(GLenum);
 void glScissor_t(GLint, GLint, GLsizei, GLsizei);
