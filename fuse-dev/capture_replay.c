@@ -48,8 +48,13 @@ struct replay {
 	struct vgpu_inproc_file *files[MAX_FILES];
 	struct handle_map *handles;
 	unsigned subs, differ, va_mismatch, errors;
+	unsigned event_ms; /* how long a submission's events may take */
 	long last_ret; /* of the latest replayed submission */
 };
+
+/* Long enough for any job a capture holds on the interpreting model; a
+ * job that faulted or an event that never comes costs no more. */
+#define EVENT_MS_DEFAULT 10000
 
 static struct vgpu_inproc_file *node_file(struct replay *r, unsigned f, const char *node)
 {
@@ -191,6 +196,8 @@ static void do_submit(struct replay *r, unsigned file, unsigned n, uint64_t jc, 
 	char path[4300], line[256];
 	struct pan_submit_arg s = { .jc = jc, .requirements = req };
 	struct timespec ts;
+	int64_t deadline;
+	bool late = false;
 	FILE *list;
 
 	snprintf(path, sizeof(path), "%s/%u/bos", r->dir, n);
@@ -224,14 +231,20 @@ static void do_submit(struct replay *r, unsigned file, unsigned n, uint64_t jc, 
 	s.bo_handle_count = nbos;
 	r->last_ret = f ? vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_SUBMIT, &s) : -EBADF;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	for (unsigned i = 0; r->last_ret >= 0 && i < nbos; i++) {
-		struct pan_wait_bo_arg w = { .handle = handles[i],
-					     .timeout_ns = (ts.tv_sec + 60) * 1000000000ll };
+	/* WAIT_BO's timeout is absolute, on the monotonic clock. */
+	deadline = ts.tv_sec * 1000000000ll + ts.tv_nsec + r->event_ms * 1000000ll;
+	for (unsigned i = 0; r->last_ret >= 0 && i < nbos && !late; i++) {
+		struct pan_wait_bo_arg w = { .handle = handles[i], .timeout_ns = deadline };
 
-		vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_WAIT_BO, &w);
+		late = vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_WAIT_BO, &w) == -ETIMEDOUT;
 	}
-	if (!compare(r, n, bos, nbos))
+	if (late) {
+		printf("submission %u: the GPU was not done with its BOs within %u ms "
+		       "(--event-timeout)\n", n, r->event_ms);
 		r->differ++;
+	} else if (!compare(r, n, bos, nbos)) {
+		r->differ++;
+	}
 	for (unsigned i = 0; i < nbos; i++)
 		vgpu_inproc_munmap(f, bos[i].cpu, bos[i].h->size);
 }
@@ -376,22 +389,44 @@ static void do_kfree(struct replay *r, unsigned file, uint64_t va)
 	free(h);
 }
 
-/* Reads events until every atom in @waiting posted one; false on timeout. */
-static bool kb_wait(struct vgpu_inproc_file *f, uint64_t waiting[4])
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ll + ts.tv_nsec / 1000000;
+}
+
+/* Reads events until every atom in @waiting posted one; false when some
+ * did not within @ms (those stay set in @waiting). */
+static bool kb_wait(struct vgpu_inproc_file *f, uint64_t waiting[4], unsigned ms)
 {
 	struct pollfd p = { .fd = vgpu_inproc_pollfd(f), .events = POLLIN };
+	int64_t end = now_ms() + ms;
 
 	while (waiting[0] | waiting[1] | waiting[2] | waiting[3]) {
 		struct kb_event ev;
+		int64_t left = end - now_ms();
 
 		if (vgpu_inproc_read(f, &ev, sizeof(ev), true) == sizeof(ev)) {
 			waiting[ev.atom_number / 64] &= ~(1ull << (ev.atom_number % 64));
 			continue;
 		}
-		if (poll(&p, 1, 60000) != 1)
+		if (left <= 0 || poll(&p, 1, (int)left) < 0)
 			return false;
 	}
 	return true;
+}
+
+/* "submission N: no event within MS ms for atoms A B ...". */
+static void kb_report_late(struct replay *r, unsigned n, const uint64_t waiting[4])
+{
+	printf("submission %u: no event within %u ms (--event-timeout) for atom", n,
+	       r->event_ms);
+	for (unsigned a = 0; a < 256; a++)
+		if (waiting[a / 64] >> (a % 64) & 1)
+			printf(" %u", a);
+	printf("\n");
 }
 
 static void do_ksubmit(struct replay *r, unsigned file, unsigned n, uint32_t natoms,
@@ -443,8 +478,8 @@ static void do_ksubmit(struct replay *r, unsigned file, unsigned n, uint32_t nat
 	}
 	s.addr = (uintptr_t)atoms;
 	r->last_ret = vgpu_inproc_ioctl(f, KB_IOCTL_JOB_SUBMIT, &s);
-	if (r->last_ret >= 0 && !kb_wait(f, waiting)) {
-		printf("submission %u: its events never came\n", n);
+	if (r->last_ret >= 0 && !kb_wait(f, waiting, r->event_ms)) {
+		kb_report_late(r, n, waiting);
 		r->differ++;
 	} else if (!compare(r, n, bos, nbos)) {
 		r->differ++;
@@ -457,10 +492,11 @@ static int replay_main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "gpu", required_argument, NULL, 'g' },
 		{ "stats", required_argument, NULL, 'S' },
+		{ "event-timeout", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct shim_config cfg = { .gpu = SHIM_GPU_G71 };
-	struct replay r = { 0 };
+	struct replay r = { .event_ms = EVENT_MS_DEFAULT };
 	const char *stats = NULL;
 	char path[4300], line[512];
 	struct stat st;
@@ -472,6 +508,16 @@ static int replay_main(int argc, char **argv)
 			cfg.gpu = strcmp(optarg, "g52") ? SHIM_GPU_G71 : SHIM_GPU_G52;
 		} else if (opt == 'S') {
 			stats = optarg;
+		} else if (opt == 'T') {
+			char *end;
+			unsigned long ms = strtoul(optarg, &end, 10);
+
+			if (!*optarg || *end || !ms || ms > 3600000) {
+				fprintf(stderr, "vgpu replay: --event-timeout %s: not a number "
+					"of milliseconds from 1 to 3600000\n", optarg);
+				return 1;
+			}
+			r.event_ms = (unsigned)ms;
 		} else {
 			fputs(vgpu_cmd_replay.help, stderr);
 			return 1;
@@ -568,7 +614,7 @@ const struct vgpu_cmd vgpu_cmd_replay = {
 	.name = "replay",
 	.summary = "re-run a capture of 'vgpu dev --capture' and compare memory",
 	.help =
-	"usage: vgpu replay [--gpu g71|g52] [--stats FILE] DIR\n"
+	"usage: vgpu replay [--gpu g71|g52] [--stats FILE] [--event-timeout MS] DIR\n"
 	"\n"
 	"Re-runs the panfrost and kbase submissions recorded by 'vgpu dev\n"
 	"--socket PATH --capture DIR' on a fresh GPU model in this process: BOs\n"
@@ -581,6 +627,11 @@ const struct vgpu_cmd vgpu_cmd_replay = {
 	"\n"
 	"  --gpu g71|g52   the modelled GPU (default g71; use the captured one)\n"
 	"  --stats FILE    write the replay's statistics (JSON, as 'vgpu dev'\n"
-	"                  serves them) to FILE\n",
+	"                  serves them) to FILE\n"
+	"  --event-timeout MS\n"
+	"                  how long each submission may take until its events\n"
+	"                  (kbase) or the end of its jobs (panfrost) come\n"
+	"                  (default 10000); later, the submission is reported\n"
+	"                  as differing, naming it (and its atoms)\n",
 	.main = replay_main,
 };

@@ -162,7 +162,10 @@ static void unreserve(const struct range *r, unsigned n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *text = malloc(size + 1), *argv[] = { "replay", dir, NULL };
+	/* An event that never comes (a soft job waiting forever, a chain
+	 * the driver never ends) costs a tenth of a second, not the default. */
+	char *text = malloc(size + 1),
+	     *argv[] = { "replay", "--event-timeout", "100", dir, NULL };
 	struct range ranges[MAX_RANGES];
 	const char *name = "events";
 	size_t start = 0, nlen = 6;
@@ -205,7 +208,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	nr = free_ranges(text, ranges);
 	optind = 0; /* getopt starts afresh */
-	vgpu_cmd_replay.main(2, argv);
+	vgpu_cmd_replay.main(4, argv);
 	unreserve(ranges, nr);
 	clean();
 	free(text);

@@ -774,4 +774,61 @@ TEST_F(pre, replay_refuses_regions_over_its_own_memory)
 		replay_refuses(_metadata, self, events, sizeof(events) - 1, NULL, "events: line ");
 }
 
+/* Writes @len bytes of @data to self->dir/@name. */
+static void put_file(struct __test_metadata *_metadata, struct __fixture_pre *self,
+		     const char *name, const void *data, size_t len)
+{
+	char path[160];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", self->dir, name);
+	f = fopen(path, "w");
+	ASSERT_NONNULL(f);
+	ASSERT_EQ(fwrite(data, 1, len, f), len);
+	ASSERT_EQ(fclose(f), 0);
+}
+
+/* A captured atom whose event never comes (a soft job waiting on an event
+ * nothing sets) is reported naming its submission and atom once
+ * --event-timeout has passed, and the replay exits 1. */
+TEST_F(pre, replay_gives_up_on_an_event_that_never_comes)
+{
+	/* Above every mapping the kernel places on its own, and inside
+	 * ThreadSanitizer's application range. */
+	static const char events[] = "kalloc 0 7e9000000000 1 1 f\n"
+				     "ksubmit 0 0 1 56\n"
+				     "kdone 0 0\n";
+	static const char bos[] = "0 7e9000000000 4096 15\n";
+	char *replay[] = { self->vgpu, "replay", "--event-timeout", "300", self->dir, NULL };
+	struct kb_atom_v2 atom = { .jc = 0x7e9000000100ull, .atom_number = 7,
+				   .core_req = KB_JD_REQ_SOFT_EVENT_WAIT };
+	char sub[128];
+	struct proc_result r;
+
+	snprintf(sub, sizeof(sub), "%s/0", self->dir);
+	ASSERT_EQ(mkdir(sub, 0700), 0);
+	put_file(_metadata, self, "events", events, sizeof(events) - 1);
+	put_file(_metadata, self, "0/bos", bos, sizeof(bos) - 1);
+	/* The region is fresh, so the byte the atom waits on is RESET. */
+	put_file(_metadata, self, "0/atoms", &atom, sizeof(atom));
+	ASSERT_EQ(proc_run(replay, NULL, NULL, NULL, 0, MESA_TIMEOUT, &r), 0);
+	EXPECT_FALSE(r.timed_out);
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NONNULL(strstr(r.out, "submission 0: no event within 300 ms "
+				     "(--event-timeout) for atom 7\n"));
+	EXPECT_NONNULL(strstr(r.out, "1 submissions, 0 identical, 1 differ"));
+	if (r.status != 1)
+		TH_LOG("stdout: %s\nstderr: %s", r.out, r.err);
+	proc_result_free(&r);
+	/* A malformed value is refused before anything runs. */
+	replay[3] = "soon";
+	ASSERT_EQ(proc_run(replay, NULL, NULL, NULL, 0, MESA_TIMEOUT, &r), 0);
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NONNULL(strstr(r.err, "--event-timeout soon: not a number of milliseconds"));
+	proc_result_free(&r);
+	rm_tree(sub);
+	snprintf(sub, sizeof(sub), "%s/events", self->dir);
+	unlink(sub);
+}
+
 TEST_HARNESS_MAIN
