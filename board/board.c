@@ -178,6 +178,7 @@ struct board *board_create(const struct board_config *cfg,
 	b->dev = shim_dev_create(&cfg->driver, host, &b->port);
 	if (!b->dev)
 		goto fail;
+	board_gfx_trace_attach(b);
 	return b;
 
 fail:

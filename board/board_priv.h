@@ -25,4 +25,8 @@ struct board {
 	void *frame_priv;
 };
 
+/* gfx_trace.c: the graphics jobs' counts onto the driver's trace (a
+ * board with a driver). */
+void board_gfx_trace_attach(struct board *b);
+
 #endif

@@ -219,6 +219,14 @@ int64_t shim_fobj_llseek(struct shim_fobj *o, int64_t off, int whence);
 /* A Chrome/Perfetto trace of ioctls and jobs: start recording, then hand
  * the JSON to @emit piece by piece (which also stops recording). */
 int shim_trace_start(struct shim_dev *dev);
+/* A graphics job's figures (the board's, from the shader back end) on the
+ * GPU's "draws" track, or with @frame its "frames" track: a span from
+ * @t0_ns to @t1_ns (os_time_ns) whose arguments are @n (at most
+ * SHIM_TRACE_ARGS) counts, named by @keys (strings that outlive the
+ * trace). Nothing when not recording. */
+#define SHIM_TRACE_ARGS 10
+void shim_trace_gfx(struct shim_dev *dev, bool frame, uint64_t t0_ns, uint64_t t1_ns,
+		    unsigned n, const char *const *keys, const uint64_t *vals);
 void shim_trace_write(struct shim_dev *dev,
 		      void (*emit)(void *priv, const char *s, size_t n), void *priv);
 

@@ -4,7 +4,9 @@
  * trace (JSON "traceEvents", complete events in microseconds). Ioctls sit
  * in process "clients", one track per calling thread; jobs in process
  * "GPU", one track per job slot; faults are instant events on the GPU's
- * "faults" track, with the fault log's record as their arguments.
+ * "faults" track, with the fault log's record as their arguments; each
+ * graphics job's counts (vertices, primitives, tiles, fragments) are a
+ * span on its "draws" or "frames" track, beside the job slot it ran on.
  * Recording stops at a fixed number of events so a long run cannot eat
  * the host's memory.
  */
@@ -14,6 +16,10 @@
 #define TRACE_MAX_FAULTS (1u << 12)
 /* The faults' track in process "GPU", past the job slots'. */
 #define TRACE_FAULT_TID 16
+/* The draws' and frames' tracks, past the faults'. */
+#define TRACE_DRAW_TID 17
+#define TRACE_FRAME_TID 18
+#define TRACE_MAX_GFX (1u << 16)
 
 struct trace_ev {
 	uint64_t ts_ns, dur_ns;
@@ -24,12 +30,22 @@ struct trace_ev {
 	bool job;
 };
 
+struct trace_gfx {
+	uint64_t ts_ns, dur_ns;
+	const char *const *keys;
+	uint64_t vals[SHIM_TRACE_ARGS];
+	unsigned n;
+	bool frame;
+};
+
 struct shim_trace {
 	struct trace_ev *ev;
 	unsigned n, cap;
 	uint64_t dropped, t0;
 	struct shim_fault *faults;
 	unsigned nf, capf;
+	struct trace_gfx *gfx;
+	unsigned ng, capg;
 };
 
 int shim_trace_start(struct shim_dev *dev)
@@ -117,6 +133,77 @@ void shim_trace_fault(struct shim_dev *dev, const struct shim_fault *f)
 	t->faults[t->nf++] = *f;
 }
 
+void shim_trace_gfx(struct shim_dev *dev, bool frame, uint64_t t0_ns, uint64_t t1_ns,
+		    unsigned n, const char *const *keys, const uint64_t *vals)
+{
+	struct shim_trace *t;
+	struct trace_gfx *g;
+
+	os_mutex_lock(dev->stat_lock);
+	t = dev->trace;
+	if (!t)
+		goto out;
+	g = trace_room(t->gfx, t->ng, &t->capg, sizeof(*g), 256, TRACE_MAX_GFX);
+	if (!g) {
+		t->dropped++;
+		goto out;
+	}
+	t->gfx = g;
+	g = &t->gfx[t->ng++];
+	g->ts_ns = t0_ns;
+	g->dur_ns = t1_ns - OS_MIN(t0_ns, t1_ns);
+	g->frame = frame;
+	g->keys = keys;
+	g->n = OS_MIN(n, (unsigned)SHIM_TRACE_ARGS);
+	os_memcpy(g->vals, vals, g->n * sizeof(*vals));
+out:
+	os_mutex_unlock(dev->stat_lock);
+}
+
+/* The start of a complete event (a span) of @dur_ns from @ts_ns, up to
+ * its arguments' opening brace, into @line: snprintf's return. */
+static int span_head(const struct shim_trace *t, char *line, size_t size, const char *name,
+		     const char *cat, uint64_t ts_ns, uint64_t dur_ns, int pid, int tid)
+{
+	uint64_t ts = ts_ns - OS_MIN(ts_ns, t->t0);
+
+	return os_snprintf(line, size,
+			   ",\n{\"name\": \"%s\", \"cat\": \"%s\", \"ph\": \"X\", "
+			   "\"ts\": %llu.%03llu, \"dur\": %llu.%03llu, \"pid\": %d, \"tid\": %d, "
+			   "\"args\": {", name, cat,
+			   (unsigned long long)(ts / 1000), (unsigned long long)(ts % 1000),
+			   (unsigned long long)(dur_ns / 1000), (unsigned long long)(dur_ns % 1000),
+			   pid, tid);
+}
+
+/* The graphics jobs' spans, their tracks named first. */
+static void trace_write_gfx(const struct shim_trace *t,
+			    void (*emit)(void *priv, const char *s, size_t n), void *priv)
+{
+	char line[1024];
+	int n;
+
+	if (!t->ng)
+		return;
+	n = os_snprintf(line, sizeof(line),
+			",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 2, \"tid\": %d, \"args\": {\"name\": \"draws\"}}"
+			",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 2, \"tid\": %d, \"args\": {\"name\": \"frames\"}}",
+			TRACE_DRAW_TID, TRACE_FRAME_TID);
+	emit(priv, line, (size_t)n);
+	for (unsigned i = 0; i < t->ng; i++) {
+		const struct trace_gfx *g = &t->gfx[i];
+
+		n = span_head(t, line, sizeof(line), g->frame ? "frame" : "draw", "gfx", g->ts_ns,
+			      g->dur_ns, 2, g->frame ? TRACE_FRAME_TID : TRACE_DRAW_TID);
+		for (unsigned k = 0; k < g->n && n < (int)sizeof(line) - 64; k++)
+			n += os_snprintf(line + n, sizeof(line) - (size_t)n, "%s\"%.32s\": %llu",
+					 k ? ", " : "", g->keys[k],
+					 (unsigned long long)g->vals[k]);
+		n += os_snprintf(line + n, sizeof(line) - (size_t)n, "}}");
+		emit(priv, line, (size_t)OS_MIN(n, (int)sizeof(line) - 1));
+	}
+}
+
 static void trace_write_faults(const struct shim_trace *t,
 			       void (*emit)(void *priv, const char *s, size_t n),
 			       void *priv)
@@ -165,21 +252,17 @@ void shim_trace_write(struct shim_dev *dev,
 	emit(priv, line, (size_t)n);
 	for (unsigned i = 0; i < t->n; i++) {
 		const struct trace_ev *e = &t->ev[i];
-		uint64_t ts = e->ts_ns - OS_MIN(e->ts_ns, t->t0);
 
-		n = os_snprintf(line, sizeof(line),
-				",\n{\"name\": \"%s\", \"cat\": \"%s\", \"ph\": \"X\", "
-				"\"ts\": %llu.%03llu, \"dur\": %llu.%03llu, \"pid\": %d, "
-				"\"tid\": %d, \"args\": {\"ctx\": %d, \"%s\": %d}}",
-				e->name, e->job ? "job" : "ioctl",
-				(unsigned long long)(ts / 1000), (unsigned long long)(ts % 1000),
-				(unsigned long long)(e->dur_ns / 1000),
-				(unsigned long long)(e->dur_ns % 1000), e->job ? 2 : 1,
-				e->track, e->ctx, e->job ? "status" : "result", e->result);
+		n = span_head(t, line, sizeof(line), e->name, e->job ? "job" : "ioctl", e->ts_ns,
+			      e->dur_ns, e->job ? 2 : 1, e->track);
+		n += os_snprintf(line + n, sizeof(line) - (size_t)n, "\"ctx\": %d, \"%s\": %d}}",
+				 e->ctx, e->job ? "status" : "result", e->result);
 		emit(priv, line, (size_t)n);
 	}
 	trace_write_faults(t, emit, priv);
+	trace_write_gfx(t, emit, priv);
 	emit(priv, "\n]}\n", 4);
+	os_free(t->gfx);
 	os_free(t->faults);
 	os_free(t->ev);
 	os_free(t);

@@ -434,7 +434,8 @@ static uint32_t graphics_run(struct bi_compute *bc, struct vgpu_job *job)
 	const struct vgpu_job_info *info = vgpu_job_info(job);
 	struct bi_gfx g = { .arch = bc->arch, .cache = bc->cache,
 			    .as_id = info->as_nr, .heap = &bc->heap,
-			    .frames = &bc->frames, .stats = &bc->gfx };
+			    .frames = &bc->frames, .stats = &bc->gfx,
+			    .start_ns = os_time_ns() };
 
 	bi_cache_new_generation(bc->cache);
 	if (info->type == MALI_JOB_TYPE_FRAGMENT)

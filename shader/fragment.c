@@ -181,6 +181,7 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 	if (g->stats)
 		bi_gfx_stats_add(g->stats, &(struct bi_gfx_record){
 			.job_va = vgpu_job_info(job)->va, .frame = true, .exception = exc,
+			.start_ns = g->start_ns,
 			.c = { .tiles = tiles, .fragments = bi_raster_fragments(r),
 			       .covered = covered } });
 	if (exc == MALI_EXC_DONE)

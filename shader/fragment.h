@@ -23,6 +23,7 @@ struct bi_gfx {
 	struct bi_heap_cursor *heap; /* where the tiler's next list goes */
 	const struct bi_frame_hook *frames; /* told of each finished frame */
 	struct bi_gfx_stats *stats;         /* gfx_stats.h */
+	uint64_t start_ns;                  /* when the job began (os_time_ns) */
 };
 
 uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job);

@@ -30,18 +30,26 @@ static void sum(struct bi_gfx_counts *to, const struct bi_gfx_counts *c)
 
 void bi_gfx_stats_add(struct bi_gfx_stats *s, const struct bi_gfx_record *r)
 {
-	uint64_t seq;
+	struct bi_gfx_record rec = *r;
 
+	rec.end_ns = os_time_ns();
 	os_mutex_lock(s->lock);
-	seq = s->draws + s->frames + 1;
+	rec.seq = s->draws + s->frames + 1;
 	if (r->frame)
 		s->frames++;
 	else
 		s->draws++;
 	sum(&s->total, &r->c);
-	s->log[(seq - 1) % BI_GFX_LOG] = *r;
-	s->log[(seq - 1) % BI_GFX_LOG].seq = seq;
+	s->log[(rec.seq - 1) % BI_GFX_LOG] = rec;
 	os_mutex_unlock(s->lock);
+	if (s->on_add)
+		s->on_add(s->on_add_priv, &rec);
+}
+
+void bi_gfx_stats_set_hook(struct bi_gfx_stats *s, bi_gfx_record_fn fn, void *priv)
+{
+	s->on_add = fn;
+	s->on_add_priv = priv;
 }
 
 /* The counts' members, overdraw to two decimals (no floating point in

@@ -30,21 +30,30 @@ struct bi_gfx_record {
 	uint64_t job_va;
 	bool frame;      /* a FRAGMENT job, else a draw */
 	uint32_t exception;
+	uint64_t start_ns, end_ns; /* os_time_ns(); the end stamped on adding */
 	struct bi_gfx_counts c;
 };
+
+/* Told of each record as it is added (a trace of the jobs). */
+typedef void (*bi_gfx_record_fn)(void *priv, const struct bi_gfx_record *r);
 
 struct bi_gfx_stats {
 	struct os_mutex *lock;
 	uint64_t draws, frames;
 	struct bi_gfx_counts total;
 	struct bi_gfx_record log[BI_GFX_LOG]; /* job i in log[(i - 1) % size] */
+	bi_gfx_record_fn on_add;
+	void *on_add_priv;
 };
 
 /* 0, or -1 without memory for the lock. */
 int bi_gfx_stats_init(struct bi_gfx_stats *s);
 void bi_gfx_stats_fini(struct bi_gfx_stats *s);
-/* Adds one finished job's record (its seq is assigned here). */
+/* Adds one finished job's record (its seq and end_ns are assigned here)
+ * and hands it to the hook, if any, on the job's thread. */
 void bi_gfx_stats_add(struct bi_gfx_stats *s, const struct bi_gfx_record *r);
+/* Sets the hook (NULL: none); before jobs run. */
+void bi_gfx_stats_set_hook(struct bi_gfx_stats *s, bi_gfx_record_fn fn, void *priv);
 /* The "graphics" object of the statistics document. */
 void bi_gfx_stats_json(struct bi_gfx_stats *s, struct bi_text *t);
 

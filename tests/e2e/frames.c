@@ -17,6 +17,7 @@
 
 #include "cmd/stats_json.h"
 #include "dbt/abi_util.h"
+#include "lib/gfx_run.h"
 
 /* The PNG at @path as RGBA8 (malloc'd) with its size, or NULL. */
 static unsigned char *png_load(const char *path, unsigned *w, unsigned *h)
@@ -38,59 +39,6 @@ static unsigned char *png_load(const char *path, unsigned *w, unsigned *h)
 	return px;
 }
 
-/* A run of a gfx program in a directory of its own (its -frames and
- * its -stats go there): its read-back in @px. */
-struct run {
-	char dir[64], out[96], stats[96];
-	struct proc_result r;
-	unsigned char *px;
-	size_t len;
-};
-
-static int run_prog(struct run *rn, const char *prog, const char *gpu, const char *debug)
-{
-	char dbg[64], want_gpu[64], guest[64];
-	const char *args[20];
-	int n = 0;
-
-	memset(rn, 0, sizeof(*rn));
-	snprintf(rn->dir, sizeof(rn->dir), "/tmp/vgpu-frames-XXXXXX");
-	if (!mkdtemp(rn->dir))
-		return -1;
-	snprintf(rn->out, sizeof(rn->out), "%s/out.rgba", rn->dir);
-	snprintf(rn->stats, sizeof(rn->stats), "%s/stats.json", rn->dir);
-	snprintf(dbg, sizeof(dbg), "PAN_MESA_DEBUG=%s", debug);
-	snprintf(want_gpu, sizeof(want_gpu), "VGPU_EXPECT_RENDERER=Mali-%s (Panfrost)",
-		 strcmp(gpu, "g52") ? "G71" : "G52");
-	args[n++] = "-gpu";
-	args[n++] = gpu;
-	args[n++] = "-frames";
-	args[n++] = rn->dir;
-	args[n++] = "-stats";
-	args[n++] = rn->stats;
-	args[n++] = "-E";
-	args[n++] = dbg;
-	args[n++] = "-E";
-	args[n++] = want_gpu;
-	args[n++] = "-L";
-	args[n++] = sysroot_variant_path("trixie");
-	snprintf(guest, sizeof(guest), "aarch64/gpu-progs/%s", prog);
-	args[n++] = abi_guest(guest);
-	args[n++] = rn->out;
-	args[n] = NULL;
-	if (abi_run(&rn->r, args, rn->dir))
-		return -1;
-	rn->px = (unsigned char *)read_file(rn->out, &rn->len);
-	return 0;
-}
-
-static void run_free(struct run *rn)
-{
-	proc_result_free(&rn->r);
-	free(rn->px);
-	rm_tree(rn->dir);
-}
-
 /* Every frame's render target 0 as a PNG holds the program's own
  * read-back: the triangle's frame, and with AFBC also the frame of the
  * blit Mesa reads the AFBC target back with. */
@@ -98,11 +46,11 @@ static void triangle_frames(struct __test_metadata *_metadata, const char *gpu,
 			    const char *debug)
 {
 	unsigned frames = 0;
-	struct run rn;
+	struct gfx_run rn;
 
 	if (!sysroot_variant_path("trixie"))
 		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
-	ASSERT_EQ(run_prog(&rn, "gfx_triangle", gpu, debug), 0);
+	ASSERT_EQ(gfx_run(&rn, "gfx_triangle", gpu, debug, true), 0);
 	if (rn.r.status)
 		TH_LOG("%s%s", rn.r.out, rn.r.err);
 	EXPECT_EQ(rn.r.status, 0);
@@ -130,33 +78,95 @@ static void triangle_frames(struct __test_metadata *_metadata, const char *gpu,
 		free(got);
 	}
 	EXPECT_GT(frames, 0u);
-	run_free(&rn);
+	gfx_run_free(&rn);
 }
 
 TEST(triangle_g71_u_interleaved) { triangle_frames(_metadata, "g71", "noafbc"); }
 TEST(triangle_g52_linear) { triangle_frames(_metadata, "g52", "noafbc,linear"); }
 /* Mesa's default for such a target is AFBC */
-TEST(triangle_g71_afbc) { triangle_frames(_metadata, "g71", ""); }
-TEST(triangle_g52_afbc) { triangle_frames(_metadata, "g52", ""); }
+TEST(triangle_g71_afbc) { triangle_frames(_metadata, "g71", NULL); }
+TEST(triangle_g52_afbc) { triangle_frames(_metadata, "g52", NULL); }
+
+/*
+ * The run's trace (-trace) against its statistics' graphics section
+ * @gfx: a span for each graphics job, in the order they ran, on the GPU's
+ * "draws" or "frames" track, whose counts are the statistics' record of
+ * that job (for these few jobs the statistics keep them all), and which
+ * lies inside a span of a job slot that ran the job's chain.
+ */
+static void trace_matches_stats(struct __test_metadata *_metadata, const char *path,
+				const struct json_object *gfx)
+{
+	const struct json_object *jobs = sj_get(gfx, "jobs"), *ev;
+	struct json_object *doc;
+	int seen = 0;
+	char *text;
+	size_t len;
+
+	text = read_file(path, &len);
+	ASSERT_NONNULL(text);
+	doc = sj_parse(text);
+	ASSERT_NONNULL(doc);
+	ev = sj_get(doc, "traceEvents");
+	EXPECT_EQ(sj_num(sj_get(doc, "otherData"), "dropped"), 0);
+	for (int i = 0; i < sj_len(ev); i++) {
+		const struct json_object *e = sj_at(ev, i), *args = sj_get(e, "args"), *job;
+		double t0, t1;
+		bool inside = false;
+
+		if (strcmp(sj_str(e, "cat"), "gfx"))
+			continue;
+		ASSERT_LT(seen, sj_len(jobs));
+		job = sj_at(jobs, seen++);
+		EXPECT_STREQ(sj_str(e, "name"), sj_str(job, "kind"));
+		EXPECT_EQ(sj_num(e, "pid"), 2);
+		json_object_object_foreach((struct json_object *)args, key, val) {
+			if (sj_int(val) != sj_num(job, key))
+				TH_LOG("%s %d: %s %lld in the trace, %lld in the statistics",
+				       sj_str(e, "name"), seen, key, sj_int(val), sj_num(job, key));
+			EXPECT_EQ(sj_int(val), sj_num(job, key));
+		}
+		EXPECT_EQ(sj_num(args, "seq"), seen);
+		t0 = json_object_get_double(sj_get(e, "ts"));
+		t1 = t0 + json_object_get_double(sj_get(e, "dur"));
+		for (int k = 0; k < sj_len(ev) && !inside; k++) {
+			const struct json_object *j = sj_at(ev, k);
+			double s0 = json_object_get_double(sj_get(j, "ts"));
+			double s1 = s0 + json_object_get_double(sj_get(j, "dur"));
+
+			inside = !strcmp(sj_str(j, "cat"), "job") && s0 <= t0 + 0.001 &&
+				 t1 <= s1 + 0.001;
+		}
+		if (!inside)
+			TH_LOG("%s %d (%.3f-%.3f us) is in no job slot's span", sj_str(e, "name"),
+			       seen, t0, t1);
+		EXPECT_TRUE(inside);
+	}
+	EXPECT_EQ(seen, sj_num(gfx, "draws") + sj_num(gfx, "frames"));
+	EXPECT_EQ(seen, sj_len(jobs));
+	json_object_put(doc);
+	free(text);
+}
 
 /*
  * The graphics statistics of the same run, whose counts are known: one
  * draw of 3 vertices and 1 primitive, none culled; its frame of 64 x 48
  * pixels is 12 tiles, and with one triangle every pixel drawn on was
  * shaded once: fragments = pixels drawn on = the pixels of the read-back
- * that are not the clear colour (pixel 0, outside the triangle).
+ * that are not the clear colour (pixel 0, outside the triangle). Its
+ * trace holds the same counts.
  */
 TEST(triangle_stats)
 {
 	struct json_object *doc, *gfx, *jobs, *draw = NULL, *frame = NULL;
 	long long drawn_px = 0;
-	struct run rn;
+	struct gfx_run rn;
 	char *text;
 	size_t len;
 
 	if (!sysroot_variant_path("trixie"))
 		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
-	ASSERT_EQ(run_prog(&rn, "gfx_triangle", "g71", "noafbc"), 0);
+	ASSERT_EQ(gfx_run(&rn, "gfx_triangle", "g71", "noafbc", true), 0);
 	EXPECT_EQ(rn.r.status, 0);
 	ASSERT_NONNULL(rn.px);
 	ASSERT_EQ(rn.len, (size_t)64 * 48 * 4);
@@ -188,15 +198,17 @@ TEST(triangle_stats)
 	EXPECT_EQ(sj_num(frame, "covered_pixels"), drawn_px);
 	EXPECT_EQ(sj_num(frame, "fragments"), drawn_px);
 	EXPECT_EQ(sj_num(gfx, "vertices"), 3);
+	trace_matches_stats(_metadata, rn.trace, gfx);
 	json_object_put(doc);
 	free(text);
-	run_free(&rn);
+	gfx_run_free(&rn);
 }
 
 /*
  * tests/gpu-progs/gfx_draws: a strip of 4 vertices (2 triangles), 6
  * indices over 4 vertices (2), a fan of 5 (3), and 6 vertices with back
- * faces culled, one triangle culled and one drawn.
+ * faces culled, one triangle culled and one drawn; the trace holds the
+ * same counts.
  */
 TEST(draws_stats)
 {
@@ -207,14 +219,14 @@ TEST(draws_stats)
 	static const char *const keys[4] = { "vertices", "prims_in", "prims_culled",
 					     "prims_drawn" };
 	struct json_object *doc, *jobs;
-	struct run rn;
+	struct gfx_run rn;
 	char *text;
 	size_t len;
 	int d = 0;
 
 	if (!sysroot_variant_path("trixie"))
 		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
-	ASSERT_EQ(run_prog(&rn, "gfx_draws", "g71", "noafbc"), 0);
+	ASSERT_EQ(gfx_run(&rn, "gfx_draws", "g71", "noafbc", false), 0);
 	EXPECT_EQ(rn.r.status, 0);
 	text = read_file(rn.stats, &len);
 	ASSERT_NONNULL(text);
@@ -237,9 +249,10 @@ TEST(draws_stats)
 		d++;
 	}
 	EXPECT_EQ(d, 4);
+	trace_matches_stats(_metadata, rn.trace, sj_get(doc, "graphics"));
 	json_object_put(doc);
 	free(text);
-	run_free(&rn);
+	gfx_run_free(&rn);
 }
 
 /* A directory that is not there is a usage error before the program runs. */

@@ -17,64 +17,8 @@
 #include <unistd.h>
 
 #include "dbt/abi_util.h"
+#include "lib/gfx_run.h"
 #include "lib/image.h"
-
-struct render {
-	char dir[64], out[96];
-	struct proc_result r;
-	unsigned char *px;
-	size_t len;
-};
-
-/* Runs gfx program @prog on @gpu ("g71", "g52", or NULL for llvmpipe)
- * with PAN_MESA_DEBUG=@debug (or none); its pixels in @rd->px. */
-static int render(struct render *rd, const char *prog, const char *gpu,
-		  const char *debug)
-{
-	char want[64], dbg[96], guest[64];
-	const char *args[20];
-	int n = 0;
-
-	memset(rd, 0, sizeof(*rd));
-	snprintf(rd->dir, sizeof(rd->dir), "/tmp/vgpu-gfx-XXXXXX");
-	if (!mkdtemp(rd->dir))
-		return -1;
-	snprintf(rd->out, sizeof(rd->out), "%s/out.rgba", rd->dir);
-	snprintf(guest, sizeof(guest), "aarch64/gpu-progs/%s", prog);
-	if (gpu) {
-		args[n++] = "-gpu";
-		args[n++] = gpu;
-		snprintf(want, sizeof(want), "VGPU_EXPECT_RENDERER=Mali-%s (Panfrost)",
-			 strcmp(gpu, "g52") ? "G71" : "G52");
-	} else {
-		snprintf(want, sizeof(want), "VGPU_EXPECT_RENDERER=llvmpipe*");
-		args[n++] = "-E";
-		args[n++] = "LIBGL_ALWAYS_SOFTWARE=1";
-	}
-	args[n++] = "-E";
-	args[n++] = want;
-	if (debug) {
-		snprintf(dbg, sizeof(dbg), "PAN_MESA_DEBUG=%s", debug);
-		args[n++] = "-E";
-		args[n++] = dbg;
-	}
-	args[n++] = "-L";
-	args[n++] = sysroot_variant_path("trixie");
-	args[n++] = abi_guest(guest);
-	args[n++] = rd->out;
-	args[n] = NULL;
-	if (abi_run(&rd->r, args, rd->dir))
-		return -1;
-	rd->px = (unsigned char *)read_file(rd->out, &rd->len);
-	return 0;
-}
-
-static void render_free(struct render *rd)
-{
-	proc_result_free(&rd->r);
-	free(rd->px);
-	rm_tree(rd->dir);
-}
 
 /* @prog (a @w x @h picture) on @gpu with @debug against llvmpipe: every
  * channel of every pixel within @tol; with @edges, a pixel on an edge
@@ -84,15 +28,15 @@ static void against_llvmpipe(struct __test_metadata *_metadata, const char *prog
 			     const char *gpu, const char *debug, int w, int h,
 			     int tol, bool edges)
 {
-	struct render ref, dut;
+	struct gfx_run ref, dut;
 	struct image got, want;
 	struct image_diff d;
 	char why[160];
 
 	if (!sysroot_variant_path("trixie"))
 		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
-	ASSERT_EQ(render(&ref, prog, NULL, NULL), 0);
-	ASSERT_EQ(render(&dut, prog, gpu, debug), 0);
+	ASSERT_EQ(gfx_run(&ref, prog, NULL, NULL, false), 0);
+	ASSERT_EQ(gfx_run(&dut, prog, gpu, debug, false), 0);
 	if (ref.r.status || dut.r.status || strstr(dut.r.err, "not implemented"))
 		TH_LOG("llvmpipe: %s\n%s: %s%s", ref.r.out, gpu, dut.r.out, dut.r.err);
 	EXPECT_EQ(ref.r.status, 0);
@@ -110,8 +54,8 @@ static void against_llvmpipe(struct __test_metadata *_metadata, const char *prog
 		TH_LOG("%s on %s against llvmpipe: %s", prog, gpu,
 		       image_diff_str(&d, why, sizeof(why)));
 	EXPECT_EQ(d.bad, 0);
-	render_free(&ref);
-	render_free(&dut);
+	gfx_run_free(&ref);
+	gfx_run_free(&dut);
 }
 
 /* A clear is exact: Mesa packs the colour into the tile format itself. */
