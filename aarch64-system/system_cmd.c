@@ -10,6 +10,7 @@
 
 #include "aarch64-system/boot.h"
 #include "aarch64-system/pl011.h"
+#include "aarch64-user/jit.h"
 #include "board/board.h"
 #include "cmd/commands.h"
 
@@ -18,6 +19,7 @@ static const char help[] =
 	"                   [-smp N] [-gpu g71|g52|none] [--stats FILE]\n"
 	"                   [--shader-stats on|off] [--trace FILE]\n"
 	"                   [--gpu-time-scale N] [--time-limit SECONDS]\n"
+	"                   [-accel jit|interp]\n"
 	"\n"
 	"Boots an arm64 Linux kernel on an emulated machine laid out like\n"
 	"qemu-system-aarch64 -M virt: RAM at 0x40000000, a GICv2 at 0x08000000,\n"
@@ -71,6 +73,12 @@ static const char help[] =
 	"                     still stops one that never ends (after 500 s at the\n"
 	"                     default); 1: guest time is host time throughout\n"
 	"  --time-limit SECS  stop the machine after SECS seconds of host time\n"
+	"  -accel jit|interp  how the vCPUs run guest code: jit (the default)\n"
+	"                     compiles blocks to x86-64 code as vgpu run does,\n"
+	"                     loads and stores looking up the soft TLB inline;\n"
+	"                     interp interprets the pre-decoded blocks.\n"
+	"                     VGPU_ACCEL=jit|interp in the environment does the\n"
+	"                     same\n"
 	"\n"
 	"A terminal on stdin is put in raw mode: keys go to the guest; Ctrl-A x\n"
 	"stops the machine (Ctrl-A Ctrl-A sends Ctrl-A).\n"
@@ -149,6 +157,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "gpu-time-scale", required_argument, NULL, 'T' },
 		{ "shader-stats", required_argument, NULL, 'H' },
 		{ "trace", required_argument, NULL, 'R' },
+		{ "accel", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
 	*o = (struct opts){ .ram = 512ull << 20, .smp = 1, .gpu = "g71", .shader_stats = true,
@@ -166,6 +175,13 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'g': o->gpu = optarg; break;
 		case 'S': o->stats = optarg; break;
 		case 'R': o->trace = optarg; break;
+		case 'A':
+			if (a64_jit_select(optarg)) {
+				fprintf(stderr, "vgpu system: -accel takes jit or interp, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
 		case 'H':
 			if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
 				fprintf(stderr, "vgpu system: --shader-stats takes on or off, not '%s'\n",
@@ -222,21 +238,26 @@ static void raw_console(void)
 		atexit(restore_tty);
 }
 
-/* The GPU's statistics document into @path, with the machine's object
- * (stats.c) as its last member, "machine"; 0 or -1. */
+/* The GPU's statistics document into @path, with the translator's
+ * counters (as vgpu run -stats has them) and the machine's object
+ * (stats.c) as its last members, "translator" and "machine"; 0 or -1. */
 static int write_stats(struct a64s_machine *m, struct board *gpu, const char *path)
 {
 	size_t len = 0;
 	char *doc = board_stats_json_dup(gpu, &len), *mach = a64s_stats_json(m);
 	char *end = doc ? strrchr(doc, '}') : NULL;
 	FILE *f = end && mach ? fopen(path, "w") : NULL;
+	char tr[512];
 	int r = -1;
+	if (f && a64_jit_stats_json(tr, sizeof(tr)) >= sizeof(tr))
+		tr[0] = 0; /* cannot happen: its numbers are bounded */
 	if (f) {
 		size_t head = (size_t)(end - doc);
 		while (head && (doc[head - 1] == '\n' || doc[head - 1] == ' '))
 			head--;
 		r = fwrite(doc, 1, head, f) == head &&
-		    fprintf(f, ",\n  \"machine\": %s\n}\n", mach) > 0 ? 0 : -1;
+		    fprintf(f, ",\n  %s%s\"machine\": %s\n}\n", tr, *tr ? ",\n  " : "",
+			    mach) > 0 ? 0 : -1;
 		if (fclose(f))
 			r = -1;
 	}

@@ -17,9 +17,7 @@
 #include <stdlib.h>
 
 #include "aarch64-user/engine.h"
-#ifndef A64_SYSTEM
 #include "aarch64-user/jit.h"
-#endif
 
 #define MAX_BLOCK_INSNS 128
 #define HASH_BITS 16
@@ -37,9 +35,7 @@ struct a64_block {
 	struct a64_block *pnext;	 /* blocks of the same page */
 	/* Chain links: successors seen at run time, checked on use. */
 	struct a64_block *_Atomic link[2];
-#ifndef A64_SYSTEM
 	struct a64_jit_block *jit; /* host code, or NULL: interpreted */
-#endif
 	struct a64_insn insns[];
 };
 
@@ -76,10 +72,12 @@ static __thread uint64_t tls_fetch_pc;		  /* decoding, when a64_tls_insn is NULL
 #define CODE_KEY(pc) a64s_code_key(pc)
 #define KEY_MATCH(b, key) ((b)->host == (key))
 #define PAGE_OF(pc, key) ((key) / GUEST_PAGE)
+#define JIT_HOST(key) (key) /* the soft TLB's memory path; entries check the key */
 #else
 #define CODE_KEY(pc) 0
 #define KEY_MATCH(b, key) 1
 #define PAGE_OF(pc, key) ((pc) / GUEST_PAGE)
+#define JIT_HOST(key) 0
 #endif
 
 static inline unsigned hash_pc(uint64_t pc)
@@ -159,10 +157,8 @@ static struct a64_block *translate(uint64_t pc, uint64_t key)
 		free(b);
 		return other;
 	}
-#ifndef A64_SYSTEM
 	/* Compiled before it is published, so b->jit never changes. */
-	b->jit = a64_jit_on ? a64_jit_compile(b->insns, n, pc) : NULL;
-#endif
+	b->jit = a64_jit_on ? a64_jit_compile(b->insns, n, pc, JIT_HOST(key)) : NULL;
 	struct page_ent **pp = page_slot(PAGE_OF(pc, key));
 	if (!*pp) {
 		struct page_ent *e = calloc(1, sizeof(*e));
@@ -188,10 +184,8 @@ static void drop_page(struct page_ent **pp)
 	for (struct a64_block *b = e->blocks, *nx; b; b = nx) {
 		nx = b->pnext;
 		atomic_store(&b->valid, 0);
-#ifndef A64_SYSTEM
 		if (b->jit)
 			a64_jit_invalidate(b->jit);
-#endif
 		struct a64_block *_Atomic *hp = &hash[hash_pc(b->pc)];
 		struct a64_block *cur;
 		while ((cur = atomic_load(hp)) && cur != b)
@@ -258,9 +252,11 @@ static void fork_child(void)
 
 static void engine_init_once(void)
 {
-#ifndef A64_SYSTEM
-	a64_jit_init();
+#ifdef A64_SYSTEM
+	const struct a64_jit_system sys = { a64_decode, &a64s_tlb_cur, &a64s_insns_cur };
+	a64_jit_system(&sys);
 #endif
+	a64_jit_init();
 	pthread_atfork(fork_prepare, fork_release, fork_child);
 }
 
@@ -330,9 +326,7 @@ static inline __attribute__((always_inline)) void run_blocks(struct a64_cpu *c,
 {
 	struct a64_stop_info si = { 0 };
 	struct a64_block *prev = NULL;
-#ifndef A64_SYSTEM
 	struct a64_jit_slot *slot = NULL; /* the compiled exit that led here */
-#endif
 
 	for (;;) {
 		/* one test per block for the two rare stops, then their order */
@@ -349,11 +343,6 @@ static inline __attribute__((always_inline)) void run_blocks(struct a64_cpu *c,
 		struct a64_block *b = next_block(prev, c->pc);
 		const struct a64_insn *i = b->insns;
 		int r;
-#ifdef A64_SYSTEM
-		/* Whole blocks: one add per block, not per instruction. */
-		*a64s_insns_cur += b->n;
-#endif
-#ifndef A64_SYSTEM
 		if (b->jit) {
 			if (slot)
 				a64_jit_chain(slot, b->jit);
@@ -363,9 +352,12 @@ static inline __attribute__((always_inline)) void run_blocks(struct a64_cpu *c,
 			r = (int)jr.r;
 			slot = jr.slot;
 			a64_jit_count_exit();
-		} else
+		} else {
+#ifdef A64_SYSTEM
+			/* Whole blocks: one add per block, not per instruction
+			 * (compiled blocks count themselves as they are entered). */
+			*a64s_insns_cur += b->n;
 #endif
-		{
 			a64_tls_insn = i;
 			r = i->fn(c, i);
 		}

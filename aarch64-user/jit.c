@@ -254,6 +254,8 @@ static void apply_choice(void)
 			accel_choice = 0;
 		} else {
 			jit_gen_init();
+			if (jit_softmmu_decoder())
+				jit_gen_learn(jit_softmmu_decoder());
 			buffer_ok = true;
 		}
 	}
@@ -295,7 +297,8 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-struct a64_jit_block *a64_jit_compile(const struct a64_insn *insns, uint32_t n, uint64_t pc)
+struct a64_jit_block *a64_jit_compile(const struct a64_insn *insns, uint32_t n, uint64_t pc,
+				      uint64_t host)
 {
 	if (code_full)
 		return NULL;
@@ -303,7 +306,9 @@ struct a64_jit_block *a64_jit_compile(const struct a64_insn *insns, uint32_t n, 
 	struct a64_jit_block *b = jit_data_alloc(sizeof(*b));
 	if (!b)
 		return NULL;
-	struct jc jc = { .insns = insns, .pc = pc };
+	struct jc jc = { .insns = insns, .pc = pc,
+			 .mem = host ? &jit_mem_softmmu : &jit_mem_direct };
+	uint8_t *to_leave_sys[2] = { NULL, NULL };
 	jx_init(&jc.x, code_rw + code_used, CODE_SIZE - code_used);
 	jc.x.delta = code_rx - code_rw;
 	b->pc = pc;
@@ -316,6 +321,8 @@ struct a64_jit_block *a64_jit_compile(const struct a64_insn *insns, uint32_t n, 
 	uint8_t *to_leave = jx_jcc(j, JX_E, NULL);
 	jx_alu_mi(j, JX_CMP, false, JC_CPU, JC_INTERRUPT, 0);
 	uint8_t *to_leave2 = jx_jcc(j, JX_NE, NULL);
+	if (host)
+		jit_softmmu_entry(&jc, pc, host, n, to_leave_sys);
 	bool ok = jit_gen_body(&jc, n);
 
 	/* leave: pc = this block's, back to the run loop, slot kept (rdx) */
@@ -330,6 +337,9 @@ struct a64_jit_block *a64_jit_compile(const struct a64_insn *insns, uint32_t n, 
 	}
 	jx_patch(j, to_leave, leave);
 	jx_patch(j, to_leave2, leave);
+	for (int k = 0; k < 2; k++)
+		if (to_leave_sys[k])
+			jx_patch(j, to_leave_sys[k], leave);
 	size_t len = (size_t)(j->p - (code_rw + code_used));
 	code_used = (code_used + len + 15) & ~(size_t)15;
 	b->valid = 1;

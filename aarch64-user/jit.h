@@ -42,8 +42,23 @@ void a64_jit_want_stats(void);
 void a64_jit_init(void);
 
 /* Compiles the @n instructions at @insns (kept alive by the caller) of the
- * block at @pc; NULL when the code buffer is full. Caller serialises. */
-struct a64_jit_block *a64_jit_compile(const struct a64_insn *insns, uint32_t n, uint64_t pc);
+ * block at @pc; NULL when the code buffer is full. Caller serialises.
+ * @host 0: user mode, guest addresses are host addresses; else full-system
+ * mode (a64_jit_system() first): the host address @pc translated to, which
+ * the block's entry checks it still does, and memory goes through the
+ * soft TLB. */
+struct a64_jit_block *a64_jit_compile(const struct a64_insn *insns, uint32_t n, uint64_t pc,
+				      uint64_t host);
+
+/* What full-system mode (aarch64-system/) tells the code generator before
+ * its first block: its build of the decoder, and the addresses, in the
+ * calling thread, of its thread-locals a64s_tlb_cur and a64s_insns_cur
+ * (softmmu.h), which generated code reads fs-relative. */
+struct a64_jit_system {
+	a64_decode_fn decode;
+	const void *tlb_cur, *insns_cur;
+};
+void a64_jit_system(const struct a64_jit_system *sys);
 struct a64_jit_ret a64_jit_run(struct a64_cpu *c, const struct a64_jit_block *b);
 /* Points @slot (whose target is @b's pc) at @b. */
 void a64_jit_chain(struct a64_jit_slot *slot, const struct a64_jit_block *b);

@@ -227,14 +227,25 @@ void jx_lea_rip(struct jx *j, int dst, const void *target)
 	jx_u32(j, (uint32_t)((const uint8_t *)target - (j->p + j->delta + 4)));
 }
 
-void jx_store_fs(struct jx *j, int32_t off, int src)
+/* mov between a register and fs:[off] (op 0x89: store, 0x8b: load). */
+static void fs_mov(struct jx *j, uint8_t op, int32_t off, int r)
 {
 	jx_byte(j, 0x64);
-	jx_byte(j, (uint8_t)(0x48 | (src >> 3) << 2));
-	jx_byte(j, 0x89);
-	jx_byte(j, (uint8_t)(0x04 | (src & 7) << 3)); /* [SIB] */
-	jx_byte(j, 0x25);			     /* SIB: no base, no index: disp32 */
+	jx_byte(j, (uint8_t)(0x48 | (r >> 3) << 2));
+	jx_byte(j, op);
+	jx_byte(j, (uint8_t)(0x04 | (r & 7) << 3)); /* [SIB] */
+	jx_byte(j, 0x25);			   /* SIB: no base, no index: disp32 */
 	jx_u32(j, (uint32_t)off);
+}
+
+void jx_store_fs(struct jx *j, int32_t off, int src)
+{
+	fs_mov(j, 0x89, off, src);
+}
+
+void jx_load_fs(struct jx *j, int dst, int32_t off)
+{
+	fs_mov(j, 0x8b, off, dst);
 }
 
 void jx_setcc(struct jx *j, int cc, int r8)

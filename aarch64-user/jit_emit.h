@@ -79,6 +79,8 @@ void jx_lea(struct jx *j, int dst, int base, int32_t disp);
 void jx_lea_rip(struct jx *j, int dst, const void *target);
 /* mov fs:[off], src: a thread-local variable at a fixed offset. */
 void jx_store_fs(struct jx *j, int32_t off, int src);
+/* mov dst, fs:[off]. */
+void jx_load_fs(struct jx *j, int dst, int32_t off);
 void jx_setcc(struct jx *j, int cc, int r8);
 void jx_cmov(struct jx *j, int cc, bool w64, int dst, int src);
 /* Jumps with a 32-bit displacement: returns where the displacement is,

@@ -586,9 +586,9 @@ static const struct jkind *kind_of(a64_fn fn)
 	}
 }
 
-static void add_kind(a64_fn fn, emit_fn emit, const uint8_t p[4])
+static void add_kind(a64_fn fn, a64_fn undef, emit_fn emit, const uint8_t p[4])
 {
-	if (!fn || fn == a64_exec_undef || kind_of(fn))
+	if (!fn || fn == undef || kind_of(fn))
 		return;
 	unsigned h = kind_hash(fn);
 	while (kinds[h].fn)
@@ -598,9 +598,14 @@ static void add_kind(a64_fn fn, emit_fn emit, const uint8_t p[4])
 	memcpy(kinds[h].p, p, 4);
 }
 
-/* Learns the handler of every field combination of the families in @fa. */
-static void learn(const struct family *fa, size_t n)
+/* Learns the handler of every field combination of the families in @fa,
+ * as @decode decodes them (each build of the decoder has its own
+ * handlers of memory instructions, and its own for what is undefined). */
+static void learn(const struct family *fa, size_t n, a64_decode_fn decode)
 {
+	struct a64_insn u;
+	memset(&u, 0, sizeof(u));
+	decode(&u, 0, 0x10000); /* UDF #0 */
 	for (; n--; fa++) {
 		unsigned total = 1;
 		for (int k = 0; k < 4; k++)
@@ -615,18 +620,23 @@ static void learn(const struct family *fa, size_t n)
 			}
 			struct a64_insn d;
 			memset(&d, 0, sizeof(d));
-			a64_decode(&d, w, 0x10000);
-			add_kind(d.fn, fa->emit, p);
+			decode(&d, w, 0x10000);
+			add_kind(d.fn, u.fn, fa->emit, p);
 		}
 	}
+}
+
+void jit_gen_learn(a64_decode_fn decode)
+{
+	learn(families, sizeof(families) / sizeof(families[0]), decode);
+	learn(jit_fp_families, jit_fp_nfamilies, decode);
+	learn(jit_mem_families, jit_mem_nfamilies, decode);
 }
 
 void jit_gen_init(void)
 {
 	jit_host_fma = __builtin_cpu_supports("fma");
-	learn(families, sizeof(families) / sizeof(families[0]));
-	learn(jit_fp_families, jit_fp_nfamilies);
-	learn(jit_mem_families, jit_mem_nfamilies);
+	jit_gen_learn(a64_decode);
 	jit_fp_init();
 	jit_mem_init();
 }

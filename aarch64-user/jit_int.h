@@ -63,6 +63,7 @@ struct jc {
 	const struct a64_insn *insns;
 	uint64_t pc;
 	const uint8_t *leave; /* the block's exit for an invalid entry or an interrupt */
+	const struct jit_mem_path *mem;
 	bool ended;	      /* an unconditional exit was emitted last */
 	uint32_t nfallback, ncopies;
 	struct a64_insn *calls; /* copies of called instructions, each with its sentinel */
@@ -87,6 +88,34 @@ struct jc_snap {
 	int8_t host_of[32];
 	bool dirty[32];
 };
+
+/* One guest memory access in generated code: the host address is
+ * [base + disp]; the soft TLB's miss branch waits in slow. */
+struct jit_acc {
+	int base;
+	int32_t disp;
+	uint8_t *slow;
+	struct jc_snap snap;
+};
+
+/* The memory access path of generated code, chosen per block when it is
+ * compiled: direct host accesses in user mode (jit_mem.c), the soft TLB's
+ * inline lookup in full-system mode (jit_softmmu.c). begin() comes before
+ * an access of @n bytes at guest address T0 + @disp, with the guest state
+ * as a fault must show it; end() after the instruction's native code. */
+struct jit_mem_path {
+	void (*begin)(struct jc *jc, const struct a64_insn *i, int32_t disp, unsigned n,
+		      bool write, struct jit_acc *a);
+	void (*end)(struct jc *jc, const struct a64_insn *i, struct jit_acc *a);
+};
+extern const struct jit_mem_path jit_mem_direct, jit_mem_softmmu;
+/* Full-system blocks' entry checks after valid and interrupt (jit_softmmu.c):
+ * @pc still translates, executable, to @host in the current EL's TLB;
+ * the jumps to the block's leave are returned for patching (two). */
+void jit_softmmu_entry(struct jc *jc, uint64_t pc, uint64_t host, uint32_t n,
+		       uint8_t *to_leave[2]);
+/* The system build's decoder (a64_jit_system), NULL before. */
+a64_decode_fn jit_softmmu_decoder(void);
 
 struct jkind;
 typedef bool (*emit_fn)(struct jc *jc, const struct a64_insn *i, const struct jkind *k);
@@ -139,5 +168,8 @@ void jit_call_keep(struct jc *jc, const struct a64_insn *i, const struct jc_snap
 /* Emits the instructions of a block after its entry checks (jit_gen.c). */
 bool jit_gen_body(struct jc *jc, uint32_t n);
 void jit_gen_init(void);
+/* Learns the handlers @decode gives the families (full-system mode's
+ * build of the decoder has handlers of its own). */
+void jit_gen_learn(a64_decode_fn decode);
 
 #endif

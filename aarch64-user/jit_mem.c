@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * Loads and stores in generated code: direct host accesses (guest
- * addresses are host addresses in user mode), general registers through
- * the host's general registers, SIMD&FP registers through xmm0/xmm1.
- * Before each access the state is what a fault must show (dirty guest
- * registers and FPSR stored, a64_tls_insn set), and nothing is written
- * before the access that could fault, so a fault leaves the guest's
- * registers as the interpreter would.
+ * Loads and stores in generated code, general registers through the
+ * host's general registers, SIMD&FP registers through xmm0/xmm1. Where
+ * the host address is comes from the block's memory path (struct
+ * jit_mem_path): guest addresses are host addresses in user mode (here),
+ * full-system mode looks them up in the soft TLB (jit_softmmu.c). Before
+ * each access the state is what a fault must show (dirty guest registers
+ * and FPSR stored, a64_tls_insn set), and nothing is written before the
+ * access that could fault, so a fault leaves the guest's registers as
+ * the interpreter would.
  */
 #include "aarch64-user/jit_int.h"
 
@@ -47,26 +49,48 @@ static bool imm_fits(const struct a64_insn *i)
 	return v >= -(1 << 24) && v < (1 << 24);
 }
 
+/* User mode: the guest address is the host address. */
+static void direct_begin(struct jc *jc, const struct a64_insn *i, int32_t disp, unsigned n,
+			 bool write, struct jit_acc *a)
+{
+	(void)n;
+	(void)write;
+	jit_set_tls_insn(jc, i);
+	a->base = T0;
+	a->disp = disp;
+}
+
+static void direct_end(struct jc *jc, const struct a64_insn *i, struct jit_acc *a)
+{
+	(void)jc;
+	(void)i;
+	(void)a;
+}
+
+const struct jit_mem_path jit_mem_direct = { direct_begin, direct_end };
+
 /* A single load (@sign: sign-extended, to 32 bits when @w32) or store. */
 static bool ldst(struct jc *jc, const struct a64_insn *i, bool load, unsigned bytes, bool sign,
 		 bool w32)
 {
 	struct jx *j = &jc->x;
+	struct jit_acc a;
 	if (!imm_fits(i))
 		return false;
 	int32_t disp = ea(jc, i);
-	jit_set_tls_insn(jc, i);
+	jc->mem->begin(jc, i, disp, bytes, !load, &a);
 	if (load) {
-		jx_load(j, bytes, sign, T2, T0, disp);
+		jx_load(j, bytes, sign, T2, a.base, a.disp);
 		if (w32)
 			jx_mov_rr(j, false, T2, T2);
 		writeback(jc, i);
 		jit_put_x(jc, T2, i->rd, false);
 	} else {
 		jit_get_x(jc, T2, i->rd, false);
-		jx_store(j, bytes, T2, T0, disp);
+		jx_store(j, bytes, T2, a.base, a.disp);
 		writeback(jc, i);
 	}
+	jc->mem->end(jc, i, &a);
 	return true;
 }
 
@@ -89,25 +113,27 @@ static bool emit_pair(struct jc *jc, const struct a64_insn *i, const struct jkin
 {
 	(void)k;
 	struct jx *j = &jc->x;
+	struct jit_acc a;
 	unsigned bytes = 1u << i->sf;
 	if (!imm_fits(i) || i->op2 == AM_REG)
 		return false;
 	int32_t disp = ea(jc, i);
-	jit_set_tls_insn(jc, i);
+	jc->mem->begin(jc, i, disp, 2 * bytes, !i->op, &a);
 	if (i->op) {
-		jx_load(j, bytes, false, T2, T0, disp);
-		jx_load(j, bytes, false, T1, T0, disp + (int32_t)bytes);
+		jx_load(j, bytes, false, T2, a.base, a.disp);
+		jx_load(j, bytes, false, T1, a.base, a.disp + (int32_t)bytes);
 	} else {
 		jit_get_x(jc, T2, i->rd, false);
 		jit_get_x(jc, T1, i->ra, false);
-		jx_store(j, bytes, T2, T0, disp);
-		jx_store(j, bytes, T1, T0, disp + (int32_t)bytes);
+		jx_store(j, bytes, T2, a.base, a.disp);
+		jx_store(j, bytes, T1, a.base, a.disp + (int32_t)bytes);
 	}
 	writeback(jc, i);
 	if (i->op) {
 		jit_put_x(jc, T2, i->rd, false);
 		jit_put_x(jc, T1, i->ra, false);
 	}
+	jc->mem->end(jc, i, &a);
 	return true;
 }
 
@@ -136,19 +162,21 @@ static void v_put(struct jx *j, int x, unsigned n)
 static bool emit_vldst(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	struct jx *j = &jc->x;
+	struct jit_acc a;
 	bool load = k->p[0];
 	if (!v_sized(i))
 		return false;
 	int32_t disp = ea(jc, i);
-	jit_set_tls_insn(jc, i);
+	jc->mem->begin(jc, i, disp, 1u << i->sf, !load, &a);
 	if (load) {
-		v_move(j, true, i->sf, 0, T0, disp);
+		v_move(j, true, i->sf, 0, a.base, a.disp);
 		v_put(j, 0, i->rd);
 	} else {
 		v_move(j, true, i->sf, 0, JC_CPU, JC_V(i->rd));
-		v_move(j, false, i->sf, 0, T0, disp);
+		v_move(j, false, i->sf, 0, a.base, a.disp);
 	}
 	writeback(jc, i);
+	jc->mem->end(jc, i, &a);
 	return true;
 }
 
@@ -158,23 +186,25 @@ static bool emit_vpair(struct jc *jc, const struct a64_insn *i, const struct jki
 {
 	(void)k;
 	struct jx *j = &jc->x;
+	struct jit_acc a;
 	int32_t n = 1 << i->sf;
 	if (!v_sized(i) || i->op2 == AM_REG)
 		return false;
 	int32_t disp = ea(jc, i);
-	jit_set_tls_insn(jc, i);
+	jc->mem->begin(jc, i, disp, 2u * (unsigned)n, !i->op, &a);
 	if (i->op) {
-		v_move(j, true, i->sf, 0, T0, disp);
-		v_move(j, true, i->sf, 1, T0, disp + n);
+		v_move(j, true, i->sf, 0, a.base, a.disp);
+		v_move(j, true, i->sf, 1, a.base, a.disp + n);
 		v_put(j, 0, i->rd);
 		v_put(j, 1, i->ra);
 	} else {
 		v_move(j, true, i->sf, 0, JC_CPU, JC_V(i->rd));
 		v_move(j, true, i->sf, 1, JC_CPU, JC_V(i->ra));
-		v_move(j, false, i->sf, 0, T0, disp);
-		v_move(j, false, i->sf, 1, T0, disp + n);
+		v_move(j, false, i->sf, 0, a.base, a.disp);
+		v_move(j, false, i->sf, 1, a.base, a.disp + n);
 	}
 	writeback(jc, i);
+	jc->mem->end(jc, i, &a);
 	return true;
 }
 
@@ -190,6 +220,7 @@ static bool emit_vsingle(struct jc *jc, const struct a64_insn *i, const struct j
 	static const uint64_t spread[3] = { 0x0101010101010101ull, 0x0001000100010001ull,
 					    0x0000000100000001ull };
 	struct jx *j = &jc->x;
+	struct jit_acc a;
 	unsigned bytes = 1u << i->sf;
 	int32_t lane = JC_V(i->rd) + (int32_t)(i->imm << i->sf);
 	bool post = i->flags & sl_post;
@@ -198,15 +229,15 @@ static bool emit_vsingle(struct jc *jc, const struct a64_insn *i, const struct j
 	jit_get_x(jc, T0, i->rn, true);
 	if (post && i->rm != 31)
 		jit_get_x(jc, T1, i->rm, false);
-	jit_set_tls_insn(jc, i);
+	jc->mem->begin(jc, i, 0, bytes, !(i->flags & sl_load), &a);
 	if (!(i->flags & sl_load)) {
 		jx_load(j, bytes, false, T2, JC_CPU, lane);
-		jx_store(j, bytes, T2, T0, 0);
+		jx_store(j, bytes, T2, a.base, a.disp);
 	} else if (!(i->flags & sl_repl)) {
-		jx_load(j, bytes, false, T2, T0, 0);
+		jx_load(j, bytes, false, T2, a.base, a.disp);
 		jx_store(j, bytes, T2, JC_CPU, lane);
 	} else {
-		jx_load(j, bytes, false, T2, T0, 0);
+		jx_load(j, bytes, false, T2, a.base, a.disp);
 		if (i->sf < 3) {
 			jx_mov_ri(j, JX_RCX, spread[i->sf]);
 			jx_imul_rr(j, true, T2, JX_RCX);
@@ -223,6 +254,7 @@ static bool emit_vsingle(struct jc *jc, const struct a64_insn *i, const struct j
 			jx_alu_rr(j, JX_ADD, true, T0, T1);
 		jit_put_x(jc, T0, i->rn, true);
 	}
+	jc->mem->end(jc, i, &a);
 	return true;
 }
 

@@ -42,6 +42,9 @@ extern __thread uint64_t *a64s_insns_cur __attribute__((tls_model("local-exec"))
 /* Where a fault taken during an access resumes (a64_run()). */
 extern __thread void *a64s_abort_jmp[5];
 
+/* The accessors are the full-system build's (-DA64_SYSTEM); the code
+ * generator, built once, needs only the TLB's layout above. */
+#ifdef A64_SYSTEM
 uint64_t a64s_load_slow(uint64_t va, unsigned size);
 void a64s_store_slow(uint64_t va, unsigned size, uint64_t v);
 void *a64s_host_slow(uint64_t va, unsigned n, enum a64s_access acc);
@@ -136,4 +139,5 @@ static inline void gmem_zero(uint64_t a, unsigned n)
 	memset(gmem_host(a, n, true), 0, n);
 }
 
+#endif /* A64_SYSTEM */
 #endif

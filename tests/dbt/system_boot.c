@@ -150,6 +150,7 @@ TEST(bad_input_gets_a_clear_error)
 		{ "-gpu", "g99", "cannot build the GPU 'g99'" },
 		{ "--append", "", "not an arm64 Linux Image" },
 		{ "--shader-stats", "maybe", "--shader-stats takes on or off, not 'maybe'" },
+		{ "-accel", "fast", "-accel takes jit or interp, not 'fast'" },
 	};
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		char *argv[] = { (char *)vgpu_bin(), "system", "--kernel", junk,

@@ -5,7 +5,10 @@
  * -cpu cortex-a53 (tests/dbt/system_diff.c compares their consoles): the
  * state at entry, exception entry for SVC, BRK, undefined instructions,
  * the stage-1 MMU's faults (translation, access flag, permission) with
- * their ESR and FAR, AT's PAR, and a round trip to EL0. It prints only
+ * their ESR and FAR, AT's PAR, a round trip to EL0, code rewritten in
+ * place (made visible by IC IVAU) and a code page remapped under the same
+ * virtual address (made visible by TLBI): what a translator that keeps
+ * compiled code must notice. It prints only
  * what the architecture fixes, not what differs between CPU models.
  * Position-independent: it runs wherever it is loaded.
  */
@@ -160,6 +163,58 @@ static void mmu_faults(void)
 	puts_("\n");
 }
 
+/* Code written at run time: one page rewritten in place, two mapped in
+ * turn at VA_CODE. */
+static uint32_t code_smc[1024] __attribute__((aligned(4096)));
+static uint32_t code_one[1024] __attribute__((aligned(4096)));
+static uint32_t code_two[1024] __attribute__((aligned(4096)));
+#define VA_CODE (VA_PAGES + 0x5000)
+
+/* @page: MOV W0, #@v; RET, made visible to instruction fetch. */
+static void put_code(uint32_t *page, uint32_t v)
+{
+	page[0] = 0x52800000u | v << 5;
+	page[1] = 0xd65f03c0u;
+	__asm__ volatile("dc cvau, %0\n\tdsb ish\n\tic ivau, %0\n\tdsb ish\n\tisb"
+			 : : "r"(page) : "memory");
+}
+
+/* Calls @pc a few times (translated code is reused, chained, cached by
+ * address); the value of the last call. */
+static uint64_t call_code(uint64_t pc)
+{
+	uint64_t (*volatile f)(void) = (uint64_t (*)(void))pc, v = 0;
+	for (int k = 0; k < 4; k++)
+		v = f();
+	return v;
+}
+
+static void map_code(const uint32_t *page)
+{
+	l3[5] = (uint64_t)page | AF | ISH | 3;
+	__asm__ volatile("dsb ishst\n\ttlbi vae1is, %0\n\tdsb ish\n\tisb"
+			 : : "r"(VA_CODE >> 12) : "memory");
+}
+
+static void code_changes(void)
+{
+	put_code(code_smc, 1);
+	puts_("smc: ");
+	puthex(call_code((uint64_t)code_smc));
+	put_code(code_smc, 2);
+	puts_(" ");
+	puthex(call_code((uint64_t)code_smc));
+	put_code(code_one, 3);
+	put_code(code_two, 4);
+	map_code(code_one);
+	puts_("\nremap: ");
+	puthex(call_code(VA_CODE));
+	map_code(code_two);
+	puts_(" ");
+	puthex(call_code(VA_CODE));
+	puts_("\n");
+}
+
 void probe_main(void)
 {
 	puts_("probe: start\n");
@@ -179,6 +234,7 @@ void probe_main(void)
 	report("el0-svc", VA_PAGES + 0x2000, ~0ul);
 	el0_call(VA_PAGES + 0x2000 + (uint64_t)(el0_kernel_load - el0_page), 0);
 	report("el0-load", VA_PAGES + 0x2000, ~0ul);
+	code_changes();
 	puts_("probe: done\n");
 	/* PSCI SYSTEM_OFF over HVC, the conduit both machines name */
 	register uint64_t x0 __asm__("x0") = 0x84000008;
