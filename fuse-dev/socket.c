@@ -471,6 +471,10 @@ static int serve_one(struct sock_conn *c, struct vgpu_sock_msg *m)
 		return reply(c, c->sf ? shim_munmap(c->sf, m->a, m->b) : 0, 0, 0, NULL, 0, -1);
 	case VGPU_SOCK_STATS:
 		return do_stats(c);
+	case VGPU_SOCK_LSEEK: /* a node's offset means nothing: ESPIPE */
+		return reply(c, c->file->obj ? shim_fobj_llseek(c->file->obj, (int64_t)m->a,
+								(int)m->b) : -ESPIPE,
+			     0, 0, NULL, 0, -1);
 	}
 	return -EPROTO;
 }

@@ -68,6 +68,10 @@ enum vgpu_sock_op {
 				  * us (received from another process); reply
 				  * a: the token of the file object it is, or
 				  * ret -EINVAL */
+	/* client -> server */
+	VGPU_SOCK_LSEEK,         /* a: offset, b: whence (SEEK_*); reply ret:
+				  * the new offset or -errno (a dma-buf tells
+				  * its size; -ESPIPE for a node) */
 };
 
 #define VGPU_SOCK_FD_CLOEXEC 1u

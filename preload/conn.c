@@ -306,6 +306,15 @@ long vconn_read(struct vconn *c, void *buf, size_t len)
 	return err ? -EIO : ret;
 }
 
+long long vconn_lseek(struct vconn *c, long long off, int whence)
+{
+	struct vgpu_sock_msg req = { .op = VGPU_SOCK_LSEEK, .a = (uint64_t)off,
+				     .b = (uint64_t)(unsigned)whence }, rep;
+	int ret = call(c, &req, NULL, &rep, NULL, 0, NULL);
+
+	return ret ? ret : (long long)rep.ret;
+}
+
 /* ---- mappings ---- */
 struct vmap {
 	uintptr_t addr;

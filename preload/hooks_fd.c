@@ -136,6 +136,32 @@ static struct vconn *foreign_object(int fd)
 	return fdtab_acquire(fd);
 }
 
+/* A dma-buf answers with its size at SEEK_END, as Linux's dma_buf_llseek
+ * (Mesa's import asks before FD_TO_HANDLE). Other descriptors go to libc
+ * first: only a pipe's ESPIPE may hide a driver object another process
+ * passed us, so nothing else pays for asking the server. */
+off_t lseek(int fd, off_t off, int whence)
+{
+	struct vconn *c = fdtab_acquire(fd);
+	off_t ret;
+	int err;
+
+	if (!c) {
+		ret = REAL(lseek)(fd, off, whence);
+		err = errno;
+		if (ret != -1 || err != ESPIPE || !(c = foreign_object(fd))) {
+			errno = err;
+			return ret;
+		}
+	}
+	/* A node's too: ESPIPE, as in process (its eventfd would say EINVAL). */
+	ret = (off_t)syscall_result(vconn_lseek(c, off, whence));
+	vconn_put(c);
+	return ret;
+}
+
+off_t lseek64(int fd, off_t off, int whence) __attribute__((alias("lseek")));
+
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
 	struct vconn *c = fd >= 0 && !(flags & MAP_ANONYMOUS) ? fdtab_acquire(fd) : NULL;

@@ -69,6 +69,8 @@ bool vconn_nonblock(struct vconn *c);
 /* Like the syscalls: >= 0 or -errno. */
 long vconn_ioctl(struct vconn *c, unsigned long cmd, void *arg);
 long vconn_read(struct vconn *c, void *buf, size_t len);
+/* The file's llseek (a dma-buf's size at SEEK_END). */
+long long vconn_lseek(struct vconn *c, long long off, int whence);
 void *vconn_mmap(struct vconn *c, void *addr, size_t len, int prot, int flags,
 		 off_t offset, int *err);
 /* Binds @fd, a descriptor another process passed us, to the server's

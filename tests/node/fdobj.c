@@ -5,7 +5,8 @@
  * `vgpu dev --socket` with libvgpu-preload.so: native
  * x86-64 clients (this very binary, re-run under LD_PRELOAD in a client
  * role) export, map, pass a dma-buf to another process over a unix
- * socket, and import it there after the exporter is gone. The in-process
+ * socket, size it by lseek there and import it after the exporter is
+ * gone. The in-process
  * transport's side is in inproc.c, FUSE's EOPNOTSUPP in panfrost.c.
  */
 #include <errno.h>
@@ -130,6 +131,14 @@ static void role_prime(void)
 
 		CHECK(!fstat(buf, &st) && S_ISFIFO(st.st_mode)); /* not the node */
 	}
+	/* dma_buf_llseek: the size at SEEK_END, 0 at SEEK_SET, nothing
+	 * else; a node has no offset. */
+	CHECK(lseek(buf, 0, SEEK_END) == 8192);
+	CHECK(lseek(buf, 0, SEEK_SET) == 0);
+	CHECK(lseek(buf, 0, SEEK_CUR) == -1 && errno == EINVAL);
+	CHECK(lseek(buf, 4096, SEEK_SET) == -1 && errno == EINVAL);
+	CHECK(lseek64(buf, 0, SEEK_END) == 8192);
+	CHECK(lseek(fd, 0, SEEK_END) == -1 && errno == ESPIPE);
 	/* The dma-buf maps the BO's pages. */
 	view = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, buf, 0);
 	CHECK(view != MAP_FAILED);
@@ -162,6 +171,7 @@ static void role_prime(void)
 		CHECK(!ioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &a));
 		CHECK(prime(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h2, &a.fd, 0) == -1 &&
 		      errno == EINVAL);
+		CHECK(lseek(a.fd, 0, SEEK_END) == -1 && errno == ESPIPE);
 		close(a.fd);
 	}
 	_exit(0);
@@ -212,6 +222,8 @@ static void role_import(int chan)
 	CHECK(CMSG_FIRSTHDR(&mh) && CMSG_FIRSTHDR(&mh)->cmsg_type == SCM_RIGHTS);
 	memcpy(&buf, CMSG_DATA(CMSG_FIRSTHDR(&mh)), sizeof(int));
 	CHECK(read(chan, &c, 1) == 0); /* the exporter exited */
+	/* Mesa's import sizes it first: a descriptor the library never saw. */
+	CHECK(lseek(buf, 0, SEEK_END) == 8192 && lseek(buf, 0, SEEK_SET) == 0);
 	/* The dma-buf maps as it is, before any import. */
 	view = mmap(NULL, 8192, PROT_READ, MAP_SHARED, buf, 0);
 	CHECK(view != MAP_FAILED && view[4095] == (uint8_t)(4095 * 7));
