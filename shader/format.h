@@ -52,6 +52,14 @@ struct bi_pixfmt {
  * order); false if the format is not supported. */
 bool bi_pixfmt_decode(uint32_t w, bool v7, struct bi_pixfmt *f);
 
+/* Whether pixel format word @w is format 95, "Constant": an attribute
+ * with no memory behind it, which reads as zeros and drops stores (Mesa
+ * and PanVK give it to varyings the other stage does not use). */
+static inline bool bi_pixfmt_constant(uint32_t w)
+{
+	return ((w >> 12) & 0xff) == 95;
+}
+
 /* Applies a v6-style swizzle @swz (12 bits) on top of @f's (texture
  * descriptors carry one for the view); false if it is malformed. */
 bool bi_pixfmt_swizzle(struct bi_pixfmt *f, uint32_t swz);

@@ -54,6 +54,10 @@ static int vertex_varying(struct bi_tctx *x, unsigned index, unsigned k,
 
 	if (err)
 		return err;
+	if (bi_pixfmt_constant(fmt)) {
+		os_memset(v, 0, 4 * sizeof(*v));
+		return 0;
+	}
 	if (!bi_pixfmt_decode(fmt, x->env->arch >= BI_ARCH_V7, &pf))
 		return unsupported("this varying format");
 	err = x->env->mem->read(x->env->as, va, texel, bi_pixfmt_bytes(&pf));
@@ -80,7 +84,19 @@ static unsigned pack(enum bi_regfmt rf, unsigned n, const uint32_t *v, uint32_t 
 	return (n + 1) / 2;
 }
 
-/* Varying @index interpolated at @lane's pixel: four f32 components. */
+/* @b - @a, zero when they are the same value (infinities included). */
+static uint32_t delta(uint32_t a, uint32_t b)
+{
+	return a == b ? 0 : bi_f32_add(b, a ^ 0x80000000u, BI_RM_RTE, false);
+}
+
+/*
+ * Varying @index interpolated at @lane's pixel: four f32 components, as
+ * v0 + b1 (v1 - v0) + b2 (v2 - v0): a value the three vertices share
+ * comes out exactly (b0 v0 + b1 v1 + b2 v2 does not, the rounded weights
+ * summing to one only nearly; GLSL's tests compare such varyings with
+ * their constant).
+ */
 static int interpolate(struct bi_tctx *x, unsigned lane, unsigned index, uint32_t *out)
 {
 	const struct bi_frag_lane *fl = &x->env->frag->lane[lane];
@@ -93,9 +109,8 @@ static int interpolate(struct bi_tctx *x, unsigned lane, unsigned index, uint32_
 			return err;
 	}
 	for (unsigned c = 0; c < 4; c++)
-		out[c] = bi_f32_fma(fl->b[0], v[0][c],
-				    bi_f32_fma(fl->b[1], v[1][c],
-					       bi_f32_mul(fl->b[2], v[2][c], BI_RM_RTE, false),
+		out[c] = bi_f32_fma(fl->b[1], delta(v[0][c], v[1][c]),
+				    bi_f32_fma(fl->b[2], delta(v[0][c], v[2][c]), v[0][c],
 					       BI_RM_RTE, false),
 				    BI_RM_RTE, false);
 	return 0;

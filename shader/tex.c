@@ -136,15 +136,23 @@ int bi_attr_address(struct bi_tctx *x, unsigned table, uint32_t index,
 	if (table > 1 || !env->attrs[table] || !env->attr_bufs[table])
 		return BI_FAULT_DATA_INVALID_FAULT;
 	err = rd(x, env->attrs[table] + 8ull * index, a, sizeof(a));
-	if (!err)
-		err = rd(x, env->attr_bufs[table] + 16ull * (a[0] & 0x1ff), b, sizeof(b));
 	if (err)
 		return err;
 	*fmt = a[0] >> 10;
+	/* no memory behind it: its buffer may be a null record */
+	if (bi_pixfmt_constant(*fmt)) {
+		*va = 0;
+		return 0;
+	}
+	err = rd(x, env->attr_bufs[table] + 16ull * (a[0] & 0x1ff), b, sizeof(b));
+	if (err)
+		return err;
 	type = b[0] & 0x3f;
 	ptr = ((b[0] | (uint64_t)b[1] << 32) & 0x00ffffffffffffc0ull);
-	if ((a[0] >> 9) & 1)
-		ptr += (uint64_t)(int64_t)(int32_t)a[1];
+	/* Bifrost adds the offset whatever bit 9 ("offset enable", Midgard's)
+	 * says: Mesa clears it on every varying and places all but the first
+	 * at non-zero offsets of the one general varying buffer */
+	ptr += (uint64_t)(int64_t)(int32_t)a[1];
 	if (!tex && type >= ATTR_TYPE_1D && type <= ATTR_TYPE_1D_NPOT) {
 		uint64_t i;
 
@@ -284,6 +292,8 @@ static int st_cvt(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	uint8_t texel[16];
 	int err;
 
+	if (bi_pixfmt_constant(cvt))
+		return 0;
 	if (!bi_pixfmt_decode(cvt & 0x3fffff, V7(x), &pf) || rf > BI_RF_U16)
 		return BI_FAULT_UNIMPLEMENTED;
 	for (unsigned i = 0; i < bi_reg_words(rf, n); i++)

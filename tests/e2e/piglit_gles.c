@@ -117,6 +117,16 @@ DRAW(es100_float_array, "shader_runner_gles2",
      ES100 "execution/array-of-float-using-default-precision.shader_test")
 DRAW(es300_varying_struct_copy, "shader_runner_gles3",
      ES300 "execution/varying-struct-copy-local-fs.shader_test")
+/* Varyings: several in the one buffer at their descriptors' offsets (which
+ * Mesa gives with "offset enable" clear), a constant one interpolated to
+ * exactly its value, and the "Constant" format of varyings that only one
+ * stage has (stores dropped, loads zero). */
+DRAW(es300_varying_struct_uniform, "shader_runner_gles3",
+     ES300 "execution/varying-struct-copy-uniform-vs.shader_test")
+DRAW(es300_varying_struct_basic, "shader_runner_gles3",
+     ES300 "execution/varying-struct-basic.shader_test")
+DRAW(es300_varying_struct_interpolation, "shader_runner_gles3",
+     ES300 "execution/varying-struct-interpolation.shader_test")
 DRAW(vertexid_drawarrays, "gles-3.0-drawarrays-vertexid")
 DRAW(draw_instanced, "ext_draw_instanced-drawarrays")
 DRAW(base_instance_instance_id, "arb_base_instance-baseinstance-doesnt-affect-gl-instance-id_gles3")
