@@ -26,6 +26,7 @@
 #include "aarch64-system/boot.h"
 #include "aarch64-system/sys.h"
 #include "driver-shim/port.h"
+#include "driver-shim/trace_json.h"
 #include "vgpu/regs.h"
 
 #define TRACE_MAX_EVENTS (1u << 20)
@@ -216,35 +217,26 @@ void a64s_trace_line(struct a64s_trace *t, unsigned line, bool level)
 	pthread_mutex_unlock(&t->lock);
 }
 
-static void us(FILE *f, const char *key, uint64_t ns)
-{
-	fprintf(f, "\"%s\": %llu.%03llu", key, (unsigned long long)(ns / 1000),
-		(unsigned long long)(ns % 1000));
-}
-
 static void write_ev(FILE *f, const struct a64s_trace *t, const struct trace_ev *e)
 {
 	static const char *const line_names[] = { "JOB line", "MMU line", "GPU line" };
-	uint64_t ts = e->ts - (e->ts < t->t0 ? e->ts : t->t0);
+	char line[384], name[32];
+	int n;
 
 	if (e->kind == EV_FAULT) {
-		fprintf(f, ",\n{\"name\": \"MMU fault\", \"cat\": \"fault\", \"ph\": \"i\", \"s\": \"p\", ");
-		us(f, "ts", ts);
-		fprintf(f, ", \"pid\": 1, \"tid\": %d, \"args\": {\"as\": %u, \"status\": \"0x%x\", "
-			"\"exception\": \"0x%02x\", \"address\": \"0x%llx\"}}",
-			TID_FAULTS, e->track, e->status, e->status & 0xff, (unsigned long long)e->addr);
+		n = shim_tj_instant(line, sizeof(line), "MMU fault", "fault", e->ts, t->t0, 1,
+				    TID_FAULTS);
+		fprintf(f, "%.*s, \"args\": {\"as\": %u, \"status\": \"0x%x\", "
+			"\"exception\": \"0x%02x\", \"address\": \"0x%llx\"}}", n, line,
+			e->track, e->status, e->status & 0xff, (unsigned long long)e->addr);
 		return;
 	}
 	if (e->kind == EV_JOB)
-		fprintf(f, ",\n{\"name\": \"job slot %u\", \"cat\": \"job\", \"ph\": \"X\", ",
-			e->track);
-	else
-		fprintf(f, ",\n{\"name\": \"%s\", \"cat\": \"irq\", \"ph\": \"X\", ",
-			line_names[e->track]);
-	us(f, "ts", ts);
-	fprintf(f, ", ");
-	us(f, "dur", e->dur);
-	fprintf(f, ", \"pid\": 1, \"tid\": %d", e->kind == EV_JOB ? e->track : TID_LINE0 + e->track);
+		snprintf(name, sizeof(name), "job slot %u", e->track);
+	n = shim_tj_span(line, sizeof(line), e->kind == EV_JOB ? name : line_names[e->track],
+			 e->kind == EV_JOB ? "job" : "irq", e->ts, t->t0, e->dur, 1,
+			 e->kind == EV_JOB ? e->track : TID_LINE0 + e->track);
+	fwrite(line, 1, (size_t)n, f);
 	if (e->kind == EV_JOB)
 		fprintf(f, ", \"args\": {\"head\": \"0x%llx\", \"status\": %d, \"reset\": %s}",
 			(unsigned long long)e->addr, e->status == STATUS_UNREAD ? -1 : (int)e->status,
@@ -255,21 +247,25 @@ static void write_ev(FILE *f, const struct a64s_trace *t, const struct trace_ev 
 int a64s_trace_write(struct a64s_trace *t, const char *path)
 {
 	FILE *f = fopen(path, "w");
+	char line[256], name[32];
+
 	if (!f)
 		return -1;
 	pthread_mutex_lock(&t->lock);
-	fprintf(f, "{\"displayTimeUnit\": \"ns\", \"otherData\": {\"dropped\": %llu},\n"
-		"\"traceEvents\": [\n"
-		"{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": \"GPU\"}}",
-		(unsigned long long)t->dropped);
-	for (unsigned s = 0; s < TRACE_SLOTS; s++)
-		fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, "
-			"\"args\": {\"name\": \"job slot %u\"}}", s, s);
-	fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %d, "
-		"\"args\": {\"name\": \"MMU faults\"}}", TID_FAULTS);
+	shim_tj_begin(line, sizeof(line), t->dropped);
+	fputs(line, f);
+	shim_tj_process(line, sizeof(line), true, 1, "GPU");
+	fputs(line, f);
+	for (unsigned s = 0; s < TRACE_SLOTS; s++) {
+		snprintf(name, sizeof(name), "job slot %u", s);
+		shim_tj_thread(line, sizeof(line), 1, (int)s, name);
+		fputs(line, f);
+	}
+	shim_tj_thread(line, sizeof(line), 1, TID_FAULTS, "MMU faults");
+	fputs(line, f);
 	for (unsigned i = 0; i < t->n; i++)
 		write_ev(f, t, &t->ev[i]);
-	fputs("\n]}\n", f);
+	fputs(SHIM_TJ_END, f);
 	pthread_mutex_unlock(&t->lock);
 	return fclose(f) ? -1 : 0;
 }

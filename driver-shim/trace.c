@@ -11,6 +11,7 @@
  * the host's memory.
  */
 #include "driver-shim/shim_internal.h"
+#include "driver-shim/trace_json.h"
 
 #define TRACE_MAX_EVENTS (1u << 20)
 #define TRACE_MAX_FAULTS (1u << 12)
@@ -165,15 +166,9 @@ out:
 static int span_head(const struct shim_trace *t, char *line, size_t size, const char *name,
 		     const char *cat, uint64_t ts_ns, uint64_t dur_ns, int pid, int tid)
 {
-	uint64_t ts = ts_ns - OS_MIN(ts_ns, t->t0);
+	int n = shim_tj_span(line, size, name, cat, ts_ns, t->t0, dur_ns, pid, tid);
 
-	return os_snprintf(line, size,
-			   ",\n{\"name\": \"%s\", \"cat\": \"%s\", \"ph\": \"X\", "
-			   "\"ts\": %llu.%03llu, \"dur\": %llu.%03llu, \"pid\": %d, \"tid\": %d, "
-			   "\"args\": {", name, cat,
-			   (unsigned long long)(ts / 1000), (unsigned long long)(ts % 1000),
-			   (unsigned long long)(dur_ns / 1000), (unsigned long long)(dur_ns % 1000),
-			   pid, tid);
+	return n + os_snprintf(line + n, size - (size_t)n, ", \"args\": {");
 }
 
 /* The graphics jobs' spans, their tracks named first. */
@@ -185,10 +180,8 @@ static void trace_write_gfx(const struct shim_trace *t,
 
 	if (!t->ng)
 		return;
-	n = os_snprintf(line, sizeof(line),
-			",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 2, \"tid\": %d, \"args\": {\"name\": \"draws\"}}"
-			",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 2, \"tid\": %d, \"args\": {\"name\": \"frames\"}}",
-			TRACE_DRAW_TID, TRACE_FRAME_TID);
+	n = shim_tj_thread(line, sizeof(line), 2, TRACE_DRAW_TID, "draws");
+	n += shim_tj_thread(line + n, sizeof(line) - (size_t)n, 2, TRACE_FRAME_TID, "frames");
 	emit(priv, line, (size_t)n);
 	for (unsigned i = 0; i < t->ng; i++) {
 		const struct trace_gfx *g = &t->gfx[i];
@@ -212,15 +205,12 @@ static void trace_write_faults(const struct shim_trace *t,
 
 	for (unsigned i = 0; i < t->nf; i++) {
 		const struct shim_fault *f = &t->faults[i];
-		uint64_t ts = f->ts_ns - OS_MIN(f->ts_ns, t->t0);
-		int n = os_snprintf(line, sizeof(line),
-				    ",\n{\"name\": \"%s\", \"cat\": \"fault\", \"ph\": \"i\", "
-				    "\"s\": \"p\", \"ts\": %llu.%03llu, \"pid\": 2, \"tid\": %d, "
-				    "\"args\": ",
-				    shim_exc_name(f->status & 0xff),
-				    (unsigned long long)(ts / 1000),
-				    (unsigned long long)(ts % 1000), TRACE_FAULT_TID);
-		int m = shim_fault_json(f, line + n, sizeof(line) - (size_t)n - 1);
+		int n = shim_tj_instant(line, sizeof(line), shim_exc_name(f->status & 0xff),
+					"fault", f->ts_ns, t->t0, 2, TRACE_FAULT_TID);
+		int m;
+
+		n += os_snprintf(line + n, sizeof(line) - (size_t)n, ", \"args\": ");
+		m = shim_fault_json(f, line + n, sizeof(line) - (size_t)n - 1);
 
 		if (m <= 0 || (size_t)(n + m) >= sizeof(line) - 1)
 			continue;
@@ -242,13 +232,10 @@ void shim_trace_write(struct shim_dev *dev,
 	os_mutex_unlock(dev->stat_lock);
 	if (!t)
 		return;
-	n = os_snprintf(line, sizeof(line),
-			"{\"displayTimeUnit\": \"ns\", \"otherData\": {\"dropped\": %llu},\n"
-			"\"traceEvents\": [\n"
-			"{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": \"clients\"}},\n"
-			"{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 2, \"args\": {\"name\": \"GPU\"}},\n"
-			"{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 2, \"tid\": %d, \"args\": {\"name\": \"faults\"}}",
-			(unsigned long long)t->dropped, TRACE_FAULT_TID);
+	n = shim_tj_begin(line, sizeof(line), t->dropped);
+	n += shim_tj_process(line + n, sizeof(line) - (size_t)n, true, 1, "clients");
+	n += shim_tj_process(line + n, sizeof(line) - (size_t)n, false, 2, "GPU");
+	n += shim_tj_thread(line + n, sizeof(line) - (size_t)n, 2, TRACE_FAULT_TID, "faults");
 	emit(priv, line, (size_t)n);
 	for (unsigned i = 0; i < t->n; i++) {
 		const struct trace_ev *e = &t->ev[i];
@@ -261,7 +248,7 @@ void shim_trace_write(struct shim_dev *dev,
 	}
 	trace_write_faults(t, emit, priv);
 	trace_write_gfx(t, emit, priv);
-	emit(priv, "\n]}\n", 4);
+	emit(priv, SHIM_TJ_END, sizeof(SHIM_TJ_END) - 1);
 	os_free(t->gfx);
 	os_free(t->faults);
 	os_free(t->ev);
