@@ -177,6 +177,9 @@ static void gpu_irq_loop(void *arg)
 {
 	struct gpu_irq *irq = arg;
 	struct shim_dev *dev = irq->gpu->dev;
+	/* The job line's wakes run the watchdog: a host-time limit shorter
+	 * than the poll is looked at four times within it, not at 50 ms. */
+	uint64_t poll = OS_MAX(OS_MIN(GPU_IRQ_POLL_NS, irq->gpu->host_timeout_ns / 4), 1000000ull);
 
 	for (;;) {
 		struct shim_acct a = { 0 };
@@ -184,7 +187,7 @@ static void gpu_irq_loop(void *arg)
 
 		os_mutex_lock(irq->lock);
 		if (!irq->pending && !irq->stopping)
-			os_cond_wait(irq->wake, irq->lock, GPU_IRQ_POLL_NS);
+			os_cond_wait(irq->wake, irq->lock, poll);
 		irq->pending = false;
 		stopping = irq->stopping;
 		os_mutex_unlock(irq->lock);
