@@ -3,8 +3,10 @@
  * Fuzz target: compute jobs with arbitrary shader code through the real
  * driver (panfrost, in-process nodes: fuse-dev/inproc.h) on the whole
  * model: job manager, MMU, interpreter, watchdog. The driver's limits
- * are 1 ms of GPU time and 50 ms of host time (a sanitizer build
- * interprets far slower), so a shader that loops is the clause budget's
+ * are 1 ms of GPU time and 5 ms of host time (a sanitizer build
+ * interprets far slower, so host time ends a loop first; a job that does
+ * not loop takes well under a millisecond, and a looping one at 50 ms
+ * cost as much as 300 others), so a shader that loops is the clause budget's
  * business: the watchdog soft-stops it, hard-stops it, and the slot must be
  * free for the next input. Each input must end with its job done, faulted or
  * stopped, within a generous host-time bound (else this aborts: a hang).
@@ -36,7 +38,7 @@ static uint32_t sync_handle;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct shim_config cfg = { .gpu = SHIM_GPU_G71, .job_timeout_ms = 50,
+	struct shim_config cfg = { .gpu = SHIM_GPU_G71, .job_timeout_ms = 5,
 				   .job_gpu_timeout_ms = 1 };
 	struct drm_syncobj_create_arg sc = { 0 };
 
