@@ -500,15 +500,18 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 
 		a = raw(&o, 0);
 		b = raw(&o, 1);
+		/* a set bit (the sign for .neg) or a zero selects the first
+		 * source: Mesa rewrites MUX.neg x, y, c as CSEL c < 0 ? x : y and
+		 * packs a cube map's s and face with MUX.bit s, face, 0x1fffffff */
 		switch (mod(&o, BI_MOD_MUX, BI_O_INT_ZERO)) {
 		case BI_O_NEG:
-			r = (int32_t)c < 0 ? b : a;
+			r = (int32_t)c < 0 ? a : b;
 			break;
 		case BI_O_FP_ZERO:
 			r = (c & 0x7fffffffu) == 0 ? a : b;
 			break;
 		case BI_O_BIT:
-			r = (a & ~c) | (b & c);
+			r = (a & c) | (b & ~c);
 			break;
 		default:
 			r = c == 0 ? a : b;

@@ -151,14 +151,16 @@ static uint32_t vec_mux(const struct op *o, unsigned bits)
 	uint32_t c = arranged(o, 2, BI_MOD_SWAP2, bits, false), r = 0;
 	uint16_t m = mod(o, BI_MOD_MUX, BI_O_INT_ZERO);
 
+	/* as MUX.i32 (alu.c): a set bit, a negative lane or a zero one
+	 * selects the first source */
 	if (m == BI_O_BIT)
-		return (a & ~c) | (b & c);
+		return (a & c) | (b & ~c);
 	for (unsigned k = 0; k < 32 / bits; k++) {
 		uint32_t ck = sub(c, k, bits);
 		bool pick_b;
 
 		if (m == BI_O_NEG)
-			pick_b = (ck >> (bits - 1)) & 1;
+			pick_b = !((ck >> (bits - 1)) & 1);
 		else if (m == BI_O_FP_ZERO)
 			pick_b = (ck & ((1u << (bits - 1)) - 1)) != 0;
 		else
