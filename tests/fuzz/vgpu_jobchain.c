@@ -6,8 +6,9 @@
  * descriptors whose types, links and dependencies come from the input,
  * then a few chains on random slots and address spaces, plus some raw
  * register writes. The harness acts like a driver that gives up on every
- * MMU fault (kbase) and stops whatever still runs after a short while,
- * then resets: the model must neither crash nor hang.
+ * MMU fault (kbase) and stops whatever still runs after a budget of
+ * modelled work (a chain that loops) or once nothing moves (one that
+ * stalls), then resets: the model must neither crash nor hang.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -78,13 +79,37 @@ static void sleep_us(long us)
 	nanosleep(&d, NULL);
 }
 
-/* Services interrupts like a driver until the submitted slots are done
- * or the budget runs out. Returns the slots still running. */
-static uint32_t service(struct vgpu *gpu, uint32_t pending, int rounds)
+/* The modelled clock: it advances only with work done (each job costs
+ * the Job Manager's cycles, shaders their tuples), so it measures how far
+ * a chain got whatever the host's load. */
+static uint64_t cycles(struct vgpu *gpu)
 {
-	for (int r = 0; r < rounds && pending; r++) {
+	return vgpu_read32(gpu, MALI_GPU_CYCLE_COUNT_LO) |
+	       (uint64_t)vgpu_read32(gpu, MALI_GPU_CYCLE_COUNT_HI) << 32;
+}
+
+/* A chain that loops is stopped after about this much work: some 160
+ * jobs, more than the 64 descriptors there are, so one that does not loop
+ * ends first unless its shaders work long. */
+#define CHAIN_BUDGET 16384
+/* Polls in a row without progress of the clock before a stalled chain
+ * is stopped (a job waiting on a dependency that never comes). */
+#define STALL_POLLS 40
+
+/* Services interrupts like a driver until the submitted slots are done,
+ * a looping chain used its budget or nothing moves any more. Returns the
+ * slots still running. */
+static uint32_t service(struct vgpu *gpu, uint32_t pending)
+{
+	uint64_t c0 = cycles(gpu), last = c0;
+	unsigned still = 0;
+
+	/* The cap on polls only bounds a clock that crawls (a shader's
+	 * tuples at a time): each poll after the first 20 sleeps. */
+	for (int r = 0; r < 2000 && pending; r++) {
 		uint32_t job = vgpu_read32(gpu, MALI_JOB_IRQ_RAWSTAT);
 		uint32_t mmu = vgpu_read32(gpu, MALI_MMU_IRQ_RAWSTAT);
+		uint64_t now;
 
 		for (unsigned s = 0; s < 3; s++)
 			if (job & (MALI_JOB_IRQ_DONE(s) | MALI_JOB_IRQ_FAIL(s)))
@@ -104,6 +129,11 @@ static uint32_t service(struct vgpu *gpu, uint32_t pending, int rounds)
 		rd_wr(gpu, MALI_MMU_IRQ_CLEAR, mmu);
 		if (vgpu_read32(gpu, MALI_JOB_IRQ_JS_STATE) == 0 && !job)
 			pending = 0;
+		now = cycles(gpu);
+		still = now == last ? still + 1 : 0;
+		last = now;
+		if (now - c0 > CHAIN_BUDGET || still > STALL_POLLS)
+			break;
 		if (pending && r > 20)
 			sleep_us(20);
 	}
@@ -180,6 +210,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rd_wr(gpu, MALI_GPU_SHADER_PWRON_LO, ~0u);
 	rd_wr(gpu, MALI_JOB_IRQ_MASK, ~0u);
 	rd_wr(gpu, MALI_MMU_IRQ_MASK, ~0u);
+	rd_wr(gpu, MALI_GPU_COMMAND, MALI_GPU_CMD_CYCLE_COUNT_START);
 	for (unsigned as = 0; as < 8; as++) {
 		uint64_t tt = PA_BASE | (a64 ? 0 : MALI_TRANSTAB_ADRMODE_TABLE);
 
@@ -211,13 +242,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rd_wr(gpu, off, val);
 	}
 
-	pending = service(gpu, pending, 60);
+	pending = service(gpu, pending);
 	if (pending) {
 		/* Looping or stalled chains: stop them as a driver would. */
 		for (unsigned s = 0; s < 3; s++)
 			rd_wr(gpu, MALI_JS(s) + MALI_JS_COMMAND,
 			      MALI_JS_CMD_HARD_STOP);
-		pending = service(gpu, pending, 60);
+		pending = service(gpu, pending);
 	}
 	if (pending)
 		rd_wr(gpu, MALI_GPU_COMMAND, MALI_GPU_CMD_HARD_RESET);
