@@ -568,7 +568,8 @@ int bi_exec_alu(struct bi_tctx *x, const struct bi_instr *ins, bool fma,
 			x->w->discarded |= 1u << lane;
 		break;
 	default:
-		if (bi_exec_alu_vec(&o, &r) || bi_exec_alu_tr(&o, &r))
+		if (bi_exec_alu_vec(&o, &r) || bi_exec_alu_tr(&o, &r) ||
+		    bi_exec_alu_cube(&o, &r))
 			break;
 		os_dbg("shader", "unimplemented: %s", ins->desc->mnemonic);
 		return BI_FAULT_UNIMPLEMENTED;

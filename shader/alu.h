@@ -39,5 +39,7 @@ enum bi_minmax_sem alu_mm_sem(const struct op *o);
 bool bi_exec_alu_vec(const struct op *o, uint32_t *out);
 /* Transcendental helpers (alu_tr.c); false if not one of them. */
 bool bi_exec_alu_tr(const struct op *o, uint32_t *out);
+/* Cube map face selection (tex_cube.c); false if not one of them. */
+bool bi_exec_alu_cube(const struct op *o, uint32_t *out);
 
 #endif

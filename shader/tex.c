@@ -3,11 +3,11 @@
  * The attribute and texture unit's messages: LEA_ATTR(_IMM/_TEX) and
  * LD_ATTR(_IMM/_TEX) on attribute descriptors, ST_CVT through the
  * conversion word LEA_ATTR returns, TEXC texel fetches (texelFetch) and
- * TEXS_2D / TEXC filtered lookups (textureLod) on texture and sampler
- * descriptors. Descriptors are read from the job's resource
- * tables (bi_env: attribute buffers and attributes of table 1, the
- * primary, and table 2; textures; samplers) through the memory
- * interface, as the hardware reads them, per thread.
+ * TEXS_2D / TEXC filtered lookups on texture and sampler descriptors.
+ * Descriptors are read from the job's resource tables (bi_env: attribute
+ * buffers and attributes of table 1, the primary, and table 2; textures;
+ * samplers) through the memory interface, as the hardware reads them,
+ * per thread.
  *
  * Layouts (Bifrost v6 and v7 agree):
  *   attribute (8 bytes):  buffer index [8:0], offset enable [9],
@@ -22,35 +22,30 @@
  *                         height - 1 in word 1; swizzle [11:0] (on top
  *                         of the format's), texel ordering [15:12]
  *                         and levels - 1 [20:16] of word 2; surfaces
- *                         pointer words 4-5; array size - 1, depth - 1
- *                         in words 6, 7
+ *                         pointer words 4-5; array size - 1
+ *                         (cube maps: cubes), depth - 1 in words 6, 7;
+ *                         sample count (log2) [15:13] of word 3
  *   surface (16):         pointer, row stride, surface stride (3D:
  *                         between slices); one per layer and level,
- *                         levels inner
- *   sampler (32):         wrap R/T/S [11:8]/[15:12]/[19:16], normalized
- *                         coordinates [25], minify/magnify nearest
- *                         [27]/[28], mipmap mode [31:30]; border colour
- *                         words 4-7
+ *                         levels inner (surface_index: cube faces)
  *
  * LEA_ATTR* use table 2 (a vertex shader's varyings) unless a DTSEL_IMM
  * in the same tuple picks one (Mesa puts images in table 1 and says so);
  * LD_ATTR* use table 1.
- * Linear and u-interleaved (16x16 tiles) texel orderings are supported.
- * Filtered lookups (TEXS_2D; TEXC TEX at a zero or explicit LOD) of 1D,
- * 2D and 3D textures and of a layer of 1D and 2D arrays: nearest or
- * linear (2, 4 or 8 taps), every wrap mode in each coordinate, integer
- * formats nearest; in fragment shaders TEXS_2D and VAR_TEX (frag_msg.c)
- * at the LOD of the quad's derivatives, biased and clamped by the
- * sampler; mipmaps nearest or trilinear. AFBC surfaces (afbc.h) of
- * uncompressed and solid-colour superblocks are read. Compressed AFBC
- * subblocks, AFBC with tiled headers, cube maps, other computed
- * LODs, gradients, gathers, shadow compares, texel offsets, linear filtering
- * of integer formats and 16-bit integer results of lookups are
- * BI_FAULT_UNIMPLEMENTED: the job faults rather than guessing.
+ * Linear and u-interleaved (16x16 tiles) texel orderings are supported,
+ * and AFBC surfaces (afbc.h) of uncompressed and solid-colour
+ * superblocks; depth/stencil formats as Mesa samples them (Z16, Z24X8,
+ * X24S8, Z32_X32). TEXC's staging registers come in Mesa's order: Z
+ * (3D), LOD, shadow reference, array layer, offsets, sampler, texture.
+ * Filtering, LODs, cube maps and shadow compares: tex_sample.c,
+ * tex_cube.c. Compressed AFBC subblocks,
+ * multisampled textures, gradients, gathers, LOD clamps from the shader,
+ * linear filtering of integer formats and 16-bit integer results of
+ * lookups are BI_FAULT_UNIMPLEMENTED: the job faults rather than
+ * guessing.
  */
 #include "shader/afbc.h"
-#include "shader/format.h"
-#include "shader/interp_priv.h"
+#include "shader/tex.h"
 
 #define ATTR_TYPE_1D 1
 #define ATTR_TYPE_1D_POT 2
@@ -65,7 +60,9 @@
 #define TEX_OP_TEX 7
 #define FETCH_TEXEL 1
 #define LOD_EXPLICIT 4
+#define LOD_BIAS 5
 #define LOD_ZERO 6
+#define LOD_COMPUTE 7
 
 /*
  * Byte offset of texel (x, y) in a 2D surface: linear rows of
@@ -341,15 +338,45 @@ static bool tex_regfmt(unsigned f, enum bi_regfmt *rf)
 	return true;
 }
 
-/* A texture descriptor, read and checked. */
-struct texture {
-	uint32_t w[8];
-	struct bi_pixfmt pf;
-	unsigned order, levels;
-	uint64_t surfaces;
+/*
+ * Depth and stencil formats, as Mesa samples depth/stencil buffers
+ * (preloading them, depth textures): each read as a regular format of
+ * the same component order would be (@like), one channel of @bits at
+ * byte @skip of a texel of @bytes.
+ */
+static const struct {
+	uint8_t num, like, bits, skip, bytes;
+} zs_formats[] = {
+	{ 75, 164, 16, 0, 2 }, /* Z16_UNORM: R16 UNORM */
+	{ 77, 163, 24, 0, 4 }, /* Z24X8_UNORM: the low 24 bits, unorm */
+	{ 85, 131, 8, 3, 4 },  /* X24S8: the stencil in the top byte, uint */
+	{ 87, 167, 32, 0, 8 }, /* Z32_X32: an f32 in the low word */
 };
 
-static int texture_read(struct bi_tctx *x, unsigned index, struct texture *t)
+/* Decodes pixel format word @fmt into @t's format, texel size and skip. */
+static bool texture_format(struct bi_tctx *x, uint32_t fmt, struct bi_texture *t)
+{
+	unsigned num = (fmt >> 12) & 0xff;
+
+	for (unsigned i = 0; i < OS_ARRAY_SIZE(zs_formats); i++) {
+		if (zs_formats[i].num != num)
+			continue;
+		if (!bi_pixfmt_decode((fmt & ~0xff000u) | (uint32_t)zs_formats[i].like << 12,
+				      V7(x), &t->pf))
+			return false;
+		t->pf.bits = zs_formats[i].bits;
+		t->bpp = zs_formats[i].bytes;
+		t->skip = zs_formats[i].skip;
+		return true;
+	}
+	if (!bi_pixfmt_decode(fmt, V7(x), &t->pf))
+		return false;
+	t->bpp = bi_pixfmt_bytes(&t->pf);
+	t->skip = 0;
+	return true;
+}
+
+int bi_texture_read(struct bi_tctx *x, unsigned index, struct bi_texture *t)
 {
 	int err;
 
@@ -358,18 +385,20 @@ static int texture_read(struct bi_tctx *x, unsigned index, struct texture *t)
 	err = rd(x, x->env->textures + 32ull * index, t->w, sizeof(t->w));
 	if (err)
 		return err;
+	t->dim = (t->w[0] >> 4) & 3;
 	t->order = (t->w[2] >> 12) & 0xf;
 	t->levels = ((t->w[2] >> 16) & 0x1f) + 1;
 	t->surfaces = t->w[4] | (uint64_t)t->w[5] << 32;
+	/* AFBC with tiled headers, unsupported formats, multisampled textures */
 	if ((t->order != TEX_LINEAR && t->order != TEX_TILED && t->order != TEX_AFBC) ||
-	    !bi_pixfmt_decode(t->w[0] >> 10, V7(x), &t->pf) ||
-	    !bi_pixfmt_swizzle(&t->pf, t->w[2] & 0xfff))
-		return BI_FAULT_UNIMPLEMENTED; /* AFBC tiled, unsupported formats */
+	    !texture_format(x, t->w[0] >> 10, t) ||
+	    !bi_pixfmt_swizzle(&t->pf, t->w[2] & 0xfff) ||
+	    (t->dim != 3 && ((t->w[3] >> 13) & 7)))
+		return BI_FAULT_UNIMPLEMENTED;
 	return 0;
 }
 
-/* Size of mip level @level in dimension @d (0 width, 1 height, 2 depth). */
-static uint32_t texture_size(const struct texture *t, unsigned d, unsigned level)
+uint32_t bi_texture_size(const struct bi_texture *t, unsigned d, unsigned level)
 {
 	uint32_t n = d == 0 ? (t->w[1] & 0xffff) + 1 : d == 1 ? (t->w[1] >> 16) + 1
 				: (t->w[7] & 0xffff) + 1;
@@ -381,8 +410,9 @@ static uint32_t texture_size(const struct texture *t, unsigned d, unsigned level
  * The address of texel (@x, @y, @z) of an AFBC surface @surf (afbc.h),
  * @w texels wide, into *@va; its bytes in @buf when its superblock is one
  * colour. The surface pointer's low 6 bits are flags (the colour
- * transform, among others; an uncompressed subblock needs none of them);
- * the row stride is that of the headers (v7), or 0 for as many
+ * transform, among others; an uncompressed subblock needs none of them;
+ * on v7, 8 says the headers are in tiles); the row stride is that of the
+ * headers in bytes (v7: of a row of tiles when tiled), or 0 for as many
  * superblocks as the width needs (v6); the surface stride is between the
  * slices of a 3D texture.
  */
@@ -391,12 +421,17 @@ static int afbc_texel(struct bi_tctx *x, const uint32_t surf[4], uint32_t w,
 		      uint64_t *va, uint8_t *buf)
 {
 	uint64_t base = ((surf[0] | (uint64_t)surf[1] << 32) & ~63ull) + (uint64_t)z * surf[3];
-	uint32_t stride = surf[2] ? surf[2] : (w + BI_AFBC_SB - 1) / BI_AFBC_SB * BI_AFBC_HEADER;
+	bool tiled = V7(x) && (surf[0] & 8);
+	uint32_t row = !surf[2] ? (w + BI_AFBC_SB - 1) / BI_AFBC_SB
+		       : surf[2] / BI_AFBC_HEADER / (tiled ? BI_AFBC_TILE : 1);
 	uint8_t hdr[BI_AFBC_HEADER];
 	uint64_t off;
 	int err;
 
-	*va = base + (uint64_t)(cy / BI_AFBC_SB) * stride + (cx / BI_AFBC_SB) * BI_AFBC_HEADER;
+	if (tiled && bpp > 4)
+		return BI_FAULT_UNIMPLEMENTED; /* tiles of 4 x 4 superblocks */
+	*va = base + bi_afbc_header_index(cx / BI_AFBC_SB, cy / BI_AFBC_SB, row, tiled) *
+			     BI_AFBC_HEADER;
 	err = rd(x, *va, hdr, sizeof(hdr));
 	if (err)
 		return err;
@@ -412,230 +447,53 @@ static int afbc_texel(struct bi_tctx *x, const uint32_t surf[4], uint32_t w,
 	}
 }
 
-/* Texel (cx, cy, z) of @layer and @level in register format @rf; zeros
- * outside the texture (or a level it lacks). */
-static int texel(struct bi_tctx *x, unsigned lane, const struct texture *t,
-		 unsigned level, int32_t cx, int32_t cy, uint32_t z, uint32_t layer,
-		 enum bi_regfmt rf, uint32_t out[4])
+/*
+ * The surface of @layer and @level (single-sample textures: one each).
+ * Levels are innermost; v7 counts a cube map's faces as layers (6 per
+ * cube), v6 keeps the six faces together inside each level.
+ */
+static uint64_t surface_index(struct bi_tctx *x, const struct bi_texture *t,
+			      unsigned level, uint32_t layer)
 {
-	unsigned bpp = bi_pixfmt_bytes(&t->pf);
-	uint32_t surf[4];
+	if (t->dim == BI_TEX_CUBE && !V7(x))
+		return ((uint64_t)(layer / 6) * t->levels + level) * 6 + layer % 6;
+	return (uint64_t)layer * t->levels + level;
+}
+
+int bi_texel(struct bi_tctx *x, unsigned lane, const struct bi_texture *t, unsigned level,
+	     int32_t cx, int32_t cy, uint32_t z, uint32_t layer, enum bi_regfmt rf,
+	     uint32_t out[4])
+{
+	uint32_t surf[4], cubes = t->dim == BI_TEX_CUBE ? 6 : 1;
 	uint8_t buf[16];
 	uint64_t va;
 	int err;
 
 	os_memset(out, 0, 4 * sizeof(*out));
-	if (cx < 0 || cy < 0 || (uint32_t)cx >= texture_size(t, 0, level) ||
-	    (uint32_t)cy >= texture_size(t, 1, level) || level >= t->levels ||
-	    z >= texture_size(t, 2, level) || layer > (t->w[6] & 0xffff))
+	if (cx < 0 || cy < 0 || (uint32_t)cx >= bi_texture_size(t, 0, level) ||
+	    (uint32_t)cy >= bi_texture_size(t, 1, level) || level >= t->levels ||
+	    z >= bi_texture_size(t, 2, level) || layer / cubes > (t->w[6] & 0xffff))
 		return 0;
-	/* one surface per (layer, level) of a single-sample texture */
-	err = rd(x, t->surfaces + 16ull * (layer * t->levels + level), surf, sizeof(surf));
+	err = rd(x, t->surfaces + 16 * surface_index(x, t, level, layer), surf, sizeof(surf));
 	if (!err && t->order == TEX_AFBC) {
-		err = afbc_texel(x, surf, texture_size(t, 0, level), (uint32_t)cx,
-				 (uint32_t)cy, z, bpp, &va, buf);
+		err = afbc_texel(x, surf, bi_texture_size(t, 0, level), (uint32_t)cx,
+				 (uint32_t)cy, z, t->bpp, &va, buf);
 	} else if (!err) {
 		va = (surf[0] | (uint64_t)surf[1] << 32) +
-		     texel_offset(t->order == TEX_TILED, (uint32_t)cx, (uint32_t)cy, bpp,
+		     texel_offset(t->order == TEX_TILED, (uint32_t)cx, (uint32_t)cy, t->bpp,
 				  surf[2]) + (uint64_t)z * surf[3];
-		err = rd(x, va, buf, bpp);
+		err = rd(x, va, buf, t->bpp);
 	}
 	if (err)
 		return err;
-	bi_account(x, bi_space_of(x, lane, va), BI_ACC_LOAD, bpp);
-	bi_pixfmt_load(&t->pf, buf, rf, 4, out);
-	return 0;
-}
-
-/* f32 results to the instruction's register format (f16 pairs up). */
-static void to_regfmt(enum bi_regfmt rf, uint32_t v[4])
-{
-	if (rf != BI_RF_F16)
-		return;
-	for (unsigned i = 0; i < 2; i++)
-		v[i] = bi_fp_convert(&bi_f16, &bi_f32, v[2 * i], BI_RM_RTE, false) |
-		       bi_fp_convert(&bi_f16, &bi_f32, v[2 * i + 1], BI_RM_RTE, false) << 16;
-}
-
-/*
- * Texture coordinate @i (texels) wrapped by @mode into [0, n); -1 for
- * the border. Modes: 8 repeat, 9 clamp to edge, 11 clamp to border, 12
- * mirrored repeat, 13 mirrored clamp to edge, 15 mirrored clamp to border.
- */
-static int32_t wrap(int64_t i, uint32_t n, unsigned mode)
-{
-	int64_t m;
-
-	switch (mode) {
-	case 8:
-		m = i % n;
-		return (int32_t)(m < 0 ? m + n : m);
-	case 12:
-		m = i % (2 * (int64_t)n);
-		m = m < 0 ? m + 2 * (int64_t)n : m;
-		return (int32_t)(m < n ? m : 2 * (int64_t)n - 1 - m);
-	case 9:
-	case 11:
-	case 13:
-	case 15:
-		if (mode >= 13 && i < 0)
-			i = -1 - i; /* mirrored once */
-		if (i >= 0 && i < n)
-			return (int32_t)i;
-		if (mode == 11 || mode == 15)
-			return -1;
-		return i < 0 ? 0 : (int32_t)n - 1;
-	default:
-		return -2;
-	}
-}
-
-/* A filtered lookup's inputs: coordinates (f32: normalized unless the
- * sampler says otherwise; unused ones ignored), the layer of an array
- * (clamped to the last one, as the unit does), the LOD (signed 8:8) and
- * the register format wanted. */
-struct lookup {
-	uint32_t c[3], layer;
-	int32_t lod;
-	enum bi_regfmt rf;
-	bool computed; /* @lod from derivatives: the sampler biases and clamps it */
-};
-
-/* Texel-space 24.8 fixed-point position of coordinate @u along a
- * dimension of @n texels; bilinear taps are centred between texels. */
-static int64_t fixed_pos(uint32_t u, uint32_t n, bool normalized, bool nearest)
-{
-	if (normalized)
-		u = bi_f32_mul(u, bi_fp_from_int(&bi_f32, n, BI_RM_RTE), BI_RM_RTE, false);
-	return bi_fp_to_int(&bi_f32, bi_fp_ldexp(&bi_f32, u, 8, BI_RM_RTE, false), BI_RM_RTN,
-			    INT32_MIN, INT32_MAX) - (nearest ? 0 : 128);
-}
-
-/*
- * The levels a lookup at LOD @lod (8:8, > 0: minified) blends: mipmap
- * mode "none" level 0; "nearest" the level nearest the LOD (GL's
- * rule); trilinear the two around it, *@frac (8 bits) of the way from
- * the first to the second (0 when there is only one).
- */
-static void lookup_levels(const struct texture *t, uint32_t sw0, int32_t lod,
-			  unsigned level[2], unsigned *frac)
-{
-	unsigned mode = sw0 >> 30, last = t->levels - 1;
-
-	level[0] = level[1] = 0;
-	*frac = 0;
-	if (lod > 128 && mode == 0)
-		level[0] = OS_MIN((unsigned)((lod + 127) >> 8), last);
-	if (lod > 0 && mode == 3) {
-		level[0] = OS_MIN((unsigned)(lod >> 8), last);
-		level[1] = OS_MIN(level[0] + 1, last);
-		*frac = level[0] == last ? 0 : (unsigned)(lod & 255);
-	}
-}
-
-/*
- * One level's filtered sample (f32, or the integer register format of
- * an integer texture): nearest, or (bi/tri)linear with 2, 4 or 8 taps,
- * each coordinate wrapped by its own mode (S, T, R). Linear weights have
- * 8 fractional bits per dimension, as texture units' sub-texel precision
- * goes, and blend by fused multiply-adds in f32.
- */
-static int sample_level(struct bi_tctx *x, unsigned lane, const struct texture *t,
-			const uint32_t *sw, unsigned level, bool nearest,
-			const struct lookup *in, uint32_t out[4])
-{
-	unsigned dims = (t->w[0] >> 4) & 3, nk = nearest ? 1 : 1u << dims;
-	bool integer = t->pf.kind == BI_FK_UINT || t->pf.kind == BI_FK_SINT;
-	uint32_t n[3], layer = OS_MIN(in->layer, t->w[6] & 0xffff);
-	int64_t fx[3];
-	int err;
-
-	for (unsigned d = 0; d < dims; d++) {
-		n[d] = texture_size(t, d, level);
-		fx[d] = fixed_pos(in->c[d], n[d], (sw[0] >> 25) & 1, nearest);
-	}
-	os_memset(out, 0, 4 * sizeof(*out));
-	for (unsigned k = 0; k < nk; k++) {
-		int32_t i[3] = { 0, 0, 0 };
-		uint32_t v[4], wgt = 0x3f800000u;
-		bool border = false;
-
-		for (unsigned d = 0; d < dims; d++) {
-			unsigned f = (unsigned)(fx[d] & 255), hi = (k >> d) & 1;
-
-			/* wrap S, T, R in [19:16], [15:12], [11:8] */
-			i[d] = wrap((fx[d] >> 8) + hi, n[d], (sw[0] >> (16 - 4 * d)) & 0xf);
-			if (i[d] == -2)
-				return BI_FAULT_UNIMPLEMENTED;
-			border |= i[d] < 0;
-			if (!nearest)
-				wgt = bi_f32_mul(wgt, bi_fp_from_int(&bi_f32, hi ? f : 256 - f,
-								     BI_RM_RTE),
-						 BI_RM_RTE, false);
-		}
-		if (border)
-			os_memcpy(v, &sw[4], sizeof(v));
-		else if ((err = texel(x, lane, t, level, i[0], i[1], (uint32_t)i[2], layer,
-				      integer ? in->rf : BI_RF_F32, v)))
-			return err;
-		if (nearest) {
-			os_memcpy(out, v, sizeof(v));
-			break;
-		}
-		wgt = bi_fp_ldexp(&bi_f32, wgt, -8 * (int32_t)dims, BI_RM_RTE, false);
-		for (unsigned j = 0; j < 4; j++)
-			out[j] = bi_f32_fma(v[j], wgt, out[j], BI_RM_RTE, false);
-	}
-	return 0;
-}
-
-/*
- * Filtered sampling of a 1D, 2D or 3D texture (or a layer of a 1D/2D
- * array): nearest or linear by the sampler's magnify (LOD <= 0) or
- * minify bit, at the level(s) the mipmap mode picks, two levels blended
- * linearly (trilinear). Integer formats are looked up nearest only.
- */
-static int sample(struct bi_tctx *x, unsigned lane, const struct texture *t,
-		  unsigned sampler, const struct lookup *in, uint32_t out[4])
-{
-	unsigned kind = (t->w[0] >> 4) & 3, level[2], frac;
-	bool integer = t->pf.kind == BI_FK_UINT || t->pf.kind == BI_FK_SINT, nearest;
-	uint32_t sw[8], hi[4];
-	int32_t lod = in->lod;
-	int err;
-
-	if (!x->env->samplers || kind == 0)
-		return BI_FAULT_UNIMPLEMENTED; /* no sampler table, cube maps */
-	if (integer ? in->rf != BI_RF_S32 && in->rf != BI_RF_U32 : in->rf > BI_RF_F32)
-		return BI_FAULT_UNIMPLEMENTED; /* 16-bit integers, mixed kinds */
-	err = rd(x, x->env->samplers + 32ull * sampler, sw, sizeof(sw));
-	if (err)
-		return err;
-	/* bias (signed 8:8), then the minimum and maximum (unsigned 5:8) */
-	if (in->computed)
-		lod = OS_MIN(OS_MAX(lod + (int16_t)(sw[2] & 0xffff), (int32_t)(sw[1] & 0x1fff)),
-			     (int32_t)((sw[1] >> 16) & 0x1fff));
-	lookup_levels(t, sw[0], lod, level, &frac);
-	nearest = (sw[0] >> (lod <= 0 ? 28 : 27)) & 1;
-	if ((!nearest || frac) && integer)
-		return BI_FAULT_UNIMPLEMENTED; /* filtering integers is undefined */
-	err = sample_level(x, lane, t, sw, level[0], nearest, in, out);
-	if (!err && frac)
-		err = sample_level(x, lane, t, sw, level[1], nearest, in, hi);
-	if (err)
-		return err;
-	for (unsigned j = 0; j < 4 && frac; j++)
-		out[j] = bi_f32_fma(bi_f32_add(hi[j], out[j] ^ 0x80000000u, BI_RM_RTE, false),
-				    bi_fp_ldexp(&bi_f32, bi_fp_from_int(&bi_f32, frac, BI_RM_RTE),
-						-8, BI_RM_RTE, false),
-				    out[j], BI_RM_RTE, false);
-	to_regfmt(in->rf, out);
+	bi_account(x, bi_space_of(x, lane, va), BI_ACC_LOAD, t->bpp);
+	bi_pixfmt_load(&t->pf, buf + t->skip, rf, 4, out);
 	return 0;
 }
 
 /* Staging operands of TEXC, in their order (absent ones stay 0). */
 struct tex_staging {
-	uint32_t z, lod, layer;
+	uint32_t z, lod, shadow, layer, offset;
 	unsigned sampler, texture;
 };
 
@@ -649,10 +507,14 @@ static void texc_staging(struct bi_tctx *x, unsigned lane, const struct texop *t
 	o->sampler = t->imm ? t->sampler : t->index;
 	if (t->dim == 3 && !t->array)
 		o->z = bi_sr_read(x, lane, sr++);
-	if (t->op == TEX_OP_FETCH || t->lod == LOD_EXPLICIT)
+	if (t->op == TEX_OP_FETCH || t->lod == LOD_EXPLICIT || t->lod == LOD_BIAS)
 		o->lod = bi_sr_read(x, lane, sr++);
+	if (t->shadow)
+		o->shadow = bi_sr_read(x, lane, sr++);
 	if (t->array)
 		o->layer = bi_sr_read(x, lane, sr++);
+	if (t->offset)
+		o->offset = bi_sr_read(x, lane, sr++);
 	if (!t->imm) {
 		unsigned mode = t->sampler & 3;
 
@@ -674,99 +536,147 @@ static void tex_result(struct bi_tctx *x, unsigned lane, enum bi_regfmt rf,
 }
 
 /*
- * TEXC: a texel fetch (FETCH, the level in the LOD register's [15:8]),
- * or a filtered lookup (TEX) at LOD zero or an explicit 8:8 LOD with
- * nearest (or no) mipmapping.
+ * A lookup's coordinates for lane @lane of TEXC: s, t from its sources
+ * (a cube map's s unpacked from its face), r from the Z staging
+ * register; the face into *@face.
+ */
+static int texc_coords(struct bi_tctx *x, const struct bi_instr *ins, const struct texop *t,
+		       unsigned lane, uint32_t c[3], unsigned *face)
+{
+	c[0] = bi_src(x, ins, 0, lane, false);
+	c[1] = bi_src(x, ins, 1, lane, false);
+	c[2] = t->dim == 3 && !t->array ? bi_sr_read(x, lane, 0) : 0;
+	*face = 0;
+	if (t->dim == BI_TEX_CUBE) {
+		c[0] = bi_cube_unpack(c[0], face);
+		if (*face > 5)
+			return BI_FAULT_UNIMPLEMENTED; /* not a face */
+	}
+	return 0;
+}
+
+/*
+ * The LOD of a computed-LOD TEXC at @lane from its quad's coordinates
+ * (the other threads' sources, read before this tuple writes): only in
+ * fragment shaders, which shade quads.
+ */
+static int texc_quad_lod(struct bi_tctx *x, const struct bi_instr *ins,
+			 const struct texop *t, const struct bi_texture *tx, unsigned lane,
+			 int32_t *lod)
+{
+	unsigned dims = t->dim == BI_TEX_CUBE ? 2 : t->dim, face;
+	uint32_t c[3][4], n[3], k[3];
+	int err;
+
+	if (!x->env->frag)
+		return BI_FAULT_UNIMPLEMENTED; /* no quads: no derivatives */
+	for (unsigned i = 0; i < 4; i++) {
+		err = texc_coords(x, ins, t, (lane & ~3u) | i, k, &face);
+		if (err)
+			return err;
+		for (unsigned d = 0; d < dims; d++)
+			c[d][i] = k[d];
+	}
+	for (unsigned d = 0; d < dims; d++)
+		n[d] = bi_texture_size(tx, d, 0);
+	*lod = bi_quad_lod_n(c, n, dims, lane & 3);
+	return 0;
+}
+
+/*
+ * TEXC TEX: a filtered lookup at LOD zero, an explicit 8:8 LOD, or
+ * (fragment shaders) the quad's LOD, possibly biased by the LOD
+ * register's low half; its high half, a lower bound, is left 0 by Mesa.
+ * Shadow compares against the shadow register; texel offsets (s8 each)
+ * from the offset register's low three bytes.
+ */
+static int texc_tex(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
+		    const struct texop *t, const struct tex_staging *st,
+		    const struct bi_texture *tx, enum bi_regfmt rf, uint32_t out[4])
+{
+	struct bi_lookup in = { .rf = rf, .shadow = t->shadow, .ref = st->shadow };
+	unsigned face;
+	int err;
+
+	if (t->dim != tx->dim || t->lod < LOD_EXPLICIT || (st->lod >> 16 && t->lod == LOD_BIAS))
+		return BI_FAULT_UNIMPLEMENTED; /* mismatched views, gradients, LOD clamps */
+	err = texc_coords(x, ins, t, lane, in.c, &face);
+	if (err)
+		return err;
+	in.layer = t->dim == BI_TEX_CUBE ? 6 * st->layer + face : st->layer;
+	for (unsigned d = 0; d < 3; d++)
+		in.off[d] = (int8_t)(st->offset >> (8 * d));
+	if (t->lod == LOD_EXPLICIT)
+		in.lod = (int16_t)(st->lod & 0xffff);
+	if (t->lod == LOD_COMPUTE || t->lod == LOD_BIAS) {
+		err = texc_quad_lod(x, ins, t, tx, lane, &in.lod);
+		if (err)
+			return err;
+		if (t->lod == LOD_BIAS)
+			in.lod += (int16_t)(st->lod & 0xffff);
+		in.computed = true;
+	}
+	return bi_tex_sample(x, lane, tx, st->sampler, &in, out);
+}
+
+/*
+ * TEXC: a texel fetch (FETCH, the level in the LOD register's [15:8],
+ * offsets added) or a filtered lookup (texc_tex). Gathers, gradients
+ * and multisample indices fault.
  */
 static int texc(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 {
 	uint32_t d = bi_src(x, ins, 2, lane, false), out[4];
 	uint32_t s0 = bi_src(x, ins, 0, lane, false), s1 = bi_src(x, ins, 1, lane, false);
 	struct tex_staging st;
-	struct texture tx;
+	struct bi_texture tx;
 	enum bi_regfmt rf;
 	struct texop t;
 	int err;
 
 	texop_decode(d, &t);
-	if (t.shadow || t.offset || !tex_regfmt(t.format, &rf))
+	if (!tex_regfmt(t.format, &rf))
 		return BI_FAULT_UNIMPLEMENTED;
-	if (t.op == TEX_OP_FETCH ? t.lod != FETCH_TEXEL :
-	    t.op != TEX_OP_TEX || (t.lod != LOD_ZERO && t.lod != LOD_EXPLICIT))
-		return BI_FAULT_UNIMPLEMENTED; /* gathers, computed LOD, gradients */
+	if (t.op == TEX_OP_FETCH ? t.lod != FETCH_TEXEL || t.shadow : t.op != TEX_OP_TEX)
+		return BI_FAULT_UNIMPLEMENTED; /* gathers, gradient descriptors */
 	texc_staging(x, lane, &t, &st);
-	err = texture_read(x, st.texture, &tx);
+	err = bi_texture_read(x, st.texture, &tx);
 	if (err)
 		return err;
-	if (t.op == TEX_OP_FETCH) {
-		err = texel(x, lane, &tx, (st.lod >> 8) & 0xff, (int32_t)s0,
-			    t.dim == 1 ? 0 : (int32_t)s1, st.z, st.layer, rf, out);
-	} else {
-		/* an explicit LOD is signed 8:8; the layer an integer */
-		struct lookup in = {
-			{ s0, s1, st.z }, st.layer,
-			t.lod == LOD_EXPLICIT ? (int16_t)(st.lod & 0xffff) : 0, rf, false,
-		};
-
-		if (t.dim != ((tx.w[0] >> 4) & 3))
-			return BI_FAULT_UNIMPLEMENTED; /* cube lookups, mismatched views */
-		err = sample(x, lane, &tx, st.sampler, &in, out);
-	}
+	if (st.offset >> 24)
+		return BI_FAULT_UNIMPLEMENTED; /* a sample of a multisampled texture */
+	if (t.op == TEX_OP_FETCH)
+		err = bi_texel(x, lane, &tx, (st.lod >> 8) & 0xff,
+			       (int32_t)s0 + (int8_t)st.offset,
+			       t.dim == 1 ? 0 : (int32_t)s1 + (int8_t)(st.offset >> 8),
+			       st.z + (uint32_t)(int8_t)(st.offset >> 16), st.layer, rf, out);
+	else
+		err = texc_tex(x, ins, lane, &t, &st, &tx, rf, out);
 	if (err)
 		return err;
 	tex_result(x, lane, rf, t.mask, out);
 	return 0;
 }
 
-/* f32 @a - @b, times @n. */
-static uint32_t diff_scaled(uint32_t a, uint32_t b, uint32_t n)
-{
-	return bi_f32_mul(bi_f32_add(a, b ^ 0x80000000u, BI_RM_RTE, false),
-			  bi_fp_from_int(&bi_f32, n, BI_RM_RTE), BI_RM_RTE, false);
-}
-
-int32_t bi_quad_lod(const uint32_t u[4], const uint32_t v[4], uint32_t w, uint32_t h,
-		    unsigned i)
-{
-	unsigned row = i & 2, col = i & 1;
-	uint32_t d[4] = {
-		diff_scaled(u[row + 1], u[row], w), diff_scaled(v[row + 1], v[row], h),
-		diff_scaled(u[2 + col], u[col], w), diff_scaled(v[2 + col], v[col], h),
-	};
-	uint32_t px = bi_f32_fma(d[0], d[0], bi_f32_mul(d[1], d[1], BI_RM_RTE, false),
-				 BI_RM_RTE, false);
-	uint32_t py = bi_f32_fma(d[2], d[2], bi_f32_mul(d[3], d[3], BI_RM_RTE, false),
-				 BI_RM_RTE, false);
-	uint32_t rho2 = bi_fp_cmp(&bi_f32, px, py) > 0 ? px : py;
-	int32_t e = (int32_t)((rho2 >> 23) & 0xff);
-
-	/* log2(rho) = log2(rho^2) / 2, from the exponent and, linearly, the
-	 * mantissa: exact where it matters (whole and half levels) */
-	if (!e || bi_fp_is_nan(&bi_f32, rho2))
-		return -(32 << 8);
-	if (e == 0xff)
-		return 32 << 8;
-	return ((e - 127) * 256 + (int32_t)((rho2 >> 15) & 0xff)) / 2;
-}
-
 int bi_tex_sample2d(struct bi_tctx *x, unsigned lane, unsigned texture,
 		    unsigned sampler, const uint32_t c[2], int32_t lod, bool computed,
 		    enum bi_regfmt rf, uint32_t out[4])
 {
-	struct lookup in = { { c[0], c[1], 0 }, 0, lod, rf, computed };
-	struct texture tx;
-	int err = texture_read(x, texture, &tx);
+	struct bi_lookup in = { .c = { c[0], c[1], 0 }, .lod = lod, .rf = rf,
+				.computed = computed };
+	struct bi_texture tx;
+	int err = bi_texture_read(x, texture, &tx);
 
-	if (!err && ((tx.w[0] >> 4) & 3) != 2)
+	if (!err && tx.dim != 2)
 		err = BI_FAULT_UNIMPLEMENTED; /* a 2D lookup of another kind */
-	return err ? err : sample(x, lane, &tx, sampler, &in, out);
+	return err ? err : bi_tex_sample(x, lane, &tx, sampler, &in, out);
 }
 
 /* The texture's size in texels (@texture of the table). */
 int bi_tex_size(struct bi_tctx *x, unsigned texture, uint32_t *w, uint32_t *h)
 {
-	struct texture tx;
-	int err = texture_read(x, texture, &tx);
+	struct bi_texture tx;
+	int err = bi_texture_read(x, texture, &tx);
 
 	*w = (tx.w[1] & 0xffff) + 1;
 	*h = (tx.w[1] >> 16) + 1;
@@ -774,37 +684,50 @@ int bi_tex_size(struct bi_tctx *x, unsigned texture, uint32_t *w, uint32_t *h)
 }
 
 /*
- * TEXS_2D: a filtered 2D lookup with immediate indices, at LOD zero or,
- * in a fragment shader, at the LOD the quad's coordinates give (the
- * other threads' source registers, read before this tuple writes).
+ * TEXS_2D / TEXS_CUBE: a filtered lookup with immediate indices, of a 2D
+ * texture at LOD zero or one of a cube map's faces (s, t and the face,
+ * in bits 31:29, in its three sources); in a fragment shader at the LOD
+ * the quad's coordinates give (the other threads' source registers,
+ * read before this tuple writes), which a cube lookup always takes.
  */
-static int texs_2d(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
+static int texs(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane, bool cube)
 {
-	enum bi_regfmt rf = ins->desc->op == BI_OP_TEXS_2D_F16 ? BI_RF_F16 : BI_RF_F32;
-	unsigned texture = bi_imm_named(ins, "texture_index");
-	uint32_t c[2] = { bi_src(x, ins, 0, lane, false), bi_src(x, ins, 1, lane, false) };
-	bool computed = bi_mod(ins, BI_MOD_LOD_MODE, BI_O_ZERO_LOD) != BI_O_ZERO_LOD;
-	uint32_t out[4], u[4], v[4], w, h;
-	int32_t lod = 0;
-	int err;
+	unsigned op = ins->desc->op, face = 0;
+	struct bi_lookup in = {
+		.rf = op == BI_OP_TEXS_2D_F16 || op == BI_OP_TEXS_CUBE_F16 ? BI_RF_F16 : BI_RF_F32,
+		.computed = cube || bi_mod(ins, BI_MOD_LOD_MODE, BI_O_ZERO_LOD) != BI_O_ZERO_LOD,
+	};
+	uint32_t c[2][4], n[2], out[4];
+	struct bi_texture tx;
+	int err = bi_texture_read(x, bi_imm_named(ins, "texture_index"), &tx);
 
-	if (computed) {
+	if (err)
+		return err;
+	if (tx.dim != (cube ? BI_TEX_CUBE : 2))
+		return BI_FAULT_UNIMPLEMENTED; /* a lookup of another kind */
+	if (cube) {
+		face = bi_src(x, ins, 2, lane, false) >> 29;
+		if (face > 5)
+			return BI_FAULT_UNIMPLEMENTED; /* not a face */
+	}
+	in.layer = face;
+	in.c[0] = bi_src(x, ins, 0, lane, false);
+	in.c[1] = bi_src(x, ins, 1, lane, false);
+	if (in.computed) {
 		if (!x->env->frag)
 			return BI_FAULT_UNIMPLEMENTED; /* no quads: no derivatives */
 		for (unsigned i = 0; i < 4; i++) {
-			u[i] = bi_src(x, ins, 0, (lane & ~3u) | i, false);
-			v[i] = bi_src(x, ins, 1, (lane & ~3u) | i, false);
+			c[0][i] = bi_src(x, ins, 0, (lane & ~3u) | i, false);
+			c[1][i] = bi_src(x, ins, 1, (lane & ~3u) | i, false);
 		}
-		err = bi_tex_size(x, texture, &w, &h);
-		if (err)
-			return err;
-		lod = bi_quad_lod(u, v, w, h, lane & 3);
+		n[0] = bi_texture_size(&tx, 0, 0);
+		n[1] = bi_texture_size(&tx, 1, 0);
+		in.lod = bi_quad_lod_n(c, n, 2, lane & 3);
 	}
-	err = bi_tex_sample2d(x, lane, texture, bi_imm_named(ins, "sampler_index"), c, lod,
-			      computed, rf, out);
+	err = bi_tex_sample(x, lane, &tx, bi_imm_named(ins, "sampler_index"), &in, out);
 	if (err)
 		return err;
-	tex_result(x, lane, rf, 0xf, out);
+	tex_result(x, lane, in.rf, 0xf, out);
 	return 0;
 }
 
@@ -825,7 +748,10 @@ int bi_exec_tex(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 		return texc(x, ins, lane);
 	case BI_OP_TEXS_2D_F16:
 	case BI_OP_TEXS_2D_F32:
-		return texs_2d(x, ins, lane);
+		return texs(x, ins, lane, false);
+	case BI_OP_TEXS_CUBE_F16:
+	case BI_OP_TEXS_CUBE_F32:
+		return texs(x, ins, lane, true);
 	default:
 		return -1;
 	}
