@@ -11,22 +11,7 @@
 
 #include "harness.h"
 #include "shader/fp.h"
-
-static uint32_t fbits(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static float bitsf(uint32_t u)
-{
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
-}
+#include "words.h"
 
 static uint64_t rng = 88172645463325252ull;
 

@@ -26,7 +26,7 @@
 #include "bi_enc.h"
 #include "shader/afbc.h"
 #include "shader/compute.h"
-#include "vgpu/vgpu_test.h"
+#include "gfx_fixture.h"
 
 #define VA 0x1000000ull
 #define AS 1
@@ -90,24 +90,6 @@ FIXTURE_TEARDOWN(draw)
 {
 	bi_compute_detach(self->b.gpu, self->bc);
 	board_fini(&self->b);
-}
-
-static uint32_t *w32(struct __fixture_draw *self, uint64_t va)
-{
-	return area_ptr(&self->b, &self->a, va);
-}
-
-static void put64(struct __fixture_draw *self, uint64_t va, uint64_t v)
-{
-	memcpy(w32(self, va), &v, 8);
-}
-
-static uint32_t fbits(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
 }
 
 /* The shaders: the position shader ends at once; the fragment shader

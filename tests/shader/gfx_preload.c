@@ -14,7 +14,7 @@
 #include "bi_asm.h"
 #include "bi_enc.h"
 #include "shader/compute.h"
-#include "vgpu/vgpu_test.h"
+#include "gfx_fixture.h"
 
 #define VA 0x1000000ull
 #define AS 1
@@ -82,24 +82,6 @@ FIXTURE_TEARDOWN(preload7) { teardown(&self->s); }
 	TEST_F(preload7, name##_g52) { do_##name(_metadata, &self->s); }        \
 	static void do_##name(struct __test_metadata *_metadata,                \
 			      struct __fixture_preload *self)
-
-static uint32_t *w32(struct __fixture_preload *self, uint64_t va)
-{
-	return area_ptr(&self->b, &self->a, va);
-}
-
-static void put64(struct __fixture_preload *self, uint64_t va, uint64_t v)
-{
-	memcpy(w32(self, va), &v, 8);
-}
-
-static uint32_t fbits(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
 
 /* LD_VAR_IMM of varying 0 (four f32) into r0-r3, then BLEND of them
  * with the coverage in r60 and the blend descriptor in FAU 8. */

@@ -56,39 +56,39 @@ TEST(pixel_formats_decode_and_convert)
 		uint8_t v = (uint8_t)k;
 
 		bi_pixfmt_load(&f, &v, BI_RF_F32, 4, r);
-		ASSERT_EQ(r[0], fb((float)((double)k / 255.0)));
+		ASSERT_EQ(r[0], fbits((float)((double)k / 255.0)));
 		EXPECT_EQ(r[1], 0u);
-		EXPECT_EQ(r[3], fb(1.0f));
+		EXPECT_EQ(r[3], fbits(1.0f));
 	}
 	/* snorm8: -128 and -127 are -1 */
 	ASSERT_TRUE(bi_pixfmt_decode(99u << 12 | SWZ_R001, false, &f));
 	b[0] = 0x80;
 	bi_pixfmt_load(&f, b, BI_RF_F32, 1, r);
-	EXPECT_EQ(r[0], fb(-1.0f));
+	EXPECT_EQ(r[0], fbits(-1.0f));
 	b[0] = 0x81;
 	bi_pixfmt_load(&f, b, BI_RF_F32, 1, r);
-	EXPECT_EQ(r[0], fb(-1.0f));
+	EXPECT_EQ(r[0], fbits(-1.0f));
 	b[0] = 0x7f;
 	bi_pixfmt_load(&f, b, BI_RF_F32, 1, r);
-	EXPECT_EQ(r[0], fb(1.0f));
+	EXPECT_EQ(r[0], fbits(1.0f));
 	/* f32 -> snorm8: -0.5 * 127 = -63.5 rounds to even (-64) */
-	r[0] = fb(-0.5f);
+	r[0] = fbits(-0.5f);
 	bi_pixfmt_store(&f, r, BI_RF_F32, 1, o);
 	EXPECT_EQ(o[0], 0xc0);
 
 	/* f32 -> unorm8: clamped, NaN is 0, ties to even (0.5 -> 127.5 -> 128) */
 	ASSERT_TRUE(bi_pixfmt_decode(FMT_RGBA8 << 12 | SWZ_RGBA, false, &f));
-	r[0] = fb(0.5f);
-	r[1] = fb(-3.0f);
+	r[0] = fbits(0.5f);
+	r[1] = fbits(-3.0f);
 	r[2] = 0x7fc00000;
-	r[3] = fb(2.0f);
+	r[3] = fbits(2.0f);
 	bi_pixfmt_store(&f, r, BI_RF_F32, 4, o);
 	EXPECT_EQ(o[0], 128);
 	EXPECT_EQ(o[1], 0);
 	EXPECT_EQ(o[2], 0);
 	EXPECT_EQ(o[3], 255);
 	for (unsigned k = 0; k < 256; k++) {
-		r[0] = fb((float)k / 255.0f);
+		r[0] = fbits((float)k / 255.0f);
 		bi_pixfmt_store(&f, r, BI_RF_F32, 1, o);
 		ASSERT_EQ(o[0], k);
 	}
@@ -153,10 +153,10 @@ TEST(image_store_linear_and_tiled_with_table_select)
 			t->w.r[l][1] = x | y << 16;
 			t->w.r[l][2] = 0;
 			t->w.r[l][3] = 0;
-			t->w.r[l][8] = fb(1.0f);
-			t->w.r[l][9] = fb(0.5f);
-			t->w.r[l][10] = fb((float)l / 255.0f);
-			t->w.r[l][11] = fb(0.25f);
+			t->w.r[l][8] = fbits(1.0f);
+			t->w.r[l][9] = fbits(0.5f);
+			t->w.r[l][10] = fbits((float)l / 255.0f);
+			t->w.r[l][11] = fbits(0.25f);
 		}
 		ASSERT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_DONE);
 		for (unsigned l = 0; l < 4; l++) {
@@ -195,7 +195,7 @@ TEST(image_load_tiled_r32f)
 	image_attr(t, ATTRS, BUFS, 1, FMT_R32F << 12 | SWZ_R001, true, IMG, 4);
 	for (unsigned y = 0; y < 16; y++)
 		for (unsigned x = 0; x < 16; x++)
-			put32(t, IMG + uil(x, y, 4, 1024), fb((float)(x + 100 * y)));
+			put32(t, IMG + uil(x, y, 4, 1024), fbits((float)(x + 100 * y)));
 	for (unsigned l = 0; l < 4; l++) {
 		t->w.r[l][1] = (4 * l + 1) | (15 - 3 * l) << 16;
 		t->w.r[l][2] = 0;
@@ -203,10 +203,10 @@ TEST(image_load_tiled_r32f)
 	}
 	ASSERT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_DONE);
 	for (unsigned l = 0; l < 4; l++) {
-		EXPECT_EQ(t->w.r[l][8], fb((float)(4 * l + 1 + 100 * (15 - 3 * l))));
+		EXPECT_EQ(t->w.r[l][8], fbits((float)(4 * l + 1 + 100 * (15 - 3 * l))));
 		EXPECT_EQ(t->w.r[l][9], 0u);
 		EXPECT_EQ(t->w.r[l][10], 0u);
-		EXPECT_EQ(t->w.r[l][11], fb(1.0f));
+		EXPECT_EQ(t->w.r[l][11], fbits(1.0f));
 	}
 	trun_free(t);
 }
@@ -271,17 +271,17 @@ TEST(texel_fetch_linear_tiled_swizzled_and_out_of_range)
 		}
 		ASSERT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_DONE);
 		for (unsigned l = 0; l < 3; l++) {
-			uint32_t red = fb((float)((double)((2 + 4 * l) * 16 + 9 - l) / 255.0));
-			uint32_t g = fb((float)(0x55 / 255.0)), b = fb((float)(0xaa / 255.0));
+			uint32_t red = fbits((float)((double)((2 + 4 * l) * 16 + 9 - l) / 255.0));
+			uint32_t g = fbits((float)(0x55 / 255.0)), b = fbits((float)(0xaa / 255.0));
 
 			if (c == 2) {
 				EXPECT_EQ(t->w.r[l][4], b);
 				EXPECT_EQ(t->w.r[l][6], red);
-				EXPECT_EQ(t->w.r[l][7], fb(1.0f));
+				EXPECT_EQ(t->w.r[l][7], fbits(1.0f));
 			} else {
 				EXPECT_EQ(t->w.r[l][4], red);
 				EXPECT_EQ(t->w.r[l][6], b);
-				EXPECT_EQ(t->w.r[l][7], fb(1.0f));
+				EXPECT_EQ(t->w.r[l][7], fbits(1.0f));
 			}
 			EXPECT_EQ(t->w.r[l][5], g);
 		}
@@ -363,7 +363,7 @@ static void sampler(struct trun *t, unsigned i, unsigned wrap_s, unsigned wrap_t
 	put32(t, SAMPLERS + 32 * i, 1 | 9u << 8 | wrap_t << 12 | wrap_s << 16 | 1u << 25 |
 				    (nearest ? 3u << 27 : 0));
 	for (unsigned j = 1; j < 8; j++)
-		put32(t, SAMPLERS + 32 * i + 4 * j, j >= 4 ? fb(99.0f) : 0);
+		put32(t, SAMPLERS + 32 * i + 4 * j, j >= 4 ? fbits(99.0f) : 0);
 }
 
 /*
@@ -409,11 +409,11 @@ TEST(filtered_lookups_nearest_bilinear_and_wraps)
 		put32(t, SURF + 16 + 8, 16);           /* row stride */
 		for (unsigned y = 0; y < 4; y++)
 			for (unsigned x = 0; x < 4; x++)
-				put32(t, IMG + 16 * y + 4 * x, fb((float)(x + 10 * y)));
+				put32(t, IMG + 16 * y + 4 * x, fbits((float)(x + 10 * y)));
 		sampler(t, 2, rows[i].wrap_s, 9, rows[i].nearest);
 		for (unsigned l = 0; l < 4; l++) {
-			t->w.r[l][0] = fb(rows[i].s);
-			t->w.r[l][1] = fb(rows[i].t);
+			t->w.r[l][0] = fbits(rows[i].s);
+			t->w.r[l][1] = fbits(rows[i].t);
 		}
 		ASSERT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_DONE);
 		if (rows[i].f16) {
@@ -421,8 +421,8 @@ TEST(filtered_lookups_nearest_bilinear_and_wraps)
 			EXPECT_EQ(t->w.r[0][8], 0x00004d40u);
 			EXPECT_EQ(t->w.r[0][9], 0x3c000000u);
 		} else {
-			EXPECT_EQ(t->w.r[0][8], fb(rows[i].want));
-			EXPECT_EQ(t->w.r[0][11], fb(rows[i].alpha));
+			EXPECT_EQ(t->w.r[0][8], fbits(rows[i].want));
+			EXPECT_EQ(t->w.r[0][11], fbits(rows[i].alpha));
 		}
 		trun_free(t);
 	}

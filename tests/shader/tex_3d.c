@@ -78,7 +78,7 @@ static void sampler0(struct trun *t, const unsigned wrap[3], bool nearest)
 	put32(t, SAMPLERS, 1 | wrap[2] << 8 | wrap[1] << 12 | wrap[0] << 16 | 1u << 25 |
 				   (nearest ? 3u << 27 : 0));
 	for (unsigned j = 1; j < 8; j++)
-		put32(t, SAMPLERS + 4 * j, j >= 4 ? fb((float)BORDER) : 0);
+		put32(t, SAMPLERS + 4 * j, j >= 4 ? fbits((float)BORDER) : 0);
 }
 
 /* TEXC TEX at LOD zero of texture 0 through sampler 0 (immediate), of
@@ -115,7 +115,7 @@ static double value(unsigned x, unsigned y, unsigned z, unsigned layer)
 
 static uint32_t r32f_value(unsigned x, unsigned y, unsigned z, unsigned layer)
 {
-	return fb((float)value(x, y, z, layer));
+	return fbits((float)value(x, y, z, layer));
 }
 
 /* The reference lookup of an R32F texture (R001) at texel-space @c of
@@ -167,8 +167,8 @@ static void check_lookups(struct __test_metadata *_metadata, const struct tdesc 
 	sampler0(t, wrap, nearest);
 	for (unsigned l = 0; l < 4; l++) {
 		for (unsigned a = 0; a < 2; a++)
-			t->w.r[l][a] = fb((float)(coords[l][a] / d->n[a]));
-		t->w.r[l][4] = array ? layers[l] : fb((float)(coords[l][2] / d->n[2]));
+			t->w.r[l][a] = fbits((float)(coords[l][a] / d->n[a]));
+		t->w.r[l][4] = array ? layers[l] : fbits((float)(coords[l][2] / d->n[2]));
 	}
 	ASSERT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_DONE);
 	for (unsigned l = 0; l < 4; l++) {
@@ -177,8 +177,8 @@ static void check_lookups(struct __test_metadata *_metadata, const struct tdesc 
 
 		ref_lookup(d, wrap, nearest, coords[l], layer, want);
 		TH_LOG("lane %u: want %g, alpha %g", l, want[0], want[1]);
-		EXPECT_EQ(t->w.r[l][4], fb((float)want[0]));
-		EXPECT_EQ(t->w.r[l][7], fb((float)want[1]));
+		EXPECT_EQ(t->w.r[l][4], fbits((float)want[0]));
+		EXPECT_EQ(t->w.r[l][7], fbits((float)want[1]));
 	}
 	trun_free(t);
 }
@@ -238,9 +238,9 @@ static int int_lookup(struct trun *t, unsigned fmt, bool nearest, unsigned tdim)
 	put32(t, TEXS, 2 | tdim << 4 | d.fmtword << 10);
 	sampler0(t, wrap, nearest);
 	t->w.live = 1;
-	t->w.r[0][0] = fb(1.5f / 4);
-	t->w.r[0][1] = fb(1.25f / 2);
-	t->w.r[0][4] = fb(5.5f / 8);
+	t->w.r[0][0] = fbits(1.5f / 4);
+	t->w.r[0][1] = fbits(1.25f / 2);
+	t->w.r[0][4] = fbits(5.5f / 8);
 	return bi_warp_run(&t->env, &t->w, 100);
 }
 

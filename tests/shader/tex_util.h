@@ -12,6 +12,7 @@
 #include "bi_enc.h"
 #include "bi_run.h"
 #include "shader/format.h"
+#include "words.h"
 
 #define NOP_F bi_enc(true, "*NOP", NULL, NULL)
 #define NOP_A bi_enc(false, "+NOP", NULL, NULL)
@@ -33,14 +34,6 @@
 #define FMT_RGBA8UI 155u
 #define SWZ_RGBA (0u | 1u << 3 | 2u << 6 | 3u << 9)
 #define SWZ_R001 (0u | 4u << 3 | 4u << 6 | 5u << 9)
-
-static inline uint32_t fb(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
 
 static inline void put32(struct trun *t, unsigned off, uint32_t v)
 {
