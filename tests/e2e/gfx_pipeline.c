@@ -115,6 +115,25 @@ TEST(depthclip_g52) { against_llvmpipe(_metadata, "gfx_depthclip", "g52", "noafb
 TEST(preload_g71) { against_llvmpipe(_metadata, "gfx_preload", "g71", "noafbc", 64, 48, 2, true); }
 TEST(preload_g52) { against_llvmpipe(_metadata, "gfx_preload", "g52", "noafbc", 64, 48, 2, true); }
 
+/*
+ * What rendering samples textures as (gfx_texkinds): a cube map across
+ * its faces' edges, a 2D array, a 3D texture, trilinear mipmaps with a
+ * bias from the shader, a shadow compare, at LODs from the quads'
+ * derivatives, and a cube map at an explicit LOD. Both units weigh
+ * texels with 8 fractional bits, each rounding its own way, and GLES
+ * asks for filtered results only within the format's precision: 2 of
+ * 255. (A cube corner's fourth texel is GLES's recommended mean of the
+ * other three on both.)
+ */
+TEST(texkinds_g71) { against_llvmpipe(_metadata, "gfx_texkinds", "g71", "noafbc", 96, 64, 2, true); }
+TEST(texkinds_g52) { against_llvmpipe(_metadata, "gfx_texkinds", "g52", "noafbc", 96, 64, 2, true); }
+
+/* A depth buffer kept from one frame to the next: Mesa loads it back
+ * with a pre-frame shader sampling it as a depth texture; depth tested
+ * as in gfx_depthclip, the same tolerance. */
+TEST(zpreload_g71) { against_llvmpipe(_metadata, "gfx_zpreload", "g71", "noafbc", 64, 48, 2, true); }
+TEST(zpreload_g52) { against_llvmpipe(_metadata, "gfx_zpreload", "g52", "noafbc", 64, 48, 2, true); }
+
 /* Mesa's defaults: AFBC render targets and textures, read back through
  * a GPU blit that samples them; the same tolerances. */
 TEST(clear_g71_afbc) { against_llvmpipe(_metadata, "gfx_clear", "g71", NULL, 70, 37, 0, false); }
@@ -130,5 +149,8 @@ TEST(lines_g52_afbc) { against_llvmpipe(_metadata, "gfx_lines", "g52", NULL, 64,
 /* with an AFBC depth buffer */
 TEST(depthclip_g71_afbc) { against_llvmpipe(_metadata, "gfx_depthclip", "g71", NULL, 64, 48, 2, true); }
 TEST(depthclip_g52_afbc) { against_llvmpipe(_metadata, "gfx_depthclip", "g52", NULL, 64, 48, 2, true); }
+TEST(zpreload_g71_afbc) { against_llvmpipe(_metadata, "gfx_zpreload", "g71", NULL, 64, 48, 2, true); }
+TEST(zpreload_g52_afbc) { against_llvmpipe(_metadata, "gfx_zpreload", "g52", NULL, 64, 48, 2, true); }
+TEST(texkinds_g71_afbc) { against_llvmpipe(_metadata, "gfx_texkinds", "g71", NULL, 96, 64, 2, true); }
 
 TEST_HARNESS_MAIN

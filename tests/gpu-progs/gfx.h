@@ -64,6 +64,20 @@ void glBindRenderbuffer_t(GLenum, GLuint);
 void glRenderbufferStorage_t(GLenum, GLenum, GLsizei, GLsizei);
 void glFramebufferRenderbuffer_t(GLenum, GLenum, GLenum, GLuint);
 
+/* Textures, samplers and their uniforms. */
+#define GL_TEXTURE_MAG_FILTER 0x2800
+#define GL_TEXTURE_MIN_FILTER 0x2801
+#define GL_TEXTURE_WRAP_S 0x2802
+#define GL_TEXTURE_WRAP_T 0x2803
+#define GL_NEAREST 0x2600
+#define GL_CLAMP_TO_EDGE 0x812F
+#define GL_TEXTURE0 0x84C0
+void glTexSubImage2D_t(GLenum, GLint, GLint, GLint, GLsizei, GLsizei, GLenum, GLenum,
+		       const void *);
+void glTexParameteri_t(GLenum, GLenum, GLint);
+void glActiveTexture_t(GLenum);
+void glUniform1i_t(GLint, GLint);
+
 /* A current GLES context on the renderer $VGPU_EXPECT_RENDERER names
  * (gles_init: default the virtual Mali-G71, "llvmpipe*" for the oracle). */
 #define gfx_init gles_init
@@ -153,6 +167,32 @@ static const char *const gfx_fs_colour =
 	"void main() {\n"
 	"	colour = vec4(v_col, 1.0);\n"
 	"}\n";
+
+/* The same for clip-space positions (vec4 pos: depth and w too). */
+static const char *const gfx_vs_clip =
+	"#version 300 es\n"
+	"in vec4 pos;\n"
+	"in vec3 col;\n"
+	"out vec3 v_col;\n"
+	"void main() {\n"
+	"	v_col = col;\n"
+	"	gl_Position = pos;\n"
+	"}\n";
+
+#define GL_DEPTH_ATTACHMENT 0x8D00
+#define GL_DEPTH_COMPONENT24 0x81A6
+
+/* A 24-bit @w x @h depth renderbuffer, attached to the bound
+ * framebuffer. */
+static inline void gfx_depth_buffer(int w, int h)
+{
+	GLuint rb;
+
+	GL(glGenRenderbuffers)(1, &rb);
+	GL(glBindRenderbuffer)(GL_RENDERBUFFER, rb);
+	GL(glRenderbufferStorage)(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, w, h);
+	GL(glFramebufferRenderbuffer)(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb);
+}
 
 /* A cleared @w x @h target (gfx_target) and program @vs/@fs whose
  * attributes 0 and 1 are @n0 and @n1 floats of each vertex of @size

@@ -9,19 +9,6 @@
  */
 #include "gfx.h"
 
-#define GL_DEPTH_ATTACHMENT 0x8D00
-#define GL_DEPTH_COMPONENT24 0x81A6
-
-static const char *const vs =
-	"#version 300 es\n"
-	"in vec4 pos;\n"
-	"in vec3 col;\n"
-	"out vec3 v_col;\n"
-	"void main() {\n"
-	"	v_col = col;\n"
-	"	gl_Position = pos;\n"
-	"}\n";
-
 /* x, y, z, w (clip space); r, g, b */
 static const float verts[] = {
 	/* a flat one at z = 0.2 */
@@ -41,16 +28,12 @@ static const float verts[] = {
 int main(int argc, char **argv)
 {
 	static const char *const attrs[] = { "pos", "col", NULL };
-	GLuint rb;
 
 	if (argc != 2)
 		gles_die("usage", "gfx_depthclip OUT.rgba");
 	gfx_init();
-	gfx_scene(64, 48, vs, gfx_fs_colour, attrs, verts, sizeof(verts), 4, 3);
-	GL(glGenRenderbuffers)(1, &rb);
-	GL(glBindRenderbuffer)(GL_RENDERBUFFER, rb);
-	GL(glRenderbufferStorage)(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, 64, 48);
-	GL(glFramebufferRenderbuffer)(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb);
+	gfx_scene(64, 48, gfx_vs_clip, gfx_fs_colour, attrs, verts, sizeof(verts), 4, 3);
+	gfx_depth_buffer(64, 48);
 	GL(glClear)(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 	GL(glEnable)(GL_DEPTH_TEST);
 	GL(glDrawArrays)(GL_TRIANGLES, 0, 9);

@@ -32,8 +32,6 @@ static const char *const fs =
 	"			      gl_FragCoord.w);\n"
 	"}\n";
 
-void glUniform1i_t(GLint, GLint);
-
 /* x, y, z, w (clip space); point size and padding. */
 static const float verts[] = {
 	-0.9f, -0.9f, 0.1f, 1.0f, 0, 0,

@@ -11,18 +11,7 @@
  */
 #include "gfx.h"
 
-#define GL_TEXTURE_MIN_FILTER 0x2801
-#define GL_TEXTURE_MAG_FILTER 0x2800
-#define GL_NEAREST 0x2600
 #define GL_NEAREST_MIPMAP_NEAREST 0x2700
-#define GL_TEXTURE0 0x84C0
-
-void glTexSubImage2D_t(GLenum, GLint, GLint, GLint, GLsizei, GLsizei, GLenum, GLenum,
-		       const void *);
-void glTexParameteri_t(GLenum, GLenum, GLint);
-void glActiveTexture_t(GLenum);
-void glUniform1i_t(GLint, GLint);
-GLint glGetUniformLocation_t(GLuint, const GLchar *);
 
 static const char *const vs =
 	"#version 300 es\n"

@@ -31,13 +31,6 @@
 #define GL_KEEP 0x1E00
 #define GL_REPLACE 0x1E01
 #define GL_INCR 0x1E02
-#define GL_TEXTURE_MAG_FILTER 0x2800
-#define GL_TEXTURE_MIN_FILTER 0x2801
-#define GL_TEXTURE_WRAP_S 0x2802
-#define GL_TEXTURE_WRAP_T 0x2803
-#define GL_NEAREST 0x2600
-#define GL_CLAMP_TO_EDGE 0x812F
-#define GL_TEXTURE0 0x84C0
 #define GL_READ_FRAMEBUFFER 0x8CA8
 #define GL_COLOR 0x1800
 
@@ -51,11 +44,6 @@ void glColorMask_t(unsigned char, unsigned char, unsigned char, unsigned char);
 void glBlendEquation_t(GLenum);
 void glBlendFunc_t(GLenum, GLenum);
 void glBlendColor_t(float, float, float, float);
-void glTexSubImage2D_t(GLenum, GLint, GLint, GLint, GLsizei, GLsizei, GLenum, GLenum,
-		       const void *);
-void glTexParameteri_t(GLenum, GLenum, GLint);
-void glActiveTexture_t(GLenum);
-void glUniform1i_t(GLint, GLint);
 void glUniform4f_t(GLint, float, float, float, float);
 void glDrawArraysInstanced_t(GLenum, GLint, GLsizei, GLsizei);
 void glVertexAttribDivisor_t(GLuint, GLuint);
