@@ -22,6 +22,7 @@
 #include "cmd/commands.h"
 #include "fuse-dev/fuse_server.h"
 #include "fuse-dev/capture.h"
+#include "fuse-dev/fuse_uring.h"
 #include "fuse-dev/socket.h"
 
 #define DEV_MAX_THREADS 256
@@ -307,6 +308,7 @@ static int dev_main(int argc, char **argv)
 		{ "capture", required_argument, NULL, 'C' },
 		{ "mode", required_argument, NULL, 'M' },
 		{ "group", required_argument, NULL, 'G' },
+		{ "transport", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct shim_config cfg = { .gpu = SHIM_GPU_G71 };
@@ -320,6 +322,9 @@ static int dev_main(int argc, char **argv)
 	struct sock_server *sock = NULL;
 	const char *sock_path = NULL, *capture_dir = NULL;
 	struct capture *cap = NULL;
+	struct fuse_uring *uring = NULL;
+	enum fuse_transport transport = FUSE_TRANSPORT_CLASSIC;
+	const char *transport_env = getenv("VGPU_TRANSPORT");
 	bool bind = false, no_fuse = false, group_given = false;
 	uint32_t call_ms = 0;
 	int opt, ret = 1;
@@ -329,6 +334,12 @@ static int dev_main(int argc, char **argv)
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	srv.node_uid = getuid();
 	srv.node_mode = 0660;
+	/* The test suites run the node tier once per transport this way. */
+	if (transport_env && *transport_env &&
+	    fuse_transport_parse(transport_env, &transport)) {
+		fprintf(stderr, "vgpu dev: VGPU_TRANSPORT wants classic, uring or auto\n");
+		return 1;
+	}
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'g':
@@ -392,6 +403,12 @@ static int dev_main(int argc, char **argv)
 				return 1;
 			srv.node_perm_given = group_given = true;
 			break;
+		case 'R':
+			if (fuse_transport_parse(optarg, &transport)) {
+				fprintf(stderr, "vgpu dev: --transport wants classic, uring or auto\n");
+				return 1;
+			}
+			break;
 		case 'd':
 			os_log_set_level(OS_LOG_DEBUG);
 			break;
@@ -421,11 +438,15 @@ static int dev_main(int argc, char **argv)
 	/* A server killed outright leaves its mount behind ("Transport
 	 * endpoint is not connected"): clear it before mounting again.
 	 * statfs always reaches the server, where stat may be answered
-	 * from the kernel's caches. */
+	 * from the kernel's caches. An io_uring server's mount answers
+	 * ECANCELED, then ECONNABORTED, for the few ms the kernel takes to
+	 * tear the dead server's rings down. */
 	{
 		struct statfs sfs;
 
-		if (statfs(mnt, &sfs) && errno == ENOTCONN && !umount2(mnt, MNT_DETACH))
+		if (statfs(mnt, &sfs) &&
+		    (errno == ENOTCONN || errno == ECONNABORTED || errno == ECANCELED) &&
+		    !umount2(mnt, MNT_DETACH))
 			fprintf(stderr, "vgpu dev: removed a stale mount at %s\n", mnt);
 	}
 	if (no_fuse && (!sock_path || bind)) {
@@ -446,6 +467,13 @@ static int dev_main(int argc, char **argv)
 	if (bind && geteuid() != 0) {
 		fprintf(stderr, "vgpu dev: --bind needs root\n");
 		return 1;
+	}
+	switch (fuse_uring_prepare(transport, "vgpu dev")) {
+	case -1:
+		return 1;
+	case 0:
+		transport = FUSE_TRANSPORT_CLASSIC;
+		break;
 	}
 	if (server_init(&srv, &cfg)) {
 		fprintf(stderr, "vgpu dev: cannot create the GPU\n");
@@ -479,6 +507,10 @@ static int dev_main(int argc, char **argv)
 				"and root or fusermount3)\n", mnt);
 		goto out_sig;
 	}
+	if (transport != FUSE_TRANSPORT_CLASSIC &&
+	    !(uring = fuse_uring_attach(se, transport == FUSE_TRANSPORT_URING)) &&
+	    transport == FUSE_TRANSPORT_URING)
+		goto out_unmount;
 	printf("vgpu dev: %s, FUSE mode: %s/mali0 (kbase), %s/renderD128 (panfrost), %s/stats\n",
 	       shim_dev_gpu_name(srv.dev), mnt, mnt, mnt);
 	fflush(stdout);
@@ -493,6 +525,10 @@ static int dev_main(int argc, char **argv)
 		bind = false;
 	ret = fuse_session_loop_mt(se, loop) < 0 ? 1 : 0;
 	fuse_loop_cfg_destroy(loop);
+	if (fuse_uring_failed(uring))
+		ret = 1;
+	fuse_uring_stop(uring);
+	uring = NULL;
 	if (bind) {
 		pthread_join(binder.thread, NULL);
 		if (binder.result)
@@ -500,6 +536,7 @@ static int dev_main(int argc, char **argv)
 		unbind_all();
 	}
 out_unmount:
+	fuse_uring_stop(uring);
 	fuse_session_unmount(se);
 out_sig:
 	fuse_remove_signal_handlers(se);
@@ -523,7 +560,8 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	"                [--mount DIR] [--bind] [--job-timeout MS] [--trace FILE]\n"
 	"                [--unstable-ioctls] [--mode MODE] [--group NAME]\n"
 	"                [--socket PATH [--no-fuse] [--capture DIR]\n"
-	"                [--client-timeout MS]] [--debug]\n"
+	"                [--client-timeout MS]] [--transport classic|uring|auto]\n"
+	"                [--debug]\n"
 	"\n"
 	"Serves the virtual Mali GPU's device nodes from a multi-threaded FUSE\n"
 	"file system: mali0 (the kbase UAPI, for Arm's libmali), renderD128 (the\n"
@@ -579,6 +617,14 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	"                     2000): the driver waits meanwhile for every client;\n"
 	"                     past it the copy fails (EFAULT) and that client is\n"
 	"                     hung up, with a line on stderr\n"
+	"  --transport classic|uring|auto\n"
+	"                     how FUSE requests reach the server (default classic,\n"
+	"                     or $VGPU_TRANSPORT): classic reads and writes\n"
+	"                     /dev/fuse; uring takes them from io_uring commands\n"
+	"                     (Linux 6.14+, the fuse module's enable_uring, which\n"
+	"                     root turns on, saying so) or fails saying why; auto\n"
+	"                     is uring where it works, else classic. The same\n"
+	"                     handlers serve both (fuse-dev/README.md)\n"
 	"  --debug            log driver debug messages\n"
 	"\n"
 	"The nodes are regular FUSE files: ioctl(), read() and poll() behave as\n"

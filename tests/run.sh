@@ -10,6 +10,8 @@ set -u
 
 BUILD=${VGPU_BUILD:-build}
 ALL_TIERS="unit dbt vgpu node shader e2e"
+# The node suites that mount the FUSE nodes, run again over io_uring.
+URING_SUITES="kbase panfrost users"
 TIERS=${*:-$ALL_TIERS}
 if [ "${VGPU_SAN:-0}" = 1 ]; then
 	export VGPU_TEST_TIMEOUT_SCALE=${VGPU_TEST_TIMEOUT_SCALE:-4}
@@ -28,6 +30,35 @@ export VGPU_BIN="$BUILD/vgpu"
 
 pass=0 fail=0 skip=0
 failed_names=()
+
+# run_suite TIER PATH [LABEL]: runs one suite and adds up its results.
+run_suite() {
+	local tier=$1 s=$2 label=${3:-} out rc p k f plan name
+	echo "# suite $tier/$(basename "$s")$label"
+	out=$(mktemp)
+	"$s" 2>&1 | tee "$out"
+	rc=${PIPESTATUS[0]}
+	p=$(grep -cE '^ok [0-9]+ ' "$out" | tr -d ' ')
+	k=$(grep -cE '^ok [0-9]+ .* # SKIP' "$out" | tr -d ' ')
+	f=$(grep -cE '^not ok [0-9]+ ' "$out" | tr -d ' ')
+	p=$((p - k))
+	while read -r name; do
+		failed_names+=("$name$label")
+	done < <(grep -E '^not ok [0-9]+ ' "$out" | cut -d' ' -f4)
+	# A suite that died outside any test, or whose plan was not met,
+	# counts as one more failure.
+	plan=$(grep -oE '^1\.\.[0-9]+' "$out" | head -1 | cut -c4-)
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		f=1
+		failed_names+=("$tier/$(basename "$s")$label (exit $rc)")
+	elif [ -n "$plan" ] && [ $((p + k + f)) -lt "$plan" ]; then
+		f=$((f + 1))
+		failed_names+=("$tier/$(basename "$s")$label (ran $((p + k + f - 1)) of $plan)")
+	fi
+	rm -f "$out"
+	pass=$((pass + p)) skip=$((skip + k)) fail=$((fail + f))
+}
+
 for tier in $TIERS; do
 	case " $ALL_TIERS " in
 	*" $tier "*) ;;
@@ -42,31 +73,22 @@ for tier in $TIERS; do
 		continue
 	fi
 	for s in $suites; do
-		echo "# suite $tier/$(basename "$s")"
-		out=$(mktemp)
-		"$s" 2>&1 | tee "$out"
-		rc=${PIPESTATUS[0]}
-		p=$(grep -cE '^ok [0-9]+ ' "$out" | tr -d ' ')
-		k=$(grep -cE '^ok [0-9]+ .* # SKIP' "$out" | tr -d ' ')
-		f=$(grep -cE '^not ok [0-9]+ ' "$out" | tr -d ' ')
-		p=$((p - k))
-		while read -r name; do
-			failed_names+=("$name")
-		done < <(grep -E '^not ok [0-9]+ ' "$out" | cut -d' ' -f4)
-		# A suite that died outside any test, or whose plan was not met,
-		# counts as one more failure.
-		plan=$(grep -oE '^1\.\.[0-9]+' "$out" | head -1 | cut -c4-)
-		if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-			f=1
-			failed_names+=("$tier/$(basename "$s") (exit $rc)")
-		elif [ -n "$plan" ] && [ $((p + k + f)) -lt "$plan" ]; then
-			f=$((f + 1))
-			failed_names+=("$tier/$(basename "$s") (ran $((p + k + f - 1)) of $plan)")
-		fi
-		rm -f "$out"
-		pass=$((pass + p)) skip=$((skip + k)) fail=$((fail + f))
+		run_suite "$tier" "$s"
 	done
 done
+
+# The node tier's FUSE suites once more with FUSE over io_uring: the same
+# tests must pass on both transports (the other suites never reach it).
+if [[ " $TIERS " == *" node "* ]] && [ -z "${VGPU_TRANSPORT:-}" ]; then
+	if [ -e /sys/module/fuse/parameters/enable_uring ]; then
+		for n in $URING_SUITES; do
+			[ -x "$BUILD/tests/node/$n" ] &&
+				VGPU_TRANSPORT=uring run_suite node "$BUILD/tests/node/$n" " (io_uring)"
+		done
+	else
+		echo "# node over io_uring: skipped, this kernel has no FUSE over io_uring"
+	fi
+fi
 
 if [ "${#failed_names[@]}" -gt 0 ]; then
 	echo "# failed:"

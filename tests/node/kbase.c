@@ -1231,9 +1231,10 @@ TEST_F(kb, restart_after_kill_clears_stale_mount)
 	ASSERT_EQ(access(node, F_OK), 0);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
-	/* A dead server's mount. */
+	/* A dead server's mount (over io_uring, ECANCELED and then
+	 * ECONNABORTED while the kernel tears the dead rings down). */
 	EXPECT_EQ(statfs(dir, &sfs), -1);
-	EXPECT_EQ(errno, ENOTCONN);
+	EXPECT_TRUE(errno == ENOTCONN || errno == ECONNABORTED || errno == ECANCELED);
 	pid = raw_server(dir);
 	ASSERT_GT(pid, 0);
 	EXPECT_EQ(access(node, F_OK), 0);

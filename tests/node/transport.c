@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `vgpu dev --transport`: over io_uring the nodes are served from the
+ * rings (the server counts the requests they carried), auto falls back
+ * to the classic transport where io_uring cannot work, and forcing io_uring
+ * there fails before mounting, saying why: a kernel without it, or its
+ * enable_uring off for a server that is not root. The fuse module's
+ * parameter is read from VGPU_FUSE_URING_PARAM when set, so these cases
+ * run on files the test makes instead of the host's setting. (The node
+ * tier's FUSE suites run over both transports: tests/run.sh.)
+ */
+#include "harness.h"
+#include "node/devnode.h"
+
+#include <grp.h>
+
+#include "driver-shim/uapi_kbase.h"
+
+#define PARAM "/sys/module/fuse/parameters/enable_uring"
+#define NOBODY 65534u
+
+static struct proc_result run_dev(const char *const *args, char *const *env)
+{
+	char *argv[12] = { (char *)build_path("vgpu"), "dev" };
+	struct proc_result r;
+	int n = 2;
+
+	while (*args && n < 11)
+		argv[n++] = (char *)*args++;
+	argv[n] = NULL;
+	memset(&r, 0, sizeof(r));
+	if (proc_run(argv, env, NULL, NULL, 0, 30, &r))
+		r.status = -1;
+	return r;
+}
+
+/* The whole of @f (written by a server), as a string (caller frees). */
+static char *file_text(FILE *f)
+{
+	long len;
+	char *s;
+
+	fflush(f);
+	len = lseek(fileno(f), 0, SEEK_END);
+	s = calloc(1, len > 0 ? (size_t)len + 1 : 1);
+	if (s && len > 0 && pread(fileno(f), s, (size_t)len, 0) != len)
+		s[0] = 0;
+	return s;
+}
+
+/* Starts a server with @extra, its stderr into @err. */
+static int start_logged(struct devnode *d, const char *const *extra, FILE *err)
+{
+	int saved = dup(2), ret;
+
+	fflush(stderr);
+	dup2(fileno(err), 2);
+	ret = devnode_start(d, extra);
+	dup2(saved, 2);
+	close(saved);
+	return ret;
+}
+
+/* The node answers: kbase's version handshake and a context id. */
+static void use_mali(struct __test_metadata *_metadata, const struct devnode *d)
+{
+	struct kb_version_check v = { 11, 46 };
+	struct kb_set_flags fl = { 0 };
+	struct kb_get_context_id id = { 0 };
+	int fd = open(d->mali, O_RDWR);
+
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(ioctl(fd, KB_IOCTL_VERSION_CHECK, &v), 0);
+	EXPECT_EQ(v.major, 11);
+	EXPECT_EQ(ioctl(fd, KB_IOCTL_SET_FLAGS, &fl), 0);
+	EXPECT_EQ(ioctl(fd, KB_IOCTL_GET_CONTEXT_ID, &id), 0);
+	/* An unknown ioctl: the driver's errno, whatever the transport. */
+	EXPECT_EQ(ioctl(fd, _IO(0x80, 0x7f), 0), -1);
+	EXPECT_EQ(errno, ENOTTY);
+	close(fd);
+}
+
+TEST(transport_option_is_checked)
+{
+	const char *bad[] = { "--transport", "carrier-pigeon", "--mount", "/nonexistent/v", NULL };
+	const char *none[] = { "--mount", "/nonexistent/v", NULL };
+	char *env[] = { "VGPU_TRANSPORT=smoke", NULL };
+	char *help[] = { (char *)build_path("vgpu"), "help", "dev", NULL };
+	struct proc_result r;
+
+	if (access(build_path("vgpu"), X_OK))
+		SKIP(return, "vgpu binary not built");
+	r = run_dev(bad, NULL);
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NONNULL(strstr(r.err, "--transport wants classic, uring or auto"));
+	proc_result_free(&r);
+	r = run_dev(none, env);
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NONNULL(strstr(r.err, "VGPU_TRANSPORT wants classic, uring or auto"));
+	proc_result_free(&r);
+	ASSERT_EQ(proc_run(help, NULL, NULL, NULL, 0, 30, &r), 0);
+	EXPECT_NONNULL(strstr(r.out, "--transport classic|uring|auto"));
+	proc_result_free(&r);
+}
+
+/* A kernel without FUSE over io_uring has no enable_uring parameter. */
+TEST(forced_uring_without_kernel_support_fails)
+{
+	const char *args[] = { "--transport", "uring", "--mount", "/nonexistent/v", NULL };
+	char *env[] = { "VGPU_FUSE_URING_PARAM=/nonexistent/enable_uring", NULL };
+	struct proc_result r;
+
+	if (access(build_path("vgpu"), X_OK))
+		SKIP(return, "vgpu binary not built");
+	r = run_dev(args, env);
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NONNULL(strstr(r.err, "--transport uring: this kernel has no FUSE over io_uring"));
+	EXPECT_NONNULL(strstr(r.err, "/nonexistent/enable_uring"));
+	proc_result_free(&r);
+}
+
+/* enable_uring off, and a server that may not turn it on. */
+TEST(forced_uring_off_and_not_root_fails)
+{
+	char param[] = "/tmp/vgpu-param-XXXXXX", envp[64], *text;
+	char *argv[] = { (char *)build_path("vgpu"), "dev", "--transport", "uring",
+			 "--mount", "/nonexistent/v", NULL };
+	FILE *err;
+	size_t len;
+	int fd, status;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		SKIP(return, "switching to another uid needs root");
+	if (access(build_path("vgpu"), X_OK))
+		SKIP(return, "vgpu binary not built");
+	fd = mkstemp(param);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(write(fd, "N\n", 2), 2);
+	fchmod(fd, 0644);
+	close(fd);
+	snprintf(envp, sizeof(envp), "VGPU_FUSE_URING_PARAM=%s", param);
+	err = tmpfile();
+	ASSERT_NONNULL(err);
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+		    setresuid(NOBODY, NOBODY, NOBODY))
+			_exit(126);
+		dup2(null, 1);
+		dup2(fileno(err), 2);
+		putenv(envp);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		unlink(param);
+		fclose(err);
+		SKIP(return, "uid %u cannot run %s", NOBODY, argv[0]);
+	}
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+	text = file_text(err);
+	ASSERT_NONNULL(text);
+	EXPECT_NONNULL(strstr(text, "--transport uring: FUSE over io_uring is off"));
+	EXPECT_NONNULL(strstr(text, "only root can turn it on"));
+	free(text);
+	/* Left as it was. */
+	text = read_file(param, &len);
+	EXPECT_TRUE(text && text[0] == 'N');
+	free(text);
+	unlink(param);
+	fclose(err);
+}
+
+/* Root turns it on, and says so (the mount then fails: it stops there). */
+TEST(root_turns_enable_uring_on)
+{
+	char param[] = "/tmp/vgpu-param-XXXXXX", envp[64], *text;
+	const char *args[] = { "--transport", "uring", "--mount", "/nonexistent/v", NULL };
+	char *env[] = { envp, NULL };
+	struct proc_result r;
+	size_t len;
+	int fd;
+
+	if (geteuid() != 0)
+		SKIP(return, "turning enable_uring on needs root");
+	if (access(build_path("vgpu"), X_OK))
+		SKIP(return, "vgpu binary not built");
+	fd = mkstemp(param);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(write(fd, "N\n", 2), 2);
+	close(fd);
+	snprintf(envp, sizeof(envp), "VGPU_FUSE_URING_PARAM=%s", param);
+	r = run_dev(args, env);
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NONNULL(strstr(r.err, "turned FUSE over io_uring on"));
+	proc_result_free(&r);
+	text = read_file(param, &len);
+	EXPECT_TRUE(text && text[0] == 'Y');
+	free(text);
+	unlink(param);
+}
+
+/* auto where io_uring cannot work: the classic transport, said once. */
+TEST(auto_falls_back_to_classic)
+{
+	const char *extra[] = { "--transport", "auto", NULL };
+	struct devnode d;
+	const char *why = devnode_unavailable();
+	char *text;
+	FILE *err;
+
+	if (why)
+		SKIP(return, "%s", why);
+	err = tmpfile();
+	ASSERT_NONNULL(err);
+	setenv("VGPU_FUSE_URING_PARAM", "/nonexistent/enable_uring", 1);
+	ASSERT_EQ(start_logged(&d, extra, err), 0);
+	unsetenv("VGPU_FUSE_URING_PARAM");
+	use_mali(_metadata, &d);
+	EXPECT_EQ(devnode_stop(&d), 0);
+	text = file_text(err);
+	ASSERT_NONNULL(text);
+	EXPECT_NONNULL(strstr(text, "transport classic: this kernel has no FUSE over io_uring"));
+	EXPECT_NULL(strstr(text, "io_uring served"));
+	free(text);
+	fclose(err);
+}
+
+/* The number in "io_uring served N requests", or -1. */
+static long served(const char *text)
+{
+	const char *p = strstr(text, "io_uring served ");
+
+	return p ? strtol(p + 16, NULL, 10) : -1;
+}
+
+/* Forced io_uring: the requests of a client travel through the rings. */
+TEST(uring_serves_the_nodes)
+{
+	const char *extra[] = { "--transport", "uring", NULL };
+	struct devnode d;
+	const char *why = devnode_unavailable();
+	char *text, *stats;
+	FILE *err;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (access(PARAM, F_OK))
+		SKIP(return, "this kernel has no FUSE over io_uring (no %s)", PARAM);
+	err = tmpfile();
+	ASSERT_NONNULL(err);
+	ASSERT_EQ(start_logged(&d, extra, err), 0);
+	use_mali(_metadata, &d);
+	stats = devnode_stats(&d);
+	EXPECT_GE(json_num(stats, "opens"), 1);
+	free(stats);
+	EXPECT_EQ(devnode_stop(&d), 0);
+	text = file_text(err);
+	ASSERT_NONNULL(text);
+	EXPECT_NONNULL(strstr(text, "transport io_uring: "));
+	/* At least the open, four ioctls, the stats file's open and read. */
+	EXPECT_GE(served(text), 7);
+	free(text);
+	fclose(err);
+}
+
+/* The classic transport never reaches io_uring. */
+TEST(classic_stays_off_io_uring)
+{
+	const char *extra[] = { "--transport", "classic", NULL };
+	struct devnode d;
+	const char *why = devnode_unavailable();
+	char *text;
+	FILE *err;
+
+	if (why)
+		SKIP(return, "%s", why);
+	err = tmpfile();
+	ASSERT_NONNULL(err);
+	ASSERT_EQ(start_logged(&d, extra, err), 0);
+	use_mali(_metadata, &d);
+	EXPECT_EQ(devnode_stop(&d), 0);
+	text = file_text(err);
+	ASSERT_NONNULL(text);
+	EXPECT_NULL(strstr(text, "io_uring"));
+	free(text);
+	fclose(err);
+}
+
+TEST_HARNESS_MAIN
