@@ -5,8 +5,8 @@
  * u-interleaved: nearest and linear (8 taps in 3D) under each wrap mode
  * of the third coordinate, layers clamped to the array and never
  * blended, integer formats nearest; linear filtering of integers, 16-bit
- * integer results, cube maps and a lookup of another dimension than the
- * texture's fault. Expected values come from a plain-C sampler written
+ * integer results and lookups of another dimension than the texture's
+ * (a cube map's, a 2D texture's) fault. Expected values come from a plain-C sampler written
  * here (doubles, floor, modulo). Coordinates sit on quarter texels and
  * texels hold small integers, so 8-bit weights and f32 sums are exact
  * and the results are compared bit for bit.
@@ -253,7 +253,7 @@ TEST(integer_lookups_nearest_and_refusals)
 	} refused[] = {
 		{ 14, false, 3 }, /* linear filtering of integers */
 		{ 12, true, 3 },  /* 16-bit integer results */
-		{ 14, true, 0 },  /* a cube map */
+		{ 14, true, 0 },  /* a 3D lookup of a cube map */
 		{ 14, true, 2 },  /* a 3D lookup of a 2D texture */
 	};
 	struct trun *t = trun_new();
