@@ -75,9 +75,25 @@ int bi_afbc_locate(const uint8_t hdr[BI_AFBC_HEADER], unsigned bpp,
 	return 0;
 }
 
-bool bi_afbc_fits(uint64_t header, uint64_t body, uint32_t stride, unsigned bpp)
+uint64_t bi_afbc_header_index(uint32_t sx, uint32_t sy, uint32_t stride, bool tiled)
 {
-	uint64_t last = bi_afbc_body(0, (uint64_t)4096 * (stride + 1), bpp);
+	uint64_t in_tile = 0;
+
+	if (!tiled)
+		return (uint64_t)sy * stride + sx;
+	for (unsigned i = 0; i < 3; i++)
+		in_tile |= ((sx >> i) & 1u) << (2 * i) | ((sy >> i) & 1u) << (2 * i + 1);
+	return (uint64_t)(sy & ~(BI_AFBC_TILE - 1u)) * stride +
+	       (uint64_t)(sx / BI_AFBC_TILE) * BI_AFBC_TILE * BI_AFBC_TILE + in_tile;
+}
+
+bool bi_afbc_fits(uint64_t header, uint64_t body, uint32_t stride, bool tiled,
+		  unsigned bpp)
+{
+	/* a tile row spans whole tiles, whatever the stride says */
+	uint64_t row = tiled ? (stride + BI_AFBC_TILE - 1ull) / BI_AFBC_TILE * BI_AFBC_TILE
+			     : stride;
+	uint64_t last = bi_afbc_body(0, (uint64_t)4096 * (row + 1), bpp);
 
 	return body >= header && body - header + last <= 0xffffffffu;
 }

@@ -2,7 +2,10 @@
 /*
  * Arm Framebuffer Compression as Bifrost v6/v7 render targets and
  * textures use it: 16 x 16 pixel superblocks, each with a 16-byte header
- * in a row-major header array (a row every "row stride" superblocks).
+ * in a header array: row-major (a row every "row stride" superblocks), or
+ * with tiled headers (v7, AFBC's "tiled layout") grouped in tiles of 8 x 8
+ * superblocks, the tiles row-major (a row of tiles every 8 row strides)
+ * and the 64 headers of a tile in Morton order, x in the even bits.
  * A header holds the byte offset of the superblock's body from the start
  * of the header array (bytes 0-3), then sixteen 6-bit sizes, one per 4 x
  * 4 subblock, little-endian from bit 32, in the subblocks' storage order.
@@ -25,6 +28,7 @@
 #define BI_AFBC_SB 16      /* superblock edge, pixels */
 #define BI_AFBC_HEADER 16  /* header bytes per superblock */
 #define BI_AFBC_SUB_UNCOMPRESSED 1
+#define BI_AFBC_TILE 8     /* superblocks a side of a tile of headers */
 
 /* Encodes the 256 pixels @px (raster order, @bpp bytes each) of one
  * superblock whose body lies @body_offset bytes after the header array:
@@ -39,11 +43,17 @@ void bi_afbc_encode(const uint8_t *px, unsigned bpp, uint32_t body_offset,
 int bi_afbc_locate(const uint8_t hdr[BI_AFBC_HEADER], unsigned bpp,
 		   unsigned x, unsigned y, uint64_t *off);
 
+/* The number of superblock (@sx, @sy) in the header array, @stride
+ * superblocks a row, its headers row-major or @tiled (the header comment):
+ * its header is that many headers into the array. */
+uint64_t bi_afbc_header_index(uint32_t sx, uint32_t sy, uint32_t stride, bool tiled);
+
 /* Whether every superblock's body offset (32 bits, from header array
  * @header) reaches it, bodies of @bpp-byte pixels from @body, @stride
- * superblocks a header row, for any of the 4096 rows a surface may
- * have. */
-bool bi_afbc_fits(uint64_t header, uint64_t body, uint32_t stride, unsigned bpp);
+ * superblocks a header row (@tiled headers or not), for any of the 4096
+ * rows a surface may have. */
+bool bi_afbc_fits(uint64_t header, uint64_t body, uint32_t stride, bool tiled,
+		  unsigned bpp);
 
 /* Superblock number @sb's body address, bodies from @body placed as a
  * sparse buffer places them (afbc.h's header comment). */

@@ -32,7 +32,7 @@ static int afbc_read(struct vgpu_as *as, const struct bi_rt *rt, unsigned x,
 		     unsigned y, unsigned len, uint8_t *mem)
 {
 	const unsigned n = rt->wbytes;
-	uint64_t sb = (uint64_t)(y / BI_AFBC_SB) * rt->afbc_stride + x / BI_AFBC_SB;
+	uint64_t sb = bi_rt_afbc_sb(rt, x, y);
 	uint8_t hdr[BI_AFBC_HEADER];
 	uint64_t off;
 

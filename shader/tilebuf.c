@@ -37,11 +37,11 @@ static const struct internal_fmt writeback_fmts[32] = {
  * subblock holds its pixels untransformed, so it changes nothing here. */
 #define AFBC_YTR (1u << 17)
 
-static bool afbc_fits(const uint32_t *f, unsigned bytes)
+static bool afbc_fits(const uint32_t *f, bool tiled, unsigned bytes)
 {
 	return bi_afbc_fits(f[BI_RT_AFBC_HEADER_LO] | (uint64_t)f[BI_RT_AFBC_HEADER_HI] << 32,
 			    f[BI_RT_BASE_LO] | (uint64_t)f[BI_RT_BASE_HI] << 32,
-			    f[BI_RT_AFBC_STRIDE], bytes);
+			    f[BI_RT_AFBC_STRIDE], tiled, bytes);
 }
 
 int bi_rt_decode(enum bi_arch arch, const uint32_t *w, struct bi_rt *rt,
@@ -55,6 +55,11 @@ int bi_rt_decode(enum bi_arch arch, const uint32_t *w, struct bi_rt *rt,
 	rt->base = f[BI_RT_BASE_LO] | (uint64_t)f[BI_RT_BASE_HI] << 32;
 	rt->row_stride = f[BI_RT_ROW_STRIDE];
 	rt->block = (uint8_t)bi_block_of(arch, f[BI_RT_BLOCK]);
+	/* tiled headers change only where a superblock's header is */
+	if (rt->block == BI_BLOCK_AFBC_TILED) {
+		rt->block = BI_BLOCK_AFBC;
+		rt->afbc_tiled = true;
+	}
 	rt->write = f[BI_RT_WRITE] && rt->block != BI_BLOCK_NO_WRITE;
 	rt->clean_write = f[BI_RT_CLEAN_WRITE];
 	in = &internal_fmts[f[BI_RT_INTERNAL]];
@@ -69,8 +74,11 @@ int bi_rt_decode(enum bi_arch arch, const uint32_t *w, struct bi_rt *rt,
 	else if (rt->write && rt->block == BI_BLOCK_AFBC &&
 		 (f[BI_RT_AFBC_FLAGS] & ~AFBC_YTR))
 		*why = "AFBC write-back with these flags (wide or split blocks)";
-	else if (rt->write && rt->block == BI_BLOCK_AFBC && !afbc_fits(f, out->bytes))
+	else if (rt->write && rt->block == BI_BLOCK_AFBC &&
+		 !afbc_fits(f, rt->afbc_tiled, out->bytes))
 		*why = "an AFBC body not within 4 GiB after its header";
+	else if (rt->write && rt->afbc_tiled && out->bytes > 4)
+		*why = "AFBC tiled headers of pixels over 32 bits (tiles of 4 x 4)";
 	else if (rt->write && rt->block != BI_BLOCK_LINEAR &&
 		 rt->block != BI_BLOCK_U_INTERLEAVED && rt->block != BI_BLOCK_AFBC)
 		*why = "this block format";
@@ -102,6 +110,12 @@ static unsigned u_order(unsigned x, unsigned y)
 		u |= ((y >> i) & 1) << (2 * i + 1);
 	}
 	return u;
+}
+
+uint64_t bi_rt_afbc_sb(const struct bi_rt *rt, unsigned x, unsigned y)
+{
+	return bi_afbc_header_index(x / BI_AFBC_SB, y / BI_AFBC_SB, rt->afbc_stride,
+				    rt->afbc_tiled);
 }
 
 uint64_t bi_rt_offset(const struct bi_rt *rt, unsigned x, unsigned y)
@@ -162,7 +176,7 @@ static int afbc_write(struct vgpu_as *as, struct bi_tile *t, unsigned i,
 		      const struct bi_rt *rt)
 {
 	const unsigned n = rt->wbytes, sb_bytes = BI_TILE * BI_TILE * n;
-	uint64_t sb = (uint64_t)(t->y0 / BI_TILE) * rt->afbc_stride + t->x0 / BI_TILE;
+	uint64_t sb = bi_rt_afbc_sb(rt, t->x0, t->y0);
 	uint64_t body = bi_afbc_body(rt->base, sb, n);
 	uint8_t hdr[BI_AFBC_HEADER];
 

@@ -36,6 +36,7 @@ struct bi_rt {
 	uint8_t clear[BI_PIXEL_MAX];
 	uint64_t afbc_header;  /* AFBC: the header array; the body at base */
 	uint32_t afbc_stride;  /* AFBC: superblocks per header row */
+	bool afbc_tiled;       /* AFBC: headers in tiles (afbc.h) */
 };
 
 /* The pixels of one tile of every render target. */
@@ -62,6 +63,11 @@ int bi_rt_decode(enum bi_arch arch, const uint32_t *w, struct bi_rt *rt,
 
 /* The byte offset of pixel (@x, @y) from @rt's base. */
 uint64_t bi_rt_offset(const struct bi_rt *rt, unsigned x, unsigned y);
+
+/* AFBC: the number of the superblock holding pixel (@x, @y) of @rt, its
+ * header that many headers into the array, its body as many superblocks
+ * into the body (bi_afbc_body). */
+uint64_t bi_rt_afbc_sb(const struct bi_rt *rt, unsigned x, unsigned y);
 
 /* Starts tile (@x0, @y0): every render target at its clear colour, no
  * pixel drawn yet. */

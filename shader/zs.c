@@ -62,6 +62,10 @@ static const char *layout(enum bi_arch arch, uint32_t block, uint32_t msaa,
 {
 	os_memset(rt, 0, sizeof(*rt));
 	rt->block = (uint8_t)bi_block_of(arch, block);
+	if (rt->block == BI_BLOCK_AFBC_TILED) {
+		rt->block = BI_BLOCK_AFBC;
+		rt->afbc_tiled = true;
+	}
 	rt->base = base;
 	rt->row_stride = stride;
 	rt->wbytes = (uint8_t)bytes;
@@ -87,7 +91,8 @@ static const char *afbc_layout(const uint32_t *ext, bool separate_s, struct bi_r
 		return "a stencil buffer beside an AFBC depth buffer";
 	if (a[A_FLAGS])
 		return "AFBC depth buffers with these flags";
-	if (!bi_afbc_fits(rt->afbc_header, rt->base, rt->afbc_stride, rt->wbytes))
+	if (!bi_afbc_fits(rt->afbc_header, rt->base, rt->afbc_stride, rt->afbc_tiled,
+			  rt->wbytes))
 		return "an AFBC body not within 4 GiB after its header";
 	return NULL;
 }
@@ -153,12 +158,6 @@ static bool combined_s(const struct bi_zs *zs)
 	return zs->zs_format == ZS_D24S8;
 }
 
-/* Tile @t's superblock of AFBC buffer @b. */
-static uint64_t tile_sb(const struct bi_rt *b, const struct bi_tile *t)
-{
-	return (uint64_t)(t->y0 / BI_AFBC_SB) * b->afbc_stride + t->x0 / BI_AFBC_SB;
-}
-
 /* Depth buffer @b's pixel (@x, @y) into @v; @hdr: its superblock's
  * header if AFBC. 0, or -1 after a fault or on a compressed subblock. */
 static int read_z(struct vgpu_as *as, const struct bi_rt *b, const uint8_t *hdr,
@@ -193,8 +192,8 @@ int bi_zs_begin(struct vgpu_as *as, const struct bi_zs *zs, struct bi_tile *t)
 	if (!zs->z_preload && !zs->s_preload)
 		return 0;
 	if (zread && zb->block == BI_BLOCK_AFBC &&
-	    vgpu_as_read(as, zb->afbc_header + tile_sb(zb, t) * BI_AFBC_HEADER, hdr,
-			 sizeof(hdr)))
+	    vgpu_as_read(as, zb->afbc_header + bi_rt_afbc_sb(zb, t->x0, t->y0) * BI_AFBC_HEADER,
+			 hdr, sizeof(hdr)))
 		return -1;
 	for (unsigned p = 0; p < BI_TILE * BI_TILE; p++) {
 		unsigned x = t->x0 + p % BI_TILE, y = t->y0 + p / BI_TILE;
@@ -229,7 +228,7 @@ static int afbc_write(struct vgpu_as *as, const struct bi_zs *zs, struct bi_tile
 {
 	const struct bi_rt *zb = &zs->zbuf;
 	const unsigned n = zb->wbytes;
-	uint64_t sb = tile_sb(zb, t), body = bi_afbc_body(zb->base, sb, n);
+	uint64_t sb = bi_rt_afbc_sb(zb, t->x0, t->y0), body = bi_afbc_body(zb->base, sb, n);
 	uint8_t hdr[BI_AFBC_HEADER];
 
 	for (unsigned p = 0; p < BI_TILE * BI_TILE; p++) {

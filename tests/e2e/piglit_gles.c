@@ -175,14 +175,18 @@ DRAW(es310_cs_image_atomic, "shader_runner_gles3",
 DRAW(xfb_change_objects_while_paused, "arb_transform_feedback2-change-objects-while-paused_gles3")
 DRAW(xfb_structs_no_fs, "ext_transform_feedback-structs_gles3", "basic-struct", "run-no-fs")
 
-/* The G52: a float FBO, clears, compute and transform feedback (its
- * draws to the default 8-bit colour buffers fault: their block format is
- * not modelled yet). */
+/* The G52: a float FBO, clears, compute and transform feedback; draws
+ * to 8-bit colour buffers, which Mesa makes AFBC with tiled headers there
+ * (read back by sampling them), varyings, float textures. */
 DRAW_G52(g52_color_buffer_float, "ext_color_buffer_float-draw_gles3")
 DRAW_G52(g52_clear_texture_max_level, "ext_clear_texture-clear-max-level")
 DRAW_G52(g52_es310_cs_image_atomic, "shader_runner_gles3",
 	 "tests/spec/glsl-es-3.10/execution/cs-image-atomic-if-else.shader_test")
 DRAW_G52(g52_xfb_change_objects_while_paused,
 	 "arb_transform_feedback2-change-objects-while-paused_gles3")
+DRAW_G52(g52_es300_sanity, "shader_runner_gles3", ES300 "execution/sanity.shader_test")
+DRAW_G52(g52_es300_varying_struct_basic, "shader_runner_gles3",
+	 ES300 "execution/varying-struct-basic.shader_test")
+DRAW_G52(g52_texture_float, "oes_texture_float")
 
 TEST_HARNESS_MAIN

@@ -3,8 +3,9 @@
  * AFBC superblocks (shader/afbc.h): the encoder's output against the
  * layout (body offset, 6-bit subblock sizes, subblock storage order),
  * the decoder's reading of it pixel for pixel, of solid-colour and of
- * partly compressed superblocks, and the render target descriptor's
- * AFBC checks.
+ * partly compressed superblocks, where a superblock's header is (row-major
+ * or in v7's tiles of 8 x 8 superblocks), and the render target
+ * descriptor's AFBC checks.
  */
 #include "harness.h"
 #include "shader/afbc.h"
@@ -103,6 +104,29 @@ TEST(compressed_subblocks_refused_and_skipped)
 	EXPECT_EQ(off, 1000u + 20 + (1 * 4 + 1) * 4);
 }
 
+/* Header numbers as the tiled layout places them, by hand: tiles of 8 x 8
+ * superblocks row-major, a tile's superblocks in Morton order (x in bit
+ * 0, y in bit 1, x in bit 2, ...). */
+TEST(header_index_row_major_or_tiled)
+{
+	static const struct {
+		uint32_t sx, sy;
+		uint64_t tiled;
+	} cases[] = {
+		{ 0, 0, 0 },   { 1, 0, 1 },   { 0, 1, 2 },   { 1, 1, 3 },
+		{ 2, 0, 4 },   { 3, 1, 7 },   { 0, 2, 8 },   { 5, 3, 27 },
+		{ 7, 7, 63 },  { 8, 0, 64 },  { 9, 1, 67 },  { 15, 7, 127 },
+		{ 0, 8, 128 }, { 8, 8, 192 }, { 9, 10, 128 + 64 + 9 },
+	};
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		EXPECT_EQ(bi_afbc_header_index(cases[i].sx, cases[i].sy, 16, true),
+			  cases[i].tiled);
+		EXPECT_EQ(bi_afbc_header_index(cases[i].sx, cases[i].sy, 16, false),
+			  cases[i].sy * 16ull + cases[i].sx);
+	}
+}
+
 /* An RGBA8 render target descriptor (v6) in AFBC with @flags. */
 static void afbc_rt(uint32_t *w, uint64_t header, uint64_t body, uint32_t flags)
 {
@@ -137,6 +161,30 @@ TEST(rt_decode_afbc)
 	afbc_rt(w, 0x10000, 0x8000, 0);
 	EXPECT_EQ(bi_rt_decode(BI_ARCH_V6, w, &rt, &why), -1);
 	EXPECT_NONNULL(strstr(why, "AFBC body"));
+}
+
+/* v7's block formats 12 and 13: AFBC, its headers row-major or tiled;
+ * tiles of 64-bit pixels (4 x 4 superblocks) are refused. */
+TEST(rt_decode_afbc_tiled_v7)
+{
+	uint32_t w[BI_RT_BYTES / 4];
+	struct bi_rt rt;
+	const char *why;
+
+	afbc_rt(w, 0x10000, 0x20000, 0);
+	ASSERT_EQ(bi_rt_decode(BI_ARCH_V7, w, &rt, &why), 0);
+	EXPECT_EQ(rt.block, BI_BLOCK_AFBC);
+	EXPECT_FALSE(rt.afbc_tiled);
+	w[1] = (w[1] & ~(0xfu << 8)) | 13u << 8;
+	ASSERT_EQ(bi_rt_decode(BI_ARCH_V7, w, &rt, &why), 0);
+	EXPECT_EQ(rt.block, BI_BLOCK_AFBC);
+	EXPECT_TRUE(rt.afbc_tiled);
+	/* pixel (40, 20) is in superblock (2, 1): header 6 of the first tile */
+	EXPECT_EQ(bi_rt_afbc_sb(&rt, 40, 20), 6u);
+	w[0] = 35u << 26;                             /* internal RAW64 */
+	w[1] = (w[1] & ~(0x1fu << 3)) | 5u << 3;      /* 8-byte raw write-back */
+	EXPECT_EQ(bi_rt_decode(BI_ARCH_V7, w, &rt, &why), -1);
+	EXPECT_NONNULL(strstr(why, "32 bits"));
 }
 
 TEST_HARNESS_MAIN
