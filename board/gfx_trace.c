@@ -4,19 +4,28 @@
  * end adds to its graphics statistics (a draw's vertices and primitives,
  * a frame's tiles and fragments) becomes a span on the trace, with the
  * same counts the statistics document's "graphics" jobs hold, so the two
- * can be read side by side. The driver drops them unless it is tracing.
+ * can be read side by side. A frame's span also holds its fragments by
+ * draw ("by_draw": each draw descriptor's, the "dcd" of the draw's span;
+ * a frame shader's, such as a preload's, matches no draw). The driver
+ * drops them unless it is tracing.
  */
 #include "board/board_priv.h"
 #include "shader/compute.h"
 #include "shader/gfx_stats.h"
 
 static const char *const draw_keys[] = {
-	"seq", "job_va", "exception", "vertices", "prims_in", "prims_culled",
+	"seq", "job_va", "exception", "dcd", "vertices", "prims_in", "prims_culled",
 	"prims_drawn", "heap_bytes",
 };
 static const char *const frame_keys[] = {
 	"seq", "job_va", "exception", "tiles", "fragments", "covered_pixels",
 };
+static const char *const by_draw_keys[] = { "dcd", "fragments" };
+
+/* The by-draw list goes to the trace as pairs of values as it is. */
+_Static_assert(sizeof(struct bi_gfx_draw_frags) == 2 * sizeof(uint64_t) &&
+	       __builtin_offsetof(struct bi_gfx_draw_frags, fragments) == sizeof(uint64_t),
+	       "bi_gfx_draw_frags is a pair of counts");
 
 static void on_record(void *priv, const struct bi_gfx_record *r)
 {
@@ -27,15 +36,17 @@ static void on_record(void *priv, const struct bi_gfx_record *r)
 		const uint64_t v[] = { r->seq, r->job_va, r->exception, c->tiles,
 				       c->fragments, c->covered };
 
-		shim_trace_gfx(b->dev, true, r->start_ns, r->end_ns, OS_ARRAY_SIZE(v),
-			       frame_keys, v);
+		shim_trace_gfx(b->dev, true, r->start_ns, r->end_ns, &(struct shim_trace_counts){
+			.n = OS_ARRAY_SIZE(v), .keys = frame_keys, .vals = v,
+			.list_name = "by_draw", .list_keys = by_draw_keys,
+			.list = r->by_draw ? &r->by_draw[0].dcd : NULL, .nlist = r->nby_draw });
 	} else {
-		const uint64_t v[] = { r->seq, r->job_va, r->exception, c->vertices,
+		const uint64_t v[] = { r->seq, r->job_va, r->exception, r->dcd, c->vertices,
 				       c->prims_in, c->prims_culled, c->prims_drawn,
 				       c->heap_bytes };
 
-		shim_trace_gfx(b->dev, false, r->start_ns, r->end_ns, OS_ARRAY_SIZE(v),
-			       draw_keys, v);
+		shim_trace_gfx(b->dev, false, r->start_ns, r->end_ns, &(struct shim_trace_counts){
+			.n = OS_ARRAY_SIZE(v), .keys = draw_keys, .vals = v });
 	}
 }
 

@@ -221,12 +221,23 @@ int64_t shim_fobj_llseek(struct shim_fobj *o, int64_t off, int whence);
 int shim_trace_start(struct shim_dev *dev);
 /* A graphics job's figures (the board's, from the shader back end) on the
  * GPU's "draws" track, or with @frame its "frames" track: a span from
- * @t0_ns to @t1_ns (os_time_ns) whose arguments are @n (at most
- * SHIM_TRACE_ARGS) counts, named by @keys (strings that outlive the
- * trace). Nothing when not recording. */
+ * @t0_ns to @t1_ns (os_time_ns) whose arguments are @c's counts. Nothing
+ * when not recording. Names are strings that outlive the trace. */
 #define SHIM_TRACE_ARGS 10
+struct shim_trace_counts {
+	unsigned n;                /* at most SHIM_TRACE_ARGS */
+	const char *const *keys;   /* @n names */
+	const uint64_t *vals;      /* @n counts */
+	/* and an argument @list_name (when @nlist): an array of @nlist
+	 * objects, each of two counts named by @list_keys, from @list's
+	 * pairs of values */
+	const char *list_name;
+	const char *const *list_keys;
+	const uint64_t *list;
+	unsigned nlist;
+};
 void shim_trace_gfx(struct shim_dev *dev, bool frame, uint64_t t0_ns, uint64_t t1_ns,
-		    unsigned n, const char *const *keys, const uint64_t *vals);
+		    const struct shim_trace_counts *c);
 void shim_trace_write(struct shim_dev *dev,
 		      void (*emit)(void *priv, const char *s, size_t n), void *priv);
 

@@ -21,6 +21,7 @@
 #define TRACE_DRAW_TID 17
 #define TRACE_FRAME_TID 18
 #define TRACE_MAX_GFX (1u << 16)
+#define TRACE_MAX_PAIRS (1u << 18)
 
 struct trace_ev {
 	uint64_t ts_ns, dur_ns;
@@ -37,6 +38,14 @@ struct trace_gfx {
 	uint64_t vals[SHIM_TRACE_ARGS];
 	unsigned n;
 	bool frame;
+	/* its list: pairs[pair0 .. pair0 + npairs) */
+	const char *list_name;
+	const char *const *list_keys;
+	unsigned pair0, npairs;
+};
+
+struct trace_pair {
+	uint64_t v[2];
 };
 
 struct shim_trace {
@@ -47,6 +56,8 @@ struct shim_trace {
 	unsigned nf, capf;
 	struct trace_gfx *gfx;
 	unsigned ng, capg;
+	struct trace_pair *pairs;
+	unsigned np, capp;
 };
 
 int shim_trace_start(struct shim_dev *dev)
@@ -134,8 +145,28 @@ void shim_trace_fault(struct shim_dev *dev, const struct shim_fault *f)
 	t->faults[t->nf++] = *f;
 }
 
+/* Keeps @c's list after the pairs so far, as much of it as there is room
+ * for; the pairs kept. Called with dev->stat_lock held. */
+static unsigned trace_pairs(struct shim_trace *t, const struct shim_trace_counts *c)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nlist; i++) {
+		struct trace_pair *p = trace_room(t->pairs, t->np, &t->capp, sizeof(*p), 256,
+						  TRACE_MAX_PAIRS);
+
+		if (!p) {
+			t->dropped++;
+			break;
+		}
+		t->pairs = p;
+		t->pairs[t->np++] = (struct trace_pair){ { c->list[2 * i], c->list[2 * i + 1] } };
+	}
+	return i;
+}
+
 void shim_trace_gfx(struct shim_dev *dev, bool frame, uint64_t t0_ns, uint64_t t1_ns,
-		    unsigned n, const char *const *keys, const uint64_t *vals)
+		    const struct shim_trace_counts *c)
 {
 	struct shim_trace *t;
 	struct trace_gfx *g;
@@ -154,9 +185,13 @@ void shim_trace_gfx(struct shim_dev *dev, bool frame, uint64_t t0_ns, uint64_t t
 	g->ts_ns = t0_ns;
 	g->dur_ns = t1_ns - OS_MIN(t0_ns, t1_ns);
 	g->frame = frame;
-	g->keys = keys;
-	g->n = OS_MIN(n, (unsigned)SHIM_TRACE_ARGS);
-	os_memcpy(g->vals, vals, g->n * sizeof(*vals));
+	g->keys = c->keys;
+	g->n = OS_MIN(c->n, (unsigned)SHIM_TRACE_ARGS);
+	os_memcpy(g->vals, c->vals, g->n * sizeof(*c->vals));
+	g->list_name = c->list_name;
+	g->list_keys = c->list_keys;
+	g->pair0 = t->np;
+	g->npairs = trace_pairs(t, c);
 out:
 	os_mutex_unlock(dev->stat_lock);
 }
@@ -192,8 +227,19 @@ static void trace_write_gfx(const struct shim_trace *t,
 			n += os_snprintf(line + n, sizeof(line) - (size_t)n, "%s\"%.32s\": %llu",
 					 k ? ", " : "", g->keys[k],
 					 (unsigned long long)g->vals[k]);
-		n += os_snprintf(line + n, sizeof(line) - (size_t)n, "}}");
+		if (g->npairs)
+			n += os_snprintf(line + n, sizeof(line) - (size_t)n, "%s\"%.32s\": [",
+					 g->n ? ", " : "", g->list_name);
 		emit(priv, line, (size_t)OS_MIN(n, (int)sizeof(line) - 1));
+		for (unsigned k = 0; k < g->npairs; k++) {
+			const struct trace_pair *p = &t->pairs[g->pair0 + k];
+
+			n = os_snprintf(line, sizeof(line), "%s{\"%.32s\": %llu, \"%.32s\": %llu}",
+					k ? ", " : "", g->list_keys[0], (unsigned long long)p->v[0],
+					g->list_keys[1], (unsigned long long)p->v[1]);
+			emit(priv, line, (size_t)OS_MIN(n, (int)sizeof(line) - 1));
+		}
+		emit(priv, g->npairs ? "]}}" : "}}", g->npairs ? 3 : 2);
 	}
 }
 
@@ -250,6 +296,7 @@ void shim_trace_write(struct shim_dev *dev,
 	trace_write_gfx(t, emit, priv);
 	emit(priv, SHIM_TJ_END, sizeof(SHIM_TJ_END) - 1);
 	os_free(t->gfx);
+	os_free(t->pairs);
 	os_free(t->faults);
 	os_free(t->ev);
 	os_free(t);

@@ -178,12 +178,16 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 		}
 	}
 	vgpu_job_event(job, VGPU_EV_TASKS, 0, tiles);
-	if (g->stats)
-		bi_gfx_stats_add(g->stats, &(struct bi_gfx_record){
+	if (g->stats) {
+		struct bi_gfx_record rec = {
 			.job_va = vgpu_job_info(job)->va, .frame = true, .exception = exc,
 			.start_ns = g->start_ns,
 			.c = { .tiles = tiles, .fragments = bi_raster_fragments(r),
-			       .covered = covered } });
+			       .covered = covered } };
+
+		rec.nby_draw = bi_raster_draw_frags(r, &rec.by_draw);
+		bi_gfx_stats_add(g->stats, &rec);
+	}
 	if (exc == MALI_EXC_DONE)
 		bi_frame_report(g->frames, &(struct bi_frame){
 			.width = f->fb[BI_FB_WIDTH], .height = f->fb[BI_FB_HEIGHT],

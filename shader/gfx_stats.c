@@ -41,6 +41,8 @@ void bi_gfx_stats_add(struct bi_gfx_stats *s, const struct bi_gfx_record *r)
 		s->draws++;
 	sum(&s->total, &r->c);
 	s->log[(rec.seq - 1) % BI_GFX_LOG] = rec;
+	s->log[(rec.seq - 1) % BI_GFX_LOG].by_draw = NULL;
+	s->log[(rec.seq - 1) % BI_GFX_LOG].nby_draw = 0;
 	os_mutex_unlock(s->lock);
 	if (s->on_add)
 		s->on_add(s->on_add_priv, &rec);
@@ -83,9 +85,10 @@ void bi_gfx_stats_json(struct bi_gfx_stats *s, struct bi_text *t)
 		const struct bi_gfx_record *r = &s->log[(i - 1) % BI_GFX_LOG];
 
 		bi_text_printf(t, "%s\n      {\"seq\": %llu, \"kind\": \"%s\", \"job_va\": %llu, "
-			       "\"exception\": %u, ", i > first ? "," : "",
+			       "\"exception\": %u, \"dcd\": %llu, ", i > first ? "," : "",
 			       (unsigned long long)r->seq, r->frame ? "frame" : "draw",
-			       (unsigned long long)r->job_va, r->exception);
+			       (unsigned long long)r->job_va, r->exception,
+			       (unsigned long long)r->dcd);
 		counts_json(&r->c, t);
 		bi_text_printf(t, "}");
 	}

@@ -23,6 +23,12 @@ struct bi_gfx_counts {
 	uint64_t covered;      /* pixels some draw wrote (overdraw: fragments / covered) */
 };
 
+/* A frame's fragments of one draw: the primitives naming draw descriptor
+ * @dcd (a draw's, or a frame shader's). */
+struct bi_gfx_draw_frags {
+	uint64_t dcd, fragments;
+};
+
 #define BI_GFX_LOG 16
 
 struct bi_gfx_record {
@@ -31,7 +37,12 @@ struct bi_gfx_record {
 	bool frame;      /* a FRAGMENT job, else a draw */
 	uint32_t exception;
 	uint64_t start_ns, end_ns; /* os_time_ns(); the end stamped on adding */
+	uint64_t dcd;    /* a draw's fragment draw descriptor, which its primitives name */
 	struct bi_gfx_counts c;
+	/* A frame's fragments by draw, in the order the draws were first
+	 * met; for the hook only (not kept in the log). */
+	const struct bi_gfx_draw_frags *by_draw;
+	unsigned nby_draw;
 };
 
 /* Told of each record as it is added (a trace of the jobs). */

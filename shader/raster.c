@@ -15,6 +15,7 @@
  */
 #include "shader/compute.h"
 #include "shader/fp.h"
+#include "shader/gfx_stats.h"
 #include "shader/raster.h"
 #include "vgpu/regs.h"
 
@@ -36,6 +37,8 @@ struct bi_raster {
 	struct bi_frag f;
 	struct bi_warp w;
 	uint64_t tuples, fragments, quads;
+	struct bi_gfx_draw_frags *by_draw; /* fragments by dcd */
+	unsigned nby_draw, cap_by_draw, cur; /* cur: r->dcd's, or past the end */
 };
 
 struct bi_raster *bi_raster_new(const struct bi_gfx *g, struct vgpu_job *job,
@@ -65,7 +68,37 @@ void bi_raster_free(struct bi_raster *r)
 	vgpu_job_event(r->job, VGPU_EV_WARPS, 0, r->quads);
 	vgpu_job_event(r->job, VGPU_EV_INSTRUCTIONS, 0, r->tuples);
 	vgpu_job_event(r->job, VGPU_EV_THREADS, 0, r->fragments);
+	os_free(r->by_draw);
 	os_free(r);
+}
+
+/* Where draw @dcd's fragments are counted: found, or added (or past the
+ * end when there is no memory for it). */
+static unsigned draw_slot(struct bi_raster *r, uint64_t dcd)
+{
+	unsigned i = 0;
+
+	while (i < r->nby_draw && r->by_draw[i].dcd != dcd)
+		i++;
+	if (i < r->nby_draw)
+		return i;
+	if (r->nby_draw == r->cap_by_draw) {
+		unsigned cap = r->cap_by_draw ? 2 * r->cap_by_draw : 8;
+		struct bi_gfx_draw_frags *n = os_realloc(r->by_draw, cap * sizeof(*n));
+
+		if (!n)
+			return r->nby_draw + 1;
+		r->by_draw = n;
+		r->cap_by_draw = cap;
+	}
+	r->by_draw[i] = (struct bi_gfx_draw_frags){ .dcd = dcd };
+	return r->nby_draw++;
+}
+
+unsigned bi_raster_draw_frags(const struct bi_raster *r, const struct bi_gfx_draw_frags **out)
+{
+	*out = r ? r->by_draw : NULL;
+	return r ? r->nby_draw : 0;
 }
 
 /* The draw of a primitive: its state, checked, and its environment. */
@@ -115,6 +148,7 @@ static uint32_t use_draw(struct bi_raster *r, uint64_t dcd, const char **why)
 	for (unsigned i = 0; i < r->f.nrt; i++)
 		d->env.special[8 + i] = bi_rd64(r->f.blend[i], 2);
 	r->dcd = dcd;
+	r->cur = draw_slot(r, dcd);
 	return MALI_EXC_DONE;
 }
 
@@ -298,6 +332,8 @@ static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
 		}
 		fl->covered = in;
 		r->fragments += in;
+		if (r->cur < r->nby_draw)
+			r->by_draw[r->cur].fragments += in;
 		w->live |= 1u << l;
 		w->pc[l] = r->d.shader;
 		w->r[l][57] = index;

@@ -94,5 +94,10 @@ int bi_raster_tile_hit(struct bi_raster *r, const struct bi_tile *t);
 
 /* Covered pixels the fragment shader ran for so far (0 for NULL). */
 uint64_t bi_raster_fragments(const struct bi_raster *r);
+/* The same by draw descriptor (*@out, valid until bi_raster_free; their
+ * number returned); without memory for them, those of the draws met
+ * since are left out. */
+struct bi_gfx_draw_frags;
+unsigned bi_raster_draw_frags(const struct bi_raster *r, const struct bi_gfx_draw_frags **out);
 
 #endif

@@ -172,7 +172,7 @@ out:
 	if (g->stats)
 		bi_gfx_stats_add(g->stats, &(struct bi_gfx_record){
 			.job_va = vgpu_job_info(job)->va, .exception = exc,
-			.start_ns = g->start_ns,
+			.start_ns = g->start_ns, .dcd = s->lay->frag_dcd ? s->tj.frag_dcd : 0,
 			.c = { .vertices = s->lay->vertex_dcd ?
 					   (uint64_t)s->tj.nverts * s->tj.instances : 0,
 			       .prims_in = drawn + culled, .prims_culled = culled,

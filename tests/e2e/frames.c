@@ -88,11 +88,40 @@ TEST(triangle_g71_afbc) { triangle_frames(_metadata, "g71", NULL); }
 TEST(triangle_g52_afbc) { triangle_frames(_metadata, "g52", NULL); }
 
 /*
+ * A frame's fragments by draw (@by_draw, from the trace) against the
+ * statistics' jobs before it (the first @n of @jobs): they add up to the
+ * frame's @fragments, and each names the draw descriptor of a draw that
+ * ran before the frame (these programs draw without frame shaders).
+ */
+static void by_draw_matches(struct __test_metadata *_metadata, const struct json_object *by_draw,
+			    long long fragments, const struct json_object *jobs, int n)
+{
+	long long sum = 0;
+
+	EXPECT_GT(sj_len(by_draw), 0);
+	for (int i = 0; i < sj_len(by_draw); i++) {
+		const struct json_object *d = sj_at(by_draw, i);
+		bool known = false;
+
+		for (int k = 0; k < n && !known; k++)
+			known = !strcmp(sj_str(sj_at(jobs, k), "kind"), "draw") &&
+				sj_num(sj_at(jobs, k), "dcd") == sj_num(d, "dcd");
+		if (!known)
+			TH_LOG("fragments of draw descriptor 0x%llx: no draw before the frame",
+			       sj_num(d, "dcd"));
+		EXPECT_TRUE(known);
+		sum += sj_num(d, "fragments");
+	}
+	EXPECT_EQ(sum, fragments);
+}
+
+/*
  * The run's trace (-trace) against its statistics' graphics section
  * @gfx: a span for each graphics job, in the order they ran, on the GPU's
  * "draws" or "frames" track, whose counts are the statistics' record of
  * that job (for these few jobs the statistics keep them all), and which
- * lies inside a span of a job slot that ran the job's chain.
+ * lies inside a span of a job slot that ran the job's chain; a frame's
+ * fragments by draw add up to its fragments.
  */
 static void trace_matches_stats(struct __test_metadata *_metadata, const char *path,
 				const struct json_object *gfx)
@@ -121,12 +150,19 @@ static void trace_matches_stats(struct __test_metadata *_metadata, const char *p
 		EXPECT_STREQ(sj_str(e, "name"), sj_str(job, "kind"));
 		EXPECT_EQ(sj_num(e, "pid"), 2);
 		json_object_object_foreach((struct json_object *)args, key, val) {
+			if (!strcmp(key, "by_draw"))
+				continue;
 			if (sj_int(val) != sj_num(job, key))
 				TH_LOG("%s %d: %s %lld in the trace, %lld in the statistics",
 				       sj_str(e, "name"), seen, key, sj_int(val), sj_num(job, key));
 			EXPECT_EQ(sj_int(val), sj_num(job, key));
 		}
 		EXPECT_EQ(sj_num(args, "seq"), seen);
+		if (!strcmp(sj_str(e, "name"), "frame"))
+			by_draw_matches(_metadata, sj_get(args, "by_draw"), sj_num(job, "fragments"),
+					jobs, seen - 1);
+		else
+			EXPECT_NE(sj_num(args, "dcd"), 0);
 		t0 = json_object_get_double(sj_get(e, "ts"));
 		t1 = t0 + json_object_get_double(sj_get(e, "dur"));
 		for (int k = 0; k < sj_len(ev) && !inside; k++) {
