@@ -370,3 +370,39 @@ void jx_mxcsr(struct jx *j, bool store, int base, int32_t disp)
 {
 	op_rm(j, &OP2(0x0f, 0xae), false, store ? 3 : 2, base, disp);
 }
+
+void jx_bswap(struct jx *j, bool w64, int r)
+{
+	if (w64 || r >= 8)
+		jx_byte(j, (uint8_t)(0x40 | (w64 ? 8 : 0) | (r >> 3)));
+	jx_byte(j, 0x0f);
+	jx_byte(j, (uint8_t)(0xc8 | (r & 7)));
+}
+
+void jx_shrd_ri(struct jx *j, bool w64, int dst, int src, uint8_t n)
+{
+	op_rr(j, &OP2(0x0f, 0xac), w64, src, dst);
+	jx_byte(j, n);
+}
+
+void jx_bitcount(struct jx *j, uint8_t op, bool w64, int dst, int src)
+{
+	struct jx_op o = OP2(0x0f, op);
+	o.pfx = 0xf3;
+	op_rr(j, &o, w64, dst, src);
+}
+
+void jx_load32_idx(struct jx *j, int dst, int base, int index)
+{
+	uint8_t rex = (uint8_t)(0x40 | (dst >> 3) << 2 | (index >> 3) << 1 | (base >> 3));
+	if (rex != 0x40)
+		jx_byte(j, rex);
+	jx_byte(j, 0x8b);
+	jx_byte(j, (uint8_t)(0x04 | (dst & 7) << 3)); /* [SIB] */
+	jx_byte(j, (uint8_t)(0x80 | (index & 7) << 3 | (base & 7)));
+}
+
+void jx_pushf(struct jx *j)
+{
+	jx_byte(j, 0x9c);
+}

@@ -137,5 +137,15 @@ void jx_fma_rr(struct jx *j, uint8_t op, bool dbl, int dst, int src2, int src3);
 void jx_mxcsr(struct jx *j, bool store, int base, int32_t disp);
 void jx_pop(struct jx *j, int r);
 void jx_ret(struct jx *j);
+void jx_bswap(struct jx *j, bool w64, int r);
+/* shrd dst, src, n: dst = dst >> n with src's low bits shifted in. */
+void jx_shrd_ri(struct jx *j, bool w64, int dst, int src, uint8_t n);
+/* F3 0F op: lzcnt, tzcnt or popcnt dst, src. */
+enum { JX_POPCNT = 0xb8, JX_TZCNT = 0xbc, JX_LZCNT = 0xbd };
+void jx_bitcount(struct jx *j, uint8_t op, bool w64, int dst, int src);
+/* mov dst32, [base + index * 4] (base neither RBP nor R13). */
+void jx_load32_idx(struct jx *j, int dst, int base, int index);
+/* pushfq */
+void jx_pushf(struct jx *j);
 
 #endif

@@ -31,7 +31,10 @@
  * since the handler may have written any register), so a value is never
  * reloaded through memory on the way to the next instruction.
  */
-static const int pool[] = { JX_RBP, JX_R12, JX_R13, JX_R14, JX_R15 };
+/* r10 and r11 are not callee-saved: every call stores what is dirty and
+ * either drops the cache (a handler) or reloads what it held
+ * (jit_call_keep); the glue routines keep them. */
+static const int pool[] = { JX_RBP, JX_R12, JX_R13, JX_R14, JX_R15, JX_R10, JX_R11 };
 #define NPOOL ((int)(sizeof(pool) / sizeof(pool[0])))
 
 static void flags_settle(struct jc *jc);
@@ -81,7 +84,9 @@ static int cache_slot(struct jc *jc, unsigned n, bool load)
 		if (jc->guest_of[k] < 0)
 			h = k;
 	if (h < 0) {
-		h = jc->victim++ % NPOOL;
+		do
+			h = jc->victim++ % NPOOL;
+		while (jc->pinned & (1u << h));
 		unsigned old = (unsigned)jc->guest_of[h];
 		if (jc->dirty[old])
 			jx_store(&jc->x, 8, pool[h], JC_CPU, JC_X(old));
@@ -104,6 +109,40 @@ void jit_get_x(struct jc *jc, int dst, unsigned n, bool sp)
 		jx_mov_rr(&jc->x, true, dst, cache_slot(jc, n, true));
 }
 
+/* The host register holding x[n] (loaded if need be) for the rest of the
+ * instruction, to be read in place; -1 for XZR (31 unless @sp). */
+static int src_reg(struct jc *jc, unsigned n, bool sp)
+{
+	if (n == 31 && !sp)
+		return -1;
+	int h = cache_slot(jc, n, true);
+	jc->pinned |= (uint8_t)(1u << jc->host_of[n]);
+	return h;
+}
+
+/* x[n]'s value in a host register: its own, or @scratch zeroed for XZR
+ * (without touching the host flags). */
+static int src_or(struct jc *jc, unsigned n, bool sp, int scratch)
+{
+	int h = src_reg(jc, n, sp);
+	if (h >= 0)
+		return h;
+	jx_mov_ri_keep(&jc->x, scratch, 0);
+	return scratch;
+}
+
+/* The host register that receives x[n], dirty from now on; @discard
+ * (a scratch register) for XZR. */
+static int dst_reg(struct jc *jc, unsigned n, bool sp, int discard)
+{
+	if (n == 31 && !sp)
+		return discard;
+	int h = cache_slot(jc, n, false);
+	jc->pinned |= (uint8_t)(1u << jc->host_of[n]);
+	jc->dirty[n] = true;
+	return h;
+}
+
 void jit_put_x(struct jc *jc, int src, unsigned n, bool sp)
 {
 	if (n == 31 && !sp)
@@ -112,28 +151,40 @@ void jit_put_x(struct jc *jc, int src, unsigned n, bool sp)
 	jc->dirty[n] = true;
 }
 
-static const int flag_regs[4] = { JX_RCX, JX_RDX, JX_R8, JX_R9 };
+/* NZCV of the host flags, by (flags & 0xc1) | OF << 3 (bit 3 of EFLAGS
+ * is always clear): [0] after an addition or a logical operation, [1]
+ * after a subtraction, whose C is NOT CF (Arm's carry is "no borrow").
+ * In the data area, within RIP-relative reach of the code. */
+static uint32_t (*nzcv_tab)[256];
 
-/* NZCV into struct a64_cpu if it is only in the host flags: N = SF,
- * Z = ZF, V = OF; C = CF after an add, NOT CF after a subtraction (Arm's
- * carry is "no borrow"). Logical operations clear CF and OF, as Arm clears
- * C, V. setcc only writes a byte: the bytes are zero-extended after all
- * four are taken. */
-/* NZCV into struct a64_cpu if it is only in the host flags. */
+static void nzcv_table_init(void)
+{
+	nzcv_tab = jit_data_alloc(2 * sizeof(*nzcv_tab));
+	if (!nzcv_tab)
+		return;
+	for (unsigned sub = 0; sub < 2; sub++)
+		for (unsigned f = 0; f < 256; f++)
+			nzcv_tab[sub][f] = (f & 0x80 ? NZCV_N : 0) | (f & 0x40 ? NZCV_Z : 0) |
+					  ((f & 1) ^ sub ? NZCV_C : 0) | (f & 8 ? NZCV_V : 0);
+}
+
+/* NZCV into struct a64_cpu if it is only in the host flags (N = SF, Z =
+ * ZF, V = OF, C from CF; logical operations clear CF and OF as Arm clears
+ * C and V): the flags word indexes a table. Changes rcx and rdx. */
 static void flags_settle(struct jc *jc)
 {
-	static const int ccs[2][4] = { { JX_S, JX_E, JX_B, JX_O }, { JX_S, JX_E, JX_AE, JX_O } };
 	struct jx *j = &jc->x;
 	if (jc->flags_live < 0)
 		return;
-	for (int k = 0; k < 4; k++)
-		jx_setcc(j, ccs[jc->flags_live][k], flag_regs[k]);
-	for (int k = 0; k < 4; k++) {
-		jx_ext_rr(j, 1, false, flag_regs[k], flag_regs[k]);
-		jx_shift_ri(j, JX_SHL, false, flag_regs[k], (uint8_t)(31 - k));
-	}
-	for (int k = 1; k < 4; k++)
-		jx_alu_rr(j, JX_OR, false, JX_RCX, flag_regs[k]);
+	jx_pushf(j);
+	jx_pop(j, JX_RCX);
+	jx_mov_rr(j, false, JX_RDX, JX_RCX);
+	jx_shift_ri(j, JX_SHR, false, JX_RDX, 8);
+	jx_alu_ri(j, JX_AND, false, JX_RDX, 8);
+	jx_alu_ri(j, JX_AND, false, JX_RCX, 0xc1);
+	jx_alu_rr(j, JX_OR, false, JX_RCX, JX_RDX);
+	jx_lea_rip(j, JX_RDX, nzcv_tab[jc->flags_live]);
+	jx_load32_idx(j, JX_RCX, JX_RDX, JX_RCX);
 	jx_store(j, 4, JX_RCX, JC_CPU, JC_NZCV);
 	jc->flags_live = -1;
 }
@@ -153,14 +204,58 @@ static int flags_cond(struct jc *jc, unsigned cond)
 	return cc;
 }
 
-/* rd = T0 op T1 at width sf; when setf, NZCV is left in the host flags
- * (C of a subtraction when sub); register 31 as rd is SP when rd_sp. */
-static void alu_to(struct jc *jc, int op, bool sf, bool setf, bool sub, unsigned rd, bool rd_sp)
+/* rd = @a op @b at width sf (host registers; @a, @b may be guest
+ * registers' own, which are not changed); when setf NZCV is left in the
+ * host flags (C of a subtraction when sub). A flag-setting operation that
+ * discards its result (CMP, CMN, TST) only compares. */
+static void alu3(struct jc *jc, int op, bool sf, bool setf, bool sub, unsigned rd, bool rd_sp,
+		 int a, int b)
 {
-	jx_alu_rr(&jc->x, op, sf, T0, T1);
-	jit_put_x(jc, T0, rd, rd_sp); /* moves keep the flags */
+	struct jx *j = &jc->x;
+	bool commutes = op != JX_SUB;
 	if (setf)
 		jc->flags_live = sub;
+	if (rd == 31 && !rd_sp && setf && (op == JX_SUB || op == JX_AND)) {
+		if (op == JX_SUB)
+			jx_alu_rr(j, JX_CMP, sf, a, b);
+		else
+			jx_test_rr(j, sf, a, b);
+		return;
+	}
+	int d = dst_reg(jc, rd, rd_sp, T0);
+	if (d == b && d != a) {
+		if (commutes) {
+			jx_alu_rr(j, op, sf, d, a);
+			return;
+		}
+		jx_mov_rr(j, true, T0, a);
+		jx_alu_rr(j, op, sf, T0, b);
+		jx_mov_rr(j, true, d, T0); /* moves keep the flags */
+		return;
+	}
+	if (d != a)
+		jx_mov_rr(j, true, d, a);
+	jx_alu_rr(j, op, sf, d, b);
+}
+
+/* rd = @a op imm (a signed 32-bit immediate) at width sf, as alu3. */
+static void alu3_imm(struct jc *jc, int op, bool sf, bool setf, bool sub, unsigned rd, bool rd_sp,
+		     int a, int32_t imm)
+{
+	struct jx *j = &jc->x;
+	if (setf)
+		jc->flags_live = sub;
+	if (rd == 31 && !rd_sp && setf && op == JX_SUB) {
+		jx_alu_ri(j, JX_CMP, sf, a, imm);
+		return;
+	}
+	int d = dst_reg(jc, rd, rd_sp, T0);
+	if (d != a)
+		jx_mov_rr(j, true, d, a);
+	if (op == JX_AND && rd == 31 && !rd_sp && setf)
+		jx_test_ri(j, sf, d, imm);
+	else
+		jx_alu_ri(j, op, sf, d, imm);
 }
 
 /* ---- exits ---------------------------------------------------------------- */
@@ -219,31 +314,34 @@ void jit_set_tls_insn(struct jc *jc, const struct a64_insn *i)
 /* p: sub, S, sf. The subtrahend arrives inverted (a + ~imm + 1). */
 static bool emit_addsub_imm(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
-	struct jx *j = &jc->x;
 	bool sub = k->p[0], setf = k->p[1], sf = k->p[2];
 	uint64_t imm = sub ? ~i->imm : i->imm;
-	jit_get_x(jc, T0, i->rn, true);
-	jx_mov_ri(j, T1, imm);
-	alu_to(jc, sub ? JX_SUB : JX_ADD, sf, setf, sub, i->rd, !setf);
+	if (imm > INT32_MAX)
+		return false;
+	int a = src_reg(jc, i->rn, true);
+	alu3_imm(jc, sub ? JX_SUB : JX_ADD, sf, setf, sub, i->rd, !setf, a, (int32_t)imm);
 	return true;
 }
 
-/* Rm shifted by imm (type op2: LSL, LSR, ASR, ROR) into T1. */
-static void shifted_rm(struct jc *jc, const struct a64_insn *i)
+/* Rm shifted by imm (type op2: LSL, LSR, ASR, ROR): its own register
+ * when not shifted, else T1. */
+static int shifted_rm(struct jc *jc, const struct a64_insn *i)
 {
 	static const int ops[4] = { JX_SHL, JX_SHR, JX_SAR, JX_ROR };
+	if (!i->imm)
+		return src_or(jc, i->rm, false, T1);
 	jit_get_x(jc, T1, i->rm, false);
-	if (i->imm)
-		jx_shift_ri(&jc->x, ops[i->op2 & 3], i->sf, T1, (uint8_t)i->imm);
+	jx_shift_ri(&jc->x, ops[i->op2 & 3], i->sf, T1, (uint8_t)i->imm);
+	return T1;
 }
 
 /* p: sub, S. */
 static bool emit_addsub_reg(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	bool sub = k->p[0], setf = k->p[1];
-	jit_get_x(jc, T0, i->rn, false);
-	shifted_rm(jc, i);
-	alu_to(jc, sub ? JX_SUB : JX_ADD, i->sf, setf, sub, i->rd, false);
+	int a = src_or(jc, i->rn, false, T0);
+	int b = shifted_rm(jc, i);
+	alu3(jc, sub ? JX_SUB : JX_ADD, i->sf, setf, sub, i->rd, false, a, b);
 	return true;
 }
 
@@ -252,23 +350,26 @@ static bool emit_logic_reg(struct jc *jc, const struct a64_insn *i, const struct
 {
 	(void)k;
 	static const int ops[4] = { JX_AND, JX_OR, JX_XOR, JX_AND };
-	struct jx *j = &jc->x;
 	bool setf = i->op >= 6;
-	jit_get_x(jc, T0, i->rn, false);
-	shifted_rm(jc, i);
-	if (i->op & 1)
-		jx_not(j, i->sf, T1);
-	alu_to(jc, ops[i->op >> 1], i->sf, setf, false, i->rd, false);
+	int a = src_or(jc, i->rn, false, T0);
+	int b = shifted_rm(jc, i);
+	if (i->op & 1) {
+		if (b != T1)
+			jx_mov_rr(&jc->x, true, T1, b);
+		jx_not(&jc->x, i->sf, T1);
+		b = T1;
+	}
+	alu3(jc, ops[i->op >> 1], i->sf, setf, false, i->rd, false, a, b);
 	return true;
 }
 
 static bool emit_mov_reg(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	(void)k;
-	jit_get_x(jc, T0, i->rm, false);
-	if (!i->sf)
-		jx_mov_rr(&jc->x, false, T0, T0);
-	jit_put_x(jc, T0, i->rd, false);
+	int s = src_or(jc, i->rm, false, T0);
+	int d = dst_reg(jc, i->rd, false, T0);
+	if (d != s || !i->sf)
+		jx_mov_rr(&jc->x, i->sf, d, s);
 	return true;
 }
 
@@ -277,11 +378,15 @@ static bool emit_logic_imm(struct jc *jc, const struct a64_insn *i, const struct
 {
 	(void)k;
 	static const int ops[4] = { JX_AND, JX_OR, JX_XOR, JX_AND };
-	struct jx *j = &jc->x;
 	bool setf = i->op == 3;
-	jit_get_x(jc, T0, i->rn, false);
-	jx_mov_ri(j, T1, i->imm);
-	alu_to(jc, ops[i->op & 3], i->sf, setf, false, i->rd, !setf);
+	int a = src_or(jc, i->rn, false, T0);
+	if (!i->sf || (int64_t)i->imm == (int32_t)i->imm) {
+		alu3_imm(jc, ops[i->op & 3], i->sf, setf, false, i->rd, !setf, a,
+			 (int32_t)(uint32_t)i->imm);
+		return true;
+	}
+	jx_mov_ri(&jc->x, T1, i->imm);
+	alu3(jc, ops[i->op & 3], i->sf, setf, false, i->rd, !setf, a, T1);
 	return true;
 }
 
@@ -289,8 +394,7 @@ static bool emit_logic_imm(struct jc *jc, const struct a64_insn *i, const struct
 static bool emit_const(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	(void)k;
-	jx_mov_ri_keep(&jc->x, T0, i->imm);
-	jit_put_x(jc, T0, i->rd, false);
+	jx_mov_ri_keep(&jc->x, dst_reg(jc, i->rd, false, T0), i->imm);
 	return true;
 }
 
@@ -534,8 +638,8 @@ static bool emit_addsub_ext(struct jc *jc, const struct a64_insn *i, const struc
 		jx_ext_rr(j, ext_bytes[i->op2 & 7], (i->op2 & 7) >= 4, T1, T1);
 	if (i->imm)
 		jx_shift_ri(j, JX_SHL, true, T1, (uint8_t)i->imm);
-	jit_get_x(jc, T0, i->rn, true);
-	alu_to(jc, i->op ? JX_SUB : JX_ADD, i->sf, setf, i->op, i->rd, !setf);
+	int a = src_reg(jc, i->rn, true);
+	alu3(jc, i->op ? JX_SUB : JX_ADD, i->sf, setf, i->op, i->rd, !setf, a, T1);
 	return true;
 }
 
@@ -639,6 +743,8 @@ void jit_gen_init(void)
 	jit_gen_learn(a64_decode);
 	jit_fp_init();
 	jit_mem_init();
+	jit_bits_init();
+	nzcv_table_init();
 }
 
 /* ---- the block ------------------------------------------------------------- */
@@ -721,6 +827,7 @@ bool jit_gen_body(struct jc *jc, uint32_t n)
 	for (uint32_t k = 0; k < n && !jc->ended; k++) {
 		const struct a64_insn *i = &jc->insns[k];
 		const struct jkind *kd = kind_of(i->fn);
+		jc->pinned = 0;
 		if (!kd || !flags_aware(i, kd))
 			flags_settle(jc);
 		if (kd && kd->emit(jc, i, kd)) {

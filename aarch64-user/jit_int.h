@@ -74,6 +74,7 @@ struct jc {
 	bool dirty[32];
 	int8_t guest_of[8];
 	uint8_t victim;
+	uint8_t pinned; /* pool registers the current instruction uses: kept */
 	/* MXCSR holds flags FPSR may lack (fp_flush due before anyone looks);
 	 * MXCSR is known to round like the guest with no stray flag. */
 	bool fp_pending, fp_synced;
@@ -143,6 +144,9 @@ void jit_fp_init(void);
 extern const struct family jit_mem_families[];
 extern const size_t jit_mem_nfamilies;
 void jit_mem_init(void);
+extern const struct family jit_bits_families[];
+extern const size_t jit_bits_nfamilies;
+void jit_bits_init(void);
 
 /* Scratch in the emitters: rax and rsi hold operands, rdx too where no
  * flags are built; rcx, rdx, r8, r9 build NZCV. */

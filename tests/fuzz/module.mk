@@ -36,9 +36,15 @@ $(BUILD)/fuzz-smoke/%: tests/fuzz/%.c tests/fuzz/driver/standalone.c $(USER_LIB)
 
 $(BUILD)/fuzz/obj/vgpu/%.o $(BUILD)/fuzz/obj/shader/%.o $(BUILD)/fuzz/obj/driver-shim/%.o \
 $(BUILD)/fuzz/obj/board/%.o: FCF := -ffreestanding -nostdinc -isystem $(CLANG_INC)
+# The shader interpreter's execution (not its decoding) without comparison
+# tracing: it compares register values per lane and tuple, and the tracing
+# took two thirds of a looping shader's time and a third of compute_job's;
+# its edges are still counted.
+FUZZ_NO_CMP := interp alu alu_vec alu_tr fp fp_exp_log
+$(FUZZ_NO_CMP:%=$(BUILD)/fuzz/obj/shader/%.o): FNOCMP := -fno-sanitize-coverage=trace-cmp
 $(BUILD)/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_BASE) -MMD -MP -D_GNU_SOURCE $(PKG_CFLAGS) $(FCF) -c $< -o $@
+	$(Q)$(FUZZ_CC) $(FUZZ_BASE) -MMD -MP -D_GNU_SOURCE $(PKG_CFLAGS) $(FCF) $(FNOCMP) -c $< -o $@
 
 # The translator's decoders are generated (aarch64-user/module.mk).
 $(foreach c,$(A64_DECODE_CLASSES),$(eval \

@@ -121,6 +121,17 @@ static void emit_all(struct jx *j)
 	jx_sse_rr(j, 0, JX_SSE_AND, false, 0, 1);
 	jx_sse_rr(j, 0, JX_SSE_OR, false, 0, 1);
 	jx_sse_rr(j, 0, JX_SSE_XOR, false, 1, 1);
+	jx_bswap(j, false, JX_RAX);
+	jx_bswap(j, true, JX_R9);
+	jx_bswap(j, true, JX_RAX);
+	jx_shrd_ri(j, true, JX_RAX, JX_RSI, 5);
+	jx_shrd_ri(j, false, JX_R12, JX_R13, 31);
+	jx_bitcount(j, JX_LZCNT, true, JX_RAX, JX_RAX);
+	jx_bitcount(j, JX_LZCNT, false, JX_RCX, JX_R9);
+	jx_bitcount(j, JX_TZCNT, true, JX_RDX, JX_RCX);
+	jx_load32_idx(j, JX_RCX, JX_RDX, JX_RCX);
+	jx_load32_idx(j, JX_R10, JX_R8, JX_R9);
+	jx_pushf(j);
 }
 
 static const struct enc_case cases[] = {
@@ -222,6 +233,17 @@ static const struct enc_case cases[] = {
 	{ "0f 54 c1", "andps %xmm1,%xmm0" },
 	{ "0f 56 c1", "orps %xmm1,%xmm0" },
 	{ "0f 57 c9", "xorps %xmm1,%xmm1" },
+	{ "0f c8", "bswap %eax" },
+	{ "49 0f c9", "bswap %r9" },
+	{ "48 0f c8", "bswap %rax" },
+	{ "48 0f ac f0 05", "shrd $0x5,%rsi,%rax" },
+	{ "45 0f ac ec 1f", "shrd $0x1f,%r13d,%r12d" },
+	{ "f3 48 0f bd c0", "lzcnt %rax,%rax" },
+	{ "f3 41 0f bd c9", "lzcnt %r9d,%ecx" },
+	{ "f3 48 0f bc d1", "tzcnt %rcx,%rdx" },
+	{ "8b 0c 8a", "mov (%rdx,%rcx,4),%ecx" },
+	{ "47 8b 14 88", "mov (%r8,%r9,4),%r10d" },
+	{ "9c", "pushf" },
 };
 
 static size_t hex_bytes(const char *s, uint8_t *out)
