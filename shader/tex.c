@@ -39,7 +39,7 @@
  * (3D), LOD, shadow reference, array layer, offsets, sampler, texture.
  * Filtering, LODs, cube maps and shadow compares: tex_sample.c,
  * tex_cube.c. Compressed AFBC subblocks,
- * multisampled textures, gradients, gathers, LOD clamps from the shader,
+ * multisampled textures, gradients, LOD clamps from the shader,
  * linear filtering of integer formats and 16-bit integer results of
  * lookups are BI_FAULT_UNIMPLEMENTED: the job faults rather than
  * guessing.
@@ -59,6 +59,7 @@
 #define TEX_OP_FETCH 6
 #define TEX_OP_TEX 7
 #define FETCH_TEXEL 1
+#define FETCH_GATHER_R 4 /* to 7: gather4 of G, B, A */
 #define LOD_EXPLICIT 4
 #define LOD_BIAS 5
 #define LOD_ZERO 6
@@ -587,18 +588,21 @@ static int texc_quad_lod(struct bi_tctx *x, const struct bi_instr *ins,
  * TEXC TEX: a filtered lookup at LOD zero, an explicit 8:8 LOD, or
  * (fragment shaders) the quad's LOD, possibly biased by the LOD
  * register's low half; its high half, a lower bound, is left 0 by Mesa.
- * Shadow compares against the shadow register; texel offsets (s8 each)
- * from the offset register's low three bytes.
+ * TEXC FETCH gather4 R/G/B/A: a gather of that component. Shadow
+ * compares against the shadow register; texel offsets (s8 each) from
+ * the offset register's low three bytes.
  */
 static int texc_tex(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		    const struct texop *t, const struct tex_staging *st,
 		    const struct bi_texture *tx, enum bi_regfmt rf, uint32_t out[4])
 {
 	struct bi_lookup in = { .rf = rf, .shadow = t->shadow, .ref = st->shadow };
+	bool gather = t->op == TEX_OP_FETCH;
 	unsigned face;
 	int err;
 
-	if (t->dim != tx->dim || t->lod < LOD_EXPLICIT || (st->lod >> 16 && t->lod == LOD_BIAS))
+	if (t->dim != tx->dim ||
+	    (!gather && (t->lod < LOD_EXPLICIT || (st->lod >> 16 && t->lod == LOD_BIAS))))
 		return BI_FAULT_UNIMPLEMENTED; /* mismatched views, gradients, LOD clamps */
 	err = texc_coords(x, ins, t, lane, in.c, &face);
 	if (err)
@@ -606,6 +610,8 @@ static int texc_tex(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane
 	in.layer = t->dim == BI_TEX_CUBE ? 6 * st->layer + face : st->layer;
 	for (unsigned d = 0; d < 3; d++)
 		in.off[d] = (int8_t)(st->offset >> (8 * d));
+	if (gather)
+		return bi_tex_gather(x, lane, tx, st->sampler, &in, t->lod - FETCH_GATHER_R, out);
 	if (t->lod == LOD_EXPLICIT)
 		in.lod = (int16_t)(st->lod & 0xffff);
 	if (t->lod == LOD_COMPUTE || t->lod == LOD_BIAS) {
@@ -621,8 +627,8 @@ static int texc_tex(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane
 
 /*
  * TEXC: a texel fetch (FETCH, the level in the LOD register's [15:8],
- * offsets added) or a filtered lookup (texc_tex). Gathers, gradients
- * and multisample indices fault.
+ * offsets added), or a filtered lookup or gather (texc_tex). Gradients,
+ * the old four-component gather and multisample indices fault.
  */
 static int texc(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 {
@@ -637,15 +643,16 @@ static int texc(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	texop_decode(d, &t);
 	if (!tex_regfmt(t.format, &rf))
 		return BI_FAULT_UNIMPLEMENTED;
-	if (t.op == TEX_OP_FETCH ? t.lod != FETCH_TEXEL || t.shadow : t.op != TEX_OP_TEX)
-		return BI_FAULT_UNIMPLEMENTED; /* gathers, gradient descriptors */
+	if (t.op == TEX_OP_FETCH ? (t.lod != FETCH_TEXEL || t.shadow) && t.lod < FETCH_GATHER_R
+				 : t.op != TEX_OP_TEX)
+		return BI_FAULT_UNIMPLEMENTED; /* gather4 RGBA, gradient descriptors */
 	texc_staging(x, lane, &t, &st);
 	err = bi_texture_read(x, st.texture, &tx);
 	if (err)
 		return err;
 	if (st.offset >> 24)
 		return BI_FAULT_UNIMPLEMENTED; /* a sample of a multisampled texture */
-	if (t.op == TEX_OP_FETCH)
+	if (t.op == TEX_OP_FETCH && t.lod == FETCH_TEXEL)
 		err = bi_texel(x, lane, &tx, (st.lod >> 8) & 0xff,
 			       (int32_t)s0 + (int8_t)st.offset,
 			       t.dim == 1 ? 0 : (int32_t)s1 + (int8_t)(st.offset >> 8),

@@ -48,6 +48,9 @@ int bi_texel(struct bi_tctx *x, unsigned lane, const struct bi_texture *t, unsig
 /* Filtered sampling with sampler @sampler (tex_sample.c). */
 int bi_tex_sample(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
 		  unsigned sampler, const struct bi_lookup *in, uint32_t out[4]);
+/* A gather of component @comp (tex_sample.c). */
+int bi_tex_gather(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
+		  unsigned sampler, const struct bi_lookup *in, unsigned comp, uint32_t out[4]);
 /* The LOD (8:8) of quad lane @i from the four lanes' coordinates in
  * @dims dimensions of @n texels each. */
 int32_t bi_quad_lod_n(const uint32_t c[][4], const uint32_t *n, unsigned dims, unsigned i);

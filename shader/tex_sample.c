@@ -166,73 +166,100 @@ static void corner_tap(uint32_t v[4][4], unsigned corner)
 	}
 }
 
+/* A level's taps: their texels (or shadow compares), weights and count. */
+struct taps {
+	uint32_t v[8][4], wgt[8];
+	unsigned n, dims;
+};
+
+/*
+ * The taps of a lookup at @level: nearest one, or the 2, 4 or 8 of a
+ * linear filter, each a texel in the lookup's register format (f32 for
+ * filtered formats) or, for a shadow lookup, the compare's 1.0 or 0 in
+ * the first component. Linear weights have 8 fractional bits per
+ * dimension, as texture units' sub-texel precision goes.
+ */
+static int fetch_taps(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
+		      const uint32_t *sw, unsigned level, bool nearest,
+		      const struct bi_lookup *in, struct taps *tp)
+{
+	bool integer = t->pf.kind == BI_FK_UINT || t->pf.kind == BI_FK_SINT;
+	bool normalized = t->dim == BI_TEX_CUBE || ((sw[0] >> 25) & 1);
+	uint32_t n[3], array = t->w[6] & 0xffff;
+	int corner = -1;
+	int64_t fx[3];
+	int err;
+
+	tp->dims = t->dim == BI_TEX_CUBE ? 2 : t->dim;
+	tp->n = nearest ? 1 : 1u << tp->dims;
+	for (unsigned d = 0; d < tp->dims; d++) {
+		n[d] = bi_texture_size(t, d, level);
+		fx[d] = fixed_pos(in->c[d], n[d], normalized, nearest) + in->off[d] * 256;
+	}
+	for (unsigned k = 0; k < tp->n; k++) {
+		/* the array's layer clamped to the last one, as the unit does */
+		uint32_t layer = t->dim == BI_TEX_CUBE ?
+			OS_MIN(in->layer / 6, array) * 6 + in->layer % 6 : OS_MIN(in->layer, array);
+		uint32_t *v = tp->v[k];
+		int32_t i[3] = { 0, 0, 0 };
+		enum tap kind;
+
+		err = tap_index(t, sw, tp->dims, fx, n, k, nearest, i, &layer, &kind);
+		if (err)
+			return err;
+		tp->wgt[k] = F32_ONE;
+		for (unsigned d = 0; d < tp->dims && !nearest; d++) {
+			unsigned f = (unsigned)(fx[d] & 255), hi = (k >> d) & 1;
+
+			tp->wgt[k] = bi_f32_mul(tp->wgt[k],
+						bi_fp_from_int(&bi_f32, hi ? f : 256 - f, BI_RM_RTE),
+						BI_RM_RTE, false);
+		}
+		if (kind == TAP_CORNER)
+			corner = (int)k;
+		if (kind == TAP_BORDER)
+			os_memcpy(v, &sw[4], 4 * sizeof(*v));
+		else if ((err = bi_texel(x, lane, t, level, i[0], i[1], (uint32_t)i[2], layer,
+					 integer ? in->rf : BI_RF_F32, v)))
+			return err;
+		if (in->shadow) {
+			/* the result in the first component; Mesa reads no other */
+			v[0] = shadow_cmp(t, (sw[1] >> 13) & 7, v[0], in->ref);
+			v[1] = v[2] = 0;
+			v[3] = F32_ONE;
+		}
+	}
+	if (corner >= 0)
+		corner_tap(tp->v, (unsigned)corner);
+	return 0;
+}
+
 /*
  * One level's filtered sample (f32, or the integer register format of
- * an integer texture): nearest, or (bi/tri)linear with 2, 4 or 8 taps.
- * Linear weights have 8 fractional bits per dimension, as texture
- * units' sub-texel precision goes, and blend by fused multiply-adds in
- * f32. A shadow lookup compares each tap, then filters the results.
+ * an integer texture): nearest, or (bi/tri)linear, the taps blended by
+ * fused multiply-adds in f32. A shadow lookup compares each tap, then
+ * filters the results.
  */
 static int sample_level(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
 			const uint32_t *sw, unsigned level, bool nearest,
 			const struct bi_lookup *in, uint32_t out[4])
 {
-	unsigned dims = t->dim == BI_TEX_CUBE ? 2 : t->dim, nk = nearest ? 1 : 1u << dims;
-	bool integer = t->pf.kind == BI_FK_UINT || t->pf.kind == BI_FK_SINT;
-	bool normalized = t->dim == BI_TEX_CUBE || ((sw[0] >> 25) & 1);
-	uint32_t n[3], array = t->w[6] & 0xffff, v[8][4], wgt[8];
-	int corner = -1;
-	int64_t fx[3];
-	int err;
+	struct taps tp;
+	int err = fetch_taps(x, lane, t, sw, level, nearest, in, &tp);
 
-	for (unsigned d = 0; d < dims; d++) {
-		n[d] = bi_texture_size(t, d, level);
-		fx[d] = fixed_pos(in->c[d], n[d], normalized, nearest) + in->off[d] * 256;
-	}
-	for (unsigned k = 0; k < nk; k++) {
-		/* the array's layer clamped to the last one, as the unit does */
-		uint32_t layer = t->dim == BI_TEX_CUBE ?
-			OS_MIN(in->layer / 6, array) * 6 + in->layer % 6 : OS_MIN(in->layer, array);
-		int32_t i[3] = { 0, 0, 0 };
-		enum tap kind;
-
-		err = tap_index(t, sw, dims, fx, n, k, nearest, i, &layer, &kind);
-		if (err)
-			return err;
-		wgt[k] = F32_ONE;
-		for (unsigned d = 0; d < dims && !nearest; d++) {
-			unsigned f = (unsigned)(fx[d] & 255), hi = (k >> d) & 1;
-
-			wgt[k] = bi_f32_mul(wgt[k], bi_fp_from_int(&bi_f32, hi ? f : 256 - f,
-								   BI_RM_RTE),
-					    BI_RM_RTE, false);
-		}
-		if (kind == TAP_CORNER)
-			corner = (int)k;
-		if (kind == TAP_BORDER)
-			os_memcpy(v[k], &sw[4], sizeof(v[k]));
-		else if ((err = bi_texel(x, lane, t, level, i[0], i[1], (uint32_t)i[2], layer,
-					 integer ? in->rf : BI_RF_F32, v[k])))
-			return err;
-		if (in->shadow) {
-			/* the result in the first component; Mesa reads no other */
-			v[k][0] = shadow_cmp(t, (sw[1] >> 13) & 7, v[k][0], in->ref);
-			v[k][1] = v[k][2] = 0;
-			v[k][3] = F32_ONE;
-		}
-	}
-	if (corner >= 0)
-		corner_tap(v, (unsigned)corner);
+	if (err)
+		return err;
 	if (nearest) {
-		os_memcpy(out, v[0], sizeof(v[0]));
+		os_memcpy(out, tp.v[0], sizeof(tp.v[0]));
 		return 0;
 	}
 	os_memset(out, 0, 4 * sizeof(*out));
-	for (unsigned k = 0; k < nk; k++) {
-		uint32_t w = bi_fp_ldexp(&bi_f32, wgt[k], -8 * (int32_t)dims, BI_RM_RTE, false);
+	for (unsigned k = 0; k < tp.n; k++) {
+		uint32_t w = bi_fp_ldexp(&bi_f32, tp.wgt[k], -8 * (int32_t)tp.dims, BI_RM_RTE,
+					 false);
 
 		for (unsigned j = 0; j < 4; j++)
-			out[j] = bi_f32_fma(v[k][j], w, out[j], BI_RM_RTE, false);
+			out[j] = bi_f32_fma(tp.v[k][j], w, out[j], BI_RM_RTE, false);
 	}
 	return 0;
 }
@@ -245,6 +272,24 @@ static void to_regfmt(enum bi_regfmt rf, uint32_t v[4])
 	for (unsigned i = 0; i < 2; i++)
 		v[i] = bi_fp_convert(&bi_f16, &bi_f32, v[2 * i], BI_RM_RTE, false) |
 		       bi_fp_convert(&bi_f16, &bi_f32, v[2 * i + 1], BI_RM_RTE, false) << 16;
+}
+
+/* Sampler @sampler's words into @sw, for lookup @in of @t: integer
+ * textures give 32-bit integers and compare nothing, others floats. */
+static int sampler_read(struct bi_tctx *x, const struct bi_texture *t, unsigned sampler,
+			const struct bi_lookup *in, uint32_t sw[8])
+{
+	bool integer = t->pf.kind == BI_FK_UINT || t->pf.kind == BI_FK_SINT;
+	uint64_t va = x->env->samplers + 32ull * sampler;
+	int err;
+
+	if (!x->env->samplers)
+		return BI_FAULT_UNIMPLEMENTED; /* no sampler table */
+	if (integer ? (in->rf != BI_RF_S32 && in->rf != BI_RF_U32) || in->shadow
+		    : in->rf > BI_RF_F32)
+		return BI_FAULT_UNIMPLEMENTED; /* 16-bit integers, mixed kinds */
+	err = x->env->mem->read(x->env->as, va, sw, 8 * sizeof(*sw));
+	return err ? bi_mem_fault(x, err, va) : 0;
 }
 
 /*
@@ -260,16 +305,10 @@ int bi_tex_sample(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
 	unsigned level[2], frac;
 	uint32_t sw[8], hi[4];
 	int32_t lod = in->lod;
-	int err;
+	int err = sampler_read(x, t, sampler, in, sw);
 
-	if (!x->env->samplers)
-		return BI_FAULT_UNIMPLEMENTED; /* no sampler table */
-	if (integer ? (in->rf != BI_RF_S32 && in->rf != BI_RF_U32) || in->shadow
-		    : in->rf > BI_RF_F32)
-		return BI_FAULT_UNIMPLEMENTED; /* 16-bit integers, mixed kinds */
-	err = x->env->mem->read(x->env->as, x->env->samplers + 32ull * sampler, sw, sizeof(sw));
 	if (err)
-		return bi_mem_fault(x, err, x->env->samplers + 32ull * sampler);
+		return err;
 	/* bias (signed 8:8), then the minimum and maximum (unsigned 5:8) */
 	if (in->computed)
 		lod = OS_MIN(OS_MAX(lod + (int16_t)(sw[2] & 0xffff),
@@ -289,6 +328,34 @@ int bi_tex_sample(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
 				    bi_fp_ldexp(&bi_f32, bi_fp_from_int(&bi_f32, frac, BI_RM_RTE),
 						-8, BI_RM_RTE, false),
 				    out[j], BI_RM_RTE, false);
+	to_regfmt(in->rf, out);
+	return 0;
+}
+
+/*
+ * A gather (textureGather): component @comp (0-3) of each of the four
+ * texels a bilinear lookup at the base level weighs, in the unit's
+ * order, (i0, j0), (i1, j0), (i0, j1), (i1, j1), which Mesa turns into
+ * GL's (i0, j1), (i1, j1), (i1, j0), (i0, j0) (its pictures match
+ * llvmpipe's so); a shadow gather gives each texel's compare. 2D
+ * textures, their arrays and cube maps.
+ */
+int bi_tex_gather(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
+		  unsigned sampler, const struct bi_lookup *in, unsigned comp, uint32_t out[4])
+{
+	struct taps tp;
+	uint32_t sw[8];
+	int err;
+
+	if (t->dim != 2 && t->dim != BI_TEX_CUBE)
+		return BI_FAULT_UNIMPLEMENTED; /* 1D and 3D */
+	err = sampler_read(x, t, sampler, in, sw);
+	if (!err)
+		err = fetch_taps(x, lane, t, sw, 0, false, in, &tp);
+	if (err)
+		return err;
+	for (unsigned c = 0; c < 4; c++)
+		out[c] = tp.v[c][in->shadow ? 0 : comp]; /* tap c: i1 in bit 0, j1 in 1 */
 	to_regfmt(in->rf, out);
 	return 0;
 }

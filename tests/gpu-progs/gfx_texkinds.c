@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The kinds of texture rendering samples, a 32 x 32 quad each on a
- * cleared 96 x 64 framebuffer object, read back:
+ * cleared 128 x 64 framebuffer object, read back:
  *   a cube map (8 x 8 faces, a checker of each face's colour, linear:
  *     filtered seamlessly across the edges) looked up with directions
  *     that cross from the +Z face onto the four around it;
@@ -15,9 +15,11 @@
  *   a 24-bit depth texture with a shadow compare ("lequal", nearest),
  *     the reference rising up the quad;
  *   the cube map again at an explicit LOD, the directions crossing from
- *     the -Z face onto the four around it.
+ *     the -Z face onto the four around it;
+ *   gathers of the array's layer 1 (its blue) and of the depth texture's
+ *     compares.
  * The fragment shader picks the lookup by a uniform; the LOD comes from
- * the quad's derivatives in all but the last. Usage: gfx_texkinds OUT.rgba
+ * the quad's derivatives in the first five. Usage: gfx_texkinds OUT.rgba
  */
 #include "gfx.h"
 
@@ -40,7 +42,7 @@ void glTexSubImage3D_t(GLenum, GLint, GLint, GLint, GLint, GLsizei, GLsizei, GLs
 		       GLenum, GLenum, const void *);
 
 static const char *const vs =
-	"#version 300 es\n"
+	"#version 310 es\n"
 	"in vec2 pos;\n"
 	"in vec3 uvw;\n"
 	"out vec3 v;\n"
@@ -50,7 +52,7 @@ static const char *const vs =
 	"}\n";
 
 static const char *const fs =
-	"#version 300 es\n"
+	"#version 310 es\n"
 	"precision highp float;\n"
 	"precision highp sampler3D;\n"
 	"precision highp sampler2DArray;\n"
@@ -74,8 +76,12 @@ static const char *const fs =
 	"		colour = texture(mip, v.xy, v.z);\n"
 	"	else if (mode == 4)\n"
 	"		colour = vec4(texture(shadow, v), 0.25, 0.5, 1.0);\n"
-	"	else\n"
+	"	else if (mode == 5)\n"
 	"		colour = textureLod(cube, v, 0.0);\n"
+	"	else if (mode == 6)\n"
+	"		colour = textureGather(arr, vec3(v.xy, 1.0), 2);\n"
+	"	else\n"
+	"		colour = textureGather(shadow, v.xy, v.z);\n"
 	"}\n";
 
 /* Each quad: its pixel origin, and uvw at its corners (x0 y0, x1 y0,
@@ -83,7 +89,7 @@ static const char *const fs =
 static const struct {
 	int x, y;
 	float uvw[4][3];
-} quads[6] = {
+} quads[8] = {
 	{ 0, 0, { { -1.6f, -1.6f, 0.7f }, { 1.6f, -1.6f, 0.7f },
 		  { -1.6f, 1.6f, 0.7f }, { 1.6f, 1.6f, 0.7f } } },
 	{ 32, 0, { { 0, 0, 0 }, { 1, 0, 3.99f }, { 0, 1, 0 }, { 1, 1, 3.99f } } },
@@ -92,6 +98,8 @@ static const struct {
 	{ 32, 32, { { 0, 0, 0.1f }, { 1, 0, 0.1f }, { 0, 1, 0.9f }, { 1, 1, 0.9f } } },
 	{ 64, 32, { { -1.3f, -1.7f, -0.8f }, { 1.5f, -1.7f, -0.8f },
 		    { -1.3f, 1.1f, -0.8f }, { 1.5f, 1.1f, -0.8f } } },
+	{ 96, 0, { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 0 } } },
+	{ 96, 32, { { 0, 0, 0.1f }, { 1, 0, 0.1f }, { 0, 1, 0.9f }, { 1, 1, 0.9f } } },
 };
 
 static const unsigned char palette[6][3] = {
@@ -197,31 +205,31 @@ int main(int argc, char **argv)
 	static const char *const attrs[] = { "pos", "uvw", NULL };
 	static const char *const samplers[] = { "cube", "arr", "vol", "mip", "shadow" };
 	static const int corner[6] = { 0, 1, 2, 2, 1, 3 };
-	float v[6][6][5];
+	float v[8][6][5];
 	GLuint prog;
 
 	if (argc != 2)
 		gles_die("usage", "gfx_texkinds OUT.rgba");
 	gfx_init();
-	for (int q = 0; q < 6; q++) {
+	for (int q = 0; q < 8; q++) {
 		for (int k = 0; k < 6; k++) {
 			int c = corner[k];
 
-			v[q][k][0] = (float)(quads[q].x + 32 * (c & 1)) / 48.0f - 1.0f;
+			v[q][k][0] = (float)(quads[q].x + 32 * (c & 1)) / 64.0f - 1.0f;
 			v[q][k][1] = (float)(quads[q].y + 32 * (c >> 1)) / 32.0f - 1.0f;
 			for (int i = 0; i < 3; i++)
 				v[q][k][2 + i] = quads[q].uvw[c][i];
 		}
 	}
-	prog = gfx_scene(96, 64, vs, fs, attrs, &v[0][0][0], sizeof(v), 2, 3);
+	prog = gfx_scene(128, 64, vs, fs, attrs, &v[0][0][0], sizeof(v), 2, 3);
 	/* after the target, whose texture it unbinds */
 	upload();
 	for (int q = 0; q < 5; q++) {
 		GL(glUniform1i)(GL(glGetUniformLocation)(prog, samplers[q]), q);
 	}
-	for (int q = 0; q < 6; q++) {
+	for (int q = 0; q < 8; q++) {
 		GL(glUniform1i)(GL(glGetUniformLocation)(prog, "mode"), q);
 		GL(glDrawArrays)(GL_TRIANGLES, 6 * q, 6);
 	}
-	return gfx_save(96, 64, argv[1]);
+	return gfx_save(128, 64, argv[1]);
 }

@@ -7,8 +7,9 @@
  * orders; seamless linear filtering across a face's edge and at a cube
  * corner, and clamping without the seamless bit; every compare function
  * of a shadow lookup, filtering after comparing, and the reference
- * clamped for fixed-point depth; texel fetches of Z24X8 and X24S8; and
- * the modes that fault. Expected values are worked out here by hand
+ * clamped for fixed-point depth; gathers (and shadow gathers) in the
+ * unit's order of taps; texel fetches of Z24X8 and X24S8; and the modes
+ * that fault. Expected values are worked out here by hand
  * from the spec's tables, with the texels numbered so that each lookup
  * shows which it read.
  */
@@ -276,6 +277,43 @@ TEST(shadow_compares_each_function_then_filters)
 	}
 }
 
+/* A gather of component @comp of the 2x1 texture at (0.5, 0.5): r4-r7. */
+static bool gather(struct trun *t, unsigned comp, bool shadow, float ref)
+{
+	if (!texc_program(t, texop(OP_FETCH | (4u + comp) << 20 | (shadow ? SHADOW : 0) |
+				   DIM(2), F32)))
+		return false;
+	t->w.live = 1;
+	t->w.r[0][0] = fbits(0.5f);
+	t->w.r[0][1] = fbits(0.5f);
+	t->w.r[0][4] = 0;           /* the LOD register */
+	t->w.r[0][5] = fbits(ref);  /* the shadow reference */
+	return bi_warp_run(&t->env, &t->w, 100) == BI_RUN_DONE;
+}
+
+TEST(gathers_in_the_units_tap_order)
+{
+	const uint32_t r32f[2] = { fbits(0.25f), fbits(0.75f) };
+	struct trun *t = trun_new();
+
+	/* taps (i0, j0), (i1, j0), (i0, j1), (i1, j1); j1 clamps to row 0 */
+	depth_2x1(t, FMT_R32F << 12 | SWZ_R001, r32f, false, 3);
+	ASSERT_TRUE(gather(t, 0, false, 0));
+	EXPECT_EQ(t->w.r[0][4], fbits(0.25f));
+	EXPECT_EQ(t->w.r[0][5], fbits(0.75f));
+	EXPECT_EQ(t->w.r[0][6], fbits(0.25f));
+	EXPECT_EQ(t->w.r[0][7], fbits(0.75f));
+	/* alpha, which R001 makes one */
+	ASSERT_TRUE(gather(t, 3, false, 0));
+	EXPECT_EQ(t->w.r[0][4], fbits(1.0f));
+	/* "lequal" 0.5: the first texel passes, the second fails */
+	ASSERT_TRUE(gather(t, 0, true, 0.5f));
+	EXPECT_EQ(t->w.r[0][4], fbits(1.0f));
+	EXPECT_EQ(t->w.r[0][5], 0u);
+	EXPECT_EQ(t->w.r[0][6], fbits(1.0f));
+	trun_free(t);
+}
+
 /* texelFetch of texel 0 of a 2x1 texture of @fmtword as @fmt: r4-r7. */
 static bool fetch(struct trun *t, uint32_t fmtword, uint32_t texel, unsigned fmt)
 {
@@ -333,7 +371,7 @@ TEST(unimplemented_modes_fault)
 		const char *what;
 		uint32_t desc, sr0, sr1, w3;
 	} rows[] = {
-		{ "a gather", OP_FETCH | 4u << 20 | DIM(2), 0, 0, 0 },
+		{ "the four-component gather", OP_FETCH | 3u << 20 | DIM(2), 0, 0, 0 },
 		{ "a gradient descriptor", OP_TEX | 3u << 20 | DIM(2), 0, 0, 0 },
 		{ "a LOD clamp from the shader", OP_TEX | LOD_BIAS | DIM(2), 0x01000000, 0, 0 },
 		{ "a computed LOD outside fragment shaders", OP_TEX | LOD_COMPUTE | DIM(2), 0, 0,
