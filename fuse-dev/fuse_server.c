@@ -3,9 +3,11 @@
  * The FUSE file system of `vgpu dev`: a root directory holding mali0,
  * renderD128 and stats. Device files use direct I/O (every read reaches
  * us: kbase events) and are not seekable. Requests run on libfuse's
- * worker threads; each open file counts the requests inside the driver so
- * release() can wake blocked ones and wait for them before the driver
- * frees the file (a client may die in the middle of an ioctl).
+ * worker threads, or on the io_uring transport's (fuse_uring.c), which
+ * hands them to these same operations; each open file counts the requests
+ * inside the driver so release() can wake blocked ones and wait for them
+ * before the driver frees the file (a client may die in the middle of an
+ * ioctl).
  */
 #include "fuse-dev/fuse_server.h"
 

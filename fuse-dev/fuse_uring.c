@@ -136,9 +136,8 @@ struct fuse_uring {
 	struct ur_queue *q;
 	pthread_mutex_t lock;
 	struct ur_ent *ents;
-	bool stopping;
+	atomic_bool stopping;
 	int stop_fd;
-	atomic_uint registered;
 	atomic_ulong served;
 };
 
@@ -315,7 +314,7 @@ static int ent_spawn(struct fuse_uring *u, unsigned qid)
 	e->iov[0] = (struct iovec){ e->hdr, sizeof(*e->hdr) };
 	e->iov[1] = (struct iovec){ e->payload, u->payload_size };
 	pthread_mutex_lock(&u->lock);
-	if (!u->stopping && atomic_load(&u->q[qid].count) < u->cap) {
+	if (!atomic_load(&u->stopping) && atomic_load(&u->q[qid].count) < u->cap) {
 		/* Signals go to the session loop's thread, as libfuse's
 		 * workers leave them. */
 		sigfillset(&all);
@@ -335,11 +334,16 @@ static int ent_spawn(struct fuse_uring *u, unsigned qid)
 	return r ? -1 : 0;
 }
 
-/* Copies a reply into the entry and commits it, fetching the next
- * request. The reply's length, or -1 with errno. */
+/*
+ * Copies a reply into the entry and queues its commit, which the entry's
+ * loop submits with its wait for the next request: one system call per
+ * request. (The kernel keeps a ring request until it is committed, even
+ * when its caller is interrupted or killed, so a commit fails only when
+ * the connection is gone, and no handler needs to hear of it.) The
+ * reply's length, or -1 with errno.
+ */
 static ssize_t ent_commit(struct ur_ent *e, const struct iovec *iov, int count)
 {
-	struct io_uring_cqe *cqe;
 	size_t off = 0, total = 0;
 	char *dst;
 
@@ -350,32 +354,22 @@ static ssize_t ent_commit(struct ur_ent *e, const struct iovec *iov, int count)
 		errno = EINVAL;
 		return -1;
 	}
+	/* The out-header goes in the header buffer, the rest in the payload. */
 	for (int i = 0; i < count; i++)
-		for (size_t k = 0; k < iov[i].iov_len; k++, off++) {
-			dst = off < sizeof(struct out_header) ? e->hdr->in_out + off :
-				e->payload + off - sizeof(struct out_header);
-			*dst = ((const char *)iov[i].iov_base)[k];
+		for (size_t k = 0, n; k < iov[i].iov_len; k += n, off += n) {
+			if (off < sizeof(struct out_header)) {
+				dst = e->hdr->in_out + off;
+				n = OS_MIN(iov[i].iov_len - k, sizeof(struct out_header) - off);
+			} else {
+				dst = e->payload + off - sizeof(struct out_header);
+				n = iov[i].iov_len - k;
+			}
+			memcpy(dst, (const char *)iov[i].iov_base + k, n);
 		}
 	memset(&e->hdr->ent, 0, sizeof(e->hdr->ent));
 	e->hdr->ent.payload_sz = (uint32_t)(total - sizeof(struct out_header));
 	ent_cmd(e, CMD_COMMIT_AND_FETCH, e->unique);
 	e->committed = true;
-	io_uring_submit(&e->ring);
-	/* A failed commit completes at once; a good one completes with the
-	 * next request, which the entry's loop takes. */
-	if (!io_uring_peek_cqe(&e->ring, &cqe) && cqe->user_data == (uintptr_t)e &&
-	    cqe->res < 0) {
-		int err = -cqe->res;
-
-		io_uring_cqe_seen(&e->ring, cqe);
-		/* The kernel keeps the entry as busy: give it a new one. */
-		if (err != ENOTCONN) {
-			ent_cmd(e, CMD_REGISTER, 0);
-			io_uring_submit(&e->ring);
-		}
-		errno = err;
-		return -1;
-	}
 	return (ssize_t)total;
 }
 
@@ -437,13 +431,14 @@ static void *ent_main(void *arg)
 	io_uring_prep_poll_add(sqe, u->stop_fd, POLLIN);
 	io_uring_sqe_set_data64(sqe, TAG_STOP);
 	ent_cmd(e, CMD_REGISTER, 0);
-	io_uring_submit(&e->ring);
-	atomic_fetch_add(&u->registered, 1);
 	for (;;) {
 		uint64_t tag;
 
-		r = io_uring_wait_cqe(&e->ring, &cqe);
-		if (r == -EINTR)
+		/* The last reply's commit goes with the wait. */
+		r = io_uring_submit_and_wait(&e->ring, 1);
+		if (r >= 0)
+			r = io_uring_peek_cqe(&e->ring, &cqe);
+		if (r == -EINTR || r == -EAGAIN)
 			continue;
 		if (r)
 			break;
@@ -452,10 +447,20 @@ static void *ent_main(void *arg)
 		io_uring_cqe_seen(&e->ring, cqe);
 		if (tag == TAG_STOP)
 			break;
+		if (r < 0 && e->committed && r != -ENOTCONN && r != -ECONNABORTED &&
+		    !atomic_load(&u->stopping)) {
+			/* A refused commit leaves the entry busy in the
+			 * kernel: register it again. */
+			fprintf(stderr, "%s: io_uring commit on queue %u: %s\n", uring_prog,
+				e->qid, strerror(-r));
+			e->committed = false;
+			ent_cmd(e, CMD_REGISTER, 0);
+			continue;
+		}
 		if (r < 0) {
 			/* The connection ended (unmounted), or the kernel
 			 * refused the entry: then it serves on /dev/fuse. */
-			if (r != -ENOTCONN && r != -ECONNABORTED && !u->stopping) {
+			if (r != -ENOTCONN && r != -ECONNABORTED && !atomic_load(&u->stopping)) {
 				snprintf(what, sizeof(what), "io_uring entry on queue %u: %s",
 					 e->qid, strerror(-r));
 				fail(u, what);
@@ -595,7 +600,7 @@ void fuse_uring_stop(struct fuse_uring *u)
 	if (!u)
 		return;
 	pthread_mutex_lock(&u->lock);
-	u->stopping = true;
+	atomic_store(&u->stopping, true);
 	pthread_mutex_unlock(&u->lock);
 	if (write(u->stop_fd, &one, sizeof(one)) != sizeof(one))
 		fprintf(stderr, "%s: io_uring stop: %s\n", uring_prog, strerror(errno));

@@ -26,7 +26,8 @@ int fuse_transport_parse(const char *s, enum fuse_transport *t);
  * module's enable_uring on when it is off and we may (root), saying so.
  * 1 try it, 0 classic (auto only; the reason on stderr), -1 when @want is
  * uring and it cannot work (the reason on stderr). @prog prefixes the
- * messages.
+ * messages. $VGPU_FUSE_URING_PARAM names another file to read as the
+ * parameter (the tests' own, in place of the host's setting).
  */
 int fuse_uring_prepare(enum fuse_transport want, const char *prog);
 

@@ -10,8 +10,9 @@ set -u
 
 BUILD=${VGPU_BUILD:-build}
 ALL_TIERS="unit dbt vgpu node shader e2e"
-# The node suites that mount the FUSE nodes, run again over io_uring.
-URING_SUITES="kbase panfrost users"
+# The node suites that mount the FUSE nodes, run again on the classic
+# transport where the first pass had FUSE over io_uring (vgpu dev's default).
+CLASSIC_SUITES="kbase panfrost users"
 TIERS=${*:-$ALL_TIERS}
 if [ "${VGPU_SAN:-0}" = 1 ]; then
 	export VGPU_TEST_TIMEOUT_SCALE=${VGPU_TEST_TIMEOUT_SCALE:-4}
@@ -77,16 +78,17 @@ for tier in $TIERS; do
 	done
 done
 
-# The node tier's FUSE suites once more with FUSE over io_uring: the same
-# tests must pass on both transports (the other suites never reach it).
+# The node tier's FUSE suites once more on the classic transport: the same
+# tests must pass on both (the other suites never reach it). Without FUSE
+# over io_uring in the kernel the first pass was classic already.
 if [[ " $TIERS " == *" node "* ]] && [ -z "${VGPU_TRANSPORT:-}" ]; then
 	if [ -e /sys/module/fuse/parameters/enable_uring ]; then
-		for n in $URING_SUITES; do
+		for n in $CLASSIC_SUITES; do
 			[ -x "$BUILD/tests/node/$n" ] &&
-				VGPU_TRANSPORT=uring run_suite node "$BUILD/tests/node/$n" " (io_uring)"
+				VGPU_TRANSPORT=classic run_suite node "$BUILD/tests/node/$n" " (classic)"
 		done
 	else
-		echo "# node over io_uring: skipped, this kernel has no FUSE over io_uring"
+		echo "# node on the classic transport: the only one here (no FUSE over io_uring)"
 	fi
 fi
 

@@ -46,6 +46,23 @@ static inline bool devnode_mounted(const char *dir)
 	return found;
 }
 
+/* Runs `vgpu dev` with @args (NULL-terminated) and extra environment @env
+ * (may be NULL) to its end, within 30 s. */
+static inline struct proc_result devnode_run(const char *const *args, char *const *env)
+{
+	char *argv[12] = { (char *)build_path("vgpu"), "dev" };
+	struct proc_result r;
+	int n = 2;
+
+	while (*args && n < 11)
+		argv[n++] = (char *)*args++;
+	argv[n] = NULL;
+	memset(&r, 0, sizeof(r));
+	if (proc_run(argv, env, NULL, NULL, 0, 30, &r))
+		r.status = -1;
+	return r;
+}
+
 /* Why FUSE cannot be used here, or NULL when it can. */
 static inline const char *devnode_unavailable(void)
 {

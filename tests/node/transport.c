@@ -19,21 +19,6 @@
 #define PARAM "/sys/module/fuse/parameters/enable_uring"
 #define NOBODY 65534u
 
-static struct proc_result run_dev(const char *const *args, char *const *env)
-{
-	char *argv[12] = { (char *)build_path("vgpu"), "dev" };
-	struct proc_result r;
-	int n = 2;
-
-	while (*args && n < 11)
-		argv[n++] = (char *)*args++;
-	argv[n] = NULL;
-	memset(&r, 0, sizeof(r));
-	if (proc_run(argv, env, NULL, NULL, 0, 30, &r))
-		r.status = -1;
-	return r;
-}
-
 /* The whole of @f (written by a server), as a string (caller frees). */
 static char *file_text(FILE *f)
 {
@@ -90,11 +75,13 @@ TEST(transport_option_is_checked)
 
 	if (access(build_path("vgpu"), X_OK))
 		SKIP(return, "vgpu binary not built");
-	r = run_dev(bad, NULL);
+	/* Only this test's value. */
+	unsetenv("VGPU_TRANSPORT");
+	r = devnode_run(bad, NULL);
 	EXPECT_EQ(r.status, 1);
 	EXPECT_NONNULL(strstr(r.err, "--transport wants classic, uring or auto"));
 	proc_result_free(&r);
-	r = run_dev(none, env);
+	r = devnode_run(none, env);
 	EXPECT_EQ(r.status, 1);
 	EXPECT_NONNULL(strstr(r.err, "VGPU_TRANSPORT wants classic, uring or auto"));
 	proc_result_free(&r);
@@ -112,7 +99,7 @@ TEST(forced_uring_without_kernel_support_fails)
 
 	if (access(build_path("vgpu"), X_OK))
 		SKIP(return, "vgpu binary not built");
-	r = run_dev(args, env);
+	r = devnode_run(args, env);
 	EXPECT_EQ(r.status, 1);
 	EXPECT_NONNULL(strstr(r.err, "--transport uring: this kernel has no FUSE over io_uring"));
 	EXPECT_NONNULL(strstr(r.err, "/nonexistent/enable_uring"));
@@ -195,7 +182,7 @@ TEST(root_turns_enable_uring_on)
 	ASSERT_EQ(write(fd, "N\n", 2), 2);
 	close(fd);
 	snprintf(envp, sizeof(envp), "VGPU_FUSE_URING_PARAM=%s", param);
-	r = run_dev(args, env);
+	r = devnode_run(args, env);
 	EXPECT_EQ(r.status, 1);
 	EXPECT_NONNULL(strstr(r.err, "turned FUSE over io_uring on"));
 	proc_result_free(&r);
@@ -205,30 +192,52 @@ TEST(root_turns_enable_uring_on)
 	unlink(param);
 }
 
+/*
+ * Serves a client with `--transport @transport` (the fuse module's
+ * parameter read from @param, or the host's), and returns what the server
+ * said on stderr (caller frees), or NULL when the server did not come up
+ * or stop well.
+ */
+static char *serve_one_client(struct __test_metadata *_metadata,
+			      const char *transport, const char *param)
+{
+	const char *extra[] = { "--transport", transport, NULL };
+	struct devnode d;
+	char *text = NULL, *stats;
+	FILE *err = tmpfile();
+	int started;
+
+	if (!err)
+		return NULL;
+	if (param)
+		setenv("VGPU_FUSE_URING_PARAM", param, 1);
+	started = start_logged(&d, extra, err);
+	unsetenv("VGPU_FUSE_URING_PARAM");
+	if (!started) {
+		use_mali(_metadata, &d);
+		stats = devnode_stats(&d);
+		EXPECT_GE(json_num(stats, "opens"), 1);
+		free(stats);
+		if (!devnode_stop(&d))
+			text = file_text(err);
+	}
+	fclose(err);
+	return text;
+}
+
 /* auto where io_uring cannot work: the classic transport, said once. */
 TEST(auto_falls_back_to_classic)
 {
-	const char *extra[] = { "--transport", "auto", NULL };
-	struct devnode d;
 	const char *why = devnode_unavailable();
 	char *text;
-	FILE *err;
 
 	if (why)
 		SKIP(return, "%s", why);
-	err = tmpfile();
-	ASSERT_NONNULL(err);
-	setenv("VGPU_FUSE_URING_PARAM", "/nonexistent/enable_uring", 1);
-	ASSERT_EQ(start_logged(&d, extra, err), 0);
-	unsetenv("VGPU_FUSE_URING_PARAM");
-	use_mali(_metadata, &d);
-	EXPECT_EQ(devnode_stop(&d), 0);
-	text = file_text(err);
+	text = serve_one_client(_metadata, "auto", "/nonexistent/enable_uring");
 	ASSERT_NONNULL(text);
 	EXPECT_NONNULL(strstr(text, "transport classic: this kernel has no FUSE over io_uring"));
 	EXPECT_NULL(strstr(text, "io_uring served"));
 	free(text);
-	fclose(err);
 }
 
 /* The number in "io_uring served N requests", or -1. */
@@ -242,54 +251,33 @@ static long served(const char *text)
 /* Forced io_uring: the requests of a client travel through the rings. */
 TEST(uring_serves_the_nodes)
 {
-	const char *extra[] = { "--transport", "uring", NULL };
-	struct devnode d;
 	const char *why = devnode_unavailable();
-	char *text, *stats;
-	FILE *err;
+	char *text;
 
 	if (why)
 		SKIP(return, "%s", why);
 	if (access(PARAM, F_OK))
 		SKIP(return, "this kernel has no FUSE over io_uring (no %s)", PARAM);
-	err = tmpfile();
-	ASSERT_NONNULL(err);
-	ASSERT_EQ(start_logged(&d, extra, err), 0);
-	use_mali(_metadata, &d);
-	stats = devnode_stats(&d);
-	EXPECT_GE(json_num(stats, "opens"), 1);
-	free(stats);
-	EXPECT_EQ(devnode_stop(&d), 0);
-	text = file_text(err);
+	text = serve_one_client(_metadata, "uring", NULL);
 	ASSERT_NONNULL(text);
 	EXPECT_NONNULL(strstr(text, "transport io_uring: "));
 	/* At least the open, four ioctls, the stats file's open and read. */
 	EXPECT_GE(served(text), 7);
 	free(text);
-	fclose(err);
 }
 
 /* The classic transport never reaches io_uring. */
 TEST(classic_stays_off_io_uring)
 {
-	const char *extra[] = { "--transport", "classic", NULL };
-	struct devnode d;
 	const char *why = devnode_unavailable();
 	char *text;
-	FILE *err;
 
 	if (why)
 		SKIP(return, "%s", why);
-	err = tmpfile();
-	ASSERT_NONNULL(err);
-	ASSERT_EQ(start_logged(&d, extra, err), 0);
-	use_mali(_metadata, &d);
-	EXPECT_EQ(devnode_stop(&d), 0);
-	text = file_text(err);
+	text = serve_one_client(_metadata, "classic", NULL);
 	ASSERT_NONNULL(text);
 	EXPECT_NULL(strstr(text, "io_uring"));
 	free(text);
-	fclose(err);
 }
 
 TEST_HARNESS_MAIN

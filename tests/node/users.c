@@ -652,21 +652,6 @@ TEST(user_server_without_user_allow_other_says_so)
 	fclose(f);
 }
 
-static struct proc_result run_dev(const char *const *args)
-{
-	char *argv[12] = { (char *)build_path("vgpu"), "dev" };
-	struct proc_result r;
-	int n = 2;
-
-	while (*args && n < 11)
-		argv[n++] = (char *)*args++;
-	argv[n] = NULL;
-	memset(&r, 0, sizeof(r));
-	if (proc_run(argv, NULL, NULL, NULL, 0, 30, &r))
-		r.status = -1;
-	return r;
-}
-
 /* Refused before anything is served, saying which option. */
 TEST(bad_mode_or_group_is_refused)
 {
@@ -682,7 +667,7 @@ TEST(bad_mode_or_group_is_refused)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const char *args[] = { bad[i][0], bad[i][1], "--mount",
 				       "/nonexistent/vgpu", NULL };
-		struct proc_result r = run_dev(args);
+		struct proc_result r = devnode_run(args, NULL);
 
 		EXPECT_EQ(r.status, 1);
 		EXPECT_NONNULL(strstr(r.err, bad[i][2]));
@@ -701,7 +686,7 @@ TEST(default_group_is_render_or_said)
 
 	if (access(build_path("vgpu"), X_OK))
 		SKIP(return, "vgpu binary not built");
-	r = run_dev(args);
+	r = devnode_run(args, NULL);
 	EXPECT_EQ(r.status, 1);
 	EXPECT_NONNULL(strstr(r.err, "--socket /nonexistent/vgpu/s"));
 	if (getgrnam("render"))
