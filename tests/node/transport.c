@@ -13,6 +13,7 @@
 #include "node/devnode.h"
 
 #include <grp.h>
+#include <sys/time.h>
 
 #include "driver-shim/uapi_kbase.h"
 
@@ -278,6 +279,53 @@ TEST(classic_stays_off_io_uring)
 	ASSERT_NONNULL(text);
 	EXPECT_NULL(strstr(text, "io_uring"));
 	free(text);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * A read that waits for a kbase event ends with EINTR when its caller
+ * takes a signal: the kernel's INTERRUPT stays on /dev/fuse while the read
+ * came through a ring, and the handler hears of it all the same.
+ */
+TEST(a_waiting_read_is_interrupted_on_each_transport)
+{
+	static const char *const transports[] = { "classic", "uring" };
+	struct sigaction sa = { .sa_handler = on_alarm }, old;
+	const char *why = devnode_unavailable();
+
+	if (why)
+		SKIP(return, "%s", why);
+	sigaction(SIGALRM, &sa, &old); /* no SA_RESTART */
+	for (int i = 0; i < 2; i++) {
+		const char *extra[] = { "--transport", transports[i], NULL };
+		struct kb_version_check v = { 11, 46 };
+		struct kb_set_flags fl = { 0 };
+		struct itimerval it = { .it_value = { 0, 50000 } };
+		struct kb_get_context_id id;
+		struct kb_event ev;
+		struct devnode d;
+		int fd;
+
+		if (i && access(PARAM, F_OK))
+			break;
+		ASSERT_EQ(devnode_start(&d, extra), 0);
+		fd = open(d.mali, O_RDWR);
+		EXPECT_GE(fd, 0);
+		EXPECT_EQ(ioctl(fd, KB_IOCTL_VERSION_CHECK, &v), 0);
+		EXPECT_EQ(ioctl(fd, KB_IOCTL_SET_FLAGS, &fl), 0);
+		setitimer(ITIMER_REAL, &it, NULL);
+		EXPECT_EQ(read(fd, &ev, sizeof(ev)), -1);
+		EXPECT_EQ(errno, EINTR);
+		/* The node still serves the file. */
+		EXPECT_EQ(ioctl(fd, KB_IOCTL_GET_CONTEXT_ID, &id), 0);
+		close(fd);
+		EXPECT_EQ(devnode_stop(&d), 0);
+	}
+	sigaction(SIGALRM, &old, NULL);
 }
 
 TEST_HARNESS_MAIN
