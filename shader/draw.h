@@ -25,6 +25,7 @@ enum bi_dcd_word {
 	BI_DCD_STATE = 14,
 	BI_DCD_ATTR_BUFS = 16, /* then attributes at 18; varyings at + 4 */
 	BI_DCD_VIEWPORT = 24,
+	BI_DCD_OCCLUSION = 26,
 	BI_DCD_TLS = 28,
 	BI_DCD_WORDS = 32,
 };

@@ -21,6 +21,8 @@
 
 #define PIXEL_FORCE_LATE 3
 #define DEPTH_FROM_SHADER 3
+/* the draw's occlusion query mode (word 0 [4:3]) */
+enum { OCCL_OFF, OCCL_PREDICATE, OCCL_RESERVED, OCCL_COUNTER };
 
 struct bi_raster {
 	const struct bi_gfx *g;
@@ -34,6 +36,8 @@ struct bi_raster {
 	uint32_t minz, maxz;    /* the depth range (f32) */
 	struct bi_hom hom;      /* a homogeneous primitive's set-up */
 	bool near_discard, far_discard;
+	unsigned occl_mode;     /* OCCL_* */
+	uint64_t occl;          /* where the query's result is */
 	struct bi_frag f;
 	struct bi_warp w;
 	uint64_t tuples, fragments, quads;
@@ -126,8 +130,12 @@ static uint32_t use_draw(struct bi_raster *r, uint64_t dcd, const char **why)
 	r->f.coord_max_y = (d->rsd[BI_RSD_PROPS] >> 27) & 1;
 	r->f.z_shader = ((d->rsd[BI_RSD_PROPS] >> 8) & 3) == DEPTH_FROM_SHADER;
 	r->f.zs_late |= r->f.z_shader;
+	r->occl_mode = (d->dcd[BI_DCD_FLAGS] >> 3) & 3;
+	r->occl = bi_rd64(d->dcd, BI_DCD_OCCLUSION);
 	if ((d->rsd[BI_RSD_STENCIL_MISC] >> 17) & 1)
 		*why = "alpha-to-coverage";
+	else if (r->occl_mode == OCCL_RESERVED)
+		*why = "occlusion query mode 2";
 	if (*why)
 		return MALI_EXC_JOB_CONFIG_FAULT;
 	r->scissor[0] = vp[6] & 0xffff;
@@ -303,6 +311,27 @@ static void orient(struct bi_prim *p)
 		p->flags = (p->flags & ~(3u << 1)) | (3 - prov) << 1;
 }
 
+/*
+ * The draw's occlusion query, of the @n lanes just shaded: the samples
+ * (pixels: one a pixel) that passed depth and stencil and were not
+ * discarded are added to the 64-bit counter at its address, the first
+ * shader core's (Mesa sums one a core), or as a predicate set it to 1.
+ */
+static int occlusion(struct bi_raster *r, unsigned n, uint32_t discarded)
+{
+	unsigned passed = 0;
+	uint64_t v;
+
+	for (unsigned l = 0; l < n; l++)
+		passed += r->f.lane[l].covered && !(discarded >> l & 1);
+	if (!passed || r->occl_mode == OCCL_OFF)
+		return 0;
+	if (vgpu_as_read(r->as, r->occl, &v, sizeof(v)))
+		return BI_FAULT_MEMORY;
+	v = r->occl_mode == OCCL_COUNTER ? v + passed : 1;
+	return vgpu_as_write(r->as, r->occl, &v, sizeof(v)) ? BI_FAULT_MEMORY : 0;
+}
+
 /* Runs the fragment shader on the @nq quads at @qx/@qy (one warp). */
 static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
 		 const unsigned *qy, unsigned nq, const struct bi_tile *t)
@@ -344,7 +373,7 @@ static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
 	}
 	/* without a shader (depth/stencil only) the tests were all */
 	if (!r->d.shader)
-		return 0;
+		return occlusion(r, 4 * nq, 0);
 	/* v7 preloads up to two varyings (or lookups, which need the whole
 	 * quad's barycentrics): into r0-r3 and r4-r7 */
 	for (unsigned l = 0; l < 4 * nq && r->g->arch >= BI_ARCH_V7; l++)
@@ -360,7 +389,7 @@ static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
 			bi_frag_zs_late(&r->f, l);
 	r->tuples += w->tuples;
 	r->quads += nq;
-	return err;
+	return err ? err : occlusion(r, 4 * nq, w->discarded);
 }
 
 bool bi_frag_zs_late(struct bi_frag *f, unsigned lane)

@@ -133,6 +133,7 @@ DRAW(base_instance_instance_id, "arb_base_instance-baseinstance-doesnt-affect-gl
 DRAW(base_vertex_drawelements_instanced, "oes_draw_elements_base_vertex-drawelements-instanced")
 DRAW(base_vertex_drawrangeelements, "oes_draw_elements_base_vertex-drawrangeelements")
 DRAW(blackhole_draw, "intel_blackhole-draw_gles3")
+DRAW(occlusion_any_samples, "ext_occlusion_query_boolean-any-samples")
 
 /* Blending with a second source colour. */
 DRAW(blend_extended_pattern, "arb_blend_func_extended-fbo-extended-blend-pattern_gles2")

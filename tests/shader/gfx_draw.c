@@ -18,6 +18,7 @@
  * depth written by the shader (ZS_EMIT) tested and written back.
  * An AFBC D24X8 depth buffer written back, decoded here, and preloaded
  * by a second frame that draws behind what the first drew, on both.
+ * Occlusion queries count the pixels passing depth, or just say some did.
  */
 #include <math.h>
 
@@ -52,6 +53,7 @@
 #define BSHADER (VA + 0x1600)
 #define UNIFORMS (VA + 0x1700)
 #define ZSHADER (VA + 0x1a00)
+#define OCCL (VA + 0x1f00)
 #define TARGET (VA + 0x4000)
 #define ZSBUF (VA + 0x5000)
 #define HEAP (VA + 0x10000)
@@ -527,6 +529,42 @@ TEST_F(draw, depth_test_and_write_back)
 	EXPECT_EQ(zs[12 * W + 12], 4194304u | 0x5au << 24);
 	EXPECT_EQ(zs[30 * W + 2], 8388608u | 0x5au << 24);
 }
+
+/* Occlusion queries (fragment draw flags [4:3], the result's address at
+ * word 26): the red triangle at 0.25, counting, adds the pixels it covers
+ * to its counter's 5; green everywhere at 0.5 behind it passes on the
+ * rest, which its query (@mode: 3 counts, 1 is a predicate) counts or
+ * marks with 1. */
+static void occlusion(struct __test_metadata *_metadata, struct __fixture_draw *self,
+		      uint32_t mode)
+{
+	struct draw_spec front = { red, 3, 3, 8, NULL, 3u << 3, 1, EQ_REPLACE, LESS | ZWRITE,
+				   .z = 0.25f };
+	struct draw_spec back = { all, 3, 3, 8, NULL, mode << 3, 1, EQ_REPLACE, LESS | ZWRITE,
+				  .z = 0.5f };
+	uint32_t *q = w32(self, OCCL);
+	unsigned reds = 0;
+
+	ASSERT_EQ(shaders(self), 0);
+	frame(self, 0x5a | 1u << 16 | 1u << 18 | 1u << 8, 1.0f);
+	draw(self, 0, &front);
+	draw(self, 1, &back);
+	put64(self, IDVS(0) + 128 + 4 * 26, OCCL);
+	put64(self, IDVS(1) + 128 + 4 * 26, OCCL + 8);
+	q[0] = 5;
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, IDVS(1), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	for (unsigned y = 0; y < W; y++)
+		for (unsigned x = 0; x < W; x++)
+			reds += *(const uint32_t *)pixel(self, x, y) == 0xff0000ffu;
+	EXPECT_GT(reds, 50u);
+	EXPECT_EQ(q[0] | (uint64_t)q[1] << 32, 5u + reds);
+	EXPECT_EQ(q[2] | (uint64_t)q[3] << 32, mode == 3 ? W * W - reds : 1u);
+}
+
+TEST_F(draw, occlusion_counter) { occlusion(_metadata, self, 3); }
+TEST_F(draw, occlusion_predicate) { occlusion(_metadata, self, 1); }
 
 /* A red triangle at 0.9 whose shader writes depth 0.25 (its alpha),
  * then green everywhere at 0.5, tested "less": red stays in front, and
