@@ -342,15 +342,16 @@ static bool tex_regfmt(unsigned f, enum bi_regfmt *rf)
 /*
  * Depth and stencil formats, as Mesa samples depth/stencil buffers
  * (preloading them, depth textures): each read as a regular format of
- * the same component order would be (@like), one channel of @bits at
- * byte @skip of a texel of @bytes.
+ * the same component order would be (@like), its channels of @bits from
+ * byte @skip of a texel of @bytes. X24S8's stencil is its G (Mesa's v7
+ * view swaps it into R, then replicates R); of its X only a byte is read.
  */
 static const struct {
 	uint8_t num, like, bits, skip, bytes;
 } zs_formats[] = {
 	{ 75, 164, 16, 0, 2 }, /* Z16_UNORM: R16 UNORM */
 	{ 77, 163, 24, 0, 4 }, /* Z24X8_UNORM: the low 24 bits, unorm */
-	{ 85, 131, 8, 3, 4 },  /* X24S8: the stencil in the top byte, uint */
+	{ 85, 139, 8, 2, 4 },  /* X24S8: G the stencil in the top byte, uint */
 	{ 87, 167, 32, 0, 8 }, /* Z32_X32: an f32 in the low word */
 };
 
@@ -390,7 +391,7 @@ int bi_texture_read(struct bi_tctx *x, unsigned index, struct bi_texture *t)
 	t->order = (t->w[2] >> 12) & 0xf;
 	t->levels = ((t->w[2] >> 16) & 0x1f) + 1;
 	t->surfaces = t->w[4] | (uint64_t)t->w[5] << 32;
-	/* AFBC with tiled headers, unsupported formats, multisampled textures */
+	/* other texel orderings, unsupported formats, multisampled textures */
 	if ((t->order != TEX_LINEAR && t->order != TEX_TILED && t->order != TEX_AFBC) ||
 	    !texture_format(x, t->w[0] >> 10, t) ||
 	    !bi_pixfmt_swizzle(&t->pf, t->w[2] & 0xfff) ||

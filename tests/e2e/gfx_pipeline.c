@@ -128,9 +128,10 @@ TEST(preload_g52) { against_llvmpipe(_metadata, "gfx_preload", "g52", "noafbc", 
 TEST(texkinds_g71) { against_llvmpipe(_metadata, "gfx_texkinds", "g71", "noafbc", 128, 64, 2, true); }
 TEST(texkinds_g52) { against_llvmpipe(_metadata, "gfx_texkinds", "g52", "noafbc", 128, 64, 2, true); }
 
-/* A depth buffer kept from one frame to the next: Mesa loads it back
- * with a pre-frame shader sampling it as a depth texture; depth tested
- * as in gfx_depthclip, the same tolerance. */
+/* A depth/stencil buffer kept from one frame to the next: Mesa loads it
+ * back with pre-frame shaders sampling it as depth and stencil
+ * textures; depth and stencil tested as in gfx_depthclip and
+ * gl_stencil, the same tolerance. */
 TEST(zpreload_g71) { against_llvmpipe(_metadata, "gfx_zpreload", "g71", "noafbc", 64, 48, 2, true); }
 TEST(zpreload_g52) { against_llvmpipe(_metadata, "gfx_zpreload", "g52", "noafbc", 64, 48, 2, true); }
 

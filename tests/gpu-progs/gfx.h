@@ -14,6 +14,8 @@
 #ifndef VGPU_TESTS_GFX_H
 #define VGPU_TESTS_GFX_H
 
+#include <stdbool.h>
+
 #include "gles.h"
 
 #define GL_FRAMEBUFFER 0x8D40
@@ -181,17 +183,22 @@ static const char *const gfx_vs_clip =
 
 #define GL_DEPTH_ATTACHMENT 0x8D00
 #define GL_DEPTH_COMPONENT24 0x81A6
+#define GL_DEPTH24_STENCIL8 0x88F0
+#define GL_DEPTH_STENCIL_ATTACHMENT 0x821A
 
-/* A 24-bit @w x @h depth renderbuffer, attached to the bound
- * framebuffer. */
-static inline void gfx_depth_buffer(int w, int h)
+/* A 24-bit @w x @h depth renderbuffer, with 8 bits of stencil if
+ * @stencil, attached to the bound framebuffer. */
+static inline void gfx_depth_buffer(int w, int h, bool stencil)
 {
 	GLuint rb;
 
 	GL(glGenRenderbuffers)(1, &rb);
 	GL(glBindRenderbuffer)(GL_RENDERBUFFER, rb);
-	GL(glRenderbufferStorage)(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, w, h);
-	GL(glFramebufferRenderbuffer)(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb);
+	GL(glRenderbufferStorage)(GL_RENDERBUFFER,
+				  stencil ? GL_DEPTH24_STENCIL8 : GL_DEPTH_COMPONENT24, w, h);
+	GL(glFramebufferRenderbuffer)(GL_FRAMEBUFFER,
+				      stencil ? GL_DEPTH_STENCIL_ATTACHMENT : GL_DEPTH_ATTACHMENT,
+				      GL_RENDERBUFFER, rb);
 }
 
 /* A cleared @w x @h target (gfx_target) and program @vs/@fs whose

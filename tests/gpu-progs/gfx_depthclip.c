@@ -33,7 +33,7 @@ int main(int argc, char **argv)
 		gles_die("usage", "gfx_depthclip OUT.rgba");
 	gfx_init();
 	gfx_scene(64, 48, gfx_vs_clip, gfx_fs_colour, attrs, verts, sizeof(verts), 4, 3);
-	gfx_depth_buffer(64, 48);
+	gfx_depth_buffer(64, 48, false);
 	GL(glClear)(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 	GL(glEnable)(GL_DEPTH_TEST);
 	GL(glDrawArrays)(GL_TRIANGLES, 0, 9);

@@ -19,8 +19,6 @@
 #include "gfx.h"
 #include "gl_scenes.h"
 
-#define GL_DEPTH24_STENCIL8 0x88F0
-#define GL_DEPTH_STENCIL_ATTACHMENT 0x821A
 #define GL_STENCIL_BUFFER_BIT 0x0400
 #define GL_STENCIL_TEST 0x0B90
 #define GL_BLEND 0x0BE2
@@ -94,8 +92,6 @@ static inline GLuint gl_texture(int w, int h, const void *texels)
 static inline void gl_target(struct gl_target *t, int w, int h, int ncolor)
 {
 	static const GLenum bufs[2] = { GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT0 + 1 };
-	GLuint rb;
-
 	*t = (struct gl_target){ .w = w, .h = h, .ncolor = ncolor };
 	GL(glGenFramebuffers)(1, &t->fbo);
 	GL(glBindFramebuffer)(GL_FRAMEBUFFER, t->fbo);
@@ -103,11 +99,7 @@ static inline void gl_target(struct gl_target *t, int w, int h, int ncolor)
 		t->color[i] = gl_texture(w, h, NULL);
 		GL(glFramebufferTexture2D)(GL_FRAMEBUFFER, bufs[i], GL_TEXTURE_2D, t->color[i], 0);
 	}
-	GL(glGenRenderbuffers)(1, &rb);
-	GL(glBindRenderbuffer)(GL_RENDERBUFFER, rb);
-	GL(glRenderbufferStorage)(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, w, h);
-	GL(glFramebufferRenderbuffer)(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
-				      rb);
+	gfx_depth_buffer(w, h, true);
 	GL(glDrawBuffers)(ncolor, bufs);
 	if (GL(glCheckFramebufferStatus)(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
 		gles_die("framebuffer incomplete", NULL);

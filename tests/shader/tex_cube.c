@@ -338,9 +338,9 @@ TEST(depth_and_stencil_formats_as_mesa_samples_them)
 	EXPECT_EQ(t->w.r[0][4], fbits((float)(8388608.0 / 16777215.0)));
 	EXPECT_EQ(t->w.r[0][7], fbits(1.0f));
 	trun_free(t);
-	/* X24S8: the stencil in the top byte */
+	/* X24S8: the stencil, in the top byte, is its G */
 	t = trun_new();
-	ASSERT_TRUE(fetch(t, 85u << 12 | SWZ_R001, 0xab123456u, U32));
+	ASSERT_TRUE(fetch(t, 85u << 12 | (1 | 4 << 3 | 4 << 6 | 5 << 9), 0xab123456u, U32));
 	EXPECT_EQ(t->w.r[0][4], 0xabu);
 	trun_free(t);
 }
