@@ -115,6 +115,7 @@ struct ur_ent {
 	char *req;       /* the request as /dev/fuse gives it */
 	uint64_t unique; /* the request being served */
 	bool committed;
+	bool initial; /* one of those the ring needs to become ready */
 	struct ur_ent *next;
 };
 
@@ -295,7 +296,7 @@ static void ent_free(struct ur_ent *e)
 static void *ent_main(void *arg);
 
 /* A new entry on queue @qid, or -1 (at the cap, stopping, or no memory). */
-static int ent_spawn(struct fuse_uring *u, unsigned qid)
+static int ent_spawn(struct fuse_uring *u, unsigned qid, bool initial)
 {
 	struct ur_ent *e = calloc(1, sizeof(*e));
 	sigset_t all, old;
@@ -305,6 +306,7 @@ static int ent_spawn(struct fuse_uring *u, unsigned qid)
 		return -1;
 	e->u = u;
 	e->qid = qid;
+	e->initial = initial;
 	if (posix_memalign((void **)&e->hdr, 4096, sizeof(*e->hdr)) ||
 	    !(e->payload = malloc(u->payload_size)) ||
 	    !(e->req = malloc(sizeof(struct in_header) + HDR_OP + u->payload_size))) {
@@ -386,7 +388,7 @@ static void ent_serve(struct ur_ent *e)
 	e->unique = in.unique;
 	e->committed = false;
 	if (atomic_fetch_sub(&q->idle, 1) == 1)
-		ent_spawn(u, e->qid);
+		ent_spawn(u, e->qid, false);
 	if (in.len < sizeof(in) + psz || in.len - sizeof(in) - psz > HDR_OP ||
 	    psz > u->payload_size) {
 		fprintf(stderr, "%s: io_uring request %u of %u bytes does not fit its "
@@ -413,6 +415,24 @@ static void ent_serve(struct ur_ent *e)
 	atomic_fetch_add(&q->idle, 1);
 }
 
+/*
+ * The kernel holds every request until each queue has an entry. Where one
+ * cannot have any, a registration it refuses (no buffers) makes it serve
+ * the connection on /dev/fuse instead.
+ */
+static void give_up(struct fuse_uring *u)
+{
+	struct ur_ent e = { .u = u };
+	struct io_uring_cqe *cqe;
+
+	if (u->forced || ring_init(&e.ring))
+		return;
+	ent_cmd(&e, CMD_REGISTER, 0);
+	if (io_uring_submit_and_wait(&e.ring, 1) >= 0 && !io_uring_peek_cqe(&e.ring, &cqe))
+		io_uring_cqe_seen(&e.ring, cqe);
+	io_uring_queue_exit(&e.ring);
+}
+
 static void *ent_main(void *arg)
 {
 	struct ur_ent *e = arg;
@@ -425,6 +445,8 @@ static void *ent_main(void *arg)
 	if (r) {
 		snprintf(what, sizeof(what), "io_uring entry: %s", strerror(-r));
 		fail(u, what);
+		if (e->initial)
+			give_up(u);
 		return NULL;
 	}
 	sqe = io_uring_get_sqe(&e->ring);
@@ -476,14 +498,19 @@ static void *ent_main(void *arg)
 /* INIT has been answered with FUSE_OVER_IO_URING: fill every queue. */
 static void uring_start(struct fuse_uring *u)
 {
-	unsigned started = 0;
+	bool all = true;
 
-	for (unsigned qid = 0; qid < u->nq; qid++)
+	for (unsigned qid = 0; qid < u->nq; qid++) {
+		unsigned started = 0;
+
 		for (unsigned i = 0; i < INITIAL_PER_QUEUE; i++)
-			started += !ent_spawn(u, qid);
-	if (started < u->nq)
+			started += !ent_spawn(u, qid, true);
+		all &= started > 0;
+	}
+	if (!all) {
 		fail(u, "cannot start the io_uring queues' threads");
-	else
+		give_up(u);
+	} else
 		fprintf(stderr, "%s: transport io_uring: %u queues\n", uring_prog, u->nq);
 	atomic_store(&u->started, true);
 }
