@@ -39,7 +39,7 @@
  * (3D), LOD, shadow reference, array layer, offsets, sampler, texture.
  * Filtering, LODs, cube maps and shadow compares: tex_sample.c,
  * tex_cube.c. Compressed AFBC subblocks,
- * multisampled textures, gradients, LOD clamps from the shader,
+ * multisampled textures, GRDESC, LOD clamps from the shader,
  * linear filtering of integer formats and 16-bit integer results of
  * lookups are BI_FAULT_UNIMPLEMENTED: the job faults rather than
  * guessing.
@@ -56,6 +56,7 @@
 #define TEX_TILED 1
 #define TEX_LINEAR 2
 #define TEX_AFBC 12
+#define TEX_OP_GRDESC_DER 4
 #define TEX_OP_FETCH 6
 #define TEX_OP_TEX 7
 #define FETCH_TEXEL 1
@@ -627,9 +628,47 @@ static int texc_tex(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane
 }
 
 /*
+ * TEXC GRDESC_DER: the gradient descriptor of a lookup with explicit
+ * derivatives (textureGrad): x's in the sources (a 3D texture's r in the
+ * first staging register), y's in the staging registers after. Mesa
+ * reads only its first word, as the LOD register of an explicit-LOD
+ * lookup, asking for it unbiased and unclamped: the LOD (8:8) the
+ * derivatives' texel-space lengths give. The rest of the descriptor is
+ * not modelled (zeros); biased or clamped ones and cube maps fault.
+ */
+static int texc_grdesc(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
+		       const struct texop *t, uint32_t out[4])
+{
+	uint32_t d[2][3] = { { 0 } }, n[3];
+	struct bi_texture tx;
+	unsigned sr = 0;
+	int err;
+
+	if (!t->imm || !t->offset || !t->shadow || t->dim == BI_TEX_CUBE || t->array)
+		return BI_FAULT_UNIMPLEMENTED;
+	err = bi_texture_read(x, t->index, &tx);
+	if (err)
+		return err;
+	if (tx.dim != t->dim)
+		return BI_FAULT_UNIMPLEMENTED; /* a mismatched view */
+	d[0][0] = bi_src(x, ins, 0, lane, false);
+	d[0][1] = bi_src(x, ins, 1, lane, false);
+	if (t->dim == 3)
+		d[0][2] = bi_sr_read(x, lane, sr++);
+	for (unsigned k = 0; k < t->dim; k++) {
+		d[1][k] = bi_sr_read(x, lane, sr++);
+		n[k] = bi_texture_size(&tx, k, 0);
+	}
+	os_memset(out, 0, 4 * sizeof(*out));
+	out[0] = (uint16_t)bi_tex_grad_lod(d[0], d[1], n, t->dim);
+	return 0;
+}
+
+/*
  * TEXC: a texel fetch (FETCH, the level in the LOD register's [15:8],
- * offsets added), or a filtered lookup or gather (texc_tex). Gradients,
- * the old four-component gather and multisample indices fault.
+ * offsets added), a filtered lookup or gather (texc_tex), or a gradient
+ * descriptor (texc_grdesc). GRDESC from the quad, the old
+ * four-component gather and multisample indices fault.
  */
 static int texc(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 {
@@ -644,9 +683,15 @@ static int texc(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	texop_decode(d, &t);
 	if (!tex_regfmt(t.format, &rf))
 		return BI_FAULT_UNIMPLEMENTED;
+	if (t.op == TEX_OP_GRDESC_DER) {
+		err = texc_grdesc(x, ins, lane, &t, out);
+		if (!err)
+			tex_result(x, lane, rf, t.mask, out);
+		return err;
+	}
 	if (t.op == TEX_OP_FETCH ? (t.lod != FETCH_TEXEL || t.shadow) && t.lod < FETCH_GATHER_R
 				 : t.op != TEX_OP_TEX)
-		return BI_FAULT_UNIMPLEMENTED; /* gather4 RGBA, gradient descriptors */
+		return BI_FAULT_UNIMPLEMENTED; /* gather4 RGBA, GRDESC */
 	texc_staging(x, lane, &t, &st);
 	err = bi_texture_read(x, st.texture, &tx);
 	if (err)

@@ -52,8 +52,10 @@ int bi_tex_sample(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
 int bi_tex_gather(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
 		  unsigned sampler, const struct bi_lookup *in, unsigned comp, uint32_t out[4]);
 /* The LOD (8:8) of quad lane @i from the four lanes' coordinates in
- * @dims dimensions of @n texels each. */
+ * @dims dimensions of @n texels each; that of derivatives @dx, @dy. */
 int32_t bi_quad_lod_n(const uint32_t c[][4], const uint32_t *n, unsigned dims, unsigned i);
+int32_t bi_tex_grad_lod(const uint32_t dx[3], const uint32_t dy[3], const uint32_t *n,
+			unsigned dims);
 
 /*
  * Cube maps (tex_cube.c). A face-local f32 s in [0, 1] and the face

@@ -360,33 +360,27 @@ int bi_tex_gather(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
 	return 0;
 }
 
-/* f32 @a - @b, times @n. */
-static uint32_t diff_scaled(uint32_t a, uint32_t b, uint32_t n)
+/* The squared texel-space length of derivative @d (f32 per dimension,
+ * in normalised units of @n texels): the last dimension's square, the
+ * others' fused onto it. */
+static uint32_t length2(const uint32_t *d, const uint32_t *n, unsigned dims)
 {
-	return bi_f32_mul(bi_f32_add(a, b ^ 0x80000000u, BI_RM_RTE, false),
-			  bi_fp_from_int(&bi_f32, n, BI_RM_RTE), BI_RM_RTE, false);
-}
+	uint32_t acc = 0;
 
-/* The squared texel-space length of the quad's derivative along x (@y
- * false) or y at lane @i: the last dimension's square, the others'
- * fused onto it. */
-static uint32_t deriv2(const uint32_t c[][4], const uint32_t *n, unsigned dims, unsigned i,
-		       bool y)
-{
-	unsigned a = y ? i & 1 : i & 2, b = y ? 2 + (i & 1) : (i & 2) + 1;
-	uint32_t d = diff_scaled(c[dims - 1][b], c[dims - 1][a], n[dims - 1]);
-	uint32_t acc = bi_f32_mul(d, d, BI_RM_RTE, false);
+	for (unsigned k = dims; k-- > 0;) {
+		uint32_t s = bi_f32_mul(d[k], bi_fp_from_int(&bi_f32, n[k], BI_RM_RTE),
+					BI_RM_RTE, false);
 
-	for (unsigned k = dims - 1; k-- > 0;) {
-		d = diff_scaled(c[k][b], c[k][a], n[k]);
-		acc = bi_f32_fma(d, d, acc, BI_RM_RTE, false);
+		acc = k == dims - 1 ? bi_f32_mul(s, s, BI_RM_RTE, false)
+				    : bi_f32_fma(s, s, acc, BI_RM_RTE, false);
 	}
 	return acc;
 }
 
-int32_t bi_quad_lod_n(const uint32_t c[][4], const uint32_t *n, unsigned dims, unsigned i)
+int32_t bi_tex_grad_lod(const uint32_t dx[3], const uint32_t dy[3], const uint32_t *n,
+			unsigned dims)
 {
-	uint32_t px = deriv2(c, n, dims, i, false), py = deriv2(c, n, dims, i, true);
+	uint32_t px = length2(dx, n, dims), py = length2(dy, n, dims);
 	uint32_t rho2 = bi_fp_cmp(&bi_f32, px, py) > 0 ? px : py;
 	int32_t e = (int32_t)((rho2 >> 23) & 0xff);
 
@@ -397,6 +391,20 @@ int32_t bi_quad_lod_n(const uint32_t c[][4], const uint32_t *n, unsigned dims, u
 	if (e == 0xff)
 		return 32 << 8;
 	return ((e - 127) * 256 + (int32_t)((rho2 >> 15) & 0xff)) / 2;
+}
+
+/* The quad's derivatives at lane @i, from its lanes' coordinates: along
+ * x the difference across its row, along y across its column. */
+int32_t bi_quad_lod_n(const uint32_t c[][4], const uint32_t *n, unsigned dims, unsigned i)
+{
+	unsigned row = i & 2, col = i & 1;
+	uint32_t dx[3], dy[3];
+
+	for (unsigned k = 0; k < dims; k++) {
+		dx[k] = bi_f32_add(c[k][row + 1], c[k][row] ^ 0x80000000u, BI_RM_RTE, false);
+		dy[k] = bi_f32_add(c[k][2 + col], c[k][col] ^ 0x80000000u, BI_RM_RTE, false);
+	}
+	return bi_tex_grad_lod(dx, dy, n, dims);
 }
 
 int32_t bi_quad_lod(const uint32_t u[4], const uint32_t v[4], uint32_t w, uint32_t h,

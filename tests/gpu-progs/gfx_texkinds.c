@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The kinds of texture rendering samples, a 32 x 32 quad each on a
- * cleared 128 x 64 framebuffer object, read back:
+ * cleared 160 x 64 framebuffer object, read back:
  *   a cube map (8 x 8 faces, a checker of each face's colour, linear:
  *     filtered seamlessly across the edges) looked up with directions
  *     that cross from the +Z face onto the four around it;
@@ -17,7 +17,9 @@
  *   the cube map again at an explicit LOD, the directions crossing from
  *     the -Z face onto the four around it;
  *   gathers of the array's layer 1 (its blue) and of the depth texture's
- *     compares.
+ *     compares;
+ *   the mipmapped texture with explicit derivatives, from 0.32 texels a
+ *     pixel at the bottom to 2.88 at the top (LODs -1.6 to 1.5).
  * The fragment shader picks the lookup by a uniform; the LOD comes from
  * the quad's derivatives in the first five. Usage: gfx_texkinds OUT.rgba
  */
@@ -80,8 +82,11 @@ static const char *const fs =
 	"		colour = textureLod(cube, v, 0.0);\n"
 	"	else if (mode == 6)\n"
 	"		colour = textureGather(arr, vec3(v.xy, 1.0), 2);\n"
-	"	else\n"
+	"	else if (mode == 7)\n"
 	"		colour = textureGather(shadow, v.xy, v.z);\n"
+	"	else\n"
+	"		colour = textureGrad(mip, v.xy, vec2(v.z * 0.1, 0.0),\n"
+	"				     vec2(0.0, v.z * 0.05));\n"
 	"}\n";
 
 /* Each quad: its pixel origin, and uvw at its corners (x0 y0, x1 y0,
@@ -89,7 +94,7 @@ static const char *const fs =
 static const struct {
 	int x, y;
 	float uvw[4][3];
-} quads[8] = {
+} quads[9] = {
 	{ 0, 0, { { -1.6f, -1.6f, 0.7f }, { 1.6f, -1.6f, 0.7f },
 		  { -1.6f, 1.6f, 0.7f }, { 1.6f, 1.6f, 0.7f } } },
 	{ 32, 0, { { 0, 0, 0 }, { 1, 0, 3.99f }, { 0, 1, 0 }, { 1, 1, 3.99f } } },
@@ -100,6 +105,7 @@ static const struct {
 		    { -1.3f, 1.1f, -0.8f }, { 1.5f, 1.1f, -0.8f } } },
 	{ 96, 0, { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 0 } } },
 	{ 96, 32, { { 0, 0, 0.1f }, { 1, 0, 0.1f }, { 0, 1, 0.9f }, { 1, 1, 0.9f } } },
+	{ 128, 0, { { 0, 0, 0.1f }, { 1, 0, 0.1f }, { 0, 1, 0.9f }, { 1, 1, 0.9f } } },
 };
 
 static const unsigned char palette[6][3] = {
@@ -205,31 +211,31 @@ int main(int argc, char **argv)
 	static const char *const attrs[] = { "pos", "uvw", NULL };
 	static const char *const samplers[] = { "cube", "arr", "vol", "mip", "shadow" };
 	static const int corner[6] = { 0, 1, 2, 2, 1, 3 };
-	float v[8][6][5];
+	float v[9][6][5];
 	GLuint prog;
 
 	if (argc != 2)
 		gles_die("usage", "gfx_texkinds OUT.rgba");
 	gfx_init();
-	for (int q = 0; q < 8; q++) {
+	for (int q = 0; q < 9; q++) {
 		for (int k = 0; k < 6; k++) {
 			int c = corner[k];
 
-			v[q][k][0] = (float)(quads[q].x + 32 * (c & 1)) / 64.0f - 1.0f;
+			v[q][k][0] = (float)(quads[q].x + 32 * (c & 1)) / 80.0f - 1.0f;
 			v[q][k][1] = (float)(quads[q].y + 32 * (c >> 1)) / 32.0f - 1.0f;
 			for (int i = 0; i < 3; i++)
 				v[q][k][2 + i] = quads[q].uvw[c][i];
 		}
 	}
-	prog = gfx_scene(128, 64, vs, fs, attrs, &v[0][0][0], sizeof(v), 2, 3);
+	prog = gfx_scene(160, 64, vs, fs, attrs, &v[0][0][0], sizeof(v), 2, 3);
 	/* after the target, whose texture it unbinds */
 	upload();
 	for (int q = 0; q < 5; q++) {
 		GL(glUniform1i)(GL(glGetUniformLocation)(prog, samplers[q]), q);
 	}
-	for (int q = 0; q < 8; q++) {
+	for (int q = 0; q < 9; q++) {
 		GL(glUniform1i)(GL(glGetUniformLocation)(prog, "mode"), q);
 		GL(glDrawArrays)(GL_TRIANGLES, 6 * q, 6);
 	}
-	return gfx_save(128, 64, argv[1]);
+	return gfx_save(160, 64, argv[1]);
 }

@@ -8,8 +8,8 @@
  * corner, and clamping without the seamless bit; every compare function
  * of a shadow lookup, filtering after comparing, and the reference
  * clamped for fixed-point depth; gathers (and shadow gathers) in the
- * unit's order of taps; texel fetches of Z24X8 and X24S8; and the modes
- * that fault. Expected values are worked out here by hand
+ * unit's order of taps; gradient descriptors' LODs; texel fetches of
+ * Z24X8 and X24S8; and the modes that fault. Expected values are worked out here by hand
  * from the spec's tables, with the texels numbered so that each lookup
  * shows which it read.
  */
@@ -314,6 +314,49 @@ TEST(gathers_in_the_units_tap_order)
 	trun_free(t);
 }
 
+/* The gradient descriptor's first word (Mesa's LOD register) for
+ * derivatives @dx, @dy of a @dim-D texture of 32 texels a side. */
+static uint32_t grdesc(unsigned dim, const float dx[3], const float dy[3])
+{
+	const uint32_t texels[2] = { 0, 0 };
+	struct trun *t = trun_new();
+	uint32_t lod = ~0u;
+	unsigned sr = 4;
+
+	/* GRDESC_DER, unbiased and unclamped, as Mesa asks */
+	if (texc_program(t, texop(4u << 12 | OFFSET | SHADOW | DIM(dim), F32))) {
+		depth_2x1(t, FMT_R32F << 12 | SWZ_R001, texels, true, 0);
+		put32(t, TEXS, 2 | dim << 4 | (FMT_R32F << 12 | SWZ_R001) << 10);
+		put32(t, TEXS + 4, 31 | 31u << 16);
+		put32(t, TEXS + 28, 31);
+		t->w.live = 1;
+		t->w.r[0][0] = fbits(dx[0]);
+		t->w.r[0][1] = fbits(dx[1]);
+		if (dim == 3)
+			t->w.r[0][sr++] = fbits(dx[2]);
+		for (unsigned k = 0; k < dim; k++)
+			t->w.r[0][sr++] = fbits(dy[k]);
+		if (bi_warp_run(&t->env, &t->w, 100) == BI_RUN_DONE)
+			lod = t->w.r[0][4];
+	}
+	trun_free(t);
+	return lod;
+}
+
+TEST(gradient_descriptors_give_the_lod_of_their_derivatives)
+{
+	/* 2 texels a pixel along x, 1 along y: LOD 1 */
+	EXPECT_EQ(grdesc(2, (float[]){ 2 / 32.0f, 0, 0 }, (float[]){ 0, 1 / 32.0f, 0 }), 256u);
+	/* 8 along y (3 and 4 texels diagonally along x: 5): LOD 3 */
+	EXPECT_EQ(grdesc(2, (float[]){ 3 / 32.0f, 4 / 32.0f, 0 }, (float[]){ 0, 8 / 32.0f, 0 }),
+		  3u << 8);
+	/* a quarter texel: LOD -2, in the low half */
+	EXPECT_EQ(grdesc(2, (float[]){ 0.25f / 32, 0, 0 }, (float[]){ 0, 0.25f / 32, 0 }),
+		  0xfe00u);
+	/* 3D: r counts (4 texels): LOD 2 */
+	EXPECT_EQ(grdesc(3, (float[]){ 0, 0, 4 / 32.0f }, (float[]){ 1 / 32.0f, 0, 0 }), 2u << 8);
+}
+
 /* texelFetch of texel 0 of a 2x1 texture of @fmtword as @fmt: r4-r7. */
 static bool fetch(struct trun *t, uint32_t fmtword, uint32_t texel, unsigned fmt)
 {
@@ -372,7 +415,10 @@ TEST(unimplemented_modes_fault)
 		uint32_t desc, sr0, sr1, w3;
 	} rows[] = {
 		{ "the four-component gather", OP_FETCH | 3u << 20 | DIM(2), 0, 0, 0 },
-		{ "a gradient descriptor", OP_TEX | 3u << 20 | DIM(2), 0, 0, 0 },
+		{ "a lookup through a gradient descriptor", OP_TEX | 3u << 20 | DIM(2), 0, 0, 0 },
+		{ "a gradient descriptor from the quad", 5u << 12 | OFFSET | SHADOW | DIM(2), 0,
+		  0, 0 },
+		{ "a biased gradient descriptor", 4u << 12 | SHADOW | DIM(2), 0, 0, 0 },
 		{ "a LOD clamp from the shader", OP_TEX | LOD_BIAS | DIM(2), 0x01000000, 0, 0 },
 		{ "a computed LOD outside fragment shaders", OP_TEX | LOD_COMPUTE | DIM(2), 0, 0,
 		  0 },
