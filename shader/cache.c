@@ -13,7 +13,10 @@
  * starts a generation per job (bi_cache_new_generation); an entry first
  * used in a new generation is checked against memory (one fetch and a
  * compare, no decode) and replaced if the code changed. Replaced entries
- * stay allocated until a flush, as other workers may still hold them.
+ * stay allocated while other workers may still hold them: until a flush,
+ * or until no job holds the cache (bi_cache_job_begin/end). Without that,
+ * a device that ran code rewritten at the same address (every new
+ * process's shaders in AS 0, say) grew by an entry each time, for ever.
  */
 #include "shader/interp.h"
 
@@ -31,6 +34,7 @@ struct bi_cache {
 	struct os_mutex *lock;
 	struct entry **slots;
 	unsigned nslots, count;
+	unsigned jobs, stale; /* jobs holding it; replaced entries */
 	uint32_t gen;
 };
 
@@ -59,7 +63,9 @@ struct bi_cache *bi_cache_new(void)
 	return c;
 }
 
-static void drop_where(struct bi_cache *c, uint64_t as, bool all)
+enum drop { DROP_ALL, DROP_AS, DROP_STALE };
+
+static void drop_where(struct bi_cache *c, uint64_t as, enum drop what)
 {
 	for (unsigned i = 0; i < c->nslots; i++) {
 		struct entry **pp = &c->slots[i];
@@ -67,8 +73,10 @@ static void drop_where(struct bi_cache *c, uint64_t as, bool all)
 		while (*pp) {
 			struct entry *e = *pp;
 
-			if (all || e->as == as) {
+			if (what == DROP_ALL || (what == DROP_AS && e->as == as) ||
+			    (what == DROP_STALE && e->stale)) {
 				*pp = e->next;
+				c->stale -= e->stale;
 				os_free(e);
 				c->count--;
 			} else {
@@ -83,7 +91,7 @@ void bi_cache_free(struct bi_cache *c)
 	if (!c)
 		return;
 	if (c->slots)
-		drop_where(c, 0, true);
+		drop_where(c, 0, DROP_ALL);
 	os_free(c->slots);
 	if (c->lock)
 		os_mutex_free(c->lock);
@@ -93,13 +101,41 @@ void bi_cache_free(struct bi_cache *c)
 void bi_cache_flush(struct bi_cache *c, uint64_t as)
 {
 	os_mutex_lock(c->lock);
-	drop_where(c, as, false);
+	drop_where(c, as, DROP_AS);
 	os_mutex_unlock(c->lock);
 }
 
 void bi_cache_new_generation(struct bi_cache *c)
 {
 	__atomic_fetch_add(&c->gen, 1, __ATOMIC_RELEASE);
+}
+
+void bi_cache_job_begin(struct bi_cache *c)
+{
+	os_mutex_lock(c->lock);
+	c->jobs++;
+	os_mutex_unlock(c->lock);
+	bi_cache_new_generation(c);
+}
+
+/* The last job out frees the replaced entries: no warp can hold one now,
+ * and a job that begins later looks only at live ones. */
+void bi_cache_job_end(struct bi_cache *c)
+{
+	os_mutex_lock(c->lock);
+	if (!--c->jobs && c->stale)
+		drop_where(c, 0, DROP_STALE);
+	os_mutex_unlock(c->lock);
+}
+
+unsigned bi_cache_entries(struct bi_cache *c)
+{
+	unsigned n;
+
+	os_mutex_lock(c->lock);
+	n = c->count;
+	os_mutex_unlock(c->lock);
+	return n;
 }
 
 static struct entry *find(struct bi_cache *c, uint64_t as, uint64_t va)
@@ -181,8 +217,10 @@ const struct bi_clause *bi_cache_get(struct bi_cache *c,
 	if (e && e != old) {
 		os_free(ne);
 	} else {
-		if (old)
+		if (old) {
 			__atomic_store_n(&old->stale, true, __ATOMIC_RELEASE);
+			c->stale++;
+		}
 		unsigned h = hash(env->as_id, va, c->nslots);
 
 		ne->next = c->slots[h];

@@ -436,13 +436,16 @@ static uint32_t graphics_run(struct bi_compute *bc, struct vgpu_job *job)
 			    .as_id = info->as_nr, .heap = &bc->heap,
 			    .frames = &bc->frames, .stats = &bc->gfx,
 			    .start_ns = os_time_ns() };
+	uint32_t exc;
 
-	bi_cache_new_generation(bc->cache);
-	if (info->type == MALI_JOB_TYPE_FRAGMENT)
-		return bi_fragment_run(&g, job);
-	if (info->type == MALI_JOB_TYPE_INDEXED_VERTEX || info->type == MALI_JOB_TYPE_VERTEX ||
-	    info->type == MALI_JOB_TYPE_TILER)
-		return bi_vertex_run(&g, job);
+	if (info->type == MALI_JOB_TYPE_FRAGMENT || info->type == MALI_JOB_TYPE_INDEXED_VERTEX ||
+	    info->type == MALI_JOB_TYPE_VERTEX || info->type == MALI_JOB_TYPE_TILER) {
+		bi_cache_job_begin(bc->cache);
+		exc = info->type == MALI_JOB_TYPE_FRAGMENT ? bi_fragment_run(&g, job)
+							   : bi_vertex_run(&g, job);
+		bi_cache_job_end(bc->cache);
+		return exc;
+	}
 	os_warn("shader", "job type %u at 0x%llx not implemented: JOB_CONFIG_FAULT",
 		info->type, (unsigned long long)info->va);
 	return MALI_EXC_JOB_CONFIG_FAULT;
@@ -489,9 +492,6 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 	s->d.env.as_id = info->as_nr;
 	s->d.env.arch = bc->arch;
 	s->d.env.cache = bc->cache;
-	/* Shader memory may have been rewritten since the last job: cached
-	 * clauses are checked against it on first use. */
-	bi_cache_new_generation(bc->cache);
 	total = (uint64_t)s->inv.groups[0] * s->inv.groups[1] * s->inv.groups[2];
 	/* No more workers than workgroups, or than WLS instances (each
 	 * running workgroup needs its own local memory). */
@@ -512,10 +512,14 @@ uint32_t bi_compute_run(void *priv, struct vgpu_job *job)
 			wk[i].tally = bi_tally_new();
 		}
 	}
+	/* Shader memory may have been rewritten since the last job: cached
+	 * clauses are checked against it on first use. */
+	bi_cache_job_begin(bc->cache);
 	if (n == 1)
 		worker_main(&wk[0]);
 	else if (!pool_run(bc, wk, n))
 		own_threads_run(wk, n);
+	bi_cache_job_end(bc->cache);
 	os_mutex_lock(bc->lock);
 	rec = &bc->log[bc->jobs++ % BI_JOB_LOG];
 	os_memset(rec, 0, sizeof(*rec));

@@ -231,6 +231,12 @@ void bi_cache_flush(struct bi_cache *c, uint64_t as_id);
 /* Starts a new generation (e.g. per job): cached clauses are then checked
  * against memory once before reuse, and re-decoded if they changed. */
 void bi_cache_new_generation(struct bi_cache *c);
+/* A job's warps use the cache between these two; the first also starts a
+ * generation, the last job's end frees the entries replaced meanwhile. */
+void bi_cache_job_begin(struct bi_cache *c);
+void bi_cache_job_end(struct bi_cache *c);
+/* Entries held, replaced ones included. */
+unsigned bi_cache_entries(struct bi_cache *c);
 /* Returns the decoded clause at @va, or NULL with *fault set. */
 const struct bi_clause *bi_cache_get(struct bi_cache *c,
 				     const struct bi_env *env, uint64_t va,

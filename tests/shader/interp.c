@@ -625,4 +625,49 @@ TEST(decode_cache_decodes_once)
 	trun_free(t);
 }
 
+/* Code rewritten at one address, job after job: each replaced decode is
+ * freed once no job holds the cache, so the cache stays one entry big. */
+TEST(decode_cache_frees_replaced_clauses_after_the_jobs)
+{
+	struct trun *t = trun_new();
+	struct asm_header h = { .flow = 0 };
+	struct asm_tuple tu = { NOP_F, bi_enc(false, "+MOV.i32", SRCS(4), NULL),
+				asm_block(true, -1, -1, -1, -1, 5, 0x80) };
+
+	t->uniforms[0] = 11;
+	t->uniforms[1] = 22;
+	for (unsigned i = 0; i < 8; i++) {
+		/* u0.w0, then u0.w1 (uniform 1), and back */
+		tu.reg = asm_block(true, -1, -1, -1, -1, 5, 0x80 | (i & 1));
+		t->code_q = 0;
+		trun_clause(t, &h, &tu, 1, NULL, 0);
+		bi_cache_job_begin(t->env.cache);
+		t->w.live = 0xf;
+		for (unsigned l = 0; l < 4; l++)
+			t->w.pc[l] = TMEM_CODE;
+		ASSERT_EQ(run(t), BI_RUN_DONE);
+		EXPECT_EQ(t->w.r[0][5], i & 1 ? 22u : 11u);
+		/* the replaced decode lives while the job may hold it */
+		EXPECT_EQ(bi_cache_entries(t->env.cache), i ? 2u : 1u);
+		bi_cache_job_end(t->env.cache);
+		EXPECT_EQ(bi_cache_entries(t->env.cache), 1u);
+	}
+	/* while another job holds the cache, nothing is freed */
+	bi_cache_job_begin(t->env.cache);
+	bi_cache_job_begin(t->env.cache);
+	tu.reg = asm_block(true, -1, -1, -1, -1, 5, 0x80);
+	t->code_q = 0;
+	trun_clause(t, &h, &tu, 1, NULL, 0);
+	t->w.live = 0xf;
+	for (unsigned l = 0; l < 4; l++)
+		t->w.pc[l] = TMEM_CODE;
+	ASSERT_EQ(run(t), BI_RUN_DONE);
+	EXPECT_EQ(t->w.r[0][5], 11u);
+	bi_cache_job_end(t->env.cache);
+	EXPECT_EQ(bi_cache_entries(t->env.cache), 2u);
+	bi_cache_job_end(t->env.cache);
+	EXPECT_EQ(bi_cache_entries(t->env.cache), 1u);
+	trun_free(t);
+}
+
 TEST_HARNESS_MAIN
