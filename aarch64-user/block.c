@@ -353,6 +353,9 @@ static inline __attribute__((always_inline)) void run_blocks(struct a64_cpu *c,
 			slot = jr.slot;
 			a64_jit_count_exit();
 		} else {
+			/* An interpreted block (the code buffer was full) leads
+			 * nowhere a compiled exit could be chained to. */
+			slot = NULL;
 #ifdef A64_SYSTEM
 			/* Whole blocks: one add per block, not per instruction
 			 * (compiled blocks count themselves as they are entered). */
