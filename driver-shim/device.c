@@ -295,6 +295,9 @@ long shim_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 	uint64_t t0 = os_time_ns();
 	unsigned size = SHIM_IOC_SIZE(cmd), dir = SHIM_IOC_DIR(cmd);
 	unsigned row = (f->node == SHIM_NODE_KBASE ? 0 : 256) + SHIM_IOC_NR(cmd);
+	struct shim_urange r[SHIM_PRECOPY_MAX];
+	struct shim_precopy pc;
+	struct shim_caller *hc;
 	long ret;
 
 	if (c)
@@ -302,14 +305,17 @@ long shim_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 	/* A kbase ioctl of another type is not counted under a kbase row. */
 	if (f->node == SHIM_NODE_KBASE && SHIM_IOC_TYPE(cmd) != 0x80)
 		row = 255;
+	hc = shim_precopy_begin(&pc, c, r, f->node == SHIM_NODE_KBASE ?
+				kb_ioctl_precopy(cmd, arg, r) : drm_ioctl_precopy(cmd, arg, r));
 	os_mutex_lock(dev->lock);
 	if (f->ctx)
 		f->ctx->st_ioctls++;
 	if (f->node == SHIM_NODE_KBASE)
-		ret = kb_ioctl(f, c, cmd, arg, &a);
+		ret = kb_ioctl(f, hc, cmd, arg, &a);
 	else
-		ret = drm_ioctl(f, c, cmd, arg, &a);
+		ret = drm_ioctl(f, hc, cmd, arg, &a);
 	os_mutex_unlock(dev->lock);
+	shim_precopy_end(&pc);
 	stat_call(dev, row, t0, ret,
 		  ((dir & SHIM_IOC_WRITE) ? size : 0) + (c ? c->copied_in : 0),
 		  ((dir & SHIM_IOC_READ) && ret >= 0 ? size : 0) +

@@ -245,6 +245,50 @@ static bool core_not_render(unsigned nr)
 	return false;
 }
 
+/* The input arrays of DRM ioctls, each an address and a count in the
+ * argument: SUBMIT's in-syncs and BOs, the syncobj calls' handles and
+ * points (QUERY's points are its output). */
+#define ARRAY_OF(nr, T, ptr, count, size) \
+	{ nr, offsetof(struct T, ptr), offsetof(struct T, count), size }
+static const struct {
+	uint8_t nr, ptr, count, size;
+} in_arrays[] = {
+	ARRAY_OF(DRM_COMMAND_BASE + PAN_NR_SUBMIT, pan_submit_arg, in_syncs, in_sync_count, 4),
+	ARRAY_OF(DRM_COMMAND_BASE + PAN_NR_SUBMIT, pan_submit_arg, bo_handles, bo_handle_count, 4),
+	ARRAY_OF(DRM_NR_SYNCOBJ_WAIT, drm_syncobj_wait_arg, handles, count_handles, 4),
+	ARRAY_OF(DRM_NR_SYNCOBJ_TIMELINE_WAIT, drm_syncobj_timeline_wait_arg, handles,
+		 count_handles, 4),
+	ARRAY_OF(DRM_NR_SYNCOBJ_TIMELINE_WAIT, drm_syncobj_timeline_wait_arg, points,
+		 count_handles, 8),
+	ARRAY_OF(DRM_NR_SYNCOBJ_RESET, drm_syncobj_array_arg, handles, count_handles, 4),
+	ARRAY_OF(DRM_NR_SYNCOBJ_SIGNAL, drm_syncobj_array_arg, handles, count_handles, 4),
+	ARRAY_OF(DRM_NR_SYNCOBJ_QUERY, drm_syncobj_timeline_array_arg, handles,
+		 count_handles, 4),
+	ARRAY_OF(DRM_NR_SYNCOBJ_TIMELINE_SIGNAL, drm_syncobj_timeline_array_arg, handles,
+		 count_handles, 4),
+	ARRAY_OF(DRM_NR_SYNCOBJ_TIMELINE_SIGNAL, drm_syncobj_timeline_array_arg, points,
+		 count_handles, 8),
+};
+
+unsigned drm_ioctl_precopy(unsigned cmd, const void *arg, struct shim_urange *r)
+{
+	unsigned n = 0;
+
+	/* As drm_ioctl() dispatches: by number alone. */
+	for (unsigned i = 0; i < OS_ARRAY_SIZE(in_arrays) && n < SHIM_PRECOPY_MAX; i++) {
+		const uint8_t *a = arg;
+		uint64_t ptr;
+		uint32_t count;
+
+		if (in_arrays[i].nr != SHIM_IOC_NR(cmd))
+			continue;
+		os_memcpy(&ptr, a + in_arrays[i].ptr, sizeof(ptr));
+		os_memcpy(&count, a + in_arrays[i].count, sizeof(count));
+		r[n++] = (struct shim_urange){ ptr, (size_t)count * in_arrays[i].size };
+	}
+	return n;
+}
+
 long drm_ioctl(struct shim_file *f, struct shim_caller *c, unsigned cmd,
 	       void *arg, struct shim_acct *a)
 {

@@ -468,6 +468,17 @@ static long submit_one(struct shim_file *f, struct shim_caller *c,
 	return 0;
 }
 
+unsigned kb_ioctl_precopy(unsigned cmd, const void *arg, struct shim_urange *r)
+{
+	const struct kb_job_submit *s = arg;
+
+	if (cmd != KB_IOCTL_JOB_SUBMIT ||
+	    (s->stride != sizeof(struct kb_atom_v2) && s->stride != sizeof(struct kb_atom_v3)))
+		return 0;
+	r[0] = (struct shim_urange){ s->addr, (size_t)s->nr_atoms * s->stride };
+	return 1;
+}
+
 long kb_job_submit(struct shim_file *f, struct shim_caller *c,
 		   const struct kb_job_submit *s, struct shim_acct *a)
 {

@@ -259,6 +259,33 @@ void shim_stat_add(struct shim_dev *dev, unsigned row,
 int shim_copy_in(struct shim_caller *c, void *dst, uint64_t uaddr, size_t len);
 int shim_copy_out(struct shim_caller *c, uint64_t uaddr, const void *src,
 		  size_t len);
+
+/* precopy.c: user arrays an ioctl reads whole, known from its argument
+ * alone (a JOB_SUBMIT's atoms, a SUBMIT's BO list, syncobj handles), copied in before the
+ * driver's lock is taken so that a slow copy holds up no other file. */
+#define SHIM_PRECOPY_MAX 2
+struct shim_urange {
+	uint64_t uaddr;
+	size_t len;
+};
+struct shim_precopy {
+	struct shim_caller base; /* what the handler is given */
+	struct shim_caller *orig;
+	unsigned n;
+	struct shim_urange r[SHIM_PRECOPY_MAX];
+	uint8_t *buf[SHIM_PRECOPY_MAX];
+};
+/* Copies @r[0..@n) in (without the lock): the caller to hand the
+ * handler, @c itself when nothing was copied. */
+struct shim_caller *shim_precopy_begin(struct shim_precopy *pc, struct shim_caller *c,
+				       const struct shim_urange *r, unsigned n);
+/* After the handler, without the lock. */
+void shim_precopy_end(struct shim_precopy *pc);
+/* The ranges of ioctl @cmd with argument @arg (at most SHIM_PRECOPY_MAX):
+ * kbase_jd.c and drm.c, beside the dispatchers. */
+unsigned kb_ioctl_precopy(unsigned cmd, const void *arg, struct shim_urange *r);
+unsigned drm_ioctl_precopy(unsigned cmd, const void *arg, struct shim_urange *r);
+
 /* Sleeps on dev->wake (dev->lock held) until woken or @deadline_ns
  * (monotonic; 0 = none). Returns -SHIM_EINTR when the caller went away,
  * -SHIM_ETIMEDOUT past the deadline, else 0. */

@@ -118,11 +118,13 @@ static int call_failed(struct sock_caller *sc, uint32_t op, int ret)
 /*
  * One call-back to the client (@m, + @payload, + descriptor @pass_fd)
  * and the header of its answer; the caller receives any payload by
- * sc->deadline. The driver's lock is held all the while, so every other
- * client waits on this one: a client that neither answers nor reads
- * within the time limit is treated as a bad pointer would be (the call
- * fails) and then hung up, its files released as when it dies.
- * 0, or -errno of the stream (the connection is then broken).
+ * sc->deadline. Unless it is the copy of a submission's arrays (made
+ * before the driver's lock, driver-shim/precopy.c), the lock is held all
+ * the while, so every other client waits on this one: a client that
+ * neither answers nor reads within the time limit is treated as a bad
+ * pointer would be (the call fails) and then hung up, its files released
+ * as when it dies. 0, or -errno of the stream (the connection is then
+ * broken).
  */
 static int call_client(struct sock_caller *sc, struct vgpu_sock_msg *m,
 		       const void *payload, int pass_fd, int *got)

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * A socket client that stops answering must not hold up the others
- * (fuse-dev/socket.c): the driver's lock is held across a user copy,
- * which over the socket is a round trip to the client. Client A submits
- * a job and never answers the COPY_IN of its atom; client B then opens
- * the device, submits an atom and reads its event while A stays silent.
- * The server gives up on A after its time limit, fails the copy, hangs A
- * up and says so on stderr: an in-process server (its log is ours), and
- * `vgpu dev --client-timeout`.
+ * (fuse-dev/socket.c): a user copy over the socket is a round trip to the
+ * client. Client A submits a job and never answers the COPY_IN of its
+ * atom; client B then opens the device, submits an atom and reads its
+ * event while A stays silent. The server gives up on A after its time
+ * limit, fails the copy, hangs A up and says so on stderr: an in-process
+ * server (its log is ours), and `vgpu dev --client-timeout`. The atoms
+ * are copied in before the driver's lock is taken (driver-shim/precopy.c),
+ * so B is not even delayed: with no time limit in sight, B is served
+ * while A sits on its copy, and A's submission then runs once it answers.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -178,6 +180,61 @@ static void silent_client(struct __test_metadata *_metadata, const char *path,
 TEST_F_TIMEOUT(stall, silent_copy_in_frees_the_others, 3 * GUARD_S)
 {
 	silent_client(_metadata, self->path, self->log_fd);
+}
+
+/* A's COPY_IN (the atoms, before the lock) unanswered and far from its
+ * time limit: B opens, submits and reads its event all the same (were the
+ * lock held, B's first request would wait out the guard and fail); then A
+ * answers and its own atom runs. */
+TEST_F_TIMEOUT(stall, a_stalled_copy_in_holds_up_no_other_client, 3 * GUARD_S)
+{
+	struct kb_atom_v2 atom = { .atom_number = 9, .core_req = KB_JD_REQ_DEP };
+	struct kb_job_submit js = { .addr = (uintptr_t)&atom, .nr_atoms = 1,
+				    .stride = sizeof(atom) };
+	struct vgpu_sock_msg m = { .op = VGPU_SOCK_IOCTL, .a = KB_IOCTL_JOB_SUBMIT,
+				   .len = sizeof(js) };
+	struct vgpu_sock_msg r = { .op = VGPU_SOCK_REPLY, .len = sizeof(atom) };
+	struct kb_event ev = { 0 };
+	struct pollfd p = { .events = POLLIN };
+	int a, a_efd, b, b_efd, got;
+	long ret = -1;
+
+	sock_server_set_call_ms(self->ss, 100 * GUARD_S * 1000);
+	a = kb_open(self->path, &a_efd);
+	ASSERT_GE(a, 0);
+	ASSERT_EQ(sock_send(a, &m, &js, -1), 0);
+	ASSERT_EQ(sock_recv_hdr(a, &m, &got), 0);
+	ASSERT_EQ(m.op, (uint32_t)VGPU_SOCK_COPY_IN);
+	ASSERT_EQ(m.a, (uint64_t)(uintptr_t)&atom);
+	ASSERT_EQ(m.b, (uint64_t)sizeof(atom));
+
+	b = kb_open(self->path, &b_efd);
+	ASSERT_GE(b, 0);
+	ASSERT_EQ(sock_call_ioctl(b, KB_IOCTL_JOB_SUBMIT, &js, NULL, &ret), 0);
+	ASSERT_EQ(ret, 0);
+	p.fd = b_efd;
+	ASSERT_EQ(poll(&p, 1, GUARD_S * 1000), 1);
+	ASSERT_EQ(sock_call_read(b, &ev, sizeof(ev), true, NULL, &ret), 0);
+	ASSERT_EQ(ret, (long)sizeof(ev));
+	EXPECT_EQ(ev.atom_number, 9);
+
+	/* A answers at last: its submission goes through, its atom runs. */
+	ASSERT_EQ(sock_send(a, &r, &atom, -1), 0);
+	ASSERT_EQ(sock_recv_hdr(a, &m, &got), 0);
+	EXPECT_EQ(m.op, (uint32_t)VGPU_SOCK_REPLY);
+	EXPECT_EQ(m.ret, 0);
+	ASSERT_EQ(sock_recv_payload(a, NULL, m.len), 0);
+	p.fd = a_efd;
+	ASSERT_EQ(poll(&p, 1, GUARD_S * 1000), 1);
+	memset(&ev, 0, sizeof(ev));
+	ASSERT_EQ(sock_call_read(a, &ev, sizeof(ev), true, NULL, &ret), 0);
+	ASSERT_EQ(ret, (long)sizeof(ev));
+	EXPECT_EQ(ev.event_code, (uint32_t)KB_EVENT_DONE);
+	EXPECT_EQ(ev.atom_number, 9);
+	close(a);
+	close(a_efd);
+	close(b);
+	close(b_efd);
 }
 
 /* The same through `vgpu dev --client-timeout`. */
