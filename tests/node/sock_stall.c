@@ -126,6 +126,53 @@ static bool log_says(int fd, const char *what)
 	return strstr(buf, what) != NULL;
 }
 
+/* A opens a file and submits @js, whose one atom the driver then asks
+ * for: A's connection (its eventfd in *@efd), sitting on that COPY_IN. */
+static int stalled_submit(struct __test_metadata *_metadata, const char *path,
+			  const struct kb_job_submit *js, int *efd)
+{
+	struct vgpu_sock_msg m = { .op = VGPU_SOCK_IOCTL, .a = KB_IOCTL_JOB_SUBMIT,
+				   .len = sizeof(*js) };
+	int a = kb_open(path, efd), got;
+
+	ASSERT_GE(a, 0);
+	ASSERT_EQ(sock_send(a, &m, js, -1), 0);
+	ASSERT_EQ(sock_recv_hdr(a, &m, &got), 0);
+	ASSERT_EQ(m.op, (uint32_t)VGPU_SOCK_COPY_IN);
+	ASSERT_EQ(m.a, js->addr);
+	ASSERT_EQ(m.b, (uint64_t)js->stride);
+	return a;
+}
+
+/* The next event of the file on @sock (eventfd @efd): atom @nr, done. */
+static void event_done(struct __test_metadata *_metadata, int sock, int efd, unsigned nr)
+{
+	struct pollfd p = { .fd = efd, .events = POLLIN };
+	struct kb_event ev = { 0 };
+	long ret = -1;
+
+	ASSERT_EQ(poll(&p, 1, GUARD_S * 1000), 1);
+	ASSERT_EQ(sock_call_read(sock, &ev, sizeof(ev), true, NULL, &ret), 0);
+	ASSERT_EQ(ret, (long)sizeof(ev));
+	EXPECT_EQ(ev.event_code, (uint32_t)KB_EVENT_DONE);
+	EXPECT_EQ(ev.atom_number, nr);
+}
+
+/* B opens a file, submits @js (one atom, @nr) and reads its event: B's
+ * connection, its eventfd in *@efd. */
+static int served_submit(struct __test_metadata *_metadata, const char *path,
+			 const struct kb_job_submit *js, unsigned nr, int *efd)
+{
+	int b = kb_open(path, efd);
+	long ret = -1;
+
+	ASSERT_GE(b, 0);
+	ASSERT_EQ(sock_call_ioctl(b, KB_IOCTL_JOB_SUBMIT, (void *)js, NULL, &ret), 0);
+	ASSERT_EQ(ret, 0);
+	event_done(_metadata, b, *efd, nr);
+	return b;
+}
+
 /* A silent on a COPY_IN, B served meanwhile, A hung up and the server's
  * log @log_fd saying why, against the server at @path. */
 static void silent_client(struct __test_metadata *_metadata, const char *path,
@@ -134,33 +181,13 @@ static void silent_client(struct __test_metadata *_metadata, const char *path,
 	struct kb_atom_v2 atom = { .atom_number = 5, .core_req = KB_JD_REQ_DEP };
 	struct kb_job_submit js = { .addr = (uintptr_t)&atom, .nr_atoms = 1,
 				    .stride = sizeof(atom) };
-	struct vgpu_sock_msg m = { .op = VGPU_SOCK_IOCTL, .a = KB_IOCTL_JOB_SUBMIT,
-				   .len = sizeof(js) };
-	struct kb_event ev = { 0 };
-	struct pollfd p = { .events = POLLIN };
+	struct vgpu_sock_msg m;
 	char line[128];
 	int a, a_efd, b, b_efd, got;
 	long ret = -1;
 
-	/* A submits and sits on the driver's COPY_IN of its atom. */
-	a = kb_open(path, &a_efd);
-	ASSERT_GE(a, 0);
-	ASSERT_EQ(sock_send(a, &m, &js, -1), 0);
-	ASSERT_EQ(sock_recv_hdr(a, &m, &got), 0);
-	ASSERT_EQ(m.op, (uint32_t)VGPU_SOCK_COPY_IN);
-	ASSERT_EQ(m.a, (uint64_t)(uintptr_t)&atom);
-
-	/* B opens, submits and gets its atom's event meanwhile. */
-	b = kb_open(path, &b_efd);
-	ASSERT_GE(b, 0);
-	ASSERT_EQ(sock_call_ioctl(b, KB_IOCTL_JOB_SUBMIT, &js, NULL, &ret), 0);
-	ASSERT_EQ(ret, 0);
-	p.fd = b_efd;
-	ASSERT_EQ(poll(&p, 1, GUARD_S * 1000), 1);
-	ASSERT_EQ(sock_call_read(b, &ev, sizeof(ev), true, NULL, &ret), 0);
-	ASSERT_EQ(ret, (long)sizeof(ev));
-	EXPECT_EQ(ev.event_code, (uint32_t)KB_EVENT_DONE);
-	EXPECT_EQ(ev.atom_number, 5);
+	a = stalled_submit(_metadata, path, &js, &a_efd);
+	b = served_submit(_metadata, path, &js, 5, &b_efd);
 
 	/* A, still silent, was hung up: no reply, the end of its stream. */
 	EXPECT_EQ(sock_recv_hdr(a, &m, &got), -EPIPE);
@@ -191,46 +218,20 @@ TEST_F_TIMEOUT(stall, a_stalled_copy_in_holds_up_no_other_client, 3 * GUARD_S)
 	struct kb_atom_v2 atom = { .atom_number = 9, .core_req = KB_JD_REQ_DEP };
 	struct kb_job_submit js = { .addr = (uintptr_t)&atom, .nr_atoms = 1,
 				    .stride = sizeof(atom) };
-	struct vgpu_sock_msg m = { .op = VGPU_SOCK_IOCTL, .a = KB_IOCTL_JOB_SUBMIT,
-				   .len = sizeof(js) };
-	struct vgpu_sock_msg r = { .op = VGPU_SOCK_REPLY, .len = sizeof(atom) };
-	struct kb_event ev = { 0 };
-	struct pollfd p = { .events = POLLIN };
+	struct vgpu_sock_msg m = { .op = VGPU_SOCK_REPLY, .len = sizeof(atom) };
 	int a, a_efd, b, b_efd, got;
-	long ret = -1;
 
 	sock_server_set_call_ms(self->ss, 100 * GUARD_S * 1000);
-	a = kb_open(self->path, &a_efd);
-	ASSERT_GE(a, 0);
-	ASSERT_EQ(sock_send(a, &m, &js, -1), 0);
-	ASSERT_EQ(sock_recv_hdr(a, &m, &got), 0);
-	ASSERT_EQ(m.op, (uint32_t)VGPU_SOCK_COPY_IN);
-	ASSERT_EQ(m.a, (uint64_t)(uintptr_t)&atom);
-	ASSERT_EQ(m.b, (uint64_t)sizeof(atom));
-
-	b = kb_open(self->path, &b_efd);
-	ASSERT_GE(b, 0);
-	ASSERT_EQ(sock_call_ioctl(b, KB_IOCTL_JOB_SUBMIT, &js, NULL, &ret), 0);
-	ASSERT_EQ(ret, 0);
-	p.fd = b_efd;
-	ASSERT_EQ(poll(&p, 1, GUARD_S * 1000), 1);
-	ASSERT_EQ(sock_call_read(b, &ev, sizeof(ev), true, NULL, &ret), 0);
-	ASSERT_EQ(ret, (long)sizeof(ev));
-	EXPECT_EQ(ev.atom_number, 9);
+	a = stalled_submit(_metadata, self->path, &js, &a_efd);
+	b = served_submit(_metadata, self->path, &js, 9, &b_efd);
 
 	/* A answers at last: its submission goes through, its atom runs. */
-	ASSERT_EQ(sock_send(a, &r, &atom, -1), 0);
+	ASSERT_EQ(sock_send(a, &m, &atom, -1), 0);
 	ASSERT_EQ(sock_recv_hdr(a, &m, &got), 0);
 	EXPECT_EQ(m.op, (uint32_t)VGPU_SOCK_REPLY);
 	EXPECT_EQ(m.ret, 0);
 	ASSERT_EQ(sock_recv_payload(a, NULL, m.len), 0);
-	p.fd = a_efd;
-	ASSERT_EQ(poll(&p, 1, GUARD_S * 1000), 1);
-	memset(&ev, 0, sizeof(ev));
-	ASSERT_EQ(sock_call_read(a, &ev, sizeof(ev), true, NULL, &ret), 0);
-	ASSERT_EQ(ret, (long)sizeof(ev));
-	EXPECT_EQ(ev.event_code, (uint32_t)KB_EVENT_DONE);
-	EXPECT_EQ(ev.atom_number, 9);
+	event_done(_metadata, a, a_efd, 9);
 	close(a);
 	close(a_efd);
 	close(b);
