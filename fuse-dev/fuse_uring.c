@@ -443,10 +443,16 @@ static void *ent_main(void *arg)
 	int r = ring_init(&e->ring);
 
 	if (r) {
+		atomic_fetch_sub(&u->q[e->qid].idle, 1);
+		atomic_fetch_sub(&u->q[e->qid].count, 1);
 		snprintf(what, sizeof(what), "io_uring entry: %s", strerror(-r));
+		if (!e->initial) {
+			/* The queue keeps the entries it has. */
+			fprintf(stderr, "%s: %s\n", uring_prog, what);
+			return NULL;
+		}
 		fail(u, what);
-		if (e->initial)
-			give_up(u);
+		give_up(u);
 		return NULL;
 	}
 	sqe = io_uring_get_sqe(&e->ring);

@@ -47,18 +47,27 @@ static int start_logged(struct devnode *d, const char *const *extra, FILE *err)
 	return ret;
 }
 
-/* The node answers: kbase's version handshake and a context id. */
-static void use_mali(struct __test_metadata *_metadata, const struct devnode *d)
+/* mali0 opened and through kbase's version handshake and flags. */
+static int kb_setup(struct __test_metadata *_metadata, const struct devnode *d)
 {
 	struct kb_version_check v = { 11, 46 };
 	struct kb_set_flags fl = { 0 };
-	struct kb_get_context_id id = { 0 };
 	int fd = open(d->mali, O_RDWR);
 
-	ASSERT_GE(fd, 0);
+	EXPECT_GE(fd, 0);
 	EXPECT_EQ(ioctl(fd, KB_IOCTL_VERSION_CHECK, &v), 0);
 	EXPECT_EQ(v.major, 11);
 	EXPECT_EQ(ioctl(fd, KB_IOCTL_SET_FLAGS, &fl), 0);
+	return fd;
+}
+
+/* The node answers: kbase's version handshake and a context id. */
+static void use_mali(struct __test_metadata *_metadata, const struct devnode *d)
+{
+	struct kb_get_context_id id = { 0 };
+	int fd = kb_setup(_metadata, d);
+
+	ASSERT_GE(fd, 0);
 	EXPECT_EQ(ioctl(fd, KB_IOCTL_GET_CONTEXT_ID, &id), 0);
 	/* An unknown ioctl: the driver's errno, whatever the transport. */
 	EXPECT_EQ(ioctl(fd, _IO(0x80, 0x7f), 0), -1);
@@ -302,8 +311,6 @@ TEST(a_waiting_read_is_interrupted_on_each_transport)
 	sigaction(SIGALRM, &sa, &old); /* no SA_RESTART */
 	for (int i = 0; i < 2; i++) {
 		const char *extra[] = { "--transport", transports[i], NULL };
-		struct kb_version_check v = { 11, 46 };
-		struct kb_set_flags fl = { 0 };
 		struct itimerval it = { .it_value = { 0, 50000 } };
 		struct kb_get_context_id id;
 		struct kb_event ev;
@@ -313,10 +320,7 @@ TEST(a_waiting_read_is_interrupted_on_each_transport)
 		if (i && access(PARAM, F_OK))
 			break;
 		ASSERT_EQ(devnode_start(&d, extra), 0);
-		fd = open(d.mali, O_RDWR);
-		EXPECT_GE(fd, 0);
-		EXPECT_EQ(ioctl(fd, KB_IOCTL_VERSION_CHECK, &v), 0);
-		EXPECT_EQ(ioctl(fd, KB_IOCTL_SET_FLAGS, &fl), 0);
+		fd = kb_setup(_metadata, &d);
 		setitimer(ITIMER_REAL, &it, NULL);
 		EXPECT_EQ(read(fd, &ev, sizeof(ev)), -1);
 		EXPECT_EQ(errno, EINTR);
@@ -326,6 +330,58 @@ TEST(a_waiting_read_is_interrupted_on_each_transport)
 		EXPECT_EQ(devnode_stop(&d), 0);
 	}
 	sigaction(SIGALRM, &old, NULL);
+}
+
+/*
+ * More clients waiting in read() than the rings start with: a queue whose
+ * last idle entry takes a request grows another, so an ioctl of one more
+ * client is still served (else it would wait with them).
+ */
+TEST(uring_grows_past_waiting_readers)
+{
+	const char *extra[] = { "--transport", "uring", NULL };
+	const char *why = devnode_unavailable();
+	struct kb_get_context_id id;
+	pid_t readers[8];
+	struct devnode d;
+	int ready[2], fd;
+	char c;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (access(PARAM, F_OK))
+		SKIP(return, "this kernel has no FUSE over io_uring (no %s)", PARAM);
+	ASSERT_EQ(devnode_start(&d, extra), 0);
+	ASSERT_EQ(pipe(ready), 0);
+	for (int i = 0; i < 8; i++) {
+		readers[i] = fork();
+		if (readers[i] == 0) {
+			struct kb_version_check v = { 11, 46 };
+			struct kb_set_flags fl = { 0 };
+			struct kb_event ev;
+			int rfd = open(d.mali, O_RDWR);
+
+			if (rfd < 0 || ioctl(rfd, KB_IOCTL_VERSION_CHECK, &v) ||
+			    ioctl(rfd, KB_IOCTL_SET_FLAGS, &fl) || write(ready[1], "r", 1) != 1)
+				_exit(1);
+			/* No event will come: it waits until killed. */
+			_exit(read(rfd, &ev, sizeof(ev)) < 0 ? 2 : 3);
+		}
+		ASSERT_GT(readers[i], 0);
+	}
+	for (int i = 0; i < 8; i++)
+		ASSERT_EQ(read(ready[0], &c, 1), 1);
+	fd = kb_setup(_metadata, &d);
+	for (int i = 0; i < 100; i++)
+		ASSERT_EQ(ioctl(fd, KB_IOCTL_GET_CONTEXT_ID, &id), 0);
+	close(fd);
+	for (int i = 0; i < 8; i++) {
+		kill(readers[i], SIGKILL);
+		waitpid(readers[i], NULL, 0);
+	}
+	close(ready[0]);
+	close(ready[1]);
+	EXPECT_EQ(devnode_stop(&d), 0);
 }
 
 TEST_HARNESS_MAIN
