@@ -35,13 +35,13 @@
  * Linear and u-interleaved (16x16 tiles) texel orderings are supported,
  * and AFBC surfaces (afbc.h) of uncompressed and solid-colour
  * superblocks; depth/stencil formats as Mesa samples them (Z16, Z24X8,
- * X24S8, Z32_X32). TEXC's staging registers come in Mesa's order: Z
+ * X24S8, Z32_X32); sRGB 8-bit formats (tex_srgb.c). TEXC's staging registers come in Mesa's order: Z
  * (3D), LOD, shadow reference, array layer, offsets, sampler, texture.
  * Filtering, LODs, cube maps and shadow compares: tex_sample.c,
  * tex_cube.c. Compressed AFBC subblocks,
  * multisampled textures, GRDESC, LOD clamps from the shader,
- * linear filtering of integer formats and 16-bit integer results of
- * lookups are BI_FAULT_UNIMPLEMENTED: the job faults rather than
+ * linear filtering of integer formats, 16-bit integer results of
+ * lookups and sRGB samplers that skip the decode are BI_FAULT_UNIMPLEMENTED: the job faults rather than
  * guessing.
  */
 #include "shader/afbc.h"
@@ -60,6 +60,7 @@
 #define TEX_OP_FETCH 6
 #define TEX_OP_TEX 7
 #define FETCH_TEXEL 1
+#define BI_FMT_SRGB (1u << 20) /* of a pixel format word */
 #define FETCH_GATHER_R 4 /* to 7: gather4 of G, B, A */
 #define LOD_EXPLICIT 4
 #define LOD_BIAS 5
@@ -372,8 +373,11 @@ static bool texture_format(struct bi_tctx *x, uint32_t fmt, struct bi_texture *t
 		t->skip = zs_formats[i].skip;
 		return true;
 	}
-	if (!bi_pixfmt_decode(fmt, V7(x), &t->pf))
+	/* sRGB: 8-bit unorm, read as such and made linear (tex_srgb.c) */
+	if (!bi_pixfmt_decode(fmt & ~BI_FMT_SRGB, V7(x), &t->pf) ||
+	    ((fmt & BI_FMT_SRGB) && (t->pf.kind != BI_FK_UNORM || t->pf.bits != 8)))
 		return false;
+	t->pf.srgb = (fmt & BI_FMT_SRGB) != 0;
 	t->bpp = bi_pixfmt_bytes(&t->pf);
 	t->skip = 0;
 	return true;
@@ -490,7 +494,15 @@ int bi_texel(struct bi_tctx *x, unsigned lane, const struct bi_texture *t, unsig
 	if (err)
 		return err;
 	bi_account(x, bi_space_of(x, lane, va), BI_ACC_LOAD, t->bpp);
-	bi_pixfmt_load(&t->pf, buf + t->skip, rf, 4, out);
+	if (!t->pf.srgb) {
+		bi_pixfmt_load(&t->pf, buf + t->skip, rf, 4, out);
+		return 0;
+	}
+	if (rf != BI_RF_F32 && rf != BI_RF_F16)
+		return BI_FAULT_UNIMPLEMENTED; /* integers of an sRGB texture */
+	bi_pixfmt_load(&t->pf, buf, BI_RF_F32, 4, out);
+	bi_tex_srgb(&t->pf, buf, out);
+	bi_tex_to_regfmt(rf, out);
 	return 0;
 }
 

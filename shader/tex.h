@@ -2,8 +2,8 @@
 /*
  * The texture unit's parts shared by tex.c (messages, descriptors, texel
  * addressing), tex_sample.c (filtering, levels of detail, shadow
- * compares) and tex_cube.c (cube maps: the face selection ops and the
- * texels across a face's edge).
+ * compares, gathers), tex_cube.c (cube maps: the face selection ops and
+ * the texels across a face's edge) and tex_srgb.c.
  */
 #ifndef VGPU_SHADER_TEX_H
 #define VGPU_SHADER_TEX_H
@@ -48,6 +48,11 @@ int bi_texel(struct bi_tctx *x, unsigned lane, const struct bi_texture *t, unsig
 /* Filtered sampling with sampler @sampler (tex_sample.c). */
 int bi_tex_sample(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
 		  unsigned sampler, const struct bi_lookup *in, uint32_t out[4]);
+/* f32 results @v to register format @rf (f16 pairs up; others stay). */
+void bi_tex_to_regfmt(enum bi_regfmt rf, uint32_t v[4]);
+/* Makes an sRGB texel's red, green and blue in @out (f32, after @pf's
+ * swizzle) linear, from its bytes @texel (tex_srgb.c). */
+void bi_tex_srgb(const struct bi_pixfmt *pf, const uint8_t *texel, uint32_t out[4]);
 /* A gather of component @comp (tex_sample.c). */
 int bi_tex_gather(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
 		  unsigned sampler, const struct bi_lookup *in, unsigned comp, uint32_t out[4]);

@@ -264,8 +264,7 @@ static int sample_level(struct bi_tctx *x, unsigned lane, const struct bi_textur
 	return 0;
 }
 
-/* f32 results to the instruction's register format (f16 pairs up). */
-static void to_regfmt(enum bi_regfmt rf, uint32_t v[4])
+void bi_tex_to_regfmt(enum bi_regfmt rf, uint32_t v[4])
 {
 	if (rf != BI_RF_F16)
 		return;
@@ -289,7 +288,11 @@ static int sampler_read(struct bi_tctx *x, const struct bi_texture *t, unsigned 
 		    : in->rf > BI_RF_F32)
 		return BI_FAULT_UNIMPLEMENTED; /* 16-bit integers, mixed kinds */
 	err = x->env->mem->read(x->env->as, va, sw, 8 * sizeof(*sw));
-	return err ? bi_mem_fault(x, err, va) : 0;
+	if (err)
+		return bi_mem_fault(x, err, va);
+	if (t->pf.srgb && ((sw[0] >> 22) & 1))
+		return BI_FAULT_UNIMPLEMENTED; /* sRGB read without the decode */
+	return 0;
 }
 
 /*
@@ -328,7 +331,7 @@ int bi_tex_sample(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
 				    bi_fp_ldexp(&bi_f32, bi_fp_from_int(&bi_f32, frac, BI_RM_RTE),
 						-8, BI_RM_RTE, false),
 				    out[j], BI_RM_RTE, false);
-	to_regfmt(in->rf, out);
+	bi_tex_to_regfmt(in->rf, out);
 	return 0;
 }
 
@@ -356,7 +359,7 @@ int bi_tex_gather(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
 		return err;
 	for (unsigned c = 0; c < 4; c++)
 		out[c] = tp.v[c][in->shadow ? 0 : comp]; /* tap c: i1 in bit 0, j1 in 1 */
-	to_regfmt(in->rf, out);
+	bi_tex_to_regfmt(in->rf, out);
 	return 0;
 }
 

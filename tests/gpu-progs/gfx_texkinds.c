@@ -19,7 +19,9 @@
  *   gathers of the array's layer 1 (its blue) and of the depth texture's
  *     compares;
  *   the mipmapped texture with explicit derivatives, from 0.32 texels a
- *     pixel at the bottom to 2.88 at the top (LODs -1.6 to 1.5).
+ *     pixel at the bottom to 2.88 at the top (LODs -1.6 to 1.5);
+ *   an sRGB texture (8 x 8 steps of red, green and blue, linear: made
+ *     linear before filtering).
  * The fragment shader picks the lookup by a uniform; the LOD comes from
  * the quad's derivatives in the first five. Usage: gfx_texkinds OUT.rgba
  */
@@ -38,6 +40,7 @@
 #define GL_LEQUAL 0x0203
 #define GL_DEPTH_COMPONENT 0x1902
 #define GL_UNSIGNED_INT 0x1405
+#define GL_SRGB8_ALPHA8 0x8C43
 
 void glTexStorage3D_t(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLsizei);
 void glTexSubImage3D_t(GLenum, GLint, GLint, GLint, GLint, GLsizei, GLsizei, GLsizei,
@@ -64,6 +67,7 @@ static const char *const fs =
 	"uniform sampler3D vol;\n"
 	"uniform sampler2D mip;\n"
 	"uniform sampler2DShadow shadow;\n"
+	"uniform sampler2D srgb;\n"
 	"uniform int mode;\n"
 	"in vec3 v;\n"
 	"out vec4 colour;\n"
@@ -84,9 +88,11 @@ static const char *const fs =
 	"		colour = textureGather(arr, vec3(v.xy, 1.0), 2);\n"
 	"	else if (mode == 7)\n"
 	"		colour = textureGather(shadow, v.xy, v.z);\n"
-	"	else\n"
+	"	else if (mode == 8)\n"
 	"		colour = textureGrad(mip, v.xy, vec2(v.z * 0.1, 0.0),\n"
 	"				     vec2(0.0, v.z * 0.05));\n"
+	"	else\n"
+	"		colour = texture(srgb, v.xy);\n"
 	"}\n";
 
 /* Each quad: its pixel origin, and uvw at its corners (x0 y0, x1 y0,
@@ -94,7 +100,7 @@ static const char *const fs =
 static const struct {
 	int x, y;
 	float uvw[4][3];
-} quads[9] = {
+} quads[10] = {
 	{ 0, 0, { { -1.6f, -1.6f, 0.7f }, { 1.6f, -1.6f, 0.7f },
 		  { -1.6f, 1.6f, 0.7f }, { 1.6f, 1.6f, 0.7f } } },
 	{ 32, 0, { { 0, 0, 0 }, { 1, 0, 3.99f }, { 0, 1, 0 }, { 1, 1, 3.99f } } },
@@ -106,6 +112,7 @@ static const struct {
 	{ 96, 0, { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 0 } } },
 	{ 96, 32, { { 0, 0, 0.1f }, { 1, 0, 0.1f }, { 0, 1, 0.9f }, { 1, 1, 0.9f } } },
 	{ 128, 0, { { 0, 0, 0.1f }, { 1, 0, 0.1f }, { 0, 1, 0.9f }, { 1, 1, 0.9f } } },
+	{ 128, 32, { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 0 } } },
 };
 
 static const unsigned char palette[6][3] = {
@@ -204,20 +211,31 @@ static void upload(void)
 	params(GL_TEXTURE_2D, GL_NEAREST, GL_NEAREST);
 	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
 	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
+
+	bind(5, GL_TEXTURE_2D);
+	GL(glTexStorage2D)(GL_TEXTURE_2D, 1, GL_SRGB8_ALPHA8, 8, 8);
+	for (int i = 0; i < 64; i++) {
+		px[4 * i] = (unsigned char)(i % 8 * 36);
+		px[4 * i + 1] = (unsigned char)(i / 8 * 36);
+		px[4 * i + 2] = (unsigned char)(255 - i * 4);
+		px[4 * i + 3] = (unsigned char)(128 + i);
+	}
+	GL(glTexSubImage2D)(GL_TEXTURE_2D, 0, 0, 0, 8, 8, GL_RGBA, GL_UNSIGNED_BYTE, px);
+	params(GL_TEXTURE_2D, GL_LINEAR, GL_LINEAR);
 }
 
 int main(int argc, char **argv)
 {
 	static const char *const attrs[] = { "pos", "uvw", NULL };
-	static const char *const samplers[] = { "cube", "arr", "vol", "mip", "shadow" };
+	static const char *const samplers[] = { "cube", "arr", "vol", "mip", "shadow", "srgb" };
 	static const int corner[6] = { 0, 1, 2, 2, 1, 3 };
-	float v[9][6][5];
+	float v[10][6][5];
 	GLuint prog;
 
 	if (argc != 2)
 		gles_die("usage", "gfx_texkinds OUT.rgba");
 	gfx_init();
-	for (int q = 0; q < 9; q++) {
+	for (int q = 0; q < 10; q++) {
 		for (int k = 0; k < 6; k++) {
 			int c = corner[k];
 
@@ -230,10 +248,9 @@ int main(int argc, char **argv)
 	prog = gfx_scene(160, 64, vs, fs, attrs, &v[0][0][0], sizeof(v), 2, 3);
 	/* after the target, whose texture it unbinds */
 	upload();
-	for (int q = 0; q < 5; q++) {
+	for (int q = 0; q < 6; q++)
 		GL(glUniform1i)(GL(glGetUniformLocation)(prog, samplers[q]), q);
-	}
-	for (int q = 0; q < 9; q++) {
+	for (int q = 0; q < 10; q++) {
 		GL(glUniform1i)(GL(glGetUniformLocation)(prog, "mode"), q);
 		GL(glDrawArrays)(GL_TRIANGLES, 6 * q, 6);
 	}

@@ -9,7 +9,7 @@
  * of a shadow lookup, filtering after comparing, and the reference
  * clamped for fixed-point depth; gathers (and shadow gathers) in the
  * unit's order of taps; gradient descriptors' LODs; texel fetches of
- * Z24X8 and X24S8; and the modes that fault. Expected values are worked out here by hand
+ * sRGB, Z24X8 and X24S8; and the modes that fault. Expected values are worked out here by hand
  * from the spec's tables, with the texels numbered so that each lookup
  * shows which it read.
  */
@@ -372,7 +372,7 @@ static bool fetch(struct trun *t, uint32_t fmtword, uint32_t texel, unsigned fmt
 	return bi_warp_run(&t->env, &t->w, 100) == BI_RUN_DONE;
 }
 
-TEST(depth_and_stencil_formats_as_mesa_samples_them)
+TEST(srgb_depth_and_stencil_formats)
 {
 	struct trun *t = trun_new();
 
@@ -380,6 +380,15 @@ TEST(depth_and_stencil_formats_as_mesa_samples_them)
 	ASSERT_TRUE(fetch(t, 77u << 12 | SWZ_R001, 0x5a800000u, F32));
 	EXPECT_EQ(t->w.r[0][4], fbits((float)(8388608.0 / 16777215.0)));
 	EXPECT_EQ(t->w.r[0][7], fbits(1.0f));
+	trun_free(t);
+	/* sRGB RGBA8: red, green, blue made linear by GLES's function
+	 * (0.2158605 for 128, 1 for 255, 0 for 0), alpha as it is */
+	t = trun_new();
+	ASSERT_TRUE(fetch(t, FMT_RGBA8 << 12 | SWZ_RGBA | 1u << 20, 0x80ff0080u, F32));
+	EXPECT_LT(fabsf(bitsf(t->w.r[0][4]) - 0.2158605f), 1e-6f);
+	EXPECT_EQ(t->w.r[0][5], 0u);
+	EXPECT_EQ(t->w.r[0][6], fbits(1.0f));
+	EXPECT_EQ(t->w.r[0][7], fbits(128 / 255.0f));
 	trun_free(t);
 	/* X24S8: the stencil, in the top byte, is its G */
 	t = trun_new();
