@@ -156,7 +156,7 @@ static void run_child(struct __test_metadata *t)
 	_exit(result->status == TH_SKIP ? TH_SKIP : TH_PASS);
 }
 
-static double timeout_scale(void)
+double th_timeout_scale(void)
 {
 	const char *s = getenv("VGPU_TEST_TIMEOUT_SCALE");
 	double v = s ? atof(s) : 1.0;
@@ -237,7 +237,7 @@ int test_harness_run(int argc, char **argv)
 						   : argv[0];
 	char **names = calloc((size_t)argc, sizeof(*names));
 	int nnames = 0, total = 0, pass = 0, fail = 0, skip = 0, idx = 0;
-	double scale = timeout_scale();
+	double scale = th_timeout_scale();
 	struct __test_metadata *t;
 	bool list = false;
 	int opt;

@@ -58,6 +58,10 @@ void __th_skip(struct __test_metadata *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void __th_abort(struct __test_metadata *m) __attribute__((noreturn));
 int test_harness_run(int argc, char **argv);
+/* $VGPU_TEST_TIMEOUT_SCALE (tests/run.sh sets it for sanitizer builds), or
+ * 1: what every test's timeout is multiplied by, for a test's own hang
+ * guards to follow. */
+double th_timeout_scale(void);
 
 #define TH_LOG(fmt, ...)                                                    \
 	do {                                                                \

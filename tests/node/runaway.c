@@ -111,6 +111,18 @@ static void gnode_close(struct gnode *g)
 		vgpu_inproc_destroy(g->ip);
 }
 
+/* How long to wait for a job stopped by its GPU time: as long as the
+ * test may run (@secs, its timeout, scaled as the harness scales it), so
+ * the harness's timeout is the only hang guard. GPU time is the work
+ * modelled, so its 1 ms takes as long as interpreting that work: minutes
+ * of host time under ThreadSanitizer (tests/run.sh scales by 8 there). */
+#define GPU_TIME_TEST_S 120
+#define LONG_JOB_TEST_S 300
+static int gpu_time_wait(int secs)
+{
+	return (int)(secs * th_timeout_scale());
+}
+
 /* Runs the vector add on @tj: its status, -2 if it did not run. */
 static int vecadd_after(struct vgpu_inproc_file *f, struct tjob *tj)
 {
@@ -122,13 +134,13 @@ static int vecadd_after(struct vgpu_inproc_file *f, struct tjob *tj)
 	return (int)tj32(tj, TJ_JOB)[0];
 }
 
-TEST_TIMEOUT(runaway_shader_is_stopped_by_gpu_time, 120)
+TEST_TIMEOUT(runaway_shader_is_stopped_by_gpu_time, GPU_TIME_TEST_S)
 {
 	struct gnode g;
 
 	ASSERT_TRUE(gnode_open(&g, 1, TJ_SIZE));
 	ASSERT_TRUE(tjob_forever(&g.tj));
-	ASSERT_EQ(pan_run(g.f, g.tj.va + TJ_JOB), 0);
+	ASSERT_EQ(pan_run_wait(g.f, g.tj.va + TJ_JOB, gpu_time_wait(GPU_TIME_TEST_S)), 0);
 	/* soft-stopped, resumed, still over its time: hard-stopped */
 	EXPECT_EQ(tj32(&g.tj, TJ_JOB)[0], (uint32_t)MALI_EXC_TERMINATED);
 	EXPECT_EQ(vecadd_after(g.f, &g.tj), MALI_EXC_DONE);
@@ -140,14 +152,14 @@ TEST_TIMEOUT(runaway_shader_is_stopped_by_gpu_time, 120)
  * 1 ms GPU-time limit it is stopped (and the slot runs the next job);
  * under the default limit it finishes, right.
  */
-TEST_TIMEOUT(long_honest_job_gpu_time_limit_vs_default, 300)
+TEST_TIMEOUT(long_honest_job_gpu_time_limit_vs_default, LONG_JOB_TEST_S)
 {
 	for (int dflt = 0; dflt < 2; dflt++) {
 		struct gnode g;
 
 		ASSERT_TRUE(gnode_open(&g, dflt ? 0 : 1, TP_LONG_BO));
 		ASSERT_TRUE(tp_long_loop(&g.tj));
-		ASSERT_EQ(pan_run_wait(g.f, g.tj.va + TJ_JOB, 240), 0);
+		ASSERT_EQ(pan_run_wait(g.f, g.tj.va + TJ_JOB, gpu_time_wait(LONG_JOB_TEST_S)), 0);
 		if (dflt) {
 			EXPECT_EQ(tj32(&g.tj, TJ_JOB)[0], (uint32_t)MALI_EXC_DONE);
 			EXPECT_EQ(tp_long_loop_check(&g.tj), -1);
