@@ -5,8 +5,12 @@
  * one first in system mode): MRS/MSR through the register table, MSR to
  * PSTATE fields, SVC/HVC/SMC, ERET, WFI, TLBI, AT and the cache
  * maintenance operations.
- * Handlers that change how the following instructions run (translation,
- * exception level, interrupt masks) end the block with A64_EXIT_SYNC.
+ * Handlers that change the exception level or the pc leave the block with
+ * A64_EXIT_SYNC. Those that change translation, interrupt masks or code
+ * (MSR, TLBI, IC, ISB) end their block at decode and go on to the next
+ * block as any instruction does, which keeps compiled code chained: the
+ * next block's entry looks at its validity, its translation and pending
+ * interrupts anyway (jit_softmmu.c, block.c), and so does the run loop.
  */
 #include "aarch64-system/sys.h"
 #include "aarch64-user/engine.h"
@@ -21,14 +25,13 @@ static struct a64s_cpu *sc(struct a64_cpu *c)
 	return (struct a64s_cpu *)c;
 }
 
-/* Leaves the block at the next instruction; the run loop looks at
- * pending interrupts first when one may now be taken. */
+/* The last instruction of its block (A64_F_END): the next block starts
+ * with a look at pending interrupts when one may now be taken. */
 static int sync_next(struct a64s_cpu *s, const struct a64_insn *i)
 {
-	s->c.pc = i->pc + 4;
 	if (a64s_irq_ready(s))
 		s->c.interrupt = 1;
-	return A64_EXIT_SYNC;
+	return a64_next(&s->c, i);
 }
 
 static int undef(struct a64s_cpu *s, const struct a64_insn *i)
@@ -159,6 +162,20 @@ static bool dec_WFI(struct a64_insn *d, const struct args_WFI *a)
 	return true;
 }
 
+/* ISB: later instructions are fetched afresh, from the next block on. */
+static int exec_isb(struct a64_cpu *c, const struct a64_insn *i)
+{
+	return a64_next(c, i);
+}
+
+static bool dec_ISB(struct a64_insn *d, const struct args_ISB *a)
+{
+	(void)a;
+	d->fn = exec_isb;
+	d->flags = A64_F_END;
+	return true;
+}
+
 /* ---- SYS: op = op1, imm = CRn:CRm:op2 ---- */
 #define SYSOP(op1, crn, crm, op2) ((op1) << 11 | (crn) << 7 | (crm) << 3 | (op2))
 
@@ -208,13 +225,19 @@ static int exec_ic_all(struct a64_cpu *c, const struct a64_insn *i)
 }
 
 /* IC IVAU: drops the code translated from that line's host page, whatever
- * virtual address it ran at. */
+ * virtual address it ran at. Linux cleans every page it maps executable
+ * for user space line by line, so the TLB is asked before a walk. */
 static int exec_ic_ivau(struct a64_cpu *c, const struct a64_insn *i)
 {
 	struct a64s_cpu *s = sc(c);
-	struct a64s_walk w;
-	a64s_translate(s, xr(c, i->rd) & ~63ull, s->el, A64S_READ, &w);
-	void *host = w.fault == F_NONE ? a64s_ram_ptr(s->m, w.pa, 64) : NULL;
+	uint64_t va = xr(c, i->rd) & ~63ull;
+	const struct a64s_tlb_entry *e = a64s_hit(va, 64, A64S_READ);
+	void *host = e ? (void *)(uintptr_t)(va + e->addend) : NULL;
+	if (!e) {
+		struct a64s_walk w;
+		a64s_translate(s, va, s->el, A64S_READ, &w);
+		host = w.fault == F_NONE ? a64s_ram_ptr(s->m, w.pa, 64) : NULL;
+	}
 	if (host)
 		a64_invalidate((uint64_t)(uintptr_t)host, 64);
 	return sync_next(s, i);

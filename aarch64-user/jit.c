@@ -254,8 +254,7 @@ static void apply_choice(void)
 			accel_choice = 0;
 		} else {
 			jit_gen_init();
-			if (jit_softmmu_decoder())
-				jit_gen_learn(jit_softmmu_decoder());
+			jit_softmmu_learn();
 			buffer_ok = true;
 		}
 	}

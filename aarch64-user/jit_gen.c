@@ -301,6 +301,11 @@ static bool branch_unless(struct jc *jc, int cc_not_taken, uint64_t target)
 	return true;
 }
 
+void jit_flags_settle(struct jc *jc)
+{
+	flags_settle(jc);
+}
+
 void jit_set_tls_insn(struct jc *jc, const struct a64_insn *i)
 {
 	struct jx *j = &jc->x;
@@ -728,6 +733,11 @@ static void learn(const struct family *fa, size_t n, a64_decode_fn decode)
 			add_kind(d.fn, u.fn, fa->emit, p);
 		}
 	}
+}
+
+void jit_learn(const struct family *fa, size_t n, a64_decode_fn decode)
+{
+	learn(fa, n, decode);
 }
 
 void jit_gen_learn(a64_decode_fn decode)

@@ -115,8 +115,8 @@ extern const struct jit_mem_path jit_mem_direct, jit_mem_softmmu;
  * the jumps to the block's leave are returned for patching (two). */
 void jit_softmmu_entry(struct jc *jc, uint64_t pc, uint64_t host, uint32_t n,
 		       uint8_t *to_leave[2]);
-/* The system build's decoder (a64_jit_system), NULL before. */
-a64_decode_fn jit_softmmu_decoder(void);
+/* Learns the system build's handlers, once a64_jit_system() named it. */
+void jit_softmmu_learn(void);
 
 struct jkind;
 typedef bool (*emit_fn)(struct jc *jc, const struct a64_insn *i, const struct jkind *k);
@@ -160,6 +160,8 @@ void jit_get_x(struct jc *jc, int dst, unsigned n, bool sp);
 void jit_put_x(struct jc *jc, int src, unsigned n, bool sp);
 /* Before a memory access: the state a fault would show (jit_gen.c). */
 void jit_set_tls_insn(struct jc *jc, const struct a64_insn *i);
+/* NZCV into struct a64_cpu if it is only in the host flags. */
+void jit_flags_settle(struct jc *jc);
 /* Tests guest condition @cond (0..13) on NZCV with rcx and rdx; returns
  * the host condition that holds when the guest's does. */
 int jit_cond_test(struct jx *j, unsigned cond);
@@ -173,7 +175,9 @@ void jit_call_keep(struct jc *jc, const struct a64_insn *i, const struct jc_snap
 bool jit_gen_body(struct jc *jc, uint32_t n);
 void jit_gen_init(void);
 /* Learns the handlers @decode gives the families (full-system mode's
- * build of the decoder has handlers of its own). */
+ * build of the decoder has handlers of its own); jit_learn those of the
+ * @n families at @fa alone. */
 void jit_gen_learn(a64_decode_fn decode);
+void jit_learn(const struct family *fa, size_t n, a64_decode_fn decode);
 
 #endif

@@ -4,12 +4,13 @@
  * the soft TLB of softmmu.h, inline. A hit is the interpreter's: the
  * entry of the page in the current EL's TLB (a64s_tlb_cur, read
  * fs-relative) has the page's address as the tag of the access, and the
- * host address is the guest's plus the entry's addend. A miss (no entry,
- * no permission, a device, an access that crosses a page) runs the
- * instruction's own handler, whose accessors take the slow path: the
- * guest state is in struct a64_cpu and a64_tls_insn names the
- * instruction before the compare, so a fault that enters the guest's
- * vector and longjmps out of the block leaves what the interpreter would.
+ * host address is the guest's plus the entry's addend; a hit cannot
+ * fault, so guest registers stay in host registers across it. A miss (no
+ * entry, no permission, a device, an access that crosses a page) runs
+ * the instruction's own handler (jit_call_keep), whose accessors take the
+ * slow path: the registers held dirty are stored and a64_tls_insn names
+ * the instruction first, so a fault that enters the guest's vector and
+ * longjmps out of the block leaves what the interpreter would.
  *
  * Blocks are keyed by the host address their pc translated to (block.c);
  * a compiled block is also entered through chained exits and the
@@ -45,9 +46,29 @@ void a64_jit_system(const struct a64_jit_system *sys)
 	sys_decode = sys->decode;
 }
 
-a64_decode_fn jit_softmmu_decoder(void)
+/* What the system build's handlers do natively beyond the families
+ * every build has: nothing, for the instructions that have nothing to do
+ * here (hints; the data cache maintenance of coherent memory, which
+ * Linux runs line by line over every buffer it hands a device). */
+static bool emit_nothing(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
-	return sys_decode;
+	(void)jc;
+	(void)i;
+	(void)k;
+	return true;
+}
+
+static const struct family sys_families[] = {
+	{ 0xd503201f, emit_nothing, { 0 }, { 0 } }, /* NOP */
+	{ 0xd50b7e20, emit_nothing, { 0 }, { 0 } }, /* DC CIVAC, X0 */
+};
+
+void jit_softmmu_learn(void)
+{
+	if (!sys_decode)
+		return;
+	jit_gen_learn(sys_decode);
+	jit_learn(sys_families, sizeof(sys_families) / sizeof(sys_families[0]), sys_decode);
 }
 
 /* Keeps rdx (the slot the block was entered through, for the leave). */
@@ -72,12 +93,14 @@ void jit_softmmu_entry(struct jc *jc, uint64_t pc, uint64_t host, uint32_t n,
 /* rdi = the guest address T0 + @disp; its TLB entry's tag for the access
  * must be the page of its last byte (so of its first too: that page's
  * entry holds no other page), then rdi = the host address. rcx, r8, r9
- * are scratch: T0 and T1 (a post-index register) are kept. */
+ * are scratch: T0 and T1 (a post-index register) are kept; the compare
+ * changes the host flags, so NZCV leaves them first. */
 static void softmmu_begin(struct jc *jc, const struct a64_insn *i, int32_t disp, unsigned n,
 			  bool write, struct jit_acc *a)
 {
 	struct jx *j = &jc->x;
-	jit_set_tls_insn(jc, i);
+	(void)i;
+	jit_flags_settle(jc);
 	jit_snap(jc, &a->snap);
 	jx_lea(j, JX_RDI, T0, disp);
 	jx_mov_rr(j, true, JX_RCX, JX_RDI);
@@ -96,8 +119,9 @@ static void softmmu_begin(struct jc *jc, const struct a64_insn *i, int32_t disp,
 	a->disp = 0;
 }
 
-/* The miss: the handler, on the guest state of before the instruction;
- * the registers the hit path left held are reloaded for the join. */
+/* The miss: the handler, on the guest state of before the instruction
+ * (what was dirty then is stored first); the registers the hit path left
+ * held are reloaded for the join. */
 static void softmmu_end(struct jc *jc, const struct a64_insn *i, struct jit_acc *a)
 {
 	struct jx *j = &jc->x;

@@ -17,7 +17,7 @@
 
 #define A64S_PAGE 4096u
 #define A64S_PAGE_MASK (~(uint64_t)(A64S_PAGE - 1))
-#define A64S_TLB_BITS 9
+#define A64S_TLB_BITS 11
 #define A64S_TLB_SIZE (1u << A64S_TLB_BITS)
 
 enum a64s_access { A64S_READ, A64S_WRITE, A64S_EXEC };

@@ -528,10 +528,13 @@ static int trace_jobs(struct json_object *trace, int slot, int status)
  * raises the JOB line); then a COMPUTE job, a Bifrost vector add the
  * client encodes, whose 512 outputs the client checks in guest RAM.
  * --stats: the shader section counts the instructions the same client's
- * vector add counts under vgpu run, and vgpu stats renders it; --trace:
- * both jobs on slot 1, done.
+ * vector add counts under vgpu run, and vgpu stats renders it; the
+ * translator's counters name the engine, which compiled blocks (and ran
+ * some of them natively) or none, and the vCPU counted the instructions
+ * of the blocks it entered either way; --trace: both jobs on slot 1, done.
+ * On both engines.
  */
-TEST_TIMEOUT(a_job_through_the_guest_kernels_panfrost, 300)
+static void job_through_panfrost(struct __test_metadata *_metadata, const char *accel)
 {
 	char stats[] = "/tmp/vgpu-system-stats-XXXXXX", trace[] = "/tmp/vgpu-system-trace-XXXXXX",
 	     user[] = "/tmp/vgpu-system-user-XXXXXX";
@@ -540,7 +543,7 @@ TEST_TIMEOUT(a_job_through_the_guest_kernels_panfrost, 300)
 		ASSERT_GE(fds[k], 0);
 		close(fds[k]);
 	}
-	const char *const extra[] = { "--stats", stats, "--trace", trace, NULL };
+	const char *const extra[] = { "-accel", accel, "--stats", stats, "--trace", trace, NULL };
 	char *out = boot_client(_metadata, "/bin/system_gpu\n/bin/system_gpu vadd\n"
 					   "grep panfrost /proc/interrupts\npoweroff -f\n", extra);
 	if (out) {
@@ -559,6 +562,12 @@ TEST_TIMEOUT(a_job_through_the_guest_kernels_panfrost, 300)
 		struct json_object *sys = read_json(_metadata, stats), *usr = user_mode_vadd(_metadata, user);
 		char *mix = instr_mix(sys), *want = instr_mix(usr);
 		EXPECT_EQ(sj_num(sj_get(sys, "shader"), "jobs_run"), 1);
+		struct json_object *tr = sj_get(sys, "translator");
+		bool jit = !strcmp(accel, "jit");
+		EXPECT_STREQ(sj_str(tr, "accel"), accel);
+		EXPECT_EQ(sj_num(tr, "blocks") > 0, jit);
+		EXPECT_EQ(sj_num(tr, "native_insns") > 0, jit);
+		EXPECT_GT(sj_num(sj_at(sj_get(sj_get(sys, "machine"), "vcpus"), 0), "insns"), 100000000);
 		EXPECT_NONNULL(want);
 		EXPECT_NONNULL(strstr(want ? want : "", "\"fma_arith\": 1024"));
 		EXPECT_STREQ(mix ? mix : "(none)", want ? want : "(none)");
@@ -573,13 +582,23 @@ TEST_TIMEOUT(a_job_through_the_guest_kernels_panfrost, 300)
 		json_object_put(sys);
 		json_object_put(usr);
 
-		struct json_object *tr = read_json(_metadata, trace);
-		EXPECT_EQ(trace_jobs(tr, 1, 1), 2);
-		json_object_put(tr);
+		struct json_object *tj = read_json(_metadata, trace);
+		EXPECT_EQ(trace_jobs(tj, 1, 1), 2);
+		json_object_put(tj);
 	}
 	unlink(stats);
 	unlink(trace);
 	unlink(user);
+}
+
+TEST_TIMEOUT(a_job_through_the_guest_kernels_panfrost, 300)
+{
+	job_through_panfrost(_metadata, "jit");
+}
+
+TEST_TIMEOUT(a_job_through_panfrost_on_the_interpreter, 300)
+{
+	job_through_panfrost(_metadata, "interp");
 }
 
 /*
