@@ -26,6 +26,35 @@ for smp in 1 2; do
 	row "kernel boot to root mount, -smp $smp" "$q" "$v"
 done
 
+# Boot to the vector adds on each of vgpu system's engines (make
+# system-demo's run: Debian's kernel loads panfrost, tests/guest/system_gpu
+# adds through its UAPI, Mesa's gles_vadd through GLES, then power-off):
+# wall time from start to exit, best of 3; ratio = jit/interp, below 1
+# when the JIT is faster.
+echo
+echo "full system: boot to the vector adds, -accel interp vs jit (seconds, best of 3; ratio = jit/interp)"
+printf '  %-34s %9s %9s %8s\n' workload interp jit ratio
+SR=${SYSROOT:-}
+GV=$VGPU_BUILD/aarch64/gpu-progs/gles_vadd
+ADIR=$(mktemp -d /tmp/vgpu-bench-accel-XXXXXX)
+if [ -z "$SR" ] || [ ! -x "$GV" ] || [ ! -x "$VGPU_BUILD/tests/guest/system_gpu" ] ||
+	! "$HERE/kernel.sh" --mesa-initramfs "$SR" "$ADIR/ird" "$VGPU_BUILD/tests/guest/system_gpu" \
+		"$GV" >/dev/null 2>"$BENCH_ERR"; then
+	echo "  (no Mesa initramfs with system_gpu: make sysroot guests; $(head -c 120 "$BENCH_ERR"))"
+else
+	# vadds ACCEL: one boot; fails unless both vector adds were right
+	vadds() {
+		printf '/bin/system_gpu vadd\n/bin/gles_vadd\npoweroff -f\n' |
+			"$VGPU_BIN" system -accel "$1" -m 1G --kernel "$K" --initrd "$ADIR/ird" \
+			--append "console=ttyAMA0 quiet" --time-limit 300 >"$ADIR/out" 2>&1 &&
+			grep -q '512 outputs right' "$ADIR/out" && grep -q '^PASS: vector add' "$ADIR/out"
+	}
+	i=$(best_of 3 vadds interp)
+	j=$(best_of 3 vadds jit)
+	row "boot, panfrost, 2 vector adds" "$i" "$j"
+fi
+rm -rf "$ADIR"
+
 # The guest's GPU programs: tests/guest/system_gpu's jobs through the
 # guest kernel's panfrost against the same static binary under vgpu run
 # (user mode, the driver-shim in place of panfrost). Both times are the
