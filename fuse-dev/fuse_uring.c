@@ -13,10 +13,13 @@
  * give it and handed to fuse_session_process_buf(), so the session's
  * operations serve it exactly as on the classic transport. Their reply
  * comes back through the custom writev on the same thread, which copies it
- * into the entry and commits it there and then (a commit that fails is the
- * reply's error, as a failed writev is). Handlers may sleep (kbase event
- * reads), so a queue whose last idle entry takes a request grows another,
- * as libfuse's loop grows workers.
+ * into the entry, and the commit goes with the entry's wait for the next.
+ * Handlers may sleep (kbase event reads), and the kernel hands a request
+ * that found no free entry on its queue only to an entry that commits, not
+ * to one registered later: so a queue keeps spare entries, adding one
+ * whenever a request leaves fewer idle, before it can run out (libfuse's
+ * loop grows its workers in the same way, but a new worker's read() takes
+ * what waits).
  *
  * What stays on /dev/fuse: INIT, INTERRUPT and FORGET requests (the
  * kernel keeps them there) and notifications (unique 0), so libfuse's own
@@ -98,7 +101,8 @@ struct ring_cmd {
 };
 
 #define TAG_STOP 1 /* the stop eventfd's poll; entries use their address */
-#define INITIAL_PER_QUEUE 2
+#define INITIAL_PER_QUEUE 8
+#define SPARE_PER_QUEUE 4 /* idle entries a queue keeps */
 #define MAX_ENTRIES 256 /* over all queues, as `vgpu dev`'s libfuse loop */
 
 static const char *uring_prog = "fuse";
@@ -387,7 +391,7 @@ static void ent_serve(struct ur_ent *e)
 	memcpy(&in, e->hdr->in_out, sizeof(in));
 	e->unique = in.unique;
 	e->committed = false;
-	if (atomic_fetch_sub(&q->idle, 1) == 1)
+	if (atomic_fetch_sub(&q->idle, 1) <= SPARE_PER_QUEUE)
 		ent_spawn(u, e->qid, false);
 	if (in.len < sizeof(in) + psz || in.len - sizeof(in) - psz > HDR_OP ||
 	    psz > u->payload_size) {

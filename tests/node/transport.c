@@ -13,6 +13,7 @@
 #include "node/devnode.h"
 
 #include <grp.h>
+#include <sys/sysinfo.h>
 #include <sys/time.h>
 
 #include "driver-shim/uapi_kbase.h"
@@ -333,27 +334,28 @@ TEST(a_waiting_read_is_interrupted_on_each_transport)
 }
 
 /*
- * More clients waiting in read() than the rings start with: a queue whose
- * last idle entry takes a request grows another, so an ioctl of one more
- * client is still served (else it would wait with them).
+ * More clients waiting in read() than the rings start with (eight entries
+ * per CPU): the queues grow, so the ioctls of one more client are still
+ * served (else they would wait with the readers).
  */
 TEST(uring_grows_past_waiting_readers)
 {
 	const char *extra[] = { "--transport", "uring", NULL };
 	const char *why = devnode_unavailable();
 	struct kb_get_context_id id;
-	pid_t readers[8];
+	int n = 8 * get_nprocs_conf() + 8, ready[2], fd;
+	pid_t *readers = calloc((size_t)n, sizeof(*readers));
 	struct devnode d;
-	int ready[2], fd;
 	char c;
 
 	if (why)
 		SKIP(return, "%s", why);
 	if (access(PARAM, F_OK))
 		SKIP(return, "this kernel has no FUSE over io_uring (no %s)", PARAM);
+	ASSERT_NONNULL(readers);
 	ASSERT_EQ(devnode_start(&d, extra), 0);
 	ASSERT_EQ(pipe(ready), 0);
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i < n; i++) {
 		readers[i] = fork();
 		if (readers[i] == 0) {
 			struct kb_version_check v = { 11, 46 };
@@ -369,16 +371,17 @@ TEST(uring_grows_past_waiting_readers)
 		}
 		ASSERT_GT(readers[i], 0);
 	}
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < n; i++)
 		ASSERT_EQ(read(ready[0], &c, 1), 1);
 	fd = kb_setup(_metadata, &d);
 	for (int i = 0; i < 100; i++)
 		ASSERT_EQ(ioctl(fd, KB_IOCTL_GET_CONTEXT_ID, &id), 0);
 	close(fd);
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i < n; i++) {
 		kill(readers[i], SIGKILL);
 		waitpid(readers[i], NULL, 0);
 	}
+	free(readers);
 	close(ready[0]);
 	close(ready[1]);
 	EXPECT_EQ(devnode_stop(&d), 0);
