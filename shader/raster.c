@@ -167,7 +167,8 @@ static int64_t edge(const struct bi_prim *p, unsigned a, unsigned b, int64_t px,
 {
 	int64_t dx = p->x[b] - p->x[a], dy = p->y[b] - p->y[a];
 
-	*tie_in = dy < 0 || (dy == 0 && dx < 0);
+	/* top-left, rows going down: a left edge goes up, a top one right */
+	*tie_in = dy < 0 || (dy == 0 && dx > 0);
 	return dx * (py - p->y[a]) - dy * (px - p->x[a]);
 }
 
@@ -200,7 +201,7 @@ static bool pixel_hom(const struct bi_prim *p, const struct bi_hom *h, unsigned 
 		if (bi_fp_cmp(&bi_f32, c[k] & ~0x80000000u, near) <= 0) {
 			int gx = bi_fp_cmp(&bi_f32, h->e[k][0] ^ neg, 0);
 
-			in &= gx == 1 || (gx == 0 && bi_fp_cmp(&bi_f32, h->e[k][1] ^ neg, 0) == -1);
+			in &= gx == 1 || (gx == 0 && bi_fp_cmp(&bi_f32, h->e[k][1] ^ neg, 0) == 1);
 		} else {
 			in &= bi_fp_cmp(&bi_f32, c[k], 0) == 1;
 		}

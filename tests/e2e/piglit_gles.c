@@ -134,6 +134,8 @@ DRAW(base_vertex_drawelements_instanced, "oes_draw_elements_base_vertex-drawelem
 DRAW(base_vertex_drawrangeelements, "oes_draw_elements_base_vertex-drawrangeelements")
 DRAW(blackhole_draw, "intel_blackhole-draw_gles3")
 DRAW(occlusion_any_samples, "ext_occlusion_query_boolean-any-samples")
+/* Quads whose edges pass through pixel centres: the top-left rule. */
+DRAW(buffer_storage_persistent_draw, "bufferstorage-persistent_gles3", "draw")
 
 /* Blending with a second source colour. */
 DRAW(blend_extended_pattern, "arb_blend_func_extended-fbo-extended-blend-pattern_gles2")

@@ -352,16 +352,17 @@ static void triangle(struct __test_metadata *_metadata, struct __fixture_draw *s
 
 TEST_F(draw, triangle_covers_and_interpolates) { triangle(_metadata, self); }
 
-/* The square [4, 20)^2 as an indexed strip of two triangles whose shared
- * diagonal passes through pixel centres: with src + dest blending over
- * a cleared-to-nothing target, a pixel drawn twice would be 2 * 64. */
-TEST_F(draw, shared_edge_drawn_once)
+/* The square [@lo, @hi)^2 as an indexed strip of two triangles, drawn
+ * with src + dest blending over a cleared-to-nothing target: exactly the
+ * pixels [4, 20)^2 must be drawn, each once (twice would be 2 * 64). */
+static void square(struct __test_metadata *_metadata, struct __fixture_draw *self,
+		   float lo, float hi)
 {
-	static const struct vtx sq[4] = {
-		{ 4, 4, { 0.25f, 0.25f, 0.25f, 0.25f } },
-		{ 20, 4, { 0.25f, 0.25f, 0.25f, 0.25f } },
-		{ 4, 20, { 0.25f, 0.25f, 0.25f, 0.25f } },
-		{ 20, 20, { 0.25f, 0.25f, 0.25f, 0.25f } },
+	const struct vtx sq[4] = {
+		{ lo, lo, { 0.25f, 0.25f, 0.25f, 0.25f } },
+		{ hi, lo, { 0.25f, 0.25f, 0.25f, 0.25f } },
+		{ lo, hi, { 0.25f, 0.25f, 0.25f, 0.25f } },
+		{ hi, hi, { 0.25f, 0.25f, 0.25f, 0.25f } },
 	};
 	static const uint16_t strip[4] = { 2, 0, 3, 1 };
 	struct draw_spec s = { sq, 4, 4, 10, strip, 1u << 5, 2, EQ_ADD, ALWAYS, .z = 0.5f };
@@ -377,6 +378,16 @@ TEST_F(draw, shared_edge_drawn_once)
 			ASSERT_EQ(px[0], in ? 64 : 0xee);
 		}
 }
+
+/* [4, 20)^2: the shared diagonal passes through pixel centres. */
+TEST_F(draw, shared_edge_drawn_once) { square(_metadata, self, 4, 20); }
+
+/* [4.5, 20.5)^2, every edge through pixel centres: the top-left rule (rows
+ * go down, as in memory) takes the centres on the top and left edges, not
+ * those on the bottom and right ones, as llvmpipe does drawing to a GL
+ * framebuffer object (and Mali hardware, which passes piglit's
+ * bufferstorage-persistent draw). */
+TEST_F(draw, top_left_fill_rule) { square(_metadata, self, 4.5f, 20.5f); }
 
 /* Facing is the winding on the screen, whose rows go down: tri, counter-
  * clockwise with y up, is clockwise there, a back face when front faces
