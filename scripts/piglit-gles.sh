@@ -23,6 +23,9 @@ usage: scripts/piglit-gles.sh [options] [BUILD]
   -gpu g71|g52    the modelled Mali (default g71)
   -devices LIST   llvmpipe, mali or llvmpipe,mali (default)
   -j N            parallel tests (default 2)
+  -together       run the devices at the same time (-j tests each), so
+                  that a run stopped early has counts of the same tests
+                  on both
   -timeout SEC    per-test limit in seconds (default 300); over it: timeout
   -o DIR          results directory (default BUILD/piglit-gles)
   -sample N       every Nth test of each group (a group is a program, or a
@@ -98,12 +101,13 @@ if [ "${1:-}" = --one ]; then
 fi
 
 gpu=g71 devices=llvmpipe,mali jobs=2 limit=300 out='' sample=1 filter='' mali_env=''
-summary_only='' list_only=''
+summary_only='' list_only='' together=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-gpu) gpu=${2:?}; shift ;;
 	-devices) devices=${2:?}; shift ;;
 	-j) jobs=${2:?}; shift ;;
+	-together) together=1 ;;
 	-timeout) limit=${2:?}; shift ;;
 	-o) out=${2:?}; shift ;;
 	-sample) sample=${2:?}; shift ;;
@@ -230,7 +234,9 @@ fi
 echo "piglit-gles: $total tests on $devices ($gpu), $jobs at a time, ${limit}s each; results in $out"
 
 export out piglit sysroot vgpu gpu limit list mali_env
-for dev in $(echo "$devices" | tr ',' ' '); do
+# Every test on device @1, then its results in order.
+run_device() {
+	dev=$1
 	rm -rf "$out/$dev/one" "$out/$dev/results.txt" "$out/$dev/partial.txt" "$out/$dev/wall"
 	mkdir -p "$out/$dev/logs" "$out/$dev/one" "$out/$dev/shader-cache"
 	if [ "$dev" = mali ]; then echo "$gpu" > "$out/$dev/label"; else echo llvmpipe > "$out/$dev/label"; fi
@@ -239,5 +245,9 @@ for dev in $(echo "$devices" | tr ',' ' '); do
 	echo $(( $(date +%s) - start )) > "$out/$dev/wall"
 	i=0
 	while [ $i -lt "$total" ]; do i=$((i + 1)); cat "$out/$dev/one/$i"; done > "$out/$dev/results.txt"
+}
+for dev in $(echo "$devices" | tr ',' ' '); do
+	if [ -n "$together" ]; then run_device "$dev" & else run_device "$dev"; fi
 done
+wait
 summarize
