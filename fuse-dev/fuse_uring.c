@@ -120,6 +120,7 @@ struct ur_ent {
 	uint64_t unique; /* the request being served */
 	bool committed;
 	bool initial; /* one of those the ring needs to become ready */
+	bool has_ring;
 	struct ur_ent *next;
 };
 
@@ -291,6 +292,11 @@ static void ent_cmd(struct ur_ent *e, unsigned op, uint64_t commit_id)
 
 static void ent_free(struct ur_ent *e)
 {
+	/* Only once every entry's thread is done: liburing maps and unmaps
+	 * rings with raw system calls, which ThreadSanitizer does not see,
+	 * so a new ring where a freed one was would look like a race. */
+	if (e->has_ring)
+		io_uring_queue_exit(&e->ring);
 	free(e->hdr);
 	free(e->payload);
 	free(e->req);
@@ -446,6 +452,7 @@ static void *ent_main(void *arg)
 	char what[160];
 	int r = ring_init(&e->ring);
 
+	e->has_ring = !r;
 	if (r) {
 		atomic_fetch_sub(&u->q[e->qid].idle, 1);
 		atomic_fetch_sub(&u->q[e->qid].count, 1);
@@ -501,7 +508,6 @@ static void *ent_main(void *arg)
 		}
 		ent_serve(e);
 	}
-	io_uring_queue_exit(&e->ring);
 	return NULL;
 }
 
