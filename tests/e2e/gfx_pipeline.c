@@ -119,8 +119,9 @@ TEST(preload_g52) { against_llvmpipe(_metadata, "gfx_preload", "g52", "noafbc", 
  * What rendering samples textures as (gfx_texkinds): a cube map across
  * its faces' edges, a 2D array, a 3D texture, trilinear mipmaps with a
  * bias from the shader, a shadow compare, at LODs from the quads'
- * derivatives, a cube map at an explicit LOD, gathers (exact) and a
- * lookup with explicit derivatives (textureGrad). Both units weigh
+ * derivatives, a cube map at an explicit LOD, gathers (exact), a lookup
+ * with explicit derivatives (textureGrad) and an sRGB texture (GLES's
+ * decode, to within its precision on both). Both units weigh
  * texels with 8 fractional bits, each rounding its own way, and GLES
  * asks for filtered results only within the format's precision: 2 of
  * 255. (A cube corner's fourth texel is GLES's recommended mean of the

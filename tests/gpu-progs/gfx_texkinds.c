@@ -6,7 +6,7 @@
  *     filtered seamlessly across the edges) looked up with directions
  *     that cross from the +Z face onto the four around it;
  *   a 2D array (4 layers of 4 x 4, nearest), the layer rising across
- *     the quad;
+ *     the quad, a texel right and one down (textureOffset);
  *   a 3D texture (4 x 4 x 4, trilinear within the level), r rising up
  *     the quad;
  *   a mipmapped 2D texture (flat-coloured levels, linear between
@@ -75,7 +75,7 @@ static const char *const fs =
 	"	if (mode == 0)\n"
 	"		colour = texture(cube, v);\n"
 	"	else if (mode == 1)\n"
-	"		colour = texture(arr, v);\n"
+	"		colour = textureOffset(arr, v, ivec2(1, -1));\n"
 	"	else if (mode == 2)\n"
 	"		colour = texture(vol, v);\n"
 	"	else if (mode == 3)\n"
