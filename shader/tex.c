@@ -626,8 +626,10 @@ static int texc_tex(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane
 		in.off[d] = (int8_t)(st->offset >> (8 * d));
 	if (gather)
 		return bi_tex_gather(x, lane, tx, st->sampler, &in, t->lod - FETCH_GATHER_R, out);
-	if (t->lod == LOD_EXPLICIT)
+	if (t->lod == LOD_EXPLICIT) {
 		in.lod = (int16_t)(st->lod & 0xffff);
+		in.clamped = true;
+	}
 	if (t->lod == LOD_COMPUTE || t->lod == LOD_BIAS) {
 		err = texc_quad_lod(x, ins, t, tx, lane, &in.lod);
 		if (err)

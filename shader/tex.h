@@ -34,6 +34,7 @@ struct bi_lookup {
 	int8_t off[3];   /* texel offsets */
 	enum bi_regfmt rf;
 	bool computed;   /* @lod from derivatives: the sampler biases and clamps it */
+	bool clamped;    /* an explicit @lod: the sampler clamps it */
 	bool shadow;
 };
 

@@ -312,10 +312,13 @@ int bi_tex_sample(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
 
 	if (err)
 		return err;
-	/* bias (signed 8:8), then the minimum and maximum (unsigned 5:8) */
+	/* bias (signed 8:8) a computed LOD, then clamp it or an explicit one
+	 * to the minimum and maximum (unsigned 5:8): Mesa leaves GL's
+	 * TEXTURE_MIN_LOD and TEXTURE_MAX_LOD to them (textureLod too) */
 	if (in->computed)
-		lod = OS_MIN(OS_MAX(lod + (int16_t)(sw[2] & 0xffff),
-				    OS_MAX((int32_t)(sw[1] & 0x1fff), in->min_lod)),
+		lod += (int16_t)(sw[2] & 0xffff);
+	if (in->computed || in->clamped)
+		lod = OS_MIN(OS_MAX(lod, OS_MAX((int32_t)(sw[1] & 0x1fff), in->min_lod)),
 			     (int32_t)((sw[1] >> 16) & 0x1fff));
 	lookup_levels(t, sw[0], lod, level, &frac);
 	nearest = (sw[0] >> (lod <= 0 ? 28 : 27)) & 1;

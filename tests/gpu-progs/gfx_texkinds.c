@@ -18,8 +18,9 @@
  *     the -Z face onto the four around it;
  *   gathers of the array's layer 1 (its blue) and of the depth texture's
  *     compares;
- *   the mipmapped texture with explicit derivatives, from 0.32 texels a
- *     pixel at the bottom to 2.88 at the top (LODs -1.6 to 1.5);
+ *   the mipmapped texture with explicit derivatives, from 0.96 texels a
+ *     pixel at the bottom to 8.64 at the top (LODs 0 to 3.1), its
+ *     TEXTURE_MAX_LOD 2 holding the top at level 2;
  *   an sRGB texture (8 x 8 steps of red, green and blue, linear: made
  *     linear before filtering).
  * The fragment shader picks the lookup by a uniform; the LOD comes from
@@ -41,7 +42,9 @@
 #define GL_DEPTH_COMPONENT 0x1902
 #define GL_UNSIGNED_INT 0x1405
 #define GL_SRGB8_ALPHA8 0x8C43
+#define GL_TEXTURE_MAX_LOD 0x813B
 
+void glTexParameterf_t(GLenum, GLenum, float);
 void glTexStorage3D_t(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLsizei);
 void glTexSubImage3D_t(GLenum, GLint, GLint, GLint, GLint, GLsizei, GLsizei, GLsizei,
 		       GLenum, GLenum, const void *);
@@ -89,8 +92,8 @@ static const char *const fs =
 	"	else if (mode == 7)\n"
 	"		colour = textureGather(shadow, v.xy, v.z);\n"
 	"	else if (mode == 8)\n"
-	"		colour = textureGrad(mip, v.xy, vec2(v.z * 0.1, 0.0),\n"
-	"				     vec2(0.0, v.z * 0.05));\n"
+	"		colour = textureGrad(mip, v.xy, vec2(v.z * 0.3, 0.0),\n"
+	"				     vec2(0.0, v.z * 0.15));\n"
 	"	else\n"
 	"		colour = texture(srgb, v.xy);\n"
 	"}\n";
@@ -200,6 +203,7 @@ static void upload(void)
 	params(GL_TEXTURE_2D, GL_LINEAR_MIPMAP_LINEAR, GL_LINEAR);
 	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, 0x2901 /* GL_REPEAT */);
 	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, 0x2901);
+	GL(glTexParameterf)(GL_TEXTURE_2D, GL_TEXTURE_MAX_LOD, 2.0f);
 
 	bind(4, GL_TEXTURE_2D);
 	GL(glTexStorage2D)(GL_TEXTURE_2D, 1, GL_DEPTH_COMPONENT24, 8, 8);
