@@ -35,7 +35,12 @@ struct a64_block {
 	struct a64_block *pnext;	 /* blocks of the same page */
 	/* Chain links: successors seen at run time, checked on use. */
 	struct a64_block *_Atomic link[2];
-	struct a64_jit_block *jit; /* host code, or NULL: interpreted */
+	/* Host code, or NULL: interpreted. User mode compiles a block before
+	 * publishing it; system mode once it has run JIT_HOT times (below). */
+	struct a64_jit_block *_Atomic jit;
+#ifdef A64_SYSTEM
+	_Atomic uint32_t runs; /* interpreted so far (a race loses a count at most) */
+#endif
 	struct a64_insn insns[];
 };
 
@@ -73,6 +78,11 @@ static __thread uint64_t tls_fetch_pc;		  /* decoding, when a64_tls_insn is NULL
 #define KEY_MATCH(b, key) ((b)->host == (key))
 #define PAGE_OF(pc, key) ((key) / GUEST_PAGE)
 #define JIT_HOST(key) (key) /* the soft TLB's memory path; entries check the key */
+/* A guest kernel and its user space run much code once or a few times
+ * (boot, a program's start-up, Mesa's compiler), where compiling costs
+ * more than it saves and fills the code buffer: system mode compiles a
+ * block on its JIT_HOT-th run. */
+#define JIT_HOT 16
 #else
 #define CODE_KEY(pc) 0
 #define KEY_MATCH(b, key) 1
@@ -157,8 +167,13 @@ static struct a64_block *translate(uint64_t pc, uint64_t key)
 		free(b);
 		return other;
 	}
+#ifdef A64_SYSTEM
+	atomic_init(&b->runs, 0);
+	atomic_init(&b->jit, NULL);
+#else
 	/* Compiled before it is published, so b->jit never changes. */
-	b->jit = a64_jit_on ? a64_jit_compile(b->insns, n, pc, JIT_HOST(key)) : NULL;
+	atomic_init(&b->jit, a64_jit_on ? a64_jit_compile(b->insns, n, pc, JIT_HOST(key)) : NULL);
+#endif
 	struct page_ent **pp = page_slot(PAGE_OF(pc, key));
 	if (!*pp) {
 		struct page_ent *e = calloc(1, sizeof(*e));
@@ -184,8 +199,9 @@ static void drop_page(struct page_ent **pp)
 	for (struct a64_block *b = e->blocks, *nx; b; b = nx) {
 		nx = b->pnext;
 		atomic_store(&b->valid, 0);
-		if (b->jit)
-			a64_jit_invalidate(b->jit);
+		struct a64_jit_block *jb = atomic_load_explicit(&b->jit, memory_order_relaxed);
+		if (jb)
+			a64_jit_invalidate(jb);
 		struct a64_block *_Atomic *hp = &hash[hash_pc(b->pc)];
 		struct a64_block *cur;
 		while ((cur = atomic_load(hp)) && cur != b)
@@ -319,6 +335,34 @@ static struct a64_block *next_block(struct a64_block *prev, uint64_t pc)
 	return b;
 }
 
+#ifdef A64_SYSTEM
+/* @b's host code, compiled now if this is its JIT_HOT-th run. */
+static struct a64_jit_block *hot_code(struct a64_block *b)
+{
+	struct a64_jit_block *jb = atomic_load_explicit(&b->jit, memory_order_acquire);
+	if (jb || !a64_jit_on)
+		return jb;
+	uint32_t runs = atomic_load_explicit(&b->runs, memory_order_relaxed) + 1;
+	atomic_store_explicit(&b->runs, runs, memory_order_relaxed);
+	if (runs != JIT_HOT)
+		return NULL;
+	pthread_mutex_lock(&cache_lock);
+	jb = atomic_load_explicit(&b->jit, memory_order_relaxed);
+	/* an invalidated block is never run again: no code for it */
+	if (!jb && atomic_load_explicit(&b->valid, memory_order_relaxed)) {
+		jb = a64_jit_compile(b->insns, b->n, b->pc, JIT_HOST(b->host));
+		atomic_store_explicit(&b->jit, jb, memory_order_release);
+	}
+	pthread_mutex_unlock(&cache_lock);
+	return jb;
+}
+#else
+static inline struct a64_jit_block *hot_code(struct a64_block *b)
+{
+	return atomic_load_explicit(&b->jit, memory_order_relaxed);
+}
+#endif
+
 /* Runs blocks until a stop; always inlined, so user mode's loop is the
  * one a64_run() had before system mode existed. */
 static inline __attribute__((always_inline)) void run_blocks(struct a64_cpu *c,
@@ -343,18 +387,20 @@ static inline __attribute__((always_inline)) void run_blocks(struct a64_cpu *c,
 		struct a64_block *b = next_block(prev, c->pc);
 		const struct a64_insn *i = b->insns;
 		int r;
-		if (b->jit) {
+		struct a64_jit_block *jb = hot_code(b);
+		if (jb) {
 			if (slot)
-				a64_jit_chain(slot, b->jit);
+				a64_jit_chain(slot, jb);
 			else
-				a64_jit_remember(b->jit);
-			struct a64_jit_ret jr = a64_jit_run(c, b->jit);
+				a64_jit_remember(jb);
+			struct a64_jit_ret jr = a64_jit_run(c, jb);
 			r = (int)jr.r;
 			slot = jr.slot;
 			a64_jit_count_exit();
 		} else {
-			/* An interpreted block (the code buffer was full) leads
-			 * nowhere a compiled exit could be chained to. */
+			/* An interpreted block (not hot yet, or the code buffer
+			 * was full) leads nowhere a compiled exit could be
+			 * chained to. */
 			slot = NULL;
 #ifdef A64_SYSTEM
 			/* Whole blocks: one add per block, not per instruction

@@ -164,36 +164,55 @@ static void mmu_faults(void)
 }
 
 /* Code written at run time: one page rewritten in place, two mapped in
- * turn at VA_CODE. */
+ * turn at VA_CODE and called by a BL from the page at VA_CALL (a direct
+ * branch, which a translator may chain to the code it found there). */
 static uint32_t code_smc[1024] __attribute__((aligned(4096)));
 static uint32_t code_one[1024] __attribute__((aligned(4096)));
 static uint32_t code_two[1024] __attribute__((aligned(4096)));
+static uint32_t code_call[1024] __attribute__((aligned(4096)));
 #define VA_CODE (VA_PAGES + 0x5000)
+#define VA_CALL (VA_PAGES + 0x6000)
 
 /* @page: MOV W0, #@v; RET, made visible to instruction fetch. */
-static void put_code(uint32_t *page, uint32_t v)
+static void sync_code(uint32_t *page)
 {
-	page[0] = 0x52800000u | v << 5;
-	page[1] = 0xd65f03c0u;
 	__asm__ volatile("dc cvau, %0\n\tdsb ish\n\tic ivau, %0\n\tdsb ish\n\tisb"
 			 : : "r"(page) : "memory");
 }
 
-/* Calls @pc a few times (translated code is reused, chained, cached by
- * address); the value of the last call. */
+static void put_code(uint32_t *page, uint32_t v)
+{
+	page[0] = 0x52800000u | v << 5;
+	page[1] = 0xd65f03c0u;
+	sync_code(page);
+}
+
+/* MOV X2, X30; BL VA_CODE; MOV X30, X2; RET */
+static void put_call(uint32_t *page)
+{
+	page[0] = 0xaa1e03e2u;
+	page[1] = 0x94000000u | ((uint32_t)((int32_t)(VA_CODE - (VA_CALL + 4)) >> 2) & 0x3ffffffu);
+	page[2] = 0xaa0203feu;
+	page[3] = 0xd65f03c0u;
+	sync_code(page);
+}
+
+/* Calls @pc often enough to have it compiled (vgpu system compiles a
+ * block on its 16th run), then chained and cached by address; the value
+ * of the last call. */
 static uint64_t call_code(uint64_t pc)
 {
 	uint64_t (*volatile f)(void) = (uint64_t (*)(void))pc, v = 0;
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 64; k++)
 		v = f();
 	return v;
 }
 
-static void map_code(const uint32_t *page)
+static void map_code(unsigned idx, const uint32_t *page)
 {
-	l3[5] = (uint64_t)page | AF | ISH | 3;
+	l3[idx] = (uint64_t)page | AF | ISH | 3;
 	__asm__ volatile("dsb ishst\n\ttlbi vae1is, %0\n\tdsb ish\n\tisb"
-			 : : "r"(VA_CODE >> 12) : "memory");
+			 : : "r"((VA_PAGES >> 12) + idx) : "memory");
 }
 
 static void code_changes(void)
@@ -206,12 +225,14 @@ static void code_changes(void)
 	puthex(call_code((uint64_t)code_smc));
 	put_code(code_one, 3);
 	put_code(code_two, 4);
-	map_code(code_one);
+	put_call(code_call);
+	map_code(6, code_call);
+	map_code(5, code_one);
 	puts_("\nremap: ");
-	puthex(call_code(VA_CODE));
-	map_code(code_two);
+	puthex(call_code(VA_CALL));
+	map_code(5, code_two);
 	puts_(" ");
-	puthex(call_code(VA_CODE));
+	puthex(call_code(VA_CALL));
 	puts_("\n");
 }
 
