@@ -626,7 +626,7 @@ const struct vgpu_cmd vgpu_cmd_dev = {
 	"                     root turns on, saying so) or fails saying why; auto\n"
 	"                     is uring where it works, else classic (saying why).\n"
 	"                     The same handlers serve both; uring saves about a\n"
-	"                     fifth of an ioctl's round trip (README.md)\n"
+	"                     sixth of an ioctl's round trip (README.md)\n"
 	"  --debug            log driver debug messages\n"
 	"\n"
 	"The nodes are regular FUSE files: ioctl(), read() and poll() behave as\n"
