@@ -27,6 +27,7 @@ TEST(dev_rejects_bad_options)
 		{ "--gpu", "g99" }, { "--cores", "0" }, { "--cores", "33" },
 		{ "--workers", "0" }, { "--workers", "x" }, { "--shader-stats", "maybe" },
 		{ "--job-timeout", "x" }, { "--client-timeout", "0" }, { "--bogus", NULL },
+		{ "--transport", "smoke" },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -43,6 +44,7 @@ TEST(dev_help_names_every_option)
 	static const char *const opts[] = {
 		"--gpu", "--cores", "--workers", "--shader-stats", "--mount", "--bind",
 		"--job-timeout", "--client-timeout", "--trace", "--unstable-ioctls", "--debug",
+		"--transport",
 	};
 	struct proc_result r = run_vgpu("help", "dev", NULL);
 
