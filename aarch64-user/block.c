@@ -290,6 +290,13 @@ bool a64_fault_pc(const struct a64_cpu *cpu, const void *host_ucontext,
 	/* Outside a64_run() nothing the engine does touches guest memory. */
 	if (!tls_cpu || tls_cpu != cpu)
 		return false;
+#ifndef A64_SYSTEM
+	/* A compiled access keeps registers in the host's: the thread's own
+	 * state is written back from the signal's context. */
+	if (host_ucontext &&
+	    a64_jit_fault((struct a64_cpu *)cpu, host_ucontext, guest_pc))
+		return true;
+#endif
 	*guest_pc = a64_tls_insn ? a64_tls_insn->pc : tls_fetch_pc;
 	return true;
 }

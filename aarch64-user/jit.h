@@ -66,6 +66,10 @@ void a64_jit_chain(struct a64_jit_slot *slot, const struct a64_jit_block *b);
 void a64_jit_remember(const struct a64_jit_block *b);
 /* The block's code leaves at its entry from now on. Caller serialises. */
 void a64_jit_invalidate(struct a64_jit_block *b);
+/* A fault at the host context @host_ucontext in a direct memory access
+ * of compiled code: @c's registers brought up to date from the host's and
+ * the instruction's pc in @guest_pc; false when it is not one. */
+bool a64_jit_fault(struct a64_cpu *c, const void *host_ucontext, uint64_t *guest_pc);
 /* In a forked child: the code buffer becomes the child's own. */
 void a64_jit_fork_child(void);
 /* A return of compiled code to the run loop (statistics). */

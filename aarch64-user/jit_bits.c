@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Bit-order instructions in the code generator: REV, REV16, REV32, RBIT,
- * CLZ and EXTR (ROR by an immediate). Hashes and compressors run them in
- * their inner loops (byte-order loads, rotations, counting trailing
- * zeros as RBIT + CLZ), where a handler call per instruction dominated.
+ * Integer instructions of the code generator beyond jit_gen.c's: the
+ * bit-order ones (REV, REV16, REV32, RBIT, CLZ, EXTR: ROR by an
+ * immediate) and division. Hashes and compressors run the former in their
+ * inner loops (byte-order loads, rotations, counting trailing zeros as
+ * RBIT + CLZ), interpreters the latter, where a handler call per
+ * instruction dominated.
  */
 #include "aarch64-user/jit_int.h"
 
@@ -76,6 +78,43 @@ static bool emit_extr(struct jc *jc, const struct a64_insn *i, const struct jkin
 	return true;
 }
 
+/* UDIV, SDIV (op: signed): Arm's quotient by zero is zero and its
+ * INT_MIN / -1 wraps, where x86 raises #DE for both; n / -1 is -n. */
+static bool emit_div(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
+{
+	(void)k;
+	struct jx *j = &jc->x;
+	bool sf = i->sf, sgn = i->op;
+	uint8_t *minus1 = NULL, *done2 = NULL;
+	jit_get_x(jc, T1, i->rm, false);
+	jit_get_x(jc, T0, i->rn, false);
+	jx_test_rr(j, sf, T1, T1);
+	uint8_t *zero = jx_jcc(j, JX_E, NULL);
+	if (sgn) {
+		jx_alu_ri(j, JX_CMP, sf, T1, -1);
+		minus1 = jx_jcc(j, JX_E, NULL);
+		jx_sext_ax(j, sf);
+	} else {
+		jx_alu_rr(j, JX_XOR, false, T2, T2);
+	}
+	jx_div(j, sgn, sf, T1);
+	uint8_t *done = jx_jmp(j, NULL);
+	if (minus1) {
+		jx_patch(j, minus1, j->p + j->delta);
+		jx_neg(j, sf, T0);
+		done2 = jx_jmp(j, NULL);
+	}
+	if (zero)
+		jx_patch(j, zero, j->p + j->delta);
+	jx_alu_rr(j, JX_XOR, false, T0, T0);
+	if (done)
+		jx_patch(j, done, j->p + j->delta);
+	if (done2)
+		jx_patch(j, done2, j->p + j->delta);
+	jit_put_x(jc, T0, i->rd, false);
+	return true;
+}
+
 void jit_bits_init(void)
 {
 	host_lzcnt = __builtin_cpu_supports("lzcnt");
@@ -86,5 +125,6 @@ void jit_bits_init(void)
 const struct family jit_bits_families[] = {
 	{ 0x5ac00000, emit_dp1, { 10, 31 }, { 6, 2 } },
 	{ 0x13800000, emit_extr, { 31, 22 }, { 2, 2 } },
+	{ 0x1ac00800, emit_div, { 10, 31 }, { 2, 2 } }, /* UDIV, SDIV W0 and X0 */
 };
 const size_t jit_bits_nfamilies = sizeof(jit_bits_families) / sizeof(jit_bits_families[0]);

@@ -406,3 +406,35 @@ void jx_pushf(struct jx *j)
 {
 	jx_byte(j, 0x9c);
 }
+
+void jx_div(struct jx *j, bool is_signed, bool w64, int r)
+{
+	op_rr(j, &OP1(0xf7), w64, is_signed ? 7 : 6, r);
+}
+
+void jx_sext_ax(struct jx *j, bool w64)
+{
+	if (w64)
+		jx_byte(j, 0x48);
+	jx_byte(j, 0x99);
+}
+
+void jx_sse3_rr(struct jx *j, uint8_t pfx, uint8_t map, uint8_t op, int reg, int rm)
+{
+	struct jx_op o = OP2(0x0f, map);
+	o.pfx = pfx;
+	rex_op(j, &o, false, reg, rm);
+	jx_byte(j, op);
+	jx_byte(j, (uint8_t)(0xc0 | (reg & 7) << 3 | (rm & 7)));
+}
+
+void jx_pop_m(struct jx *j, int base, int32_t disp)
+{
+	op_rm(j, &OP1(0x8f), false, 0, base, disp);
+}
+
+void jx_test_mi(struct jx *j, int base, int32_t disp, int32_t imm)
+{
+	op_rm(j, &OP1(0xf7), false, 0, base, disp);
+	jx_u32(j, (uint32_t)imm);
+}

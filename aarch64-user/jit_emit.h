@@ -147,5 +147,16 @@ void jx_bitcount(struct jx *j, uint8_t op, bool w64, int dst, int src);
 void jx_load32_idx(struct jx *j, int dst, int base, int index);
 /* pushfq */
 void jx_pushf(struct jx *j);
+/* pop qword [base + disp] */
+void jx_pop_m(struct jx *j, int base, int32_t disp);
+/* test dword [base + disp], imm32 */
+void jx_test_mi(struct jx *j, int base, int32_t disp, int32_t imm);
+/* (i)div r: rdx:rax (edx:eax) by r, quotient in rax. */
+void jx_div(struct jx *j, bool is_signed, bool w64, int r);
+/* cqo / cdq: rdx (edx) = the sign of rax (eax). */
+void jx_sext_ax(struct jx *j, bool w64);
+/* SSE of the three-byte maps: @pfx 0F @map(38 or 3A) @op, xmm @reg,
+ * xmm @rm (an immediate, for map 3A, follows by jx_byte). */
+void jx_sse3_rr(struct jx *j, uint8_t pfx, uint8_t map, uint8_t op, int reg, int rm);
 
 #endif

@@ -34,8 +34,9 @@
 /* r10 and r11 are not callee-saved: every call stores what is dirty and
  * either drops the cache (a handler) or reloads what it held
  * (jit_call_keep); the glue routines keep them. */
-static const int pool[] = { JX_RBP, JX_R12, JX_R13, JX_R14, JX_R15, JX_R10, JX_R11 };
-#define NPOOL ((int)(sizeof(pool) / sizeof(pool[0])))
+const int jit_pool[JIT_NPOOL] = { JX_RBP, JX_R12, JX_R13, JX_R14, JX_R15, JX_R10, JX_R11 };
+#define pool jit_pool
+#define NPOOL JIT_NPOOL
 
 static void flags_settle(struct jc *jc);
 
@@ -74,6 +75,18 @@ void jit_snap(const struct jc *jc, struct jc_snap *s)
 	memcpy(s->dirty, jc->dirty, sizeof(s->dirty));
 }
 
+/* Opens (@i) or closes (NULL) a fault span at the current host address
+ * with the dirty registers as they are; false when the table is full. */
+static bool fault_span(struct jc *jc, const struct a64_insn *i)
+{
+	uint8_t reg[JIT_NPOOL];
+	for (int k = 0; k < NPOOL; k++)
+		reg[k] = jc->guest_of[k] >= 0 && jc->dirty[jc->guest_of[k]] ? (uint8_t)jc->guest_of[k]
+									       : 0xff;
+	jc->fault_insn = i;
+	return jit_fault_mark(jc->x.p + jc->x.delta, i, reg);
+}
+
 /* The host register for x[n], evicting another guest register if need be. */
 static int cache_slot(struct jc *jc, unsigned n, bool load)
 {
@@ -97,6 +110,8 @@ static int cache_slot(struct jc *jc, unsigned n, bool load)
 	jc->host_of[n] = (int8_t)h;
 	if (load)
 		jx_load(&jc->x, 8, false, pool[h], JC_CPU, JC_X(n));
+	if (jc->fault_insn) /* an access follows: the span's registers changed */
+		fault_span(jc, jc->fault_insn);
 	return pool[h];
 }
 
@@ -170,35 +185,62 @@ static void nzcv_table_init(void)
 
 /* NZCV into struct a64_cpu if it is only in the host flags (N = SF, Z =
  * ZF, V = OF, C from CF; logical operations clear CF and OF as Arm clears
- * C and V): the flags word indexes a table. Changes rcx and rdx. */
+ * C and V), or in a copy of them at [rsp] (flags_stash): the flags word
+ * indexes a table. Changes rcx and rdx. */
 static void flags_settle(struct jc *jc)
 {
 	struct jx *j = &jc->x;
 	if (jc->flags_live < 0)
 		return;
-	jx_pushf(j);
-	jx_pop(j, JX_RCX);
+	if (jc->flags_live < 2) {
+		jx_pushf(j);
+		jx_pop(j, JX_RCX);
+	} else {
+		jx_load(j, 4, false, JX_RCX, JX_RSP, 0);
+	}
 	jx_mov_rr(j, false, JX_RDX, JX_RCX);
 	jx_shift_ri(j, JX_SHR, false, JX_RDX, 8);
 	jx_alu_ri(j, JX_AND, false, JX_RDX, 8);
 	jx_alu_ri(j, JX_AND, false, JX_RCX, 0xc1);
 	jx_alu_rr(j, JX_OR, false, JX_RCX, JX_RDX);
-	jx_lea_rip(j, JX_RDX, nzcv_tab[jc->flags_live]);
+	jx_lea_rip(j, JX_RDX, nzcv_tab[jc->flags_live & 1]);
 	jx_load32_idx(j, JX_RCX, JX_RDX, JX_RCX);
 	jx_store(j, 4, JX_RCX, JC_CPU, JC_NZCV);
 	jc->flags_live = -1;
 }
 
+/* Before an instruction that changes the host flags while NZCV in them
+ * is still to be read: a copy of the flags word at [rsp] (the stack slot
+ * the entry glue keeps free; calls push below it), two instructions
+ * where storing NZCV takes ten. Single-flag conditions test the copy;
+ * anything else stores NZCV from it first. */
+static void flags_stash(struct jc *jc)
+{
+	if (jc->flags_live < 0 || jc->flags_live >= 2)
+		return;
+	jx_pushf(&jc->x);
+	jx_pop_m(&jc->x, JX_RSP, 0);
+	jc->flags_live += 2;
+}
+
 /* The host condition that holds when guest condition @cond (0..13) does,
  * on the live host flags; -1 when there is none (HI, LS after an
- * addition: C && !Z is no x86 condition), NZCV then being in memory. */
+ * addition: C && !Z is no x86 condition), NZCV then being in memory.
+ * From the copy at [rsp], a test of the one flag EQ/NE, CS/CC, MI/PL or
+ * VS/VC looks at (ZF, CF, SF, OF); it changes the host flags. */
 static int flags_cond(struct jc *jc, unsigned cond)
 {
 	static const int8_t ccs[2][14] = {
 		{ JX_E, JX_NE, JX_B, JX_AE, JX_S, JX_NS, JX_O, JX_NO, -1, -1, JX_GE, JX_L, JX_G, JX_LE },
 		{ JX_E, JX_NE, JX_AE, JX_B, JX_S, JX_NS, JX_O, JX_NO, JX_A, JX_BE, JX_GE, JX_L, JX_G, JX_LE },
 	};
-	int cc = jc->flags_live < 0 ? -1 : ccs[jc->flags_live][cond];
+	static const int32_t bit_of[4] = { 0x40, 0x01, 0x80, 0x800 };
+	if (jc->flags_live >= 2 && cond < 8) {
+		bool set_true = !(cond & 1) ^ (cond >> 1 == 1 && (jc->flags_live & 1));
+		jx_test_mi(&jc->x, JX_RSP, 0, bit_of[cond >> 1]);
+		return set_true ? JX_NE : JX_E;
+	}
+	int cc = jc->flags_live < 0 || jc->flags_live >= 2 ? -1 : ccs[jc->flags_live][cond];
 	if (cc < 0)
 		flags_settle(jc);
 	return cc;
@@ -260,9 +302,13 @@ static void alu3_imm(struct jc *jc, int op, bool sf, bool setf, bool sub, unsign
 
 /* ---- exits ---------------------------------------------------------------- */
 
+static bool flags_dead_at(const struct jc *jc, uint64_t target);
+
 /* A direct exit to @target through a chaining slot. */
 static bool exit_direct(struct jc *jc, uint64_t target)
 {
+	if (flags_dead_at(jc, target))
+		jc->flags_live = -1; /* the successor replaces NZCV first */
 	state_flush(jc);
 	struct a64_jit_slot *s = jit_data_alloc(sizeof(*s));
 	if (!s) {
@@ -309,6 +355,17 @@ void jit_flags_settle(struct jc *jc)
 void jit_set_tls_insn(struct jc *jc, const struct a64_insn *i)
 {
 	struct jx *j = &jc->x;
+	if (jc->mem == &jit_mem_direct) {
+		/* a fault finds the registers in the host's (jit_fault.c) */
+		flags_settle(jc);
+		if (jc->fp_pending) {
+			jx_call(j, jit_glue.fp_flush);
+			jc->fp_pending = false;
+		}
+		if (fault_span(jc, i))
+			return;
+		jc->fault_insn = NULL;
+	}
 	state_flush(jc);
 	jx_mov_ri(j, JX_RCX, (uint64_t)(uintptr_t)i);
 	jx_store_fs(j, jit_tls_off, JX_RCX);
@@ -695,7 +752,7 @@ static const struct jkind *kind_of(a64_fn fn)
 	}
 }
 
-static void add_kind(a64_fn fn, a64_fn undef, emit_fn emit, const uint8_t p[4])
+static void add_kind(a64_fn fn, a64_fn undef, emit_fn emit, const uint8_t p[4], bool neutral)
 {
 	if (!fn || fn == undef || kind_of(fn))
 		return;
@@ -704,13 +761,14 @@ static void add_kind(a64_fn fn, a64_fn undef, emit_fn emit, const uint8_t p[4])
 		h = (h + 1) & ((1u << KIND_BITS) - 1);
 	kinds[h].fn = fn;
 	kinds[h].emit = emit;
+	kinds[h].neutral = neutral;
 	memcpy(kinds[h].p, p, 4);
 }
 
 /* Learns the handler of every field combination of the families in @fa,
  * as @decode decodes them (each build of the decoder has its own
  * handlers of memory instructions, and its own for what is undefined). */
-static void learn(const struct family *fa, size_t n, a64_decode_fn decode)
+static void learn(const struct family *fa, size_t n, a64_decode_fn decode, bool neutral)
 {
 	struct a64_insn u;
 	memset(&u, 0, sizeof(u));
@@ -730,21 +788,25 @@ static void learn(const struct family *fa, size_t n, a64_decode_fn decode)
 			struct a64_insn d;
 			memset(&d, 0, sizeof(d));
 			decode(&d, w, 0x10000);
-			add_kind(d.fn, u.fn, fa->emit, p);
+			add_kind(d.fn, u.fn, fa->emit, p, neutral);
 		}
 	}
 }
 
 void jit_learn(const struct family *fa, size_t n, a64_decode_fn decode)
 {
-	learn(fa, n, decode);
+	learn(fa, n, decode, false);
 }
 
 void jit_gen_learn(a64_decode_fn decode)
 {
-	learn(families, sizeof(families) / sizeof(families[0]), decode);
-	learn(jit_fp_families, jit_fp_nfamilies, decode);
-	learn(jit_mem_families, jit_mem_nfamilies, decode);
+	/* loads, stores, bit operations and SIMD integer leave NZCV alone;
+	 * FP (FCMP, FCSEL) and jit_gen.c's own are told apart below */
+	learn(families, sizeof(families) / sizeof(families[0]), decode, false);
+	learn(jit_fp_families, jit_fp_nfamilies, decode, false);
+	learn(jit_mem_families, jit_mem_nfamilies, decode, true);
+	learn(jit_bits_families, jit_bits_nfamilies, decode, true);
+	learn(jit_simd_families, jit_simd_nfamilies, decode, true);
 }
 
 void jit_gen_init(void)
@@ -754,6 +816,8 @@ void jit_gen_init(void)
 	jit_fp_init();
 	jit_mem_init();
 	jit_bits_init();
+	jit_simd_init();
+	jit_fault_init();
 	nzcv_table_init();
 }
 
@@ -774,6 +838,64 @@ static bool flags_aware(const struct a64_insn *i, const struct jkind *k)
 	if (k->emit == emit_logic_imm)
 		return i->op == 3;
 	return k->emit == emit_addsub_ext && (i->flags & 2);
+}
+
+/* What an instruction does with NZCV: replaces it, reads it (or may:
+ * a handler, an exit, FP), or neither. */
+enum { FX_NONE, FX_SET, FX_READ };
+static int flags_effect(const struct a64_insn *i, const struct jkind *k)
+{
+	if (!k)
+		return FX_READ;
+	if (k->neutral)
+		return FX_NONE;
+	if (k->emit == emit_bcond || k->emit == emit_csel || k->emit == emit_ccmp)
+		return FX_READ;
+	if (k->emit == emit_mov_reg || k->emit == emit_const || k->emit == emit_movk ||
+	    k->emit == emit_madd || k->emit == emit_mulh || k->emit == emit_shiftv ||
+	    k->emit == emit_bfm)
+		return FX_NONE;
+	if (k->emit == emit_addsub_imm || k->emit == emit_addsub_reg ||
+	    k->emit == emit_logic_reg || k->emit == emit_logic_imm || k->emit == emit_addsub_ext)
+		return flags_aware(i, k) ? FX_SET : FX_NONE;
+	return FX_READ;
+}
+
+/* live[k]: whether NZCV as it is before instruction k is read later (the
+ * block's exits count as reading it). Where it is not, NZCV left in the
+ * host flags is dropped rather than stored: the next flag-setting
+ * instruction replaces it before anything looks, except a fault or a
+ * signal in between, whose context then shows the older NZCV. */
+static void flags_liveness(const struct jc *jc, uint32_t n, bool *live)
+{
+	bool l = true;
+	for (uint32_t k = n; k--;) {
+		const struct a64_insn *i = &jc->insns[k];
+		int fx = flags_effect(i, kind_of(i->fn));
+		l = fx == FX_READ || (fx == FX_NONE && l);
+		live[k] = l;
+	}
+}
+
+/* Whether the code at @target replaces NZCV before anything reads it,
+ * so that an exit there need not store it. In user mode only (guest
+ * addresses are host addresses) and within the block's own page: code
+ * changing there invalidates this block too. */
+static bool flags_dead_at(const struct jc *jc, uint64_t target)
+{
+	if (jc->mem != &jit_mem_direct)
+		return false;
+	for (uint64_t pc = target; !((pc ^ jc->pc) >> 12) && pc - target < 64; pc += 4) {
+		struct a64_insn d;
+		uint32_t w;
+		memset(&d, 0, sizeof(d));
+		memcpy(&w, (const void *)(uintptr_t)pc, 4);
+		a64_decode(&d, w, pc);
+		int fx = flags_effect(&d, kind_of(d.fn));
+		if (fx != FX_NONE)
+			return fx == FX_SET;
+	}
+	return false;
 }
 
 static int exec_sentinel(struct a64_cpu *c, const struct a64_insn *i)
@@ -829,23 +951,42 @@ void jit_call_keep(struct jc *jc, const struct a64_insn *i, const struct jc_snap
 bool jit_gen_body(struct jc *jc, uint32_t n)
 {
 	jc->calls = malloc(2 * (n ? n : 1) * sizeof(*jc->calls));
-	if (!jc->calls)
+	bool *live = malloc(n ? n : 1);
+	if (!jc->calls || !live) {
+		free(live);
 		return false;
+	}
+	flags_liveness(jc, n, live);
 	uint64_t native = 0;
 	cache_reset(jc);
 	jc->flags_live = -1;
+	jc->fault_insn = NULL;
+	jit_fault_block(jc->x.p + jc->x.delta);
 	for (uint32_t k = 0; k < n && !jc->ended; k++) {
 		const struct a64_insn *i = &jc->insns[k];
 		const struct jkind *kd = kind_of(i->fn);
 		jc->pinned = 0;
-		if (!kd || !flags_aware(i, kd))
-			flags_settle(jc);
+		if (jc->fault_insn)
+			fault_span(jc, NULL);
+		if (!live[k])
+			jc->flags_live = -1;
+		if (!kd || !flags_aware(i, kd)) {
+			/* an instruction that leaves NZCV alone and stores
+			 * nothing a handler could read keeps it in a copy */
+			if (kd && jc->mem == &jit_mem_direct && flags_effect(i, kd) == FX_NONE)
+				flags_stash(jc);
+			else
+				flags_settle(jc);
+		}
 		if (kd && kd->emit(jc, i, kd)) {
 			native++;
 			continue;
 		}
 		emit_call(jc, i);
 	}
+	free(live);
+	if (jc->fault_insn)
+		fault_span(jc, NULL);
 	if (!jc->ended && !exit_direct(jc, jc->pc + 4ull * n))
 		return false;
 	atomic_fetch_add_explicit(&jit_stats.native, native, memory_order_relaxed);

@@ -75,6 +75,9 @@ struct jc {
 	int8_t guest_of[8];
 	uint8_t victim;
 	uint8_t pinned; /* pool registers the current instruction uses: kept */
+	/* A direct memory access's fault span is open (jit_fault.c): its
+	 * instruction, until the next one starts. */
+	const struct a64_insn *fault_insn;
 	/* MXCSR holds flags FPSR may lack (fp_flush due before anyone looks);
 	 * MXCSR is known to round like the guest with no stray flag. */
 	bool fp_pending, fp_synced;
@@ -125,6 +128,7 @@ struct jkind {
 	a64_fn fn;
 	emit_fn emit;
 	uint8_t p[4]; /* the family's fields of the sample word */
+	bool neutral; /* neither reads nor writes NZCV, and goes on */
 };
 
 /* A family: a sample word and up to four fields, each (shift, count): every
@@ -147,6 +151,19 @@ void jit_mem_init(void);
 extern const struct family jit_bits_families[];
 extern const size_t jit_bits_nfamilies;
 void jit_bits_init(void);
+/* The host registers that hold guest registers within a block. */
+#define JIT_NPOOL 7
+extern const int jit_pool[JIT_NPOOL];
+/* The fault table of direct memory accesses (jit_fault.c): a block's
+ * code starts at @at (entries of a failed compile there are dropped); a
+ * fault from @at on is @i's (NULL: none), with guest register reg[k]
+ * (0xff: none) held dirty in jit_pool[k]. false when the table is full. */
+void jit_fault_init(void);
+void jit_fault_block(const uint8_t *at);
+bool jit_fault_mark(const uint8_t *at, const struct a64_insn *i, const uint8_t reg[JIT_NPOOL]);
+extern const struct family jit_simd_families[];
+extern const size_t jit_simd_nfamilies;
+void jit_simd_init(void);
 
 /* Scratch in the emitters: rax and rsi hold operands, rdx too where no
  * flags are built; rcx, rdx, r8, r9 build NZCV. */

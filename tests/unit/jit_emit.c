@@ -132,6 +132,18 @@ static void emit_all(struct jx *j)
 	jx_load32_idx(j, JX_RCX, JX_RDX, JX_RCX);
 	jx_load32_idx(j, JX_R10, JX_R8, JX_R9);
 	jx_pushf(j);
+	jx_div(j, false, true, JX_RSI);
+	jx_div(j, true, false, JX_RSI);
+	jx_sext_ax(j, true);
+	jx_sext_ax(j, false);
+	jx_sse3_rr(j, 0x66, 0x38, 0x00, 0, 1);
+	jx_sse3_rr(j, 0, 0x38, 0xcb, 2, 3);
+	jx_sse3_rr(j, 0x66, 0x3a, 0x0f, 3, 1);
+	jx_byte(j, 4);
+	jx_sse3_rr(j, 0x66, 0x38, 0x40, 2, 9);
+	jx_sse3_rr(j, 0, 0x38, 0xcc, 0, 1);
+	jx_pop_m(j, JX_RSP, 0);
+	jx_test_mi(j, JX_RSP, 0, 0x40);
 }
 
 static const struct enc_case cases[] = {
@@ -244,6 +256,17 @@ static const struct enc_case cases[] = {
 	{ "8b 0c 8a", "mov (%rdx,%rcx,4),%ecx" },
 	{ "47 8b 14 88", "mov (%r8,%r9,4),%r10d" },
 	{ "9c", "pushf" },
+	{ "48 f7 f6", "div %rsi" },
+	{ "f7 fe", "idiv %esi" },
+	{ "48 99", "cqto" },
+	{ "99", "cltd" },
+	{ "66 0f 38 00 c1", "pshufb %xmm1,%xmm0" },
+	{ "0f 38 cb d3", "sha256rnds2 %xmm0,%xmm3,%xmm2" },
+	{ "66 0f 3a 0f d9 04", "palignr $0x4,%xmm1,%xmm3" },
+	{ "66 41 0f 38 40 d1", "pmulld %xmm9,%xmm2" },
+	{ "0f 38 cc c1", "sha256msg1 %xmm1,%xmm0" },
+	{ "8f 04 24", "pop (%rsp)" },
+	{ "f7 04 24 40 00 00 00", "testl $0x40,(%rsp)" },
 };
 
 static size_t hex_bytes(const char *s, uint8_t *out)
