@@ -37,6 +37,8 @@ struct frame {
 	struct bi_frame_shaders fs;
 };
 
+#define TIE_BREAK_MINUS_180_IN_0_OUT 2
+
 static uint32_t unsupported(struct vgpu_job *job, const char *what)
 {
 	os_warn(LOG, "FRAGMENT job at 0x%llx: %s not implemented: JOB_CONFIG_FAULT",
@@ -50,6 +52,11 @@ static const char *check_params(const uint32_t *fb)
 {
 	if (fb[BI_FB_SAMPLES] != 1)
 		return "multisampling";
+	/* which pixel centres on an edge are in: raster.c's top-left rule
+	 * (rows going down) is Mesa's "-180 in, 0 out"; the others' angle
+	 * conventions are unknown */
+	if (fb[BI_FB_TIE_BREAK] != TIE_BREAK_MINUS_180_IN_0_OUT)
+		return "this tie-break rule";
 	return NULL;
 }
 

@@ -42,6 +42,7 @@ static const struct bi_field fb_fields[BI_FB_COUNT] = {
 	[BI_FB_BOUND_MAX_X] = F(10, 0, 16),
 	[BI_FB_BOUND_MAX_Y] = F(10, 16, 16),
 	[BI_FB_SAMPLES] = FL2(11, 0, 3),
+	[BI_FB_TIE_BREAK] = F(11, 6, 3),
 	[BI_FB_TILE_SIZE] = FL2(11, 9, 4),
 	[BI_FB_RT_COUNT] = FM1(11, 19, 4),
 	[BI_FB_S_CLEAR] = F(12, 0, 8),

@@ -74,7 +74,8 @@ static void build(struct __fixture_frag *self, const struct fb_spec *s)
 	memset(p, 0, 128 + 64);
 	p[8] = (s->w - 1) | (s->h - 1) << 16;
 	p[10] = s->bx | s->by << 16;
-	p[11] = 0 /* 1 sample */ | 8u << 9 /* 16x16 */ | 0u << 19 /* 1 RT */;
+	p[11] = 0 /* 1 sample */ | 2u << 6 /* tie-break: Mesa's */ | 8u << 9 /* 16x16 */ |
+		0u << 19 /* 1 RT */;
 	rt[0] = s->ifmt << 26;
 	rt[1] = 1 | s->wfmt << 3 | s->block | s->swizzle << 16 | 1u << 31;
 	rt[8] = (uint32_t)TARGET;
@@ -303,6 +304,16 @@ TEST_F(frag, afbc_clear_is_a_header_and_uncompressed_body)
 TEST_F(frag, afbc_flags_not_modelled_are_a_config_fault)
 {
 	afbc_target(self, 1u << 16);
+	EXPECT_EQ(run(self), MALI_EXC_JOB_CONFIG_FAULT);
+	EXPECT_EQ(*w32(self, TARGET), 0xeeeeeeeeu);
+}
+
+/* Tie-break rules but Mesa's ("-180 in, 0 out", 2) are not modelled: a
+ * clear job with rule 0 faults and writes nothing. */
+TEST_F(frag, other_tie_break_rules_are_a_config_fault)
+{
+	afbc_target(self, 0);
+	w32(self, FBD)[11] &= ~(7u << 6);
 	EXPECT_EQ(run(self), MALI_EXC_JOB_CONFIG_FAULT);
 	EXPECT_EQ(*w32(self, TARGET), 0xeeeeeeeeu);
 }

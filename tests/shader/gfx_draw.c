@@ -190,7 +190,7 @@ static void frame(struct __fixture_draw *self, uint32_t fb12, float zclear)
 	memset(p, 0, 128 + 64 + 64);
 	p[8] = (W - 1) | (W - 1) << 16;
 	p[10] = (W - 1) | (W - 1) << 16;
-	p[11] = 8u << 9;
+	p[11] = 2u << 6 | 8u << 9; /* Mesa's tie-break rule, 16 x 16 tiles */
 	p[12] = fb12 | 1u << 21; /* with the extension */
 	p[13] = fbits(zclear);
 	put64(self, FBD + 56, TCTX);

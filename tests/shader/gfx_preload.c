@@ -131,7 +131,7 @@ static void frame(struct __fixture_preload *self, unsigned pre0, unsigned pre1,
 	put64(self, FBD + 24, DCDS);
 	p[8] = (W - 1) | (W - 1) << 16;
 	p[10] = (W - 1) | (W - 1) << 16;
-	p[11] = 8u << 9;
+	p[11] = 2u << 6 | 8u << 9; /* Mesa's tie-break rule, 16 x 16 tiles */
 	rt[0] = 36u << 26;                       /* RAW128 */
 	rt[1] = 1 | 7u << 3 | (self->v7 ? 2u << 8 : 2u << 10); /* 16 bytes, linear */
 	put64(self, FBD + 128 + 32, TARGET);
