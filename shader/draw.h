@@ -34,6 +34,8 @@ enum bi_dcd_word {
 enum bi_rsd_word {
 	BI_RSD_SHADER = 0,
 	BI_RSD_PROPS = 4,
+	BI_RSD_DEPTH_UNITS = 5,
+	BI_RSD_DEPTH_FACTOR = 6,
 	BI_RSD_MS_MISC = 8,
 	BI_RSD_STENCIL_MISC = 9,
 	BI_RSD_PRELOAD = 12,

@@ -105,6 +105,16 @@ unsigned bi_raster_draw_frags(const struct bi_raster *r, const struct bi_gfx_dra
 	return r ? r->nby_draw : 0;
 }
 
+/* Whether the renderer state biases depth (polygon offset): front- or
+ * back-facing bias on (word 9 [29:28]) with non-zero units or factor
+ * (words 5, 6). Not modelled: the hardware's scaling of the units is
+ * not known exactly. */
+static bool depth_bias(const uint32_t *rsd)
+{
+	return ((rsd[BI_RSD_STENCIL_MISC] >> 28) & 3) &&
+	       ((rsd[BI_RSD_DEPTH_UNITS] | rsd[BI_RSD_DEPTH_FACTOR]) & 0x7fffffffu);
+}
+
 /* The draw of a primitive: its state, checked, and its environment. */
 static uint32_t use_draw(struct bi_raster *r, uint64_t dcd, const char **why)
 {
@@ -136,6 +146,8 @@ static uint32_t use_draw(struct bi_raster *r, uint64_t dcd, const char **why)
 		*why = "alpha-to-coverage";
 	else if (r->occl_mode == OCCL_RESERVED)
 		*why = "occlusion query mode 2";
+	else if (depth_bias(d->rsd))
+		*why = "depth bias (polygon offset)";
 	if (*why)
 		return MALI_EXC_JOB_CONFIG_FAULT;
 	r->scissor[0] = vp[6] & 0xffff;

@@ -389,6 +389,21 @@ TEST_F(draw, shared_edge_drawn_once) { square(_metadata, self, 4, 20); }
  * bufferstorage-persistent draw). */
 TEST_F(draw, top_left_fill_rule) { square(_metadata, self, 4.5f, 20.5f); }
 
+/* Depth bias (polygon offset) is not modelled: on for both facings with
+ * neither units nor factor it adds nothing and the triangle is drawn;
+ * with units the fragment job faults. */
+TEST_F(draw, depth_bias_faults)
+{
+	struct draw_spec s = { tri, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, ALWAYS, 3u << 28, .z = 0.5f };
+
+	render(_metadata, self, &s);
+	check_triangle(_metadata, self, tri);
+	build(self, &s);
+	w32(self, FRSD(0))[5] = fbits(2.0f);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	EXPECT_EQ(run(self, FRAG, 0), MALI_EXC_JOB_CONFIG_FAULT);
+}
+
 /* Facing is the winding on the screen, whose rows go down: tri, counter-
  * clockwise with y up, is clockwise there, a back face when front faces
  * are counter-clockwise. */
