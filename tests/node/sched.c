@@ -150,15 +150,16 @@ static void ring_break(uint8_t *mem)
 	__atomic_store_n((uint64_t *)(mem + JOB(2) + 24), 0, __ATOMIC_SEQ_CST);
 }
 
-/* chains_queued_next from the stats JSON, or -1. */
+/* chains_queued_next from the stats JSON, or -1. Taken in one go: its
+ * length may change between sizing it and filling it in (a slow build
+ * saw -1 so). */
 static long long queued_next(struct vgpu_inproc *ip)
 {
-	size_t len = vgpu_inproc_stats_json(ip, NULL, 0);
-	char *json = calloc(1, len + 1), *p;
+	size_t len;
+	char *json = vgpu_inproc_stats_dup(ip, &len), *p;
 	long long n = -1;
 
-	if (json && vgpu_inproc_stats_json(ip, json, len + 1) == len &&
-	    (p = strstr(json, "\"chains_queued_next\": ")))
+	if (json && (p = strstr(json, "\"chains_queued_next\": ")))
 		n = strtoll(p + 22, NULL, 10);
 	free(json);
 	return n;
