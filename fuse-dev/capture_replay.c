@@ -412,7 +412,7 @@ static bool kb_wait(struct vgpu_inproc_file *f, uint64_t waiting[4], unsigned ms
 			waiting[ev.atom_number / 64] &= ~(1ull << (ev.atom_number % 64));
 			continue;
 		}
-		if (left <= 0 || poll(&p, 1, (int)left) < 0)
+		if (left <= 0 || (poll(&p, 1, (int)left) < 0 && errno != EINTR))
 			return false;
 	}
 	return true;
