@@ -52,8 +52,12 @@ bool a64_decode(struct a64_insn *d, uint32_t w, uint64_t pc)
 		memset(d, 0, sizeof(*d));
 		d->raw = w;
 		d->pc = pc;
+		/* Only branches, exception generation and system instructions
+		 * (op0 101x) end a block: elsewhere flags is the class's own
+		 * operand field (MSUB, CCMP #imm and every 128-bit SIMD form
+		 * have bit 0 set) and cut blocks short. */
 		if ((*dec)(d, w, pc))
-			return d->flags & A64_F_END;
+			return (bits(w, 28, 25) & 0xe) == 0xa && (d->flags & A64_F_END);
 	}
 	memset(d, 0, sizeof(*d));
 	d->raw = w;
