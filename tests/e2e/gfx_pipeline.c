@@ -120,15 +120,15 @@ TEST(preload_g52) { against_llvmpipe(_metadata, "gfx_preload", "g52", "noafbc", 
  * its faces' edges, a 2D array, a 3D texture, trilinear mipmaps with a
  * bias from the shader, a shadow compare, at LODs from the quads'
  * derivatives, a cube map at an explicit LOD, gathers (exact), a lookup
- * with explicit derivatives (textureGrad) and an sRGB texture (GLES's
- * decode, to within its precision on both). Both units weigh
- * texels with 8 fractional bits, each rounding its own way, and GLES
- * asks for filtered results only within the format's precision: 2 of
- * 255. (A cube corner's fourth texel is GLES's recommended mean of the
- * other three on both.)
+ * with explicit derivatives (textureGrad), an sRGB texture (GLES's
+ * decode, to within its precision on both) and stencil texturing. Both
+ * units weigh texels with 8 fractional bits, each rounding its own way,
+ * and GLES asks for filtered results only within the format's
+ * precision: 2 of 255. (A cube corner's fourth texel is GLES's
+ * recommended mean of the other three on both.)
  */
-TEST(texkinds_g71) { against_llvmpipe(_metadata, "gfx_texkinds", "g71", "noafbc", 160, 64, 2, true); }
-TEST(texkinds_g52) { against_llvmpipe(_metadata, "gfx_texkinds", "g52", "noafbc", 160, 64, 2, true); }
+TEST(texkinds_g71) { against_llvmpipe(_metadata, "gfx_texkinds", "g71", "noafbc", 192, 64, 2, true); }
+TEST(texkinds_g52) { against_llvmpipe(_metadata, "gfx_texkinds", "g52", "noafbc", 192, 64, 2, true); }
 
 /* A depth/stencil buffer kept from one frame to the next: Mesa loads it
  * back with pre-frame shaders sampling it as depth and stencil
@@ -154,6 +154,6 @@ TEST(depthclip_g71_afbc) { against_llvmpipe(_metadata, "gfx_depthclip", "g71", N
 TEST(depthclip_g52_afbc) { against_llvmpipe(_metadata, "gfx_depthclip", "g52", NULL, 64, 48, 2, true); }
 TEST(zpreload_g71_afbc) { against_llvmpipe(_metadata, "gfx_zpreload", "g71", NULL, 64, 48, 2, true); }
 TEST(zpreload_g52_afbc) { against_llvmpipe(_metadata, "gfx_zpreload", "g52", NULL, 64, 48, 2, true); }
-TEST(texkinds_g71_afbc) { against_llvmpipe(_metadata, "gfx_texkinds", "g71", NULL, 160, 64, 2, true); }
+TEST(texkinds_g71_afbc) { against_llvmpipe(_metadata, "gfx_texkinds", "g71", NULL, 192, 64, 2, true); }
 
 TEST_HARNESS_MAIN

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The kinds of texture rendering samples, a 32 x 32 quad each on a
- * cleared 160 x 64 framebuffer object, read back:
+ * cleared 192 x 64 framebuffer object, read back:
  *   a cube map (8 x 8 faces, a checker of each face's colour, linear:
  *     filtered seamlessly across the edges) looked up with directions
  *     that cross from the +Z face onto the four around it;
@@ -22,7 +22,9 @@
  *     pixel at the bottom to 8.64 at the top (LODs 0 to 3.1), its
  *     TEXTURE_MAX_LOD 2 holding the top at level 2;
  *   an sRGB texture (8 x 8 steps of red, green and blue, linear: made
- *     linear before filtering).
+ *     linear before filtering);
+ *   the stencil of a 4 x 4 depth/stencil texture (stencil texturing:
+ *     Mesa's X24S8 view of it).
  * The fragment shader picks the lookup by a uniform; the LOD comes from
  * the quad's derivatives in the first five. Usage: gfx_texkinds OUT.rgba
  */
@@ -43,6 +45,10 @@
 #define GL_UNSIGNED_INT 0x1405
 #define GL_SRGB8_ALPHA8 0x8C43
 #define GL_TEXTURE_MAX_LOD 0x813B
+#define GL_DEPTH_STENCIL 0x84F9
+#define GL_UNSIGNED_INT_24_8 0x84FA
+#define GL_DEPTH_STENCIL_TEXTURE_MODE 0x90EA
+#define GL_STENCIL_INDEX 0x1901
 
 void glTexParameterf_t(GLenum, GLenum, float);
 void glTexStorage3D_t(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLsizei);
@@ -71,6 +77,7 @@ static const char *const fs =
 	"uniform sampler2D mip;\n"
 	"uniform sampler2DShadow shadow;\n"
 	"uniform sampler2D srgb;\n"
+	"uniform highp usampler2D sten;\n"
 	"uniform int mode;\n"
 	"in vec3 v;\n"
 	"out vec4 colour;\n"
@@ -94,8 +101,10 @@ static const char *const fs =
 	"	else if (mode == 8)\n"
 	"		colour = textureGrad(mip, v.xy, vec2(v.z * 0.3, 0.0),\n"
 	"				     vec2(0.0, v.z * 0.15));\n"
-	"	else\n"
+	"	else if (mode == 9)\n"
 	"		colour = texture(srgb, v.xy);\n"
+	"	else\n"
+	"		colour = vec4(vec3(texelFetch(sten, ivec2(v.xy * 4.0), 0).r) / 255.0, 1.0);\n"
 	"}\n";
 
 /* Each quad: its pixel origin, and uvw at its corners (x0 y0, x1 y0,
@@ -103,7 +112,7 @@ static const char *const fs =
 static const struct {
 	int x, y;
 	float uvw[4][3];
-} quads[10] = {
+} quads[11] = {
 	{ 0, 0, { { -1.6f, -1.6f, 0.7f }, { 1.6f, -1.6f, 0.7f },
 		  { -1.6f, 1.6f, 0.7f }, { 1.6f, 1.6f, 0.7f } } },
 	{ 32, 0, { { 0, 0, 0 }, { 1, 0, 3.99f }, { 0, 1, 0 }, { 1, 1, 3.99f } } },
@@ -116,6 +125,7 @@ static const struct {
 	{ 96, 32, { { 0, 0, 0.1f }, { 1, 0, 0.1f }, { 0, 1, 0.9f }, { 1, 1, 0.9f } } },
 	{ 128, 0, { { 0, 0, 0.1f }, { 1, 0, 0.1f }, { 0, 1, 0.9f }, { 1, 1, 0.9f } } },
 	{ 128, 32, { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 0 } } },
+	{ 160, 0, { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 0 } } },
 };
 
 static const unsigned char palette[6][3] = {
@@ -226,37 +236,48 @@ static void upload(void)
 	}
 	GL(glTexSubImage2D)(GL_TEXTURE_2D, 0, 0, 0, 8, 8, GL_RGBA, GL_UNSIGNED_BYTE, px);
 	params(GL_TEXTURE_2D, GL_LINEAR, GL_LINEAR);
+
+	bind(6, GL_TEXTURE_2D);
+	GL(glTexStorage2D)(GL_TEXTURE_2D, 1, GL_DEPTH24_STENCIL8, 4, 4);
+	/* depth in the top 24 bits, stencil 16 i + 7 in the low 8 */
+	for (unsigned int i = 0; i < 16; i++)
+		depth[i] = 0x12345600u | (i * 16 + 7);
+	GL(glTexSubImage2D)(GL_TEXTURE_2D, 0, 0, 0, 4, 4, GL_DEPTH_STENCIL,
+			    GL_UNSIGNED_INT_24_8, depth);
+	params(GL_TEXTURE_2D, GL_NEAREST, GL_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_DEPTH_STENCIL_TEXTURE_MODE, GL_STENCIL_INDEX);
 }
 
 int main(int argc, char **argv)
 {
 	static const char *const attrs[] = { "pos", "uvw", NULL };
-	static const char *const samplers[] = { "cube", "arr", "vol", "mip", "shadow", "srgb" };
+	static const char *const samplers[] = { "cube", "arr", "vol", "mip",
+						 "shadow", "srgb", "sten" };
 	static const int corner[6] = { 0, 1, 2, 2, 1, 3 };
-	float v[10][6][5];
+	float v[11][6][5];
 	GLuint prog;
 
 	if (argc != 2)
 		gles_die("usage", "gfx_texkinds OUT.rgba");
 	gfx_init();
-	for (int q = 0; q < 10; q++) {
+	for (int q = 0; q < 11; q++) {
 		for (int k = 0; k < 6; k++) {
 			int c = corner[k];
 
-			v[q][k][0] = (float)(quads[q].x + 32 * (c & 1)) / 80.0f - 1.0f;
+			v[q][k][0] = (float)(quads[q].x + 32 * (c & 1)) / 96.0f - 1.0f;
 			v[q][k][1] = (float)(quads[q].y + 32 * (c >> 1)) / 32.0f - 1.0f;
 			for (int i = 0; i < 3; i++)
 				v[q][k][2 + i] = quads[q].uvw[c][i];
 		}
 	}
-	prog = gfx_scene(160, 64, vs, fs, attrs, &v[0][0][0], sizeof(v), 2, 3);
+	prog = gfx_scene(192, 64, vs, fs, attrs, &v[0][0][0], sizeof(v), 2, 3);
 	/* after the target, whose texture it unbinds */
 	upload();
-	for (int q = 0; q < 6; q++)
+	for (int q = 0; q < 7; q++)
 		GL(glUniform1i)(GL(glGetUniformLocation)(prog, samplers[q]), q);
-	for (int q = 0; q < 10; q++) {
+	for (int q = 0; q < 11; q++) {
 		GL(glUniform1i)(GL(glGetUniformLocation)(prog, "mode"), q);
 		GL(glDrawArrays)(GL_TRIANGLES, 6 * q, 6);
 	}
-	return gfx_save(160, 64, argv[1]);
+	return gfx_save(192, 64, argv[1]);
 }
