@@ -570,6 +570,21 @@ static int texc_coords(struct bi_tctx *x, const struct bi_instr *ins, const stru
 	return 0;
 }
 
+/* The LOD at quad lane @i of @tx from the quad's coordinates @c (a
+ * cube map's lanes on their faces @face, seen from lane @i's). */
+static int32_t quad_lod(const struct bi_texture *tx, uint32_t c[][4], const unsigned face[4],
+			unsigned i)
+{
+	unsigned dims = tx->dim == BI_TEX_CUBE ? 2 : tx->dim;
+	uint32_t n[3];
+
+	if (tx->dim == BI_TEX_CUBE)
+		bi_cube_quad(c[0], c[1], face, face[i], c);
+	for (unsigned d = 0; d < dims; d++)
+		n[d] = bi_texture_size(tx, d, 0);
+	return bi_quad_lod_n(c, n, dims, i);
+}
+
 /*
  * The LOD of a computed-LOD TEXC at @lane from its quad's coordinates
  * (the other threads' sources, read before this tuple writes): only in
@@ -579,22 +594,20 @@ static int texc_quad_lod(struct bi_tctx *x, const struct bi_instr *ins,
 			 const struct texop *t, const struct bi_texture *tx, unsigned lane,
 			 int32_t *lod)
 {
-	unsigned dims = t->dim == BI_TEX_CUBE ? 2 : t->dim, face;
-	uint32_t c[3][4], n[3], k[3];
+	unsigned face[4];
+	uint32_t c[3][4], k[3];
 	int err;
 
 	if (!x->env->frag)
 		return BI_FAULT_UNIMPLEMENTED; /* no quads: no derivatives */
 	for (unsigned i = 0; i < 4; i++) {
-		err = texc_coords(x, ins, t, (lane & ~3u) | i, k, &face);
+		err = texc_coords(x, ins, t, (lane & ~3u) | i, k, &face[i]);
 		if (err)
 			return err;
-		for (unsigned d = 0; d < dims; d++)
+		for (unsigned d = 0; d < 3; d++)
 			c[d][i] = k[d];
 	}
-	for (unsigned d = 0; d < dims; d++)
-		n[d] = bi_texture_size(tx, d, 0);
-	*lod = bi_quad_lod_n(c, n, dims, lane & 3);
+	*lod = quad_lod(tx, c, face, lane & 3);
 	return 0;
 }
 
@@ -764,7 +777,8 @@ static int texs(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane, bo
 		.rf = op == BI_OP_TEXS_2D_F16 || op == BI_OP_TEXS_CUBE_F16 ? BI_RF_F16 : BI_RF_F32,
 		.computed = cube || bi_mod(ins, BI_MOD_LOD_MODE, BI_O_ZERO_LOD) != BI_O_ZERO_LOD,
 	};
-	uint32_t c[2][4], n[2], out[4];
+	uint32_t c[2][4], out[4];
+	unsigned faces[4];
 	struct bi_texture tx;
 	int err = bi_texture_read(x, bi_imm_named(ins, "texture_index"), &tx);
 
@@ -784,12 +798,13 @@ static int texs(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane, bo
 		if (!x->env->frag)
 			return BI_FAULT_UNIMPLEMENTED; /* no quads: no derivatives */
 		for (unsigned i = 0; i < 4; i++) {
-			c[0][i] = bi_src(x, ins, 0, (lane & ~3u) | i, false);
-			c[1][i] = bi_src(x, ins, 1, (lane & ~3u) | i, false);
+			unsigned q = (lane & ~3u) | i;
+
+			c[0][i] = bi_src(x, ins, 0, q, false);
+			c[1][i] = bi_src(x, ins, 1, q, false);
+			faces[i] = cube ? bi_src(x, ins, 2, q, false) >> 29 : 0;
 		}
-		n[0] = bi_texture_size(&tx, 0, 0);
-		n[1] = bi_texture_size(&tx, 1, 0);
-		in.lod = bi_quad_lod_n(c, n, 2, lane & 3);
+		in.lod = quad_lod(&tx, c, faces, lane & 3);
 	}
 	err = bi_tex_sample(x, lane, &tx, bi_imm_named(ins, "sampler_index"), &in, out);
 	if (err)

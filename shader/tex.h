@@ -72,5 +72,9 @@ int32_t bi_tex_grad_lod(const uint32_t dx[3], const uint32_t dy[3], const uint32
  */
 uint32_t bi_cube_unpack(uint32_t packed, unsigned *face);
 void bi_cube_edge(unsigned *face, int64_t *i, int64_t *j, uint32_t n);
+/* A quad's face-local coordinates @s, @t on faces @face as seen from
+ * face @to (each lane's direction projected onto it) into @out. */
+void bi_cube_quad(const uint32_t s[4], const uint32_t t[4], const unsigned face[4],
+		  unsigned to, uint32_t out[2][4]);
 
 #endif

@@ -14,7 +14,9 @@
  * face-local s it hands TEXC (tex.h).
  * Seamless filtering: a tap beyond a face's edge reads the texel across
  * that edge, found by turning the tap's centre into a direction and
- * picking its face again (bi_cube_edge).
+ * picking its face again (bi_cube_edge). Levels of detail: a quad's
+ * lanes on other faces are projected onto the lane's own face first
+ * (bi_cube_quad), as if the quad lay on one face.
  */
 #include "shader/alu.h"
 #include "shader/tex.h"
@@ -97,4 +99,39 @@ void bi_cube_edge(unsigned *face, int64_t *i, int64_t *j, uint32_t n)
 	*i = OS_MIN(OS_MAX((sc + half - 1) / 2, 0), half - 1);
 	*j = OS_MIN(OS_MAX((tc + half - 1) / 2, 0), half - 1);
 	*face = f;
+}
+
+#define F32_HALF 0x3f000000u
+#define F32_ONE 0x3f800000u
+#define F32_TWO 0x40000000u
+
+void bi_cube_quad(const uint32_t s[4], const uint32_t t[4], const unsigned face[4],
+		  unsigned to, uint32_t out[2][4])
+{
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned f = face[k];
+		uint32_t v[3], ma, r;
+
+		out[0][k] = s[k];
+		out[1][k] = t[k];
+		if (f == to || f > 5)
+			continue;
+		/* the direction, its major axis 1: sc = 2 s - 1, tc = 2 t - 1 */
+		v[f / 2] = f & 1 ? F32_ONE | SIGN : F32_ONE;
+		v[faces[f].s_axis] = bi_f32_fma(s[k], F32_TWO, F32_ONE | SIGN, BI_RM_RTE, false) ^
+				     (faces[f].s_sign < 0 ? SIGN : 0);
+		v[faces[f].t_axis] = bi_f32_fma(t[k], F32_TWO, F32_ONE | SIGN, BI_RM_RTE, false) ^
+				     (faces[f].t_sign < 0 ? SIGN : 0);
+		ma = v[to / 2] ^ (to & 1 ? SIGN : 0);
+		if ((ma & SIGN) || !(ma & ~SIGN))
+			continue; /* behind the face: no projection */
+		r = bi_fp_recip(&bi_f32, ma, false, BI_RM_RTE, false);
+		for (unsigned c = 0; c < 2; c++) {
+			unsigned axis = c ? faces[to].t_axis : faces[to].s_axis;
+			int sign = c ? faces[to].t_sign : faces[to].s_sign;
+			uint32_t p = bi_f32_mul(v[axis] ^ (sign < 0 ? SIGN : 0), r, BI_RM_RTE, false);
+
+			out[c][k] = bi_f32_fma(p, F32_HALF, F32_HALF, BI_RM_RTE, false);
+		}
+	}
 }

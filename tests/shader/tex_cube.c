@@ -16,6 +16,7 @@
 #include <math.h>
 
 #include "tex_util.h"
+#include "shader/tex.h"
 
 #define F32 4u  /* TEXC result formats */
 #define U32 14u
@@ -94,6 +95,29 @@ TEST(face_selection_ops_follow_the_major_axis_table)
 		EXPECT_EQ(run_tuple(nop_f, ssel, true, x, face, z), fbits(dirs[f].sc));
 		EXPECT_EQ(run_tuple(nop_f, tsel, true, face, y, z), fbits(dirs[f].tc));
 	}
+}
+
+TEST(a_quad_across_a_seam_is_seen_from_one_face)
+{
+	/* lanes 0 and 2 on +Z's right edge, lanes 1 and 3 just across it on
+	 * +X's left edge; seen from +Z, +X's (0.25, 0.5) is direction
+	 * (1, 0, 0.5): sc = x / z = 2, so s = 1.5 */
+	const uint32_t s[4] = { fbits(0.9375f), fbits(0.25f), fbits(0.9375f), fbits(0.25f) };
+	const uint32_t t[4] = { fbits(0.5f), fbits(0.5f), fbits(0.75f), fbits(0.75f) };
+	const unsigned face[4] = { 4, 0, 4, 0 };
+	uint32_t out[2][4];
+
+	bi_cube_quad(s, t, face, 4, out);
+	EXPECT_EQ(out[0][0], s[0]);
+	EXPECT_EQ(out[1][0], t[0]);
+	EXPECT_EQ(out[0][1], fbits(1.5f));
+	EXPECT_EQ(out[1][1], fbits(0.5f));
+	/* t 0.75 there: y = -0.5, so tc = -y / z = 1, t = 1 */
+	EXPECT_EQ(out[1][3], fbits(1.0f));
+	/* seen from +X, +Z's lanes land beyond its left edge */
+	bi_cube_quad(s, t, face, 0, out);
+	EXPECT_EQ(out[0][1], s[1]);
+	EXPECT_LT(bitsf(out[0][0]), 0.0f);
 }
 
 /* Texel (x, y) of face f at level L: 100 L + 10 f + y n + x. */
