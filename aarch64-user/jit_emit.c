@@ -438,3 +438,22 @@ void jx_test_mi(struct jx *j, int base, int32_t disp, int32_t imm)
 	op_rm(j, &OP1(0xf7), false, 0, base, disp);
 	jx_u32(j, (uint32_t)imm);
 }
+
+void jx_lea_w(struct jx *j, bool w64, int dst, int base, int32_t disp)
+{
+	op_rm(j, &OP1(0x8d), w64, dst, base, disp);
+}
+
+void jx_lea_idx(struct jx *j, bool w64, int dst, int base, int index)
+{
+	bool disp8 = (base & 7) == JX_RBP; /* mod 00 with base 101 is no base */
+	uint8_t rex = (uint8_t)(0x40 | (w64 ? 8 : 0) | (dst >> 3) << 2 | (index >> 3) << 1 |
+				(base >> 3));
+	if (rex != 0x40)
+		jx_byte(j, rex);
+	jx_byte(j, 0x8d);
+	jx_byte(j, (uint8_t)((disp8 ? 0x44 : 0x04) | (dst & 7) << 3));
+	jx_byte(j, (uint8_t)((index & 7) << 3 | (base & 7)));
+	if (disp8)
+		jx_byte(j, 0);
+}

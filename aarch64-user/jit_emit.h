@@ -147,6 +147,10 @@ void jx_bitcount(struct jx *j, uint8_t op, bool w64, int dst, int src);
 void jx_load32_idx(struct jx *j, int dst, int base, int index);
 /* pushfq */
 void jx_pushf(struct jx *j);
+/* lea at either width (the 32-bit form zero-extends, as a W result);
+ * lea dst, [base + index] (index not RSP). Neither changes the flags. */
+void jx_lea_w(struct jx *j, bool w64, int dst, int base, int32_t disp);
+void jx_lea_idx(struct jx *j, bool w64, int dst, int base, int index);
 /* pop qword [base + disp] */
 void jx_pop_m(struct jx *j, int base, int32_t disp);
 /* test dword [base + disp], imm32 */

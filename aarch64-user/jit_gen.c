@@ -381,6 +381,11 @@ static bool emit_addsub_imm(struct jc *jc, const struct a64_insn *i, const struc
 	if (imm > INT32_MAX)
 		return false;
 	int a = src_reg(jc, i->rn, true);
+	if (!setf) { /* lea keeps the host flags, and NZCV in them */
+		int d = dst_reg(jc, i->rd, true, T0);
+		jx_lea_w(&jc->x, sf, d, a, sub ? -(int32_t)imm : (int32_t)imm);
+		return true;
+	}
 	alu3_imm(jc, sub ? JX_SUB : JX_ADD, sf, setf, sub, i->rd, !setf, a, (int32_t)imm);
 	return true;
 }
@@ -397,12 +402,27 @@ static int shifted_rm(struct jc *jc, const struct a64_insn *i)
 	return T1;
 }
 
+static bool emit_addsub_reg(struct jc *jc, const struct a64_insn *i, const struct jkind *k);
+
+/* ADD/SUB without flags compiled to lea, which keeps the host flags:
+ * immediate ones, and an unshifted register ADD. */
+static bool by_lea(const struct a64_insn *i, const struct jkind *k)
+{
+	if (k->emit == emit_addsub_imm)
+		return !k->p[1];
+	return k->emit == emit_addsub_reg && !k->p[1] && !k->p[0] && !i->imm;
+}
+
 /* p: sub, S. */
 static bool emit_addsub_reg(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	bool sub = k->p[0], setf = k->p[1];
 	int a = src_or(jc, i->rn, false, T0);
 	int b = shifted_rm(jc, i);
+	if (by_lea(i, k)) {
+		jx_lea_idx(&jc->x, i->sf, dst_reg(jc, i->rd, false, T0), a, b);
+		return true;
+	}
 	alu3(jc, sub ? JX_SUB : JX_ADD, i->sf, setf, sub, i->rd, false, a, b);
 	return true;
 }
@@ -823,14 +843,9 @@ void jit_gen_init(void)
 
 /* ---- the block ------------------------------------------------------------- */
 
-/* Whether @i's emitter copes with NZCV in the host flags: it reads them
- * through flags_cond, replaces them, or leaves them alone. Before any
- * other instruction NZCV is stored. */
-static bool flags_aware(const struct a64_insn *i, const struct jkind *k)
+/* The flag-setting forms: they replace NZCV without reading it. */
+static bool sets_flags(const struct a64_insn *i, const struct jkind *k)
 {
-	if (k->emit == emit_bcond || k->emit == emit_csel || k->emit == emit_ccmp ||
-	    k->emit == emit_mov_reg || k->emit == emit_const || k->emit == emit_b)
-		return true;
 	if (k->emit == emit_addsub_imm || k->emit == emit_addsub_reg)
 		return k->p[1];
 	if (k->emit == emit_logic_reg)
@@ -838,6 +853,16 @@ static bool flags_aware(const struct a64_insn *i, const struct jkind *k)
 	if (k->emit == emit_logic_imm)
 		return i->op == 3;
 	return k->emit == emit_addsub_ext && (i->flags & 2);
+}
+
+/* Whether @i's emitter copes with NZCV in the host flags: it reads them
+ * through flags_cond, replaces them, or leaves them alone. Before any
+ * other instruction NZCV is copied or stored. */
+static bool flags_aware(const struct a64_insn *i, const struct jkind *k)
+{
+	return k->emit == emit_bcond || k->emit == emit_csel || k->emit == emit_ccmp ||
+	       k->emit == emit_mov_reg || k->emit == emit_const || k->emit == emit_b ||
+	       sets_flags(i, k) || by_lea(i, k);
 }
 
 /* What an instruction does with NZCV: replaces it, reads it (or may:
@@ -857,7 +882,7 @@ static int flags_effect(const struct a64_insn *i, const struct jkind *k)
 		return FX_NONE;
 	if (k->emit == emit_addsub_imm || k->emit == emit_addsub_reg ||
 	    k->emit == emit_logic_reg || k->emit == emit_logic_imm || k->emit == emit_addsub_ext)
-		return flags_aware(i, k) ? FX_SET : FX_NONE;
+		return sets_flags(i, k) ? FX_SET : FX_NONE;
 	return FX_READ;
 }
 

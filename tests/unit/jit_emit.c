@@ -144,6 +144,10 @@ static void emit_all(struct jx *j)
 	jx_sse3_rr(j, 0, 0x38, 0xcc, 0, 1);
 	jx_pop_m(j, JX_RSP, 0);
 	jx_test_mi(j, JX_RSP, 0, 0x40);
+	jx_lea_w(j, false, JX_R12, JX_RBP, 0x10);
+	jx_lea_idx(j, true, JX_RAX, JX_RBP, JX_RSI);
+	jx_lea_idx(j, false, JX_R11, JX_R13, JX_R10);
+	jx_lea_idx(j, true, JX_RBP, JX_R12, JX_RSI);
 }
 
 static const struct enc_case cases[] = {
@@ -267,6 +271,10 @@ static const struct enc_case cases[] = {
 	{ "0f 38 cc c1", "sha256msg1 %xmm1,%xmm0" },
 	{ "8f 04 24", "pop (%rsp)" },
 	{ "f7 04 24 40 00 00 00", "testl $0x40,(%rsp)" },
+	{ "44 8d 65 10", "lea 0x10(%rbp),%r12d" },
+	{ "48 8d 44 35 00", "lea 0x0(%rbp,%rsi,1),%rax" },
+	{ "47 8d 5c 15 00", "lea 0x0(%r13,%r10,1),%r11d" },
+	{ "49 8d 2c 34", "lea (%r12,%rsi,1),%rbp" },
 };
 
 static size_t hex_bytes(const char *s, uint8_t *out)
