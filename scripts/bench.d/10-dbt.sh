@@ -74,12 +74,25 @@ ratio() {
 }
 # run_three NAME PROGRAM ARGS...: the three engines on one workload, from
 # sysroot $S.
+# least A B: the smaller time; "x" (a failed run) wins, "" is none yet.
+least() {
+	if [ "$1" = x ] || [ -z "$2" ]; then echo x
+	elif [ -z "$1" ] || [ "$(echo "$2 < $1" | bc -l)" = 1 ]; then echo "$2"
+	else echo "$1"; fi
+}
+# The engines take turns, run by run, so that a loaded host's swings fall
+# on all three alike rather than on whichever ran during one.
 run_three() {
-	local name=$1 q j i rj ri
+	local name=$1 q= j= i= rj ri r
 	shift
-	q=$(best_of "$N" qemu-aarch64 -L "$S" "$@")
-	j=$(best_of "$N" "$VGPU_BIN" run -accel jit -L "$S" "$@")
-	i=$(best_of "$N" "$VGPU_BIN" run -accel interp -L "$S" "$@")
+	for ((r = 0; r < N; r++)); do
+		q=$(least "$q" "$(best_of 1 qemu-aarch64 -L "$S" "$@")")
+		j=$(least "$j" "$(best_of 1 "$VGPU_BIN" run -accel jit -L "$S" "$@")")
+		i=$(least "$i" "$(best_of 1 "$VGPU_BIN" run -accel interp -L "$S" "$@")")
+	done
+	[ "$q" = x ] && q=
+	[ "$j" = x ] && j=
+	[ "$i" = x ] && i=
 	rj=$(ratio "$j" "$q")
 	ri=$(ratio "$i" "$q")
 	printf '  %-32s %8s %8s %8s %9s %9s\n' "$name" "${q:-fail}" "${j:-fail}" "${i:-fail}" "$rj" "$ri"
