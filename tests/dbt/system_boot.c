@@ -576,6 +576,9 @@ static void job_through_panfrost(struct __test_metadata *_metadata, const char *
 		char *report = stats_report(_metadata, stats);
 		EXPECT_NONNULL(report ? strstr(report, "\nshader cores (1 jobs,") : NULL);
 		EXPECT_NONNULL(report ? strstr(report, "\n    fma_arith          1024 ") : NULL);
+		char tr_line[64];
+		snprintf(tr_line, sizeof(tr_line), "\ntranslator (-accel %s)\n", accel);
+		EXPECT_NONNULL(report ? strstr(report, tr_line) : NULL);
 		if (report && !strstr(report, "fma_arith          1024 "))
 			TH_LOG("vgpu stats: %s", report);
 		free(report);
