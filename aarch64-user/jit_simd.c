@@ -96,6 +96,16 @@ static const uint32_t logic_words[8] = { 0x4e201c00, 0x4e601c00, 0x4ea01c00, 0x4
 static uint8_t logic_of[256]; /* op2 -> LG_* + 1 */
 static uint8_t logic_q;
 
+/* xmm3 = @mask ? @take : @base, bit by bit: base ^ ((take ^ base) & mask). */
+static int bit_select(struct jx *j, int base, int take, int mask)
+{
+	jx_sse_rr(j, 0, JX_SSE_MOVAPS, false, X3, take);
+	pop(j, 0, P_XOR, X3, base);
+	pop(j, 0, P_AND, X3, mask);
+	pop(j, 0, P_XOR, X3, base);
+	return X3;
+}
+
 static bool emit_logic(struct jc *jc, const struct a64_insn *i, const struct jkind *k)
 {
 	(void)k;
@@ -115,23 +125,17 @@ static bool emit_logic(struct jc *jc, const struct a64_insn *i, const struct jki
 		pop(j, 0, P_OR, X0, X1);
 		break;
 	case LG_EOR: pop(j, 0, P_XOR, X0, X1); break;
-	case LG_BSL: /* d ? n : m = m ^ ((n ^ m) & d) */
+	case LG_BSL: /* d ? n : m */
 		vload(j, X2, i->rd);
-		pop(j, 0, P_XOR, X0, X1);
-		pop(j, 0, P_AND, X0, X2);
-		pop(j, 0, P_XOR, X0, X1);
+		r = bit_select(j, X1, X0, X2);
 		break;
-	case LG_BIT: /* m ? n : d = d ^ ((n ^ d) & m) */
+	case LG_BIT: /* m ? n : d */
 		vload(j, X2, i->rd);
-		pop(j, 0, P_XOR, X0, X2);
-		pop(j, 0, P_AND, X0, X1);
-		pop(j, 0, P_XOR, X0, X2);
+		r = bit_select(j, X2, X0, X1);
 		break;
-	default: /* BIF: m ? d : n = n ^ ((n ^ d) & m) */
+	default: /* BIF: m ? d : n */
 		vload(j, X2, i->rd);
-		pop(j, 0, P_XOR, X2, X0);
-		pop(j, 0, P_AND, X2, X1);
-		pop(j, 0, P_XOR, X0, X2);
+		r = bit_select(j, X0, X2, X1);
 		break;
 	}
 	vstore(j, r, i->rd, i->flags & logic_q);

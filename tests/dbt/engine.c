@@ -245,6 +245,22 @@ static void *probe_no_engine(void *arg)
 	return a64_fault_pc(&fault_cpu, NULL, &pc) ? (void *)1 : NULL;
 }
 
+/* Runs the code at @p with X1 = 8 (unmapped) until its access faults:
+ * fault_cpu, fault_known and fault_guest_pc tell what the fault showed. */
+static void run_to_fault(const uint32_t *p)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_segv;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSEGV, &sa, NULL);
+	cpu_at(&fault_cpu, p);
+	fault_cpu.x[1] = 8;
+	fault_known = false;
+	if (!sigsetjmp(fault_jmp, 1))
+		a64_run(&fault_cpu);
+}
+
 TEST(fault_pc_names_the_faulting_load)
 {
 	/* The second form discards the value (LDR XZR): it must fault all
@@ -267,16 +283,7 @@ TEST(fault_pc_names_the_faulting_load)
 		};
 		uint32_t *volatile p = map_code(code, 3);
 		ASSERT_NONNULL(p);
-		struct sigaction sa;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_sigaction = on_segv;
-		sa.sa_flags = SA_SIGINFO;
-		sigaction(SIGSEGV, &sa, NULL);
-		cpu_at(&fault_cpu, p);
-		fault_cpu.x[1] = 8; /* unmapped */
-		fault_known = false;
-		if (!sigsetjmp(fault_jmp, 1))
-			a64_run(&fault_cpu);
+		run_to_fault(p);
 		TH_LOG("load 0x%08x", loads[k]);
 		ASSERT_TRUE(fault_known);
 		EXPECT_EQ(fault_guest_pc, (uint64_t)(uintptr_t)(p + 1));
@@ -308,16 +315,7 @@ TEST(fault_shows_registers_written_before_the_access)
 		code[11] = 0xd4000001; /* svc #0 */
 		uint32_t *volatile p = map_code(code, 12);
 		ASSERT_NONNULL(p);
-		struct sigaction sa;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_sigaction = on_segv;
-		sa.sa_flags = SA_SIGINFO;
-		sigaction(SIGSEGV, &sa, NULL);
-		cpu_at(&fault_cpu, p);
-		fault_cpu.x[1] = 8; /* unmapped */
-		fault_known = false;
-		if (!sigsetjmp(fault_jmp, 1))
-			a64_run(&fault_cpu);
+		run_to_fault(p);
 		TH_LOG("access 0x%08x", accesses[k]);
 		ASSERT_TRUE(fault_known);
 		EXPECT_EQ(fault_guest_pc, (uint64_t)(uintptr_t)(p + 10));
