@@ -117,7 +117,7 @@ static bool emit_div(struct jc *jc, const struct a64_insn *i, const struct jkind
 
 void jit_bits_init(void)
 {
-	host_lzcnt = __builtin_cpu_supports("lzcnt");
+	host_lzcnt = jit_host_lzcnt();
 }
 
 /* Sample words: RBIT W0, W0 (op at bit 10, three bits; sf); EXTR W0 and

@@ -4,6 +4,7 @@
 #ifndef VGPU_A64_JIT_INT_H
 #define VGPU_A64_JIT_INT_H
 
+#include <cpuid.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
@@ -196,5 +197,22 @@ void jit_gen_init(void);
  * @n families at @fa alone. */
 void jit_gen_learn(a64_decode_fn decode);
 void jit_learn(const struct family *fa, size_t n, a64_decode_fn decode);
+
+/* Host features that clang 14's __builtin_cpu_supports cannot name
+ * ("lzcnt", "sha"), read from CPUID directly: LZCNT is leaf 0x80000001
+ * ECX bit 5, the SHA extensions leaf 7 EBX bit 29. */
+static inline bool jit_host_lzcnt(void)
+{
+	unsigned a, b, c, d;
+
+	return __get_cpuid(0x80000001, &a, &b, &c, &d) && (c >> 5 & 1);
+}
+
+static inline bool jit_host_sha(void)
+{
+	unsigned a, b, c, d;
+
+	return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 29 & 1);
+}
 
 #endif

@@ -245,7 +245,7 @@ void jit_simd_init(void)
 {
 	host_ssse3 = __builtin_cpu_supports("ssse3");
 	host_sse42 = __builtin_cpu_supports("sse4.2");
-	host_sha = __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1");
+	host_sha = jit_host_sha() && __builtin_cpu_supports("sse4.1");
 	/* ADD .16B, .8B and D (scalar) */
 	struct a64_insn q = decoded(0x4e208400), d = decoded(0x0e208400), s = decoded(0x5ee08400);
 	q_bit = q.flags ^ d.flags;
