@@ -113,7 +113,8 @@ static enum elf_err scan(struct loader *l, struct elf_image *img,
 		/* A bss-only segment may point past the end of the file:
 		 * nothing of the file is read for it. */
 		if (ph.p_filesz > ph.p_memsz ||
-		    (ph.p_filesz && ph.p_offset + ph.p_filesz > (uint64_t)l->fsize))
+		    (ph.p_filesz && (ph.p_filesz > (uint64_t)l->fsize ||
+				     ph.p_offset > (uint64_t)l->fsize - ph.p_filesz)))
 			return fail(l, ELF_ENOEXEC,
 				    "truncated (segment %zu ends past the file)", i);
 		if ((ph.p_vaddr - ph.p_offset) % GUEST_PAGE)
@@ -121,7 +122,8 @@ static enum elf_err scan(struct loader *l, struct elf_image *img,
 				    "segment %zu is not page congruent", i);
 		/* Rounded up to a page, the end must neither wrap nor lie
 		 * beyond the 48-bit user address space of an aarch64 process. */
-		if (ph.p_memsz > UINT64_MAX - ph.p_vaddr - (GUEST_PAGE - 1))
+		if (ph.p_memsz > UINT64_MAX - (GUEST_PAGE - 1) ||
+		    ph.p_vaddr > UINT64_MAX - (GUEST_PAGE - 1) - ph.p_memsz)
 			return fail(l, ELF_ENOEXEC, "segment %zu wraps", i);
 		if (PAGE_UP(ph.p_vaddr + ph.p_memsz) > (1ull << 48))
 			return fail(l, ELF_ENOEXEC,

@@ -225,8 +225,16 @@ TEST(empty_or_wrapping_segments_are_refused)
 	Elf64_Phdr huge = { .p_type = PT_LOAD, .p_flags = PF_R, .p_memsz = ~0ull };
 	Elf64_Phdr far = { .p_type = PT_LOAD, .p_flags = PF_R,
 			   .p_vaddr = 1ull << 48, .p_memsz = 4096 };
+	/* Its end wraps past zero into its own last page: the old check's
+	 * subtraction underflowed, and with a bias the segment was mapped
+	 * below the reservation, over whatever the process had there. */
+	Elf64_Phdr top = { .p_type = PT_LOAD, .p_flags = PF_R,
+			   .p_vaddr = ~0ull - 0x7ff, .p_offset = 0x800,
+			   .p_memsz = 0x900 };
 	char err[256];
 
+	EXPECT_EQ(load_one_segment(&top, err, sizeof(err)), ELF_ENOEXEC);
+	EXPECT_NONNULL(strstr(err, "wraps"));
 	EXPECT_EQ(load_one_segment(&empty, err, sizeof(err)), ELF_ENOEXEC);
 	EXPECT_STREQ(err, "no loadable segment");
 	EXPECT_EQ(load_one_segment(&huge, err, sizeof(err)), ELF_ENOEXEC);
