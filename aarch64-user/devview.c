@@ -353,8 +353,10 @@ long sys_lseek(struct gthread *t, const uint64_t *a)
 
 	if (!df)
 		return safe_syscall(t, SYS_lseek, a);
-	/* A forked child's relay has no lseek: its pipe says ESPIPE. */
-	r = df->inherited ? -ESPIPE : (long)vgpu_inproc_lseek(df->f, (off_t)a[1], (int)a[2]);
+	if (df->inherited)
+		r = dv_inherited_lseek(df, (int64_t)a[1], (int)a[2]);
+	else
+		r = (long)vgpu_inproc_lseek(df->f, (off_t)a[1], (int)a[2]);
 	dv_file_put(df);
 	return r;
 }

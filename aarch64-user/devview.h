@@ -62,5 +62,6 @@ const char *dv_gpu_name(void);
 void dv_fork_watch(void);
 long dv_inherited_ioctl(struct dv_file *df, unsigned cmd, uint64_t arg);
 long dv_inherited_read(struct dv_file *df, uint64_t buf, uint64_t len);
+long dv_inherited_lseek(struct dv_file *df, int64_t off, int whence);
 
 #endif

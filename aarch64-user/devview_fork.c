@@ -4,10 +4,11 @@
  * child gets a copy of it without its GPU threads (only the forking thread
  * survives a fork). As on Linux, where the child shares its parent's open
  * files, the files the child inherits stay the parent's: the child's
- * ioctls and reads on them travel to the parent as requests of the socket
- * transport (fuse-dev/socket_proto.h, the protocol `vgpu dev --socket`
- * and the preload library speak), one connection per file, served by a
- * thread of the parent on its driver (vgpu_inproc_serve()). The driver's
+ * ioctls, reads and lseeks on them travel to the parent as requests of
+ * the socket transport (fuse-dev/socket_proto.h, the protocol `vgpu dev
+ * --socket` and the preload library speak), one connection per file,
+ * served by a thread of the parent on its driver (vgpu_inproc_serve()).
+ * The driver's
  * user copies come back as COPY_IN/COPY_OUT, which the child answers from
  * its own memory, so the child's jobs run on the parent's GPU, its events
  * are read from the parent's file, and the guest descriptors keep the
@@ -270,4 +271,19 @@ long dv_inherited_read(struct dv_file *df, uint64_t buf, uint64_t len)
 			     df->oflags & O_NONBLOCK, NULL, &r);
 	pthread_mutex_unlock(&line->lock);
 	return err ? -ENODEV : r;
+}
+
+long dv_inherited_lseek(struct dv_file *df, int64_t off, int whence)
+{
+	struct dv_line *line = df->line;
+	int64_t r;
+	int err;
+
+	/* Nothing runs for it: the copy of the driver knows every size. */
+	if (!line)
+		return (long)vgpu_inproc_lseek(df->f, (off_t)off, whence);
+	pthread_mutex_lock(&line->lock);
+	err = sock_call_lseek(line->sock, off, whence, &r);
+	pthread_mutex_unlock(&line->lock);
+	return err ? -ENODEV : (long)r;
 }

@@ -370,3 +370,14 @@ int sock_call_read(int sock, void *buf, size_t len, bool nonblock,
 	free(tmp);
 	return err;
 }
+
+int sock_call_lseek(int sock, int64_t off, int whence, int64_t *ret)
+{
+	struct vgpu_sock_msg req = { .op = VGPU_SOCK_LSEEK, .a = (uint64_t)off,
+				     .b = (uint64_t)(unsigned)whence }, rep;
+	int err = sock_exchange(sock, &req, NULL, &rep, NULL, 0, NULL, NULL);
+
+	if (!err)
+		*ret = rep.ret;
+	return err;
+}

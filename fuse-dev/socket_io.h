@@ -80,5 +80,8 @@ int sock_call_ioctl(int sock, unsigned long cmd, void *arg, sock_fd_answer *fdc,
 /* read(2) of up to @len bytes into @buf: as sock_call_ioctl(). */
 int sock_call_read(int sock, void *buf, size_t len, bool nonblock,
 		   sock_fd_answer *fdc, long *ret);
+/* lseek(2) to @off from @whence: as sock_call_ioctl(), the new offset or
+ * -errno in *@ret. */
+int sock_call_lseek(int sock, int64_t off, int whence, int64_t *ret);
 
 #endif

@@ -8,7 +8,8 @@
  * own files. A grandchild cannot use those files (ENODEV: their
  * driver runs two processes up). Nodes the child opens itself give it a
  * GPU of its own; the parent's files work on. Prints one line per failed
- * check, then the GPU's
+ * check; lseek answers on inherited files as on the parent's (a
+ * dma-buf's size, a node's ESPIPE). Then it prints the GPU's
  * SHADER_PRESENT (-cores); with the argument "exec" a program it execs
  * prints it too (the options survive execve).
  */
@@ -129,6 +130,9 @@ static int kb_write(int fd, uint8_t *mem, uint32_t v)
 	       ev.atom_number == 1 && *(volatile uint32_t *)(mem + 2048) == v ? 0 : -1;
 }
 
+/* The parent's BO exported as a dma-buf before the fork. */
+static int dmabuf = -1;
+
 /* Two forks down: the files' driver is not its parent's. */
 static int grandchild(int inherited, const struct bo *parent_bo)
 {
@@ -150,6 +154,14 @@ static int child(int inherited, int kb_inherited, uint8_t *kb_mem, const struct 
 	      o.offset == parent_bo->gpu, "the parent's BO through the inherited file");
 	CHECK(*(volatile uint32_t *)(parent_bo->cpu + 4096) == 0x1111,
 	      "the parent's mapping (0x%x)", *(uint32_t *)(parent_bo->cpu + 4096));
+	/* lseek reaches the parent's driver too: a dma-buf's size at its end. */
+	off_t end = lseek(dmabuf, 0, SEEK_END);
+
+	CHECK(end == 8192, "lseek to the inherited dma-buf's end (%lld, errno %d)",
+	      (long long)end, errno);
+	errno = 0;
+	CHECK(lseek(inherited, 0, SEEK_SET) == -1 && errno == ESPIPE,
+	      "lseek on the inherited node is ESPIPE (errno %d)", errno);
 	/* ...and jobs run on them, on both UAPIs. */
 	r = pan_job(inherited, parent_bo, 0x2222);
 	CHECK(!r, "a panfrost job on the inherited file (%d)", r);
@@ -232,6 +244,11 @@ int main(int argc, char **argv)
 		return 1;
 	r = pan_job(fd, &b, 0x1111);
 	CHECK(!r, "the parent's job (%d)", r);
+	struct drm_prime_handle_arg ph = { .handle = b.handle, .flags = O_RDWR | O_CLOEXEC };
+
+	CHECK(!ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph), "export the BO (errno %d)", errno);
+	dmabuf = ph.fd;
+	CHECK(lseek(dmabuf, 0, SEEK_END) == 8192, "lseek to the dma-buf's end");
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
