@@ -8,11 +8,10 @@
  * the socket transport (fuse-dev/socket_proto.h, the protocol `vgpu dev
  * --socket` and the preload library speak), one connection per file,
  * served by a thread of the parent on its driver (vgpu_inproc_serve()).
- * The driver's
- * user copies come back as COPY_IN/COPY_OUT, which the child answers from
- * its own memory, so the child's jobs run on the parent's GPU, its events
- * are read from the parent's file, and the guest descriptors keep the
- * parent's eventfd.
+ * The driver's user copies come back as COPY_IN/COPY_OUT, which the child
+ * answers from its own memory, so the child's jobs run on the parent's
+ * GPU, its events are read from the parent's file, and the guest
+ * descriptors keep the parent's eventfd.
  *
  * What that cannot do is ENODEV: an import of the child's own memory, and
  * any use of a file inherited over two forks (its driver is not the
