@@ -296,6 +296,26 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The copies of the instructions a block's code calls handlers on live as
+ * long as that code, which is never freed: kept here, where a leak
+ * checker sees them (the code's own pointers to them it does not scan). */
+static struct a64_insn **kept_calls;
+static size_t nkept_calls, capkept_calls;
+
+static void keep_calls(struct a64_insn *calls)
+{
+	if (nkept_calls == capkept_calls) {
+		size_t cap = capkept_calls ? 2 * capkept_calls : 1024;
+		struct a64_insn **p = realloc(kept_calls, cap * sizeof(*p));
+
+		if (!p)
+			return; /* still in use: only the leak checker would mind */
+		kept_calls = p;
+		capkept_calls = cap;
+	}
+	kept_calls[nkept_calls++] = calls;
+}
+
 struct a64_jit_block *a64_jit_compile(const struct a64_insn *insns, uint32_t n, uint64_t pc,
 				      uint64_t host)
 {
@@ -332,8 +352,13 @@ struct a64_jit_block *a64_jit_compile(const struct a64_insn *insns, uint32_t n, 
 	jx_jmp(j, jit_glue.epilogue);
 	if (!ok || j->overflow) {
 		code_full = j->overflow;
+		free(jc.calls);
 		return NULL;
 	}
+	if (jc.ncopies)
+		keep_calls(jc.calls);
+	else
+		free(jc.calls);
 	jx_patch(j, to_leave, leave);
 	jx_patch(j, to_leave2, leave);
 	for (int k = 0; k < 2; k++)

@@ -498,11 +498,23 @@ TEST_F_TIMEOUT(users, two_members_cannot_reach_each_others_memory, 120)
 	close(go[1]);
 }
 
+/* The server's memfds once they number @want, or after 20 s: it closes
+ * a redeemed ticket's copy just after handing it over, and a released
+ * file's after close() has returned. */
+static int memfds_settle(pid_t server, int want)
+{
+	int fds[MAX_MEMFDS], n = -1;
+
+	for (int i = 0; i < 2000 && (n = find_memfds(server, fds)) != want; i++)
+		usleep(10000);
+	return n;
+}
+
 /* Unredeemed tickets pin copies of the memfd in the server: a few per
  * file at most, and none once the file is released. */
 TEST_F(users, unredeemed_tickets_are_bounded_and_released)
 {
-	int fds[MAX_MEMFDS], fd, n = -1;
+	int fds[MAX_MEMFDS], fd;
 	struct bo b;
 
 	NEED_DEV();
@@ -510,7 +522,7 @@ TEST_F(users, unredeemed_tickets_are_bounded_and_released)
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(bo_new(fd, 4096, 0, &b), 0);
 	/* bo_new redeemed its ticket: the context's own memfd only. */
-	EXPECT_EQ(find_memfds(self->sc.server, fds), 1);
+	EXPECT_EQ(memfds_settle(self->sc.server, 1), 1);
 	for (int i = 0; i < 40; i++) {
 		struct pan_mmap_bo_arg mm = { .handle = b.handle };
 		struct vgpu_dev_mmap m = { .length = 4096, .prot = PROT_READ };
@@ -524,10 +536,7 @@ TEST_F(users, unredeemed_tickets_are_bounded_and_released)
 	EXPECT_EQ(find_memfds(self->sc.server, fds), 17);
 	munmap(b.cpu, b.size);
 	close(fd);
-	/* The release reaches the server after close() returns. */
-	for (int i = 0; i < 2000 && (n = find_memfds(self->sc.server, fds)); i++)
-		usleep(10000);
-	EXPECT_EQ(n, 0);
+	EXPECT_EQ(memfds_settle(self->sc.server, 0), 0);
 }
 
 /* A process of the server's own uid: /proc/<server>/fd and mem are shut
