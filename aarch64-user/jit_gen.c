@@ -824,7 +824,8 @@ void jit_gen_learn(a64_decode_fn decode)
 	 * FP (FCMP, FCSEL) and jit_gen.c's own are told apart below */
 	learn(families, sizeof(families) / sizeof(families[0]), decode, false);
 	learn(jit_fp_families, jit_fp_nfamilies, decode, false);
-	learn(jit_mem_families, jit_mem_nfamilies, decode, true);
+	/* not neutral: an access may fault, and the fault shows NZCV */
+	learn(jit_mem_families, jit_mem_nfamilies, decode, false);
 	learn(jit_bits_families, jit_bits_nfamilies, decode, true);
 	learn(jit_simd_families, jit_simd_nfamilies, decode, true);
 }
@@ -887,10 +888,10 @@ static int flags_effect(const struct a64_insn *i, const struct jkind *k)
 }
 
 /* live[k]: whether NZCV as it is before instruction k is read later (the
- * block's exits count as reading it). Where it is not, NZCV left in the
- * host flags is dropped rather than stored: the next flag-setting
- * instruction replaces it before anything looks, except a fault or a
- * signal in between, whose context then shows the older NZCV. */
+ * block's exits and its memory accesses, whose fault shows it, count as
+ * reading it). Where it is not, NZCV left in the host flags is dropped
+ * rather than stored: the next flag-setting instruction replaces it
+ * before anything looks. */
 static void flags_liveness(const struct jc *jc, uint32_t n, bool *live)
 {
 	bool l = true;

@@ -328,6 +328,27 @@ TEST(fault_shows_registers_written_before_the_access)
 	}
 }
 
+/* NZCV set before a faulting access and replaced after it, so that no
+ * instruction reads that value: the fault shows it all the same, as on
+ * hardware (a SIGSEGV handler sees it in its context's PSTATE). */
+TEST(fault_shows_nzcv_nothing_reads)
+{
+	static const uint32_t code[] = {
+		0xd28000a0, /* mov x0, #5 */
+		0xf100141f, /* cmp x0, #5: Z and C */
+		0xf9400022, /* ldr x2, [x1] */
+		0xb100041f, /* cmn x0, #1: replaces them */
+		0xd4000001, /* svc #0 */
+	};
+	uint32_t *volatile p = map_code(code, 5);
+
+	ASSERT_NONNULL(p);
+	run_to_fault(p);
+	ASSERT_TRUE(fault_known);
+	EXPECT_EQ(fault_guest_pc, (uint64_t)(uintptr_t)(p + 2));
+	EXPECT_EQ(fault_cpu.nzcv, 0x60000000u); /* Z and C */
+}
+
 /* ---- system registers and CRC32 ------------------------------------------- */
 
 static uint32_t crc_bitwise(uint32_t crc, uint64_t v, int bytes, uint32_t poly)
