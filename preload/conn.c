@@ -308,11 +308,14 @@ long vconn_read(struct vconn *c, void *buf, size_t len)
 
 long long vconn_lseek(struct vconn *c, long long off, int whence)
 {
-	struct vgpu_sock_msg req = { .op = VGPU_SOCK_LSEEK, .a = (uint64_t)off,
-				     .b = (uint64_t)(unsigned)whence }, rep;
-	int ret = call(c, &req, NULL, &rep, NULL, 0, NULL);
+	int sock = take_sock(c), err;
+	int64_t ret;
 
-	return ret ? ret : (long long)rep.ret;
+	if (sock < 0)
+		return sock;
+	err = sock_call_lseek(sock, off, whence, &ret);
+	give_sock(c, sock, err != 0);
+	return err ? -EIO : ret;
 }
 
 /* ---- mappings ---- */
