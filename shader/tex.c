@@ -540,14 +540,19 @@ static void texc_staging(struct bi_tctx *x, unsigned lane, const struct texop *t
 	}
 }
 
-/* Writes @out to the staging registers under the component mask. */
-static void tex_result(struct bi_tctx *x, unsigned lane, enum bi_regfmt rf,
-		       unsigned mask, const uint32_t out[4])
+void bi_tex_result(struct bi_tctx *x, unsigned lane, unsigned base, enum bi_regfmt rf,
+		   unsigned mask, const uint32_t out[4])
 {
 	/* the write mask is per component; 16-bit ones pair in a register */
 	for (unsigned i = 0; i < bi_reg_words(rf, 4); i++)
 		if (bi_reg_words(rf, 4) == 4 ? mask >> i & 1 : mask >> (2 * i) & 3)
-			*bi_staging(x, lane, i) = out[i];
+			*bi_staging(x, lane, base + i) = out[i];
+}
+
+static void tex_result(struct bi_tctx *x, unsigned lane, enum bi_regfmt rf,
+		       unsigned mask, const uint32_t out[4])
+{
+	bi_tex_result(x, lane, 0, rf, mask, out);
 }
 
 /*
@@ -707,6 +712,8 @@ static int texc(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	struct texop t;
 	int err;
 
+	if (bi_tex_is_dual(d))
+		return bi_tex_dual(x, ins, lane, d);
 	texop_decode(d, &t);
 	if (!tex_regfmt(t.format, &rf))
 		return BI_FAULT_UNIMPLEMENTED;

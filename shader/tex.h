@@ -3,7 +3,8 @@
  * The texture unit's parts shared by tex.c (messages, descriptors, texel
  * addressing), tex_sample.c (filtering, levels of detail, shadow
  * compares, gathers), tex_cube.c (cube maps: the face selection ops and
- * the texels across a face's edge) and tex_srgb.c.
+ * the texels across a face's edge), tex_srgb.c and tex_dual.c (two
+ * lookups in one TEXC).
  */
 #ifndef VGPU_SHADER_TEX_H
 #define VGPU_SHADER_TEX_H
@@ -62,6 +63,15 @@ int bi_tex_gather(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
 int32_t bi_quad_lod_n(const uint32_t c[][4], const uint32_t *n, unsigned dims, unsigned i);
 int32_t bi_tex_grad_lod(const uint32_t dx[3], const uint32_t dy[3], const uint32_t *n,
 			unsigned dims);
+
+/* Writes @out under the component @mask to the staging registers from
+ * the @base-th on. */
+void bi_tex_result(struct bi_tctx *x, unsigned lane, unsigned base, enum bi_regfmt rf,
+		   unsigned mask, const uint32_t out[4]);
+/* Dual texturing (tex_dual.c): whether TEXC's operation descriptor @d
+ * asks for two 2D lookups at one coordinate, and the two lookups. */
+bool bi_tex_is_dual(uint32_t d);
+int bi_tex_dual(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane, uint32_t d);
 
 /*
  * Cube maps (tex_cube.c). A face-local f32 s in [0, 1] and the face
