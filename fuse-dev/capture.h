@@ -68,4 +68,11 @@ void capture_kb_mapped(struct capture *cap, unsigned file, uint64_t pgoff, uint6
 void capture_kb_events(struct capture *cap, unsigned file, const void *buf, long n);
 void capture_kb_release(struct capture *cap, unsigned file);
 
+/* The model `vgpu replay` runs on: a fresh one each run unless one is
+ * given here (NULL: fresh again); a run still closes every file it opened
+ * and ignores --gpu. The capture_parse fuzz target keeps one for all its
+ * inputs: making and ending a model took most of a replayed input's time. */
+struct vgpu_inproc;
+void capture_replay_set_model(struct vgpu_inproc *ip);
+
 #endif

@@ -29,6 +29,7 @@
 #include "cmd/commands.h"
 #include "driver-shim/uapi_drm.h"
 #include "driver-shim/uapi_kbase.h"
+#include "fuse-dev/capture.h"
 #include "fuse-dev/inproc.h"
 
 #define MAX_FILES 64
@@ -55,6 +56,13 @@ struct replay {
 /* Long enough for any job a capture holds on the interpreting model; a
  * job that faulted or an event that never comes costs no more. */
 #define EVENT_MS_DEFAULT 10000
+
+static struct vgpu_inproc *given_model; /* capture_replay_set_model() */
+
+void capture_replay_set_model(struct vgpu_inproc *ip)
+{
+	given_model = ip;
+}
 
 static struct vgpu_inproc_file *node_file(struct replay *r, unsigned f, const char *node)
 {
@@ -547,7 +555,7 @@ static int replay_main(int argc, char **argv)
 		fclose(ev);
 		return 1;
 	}
-	r.ip = vgpu_inproc_create(&cfg);
+	r.ip = given_model ? given_model : vgpu_inproc_create(&cfg);
 	if (!r.ip) {
 		fclose(ev);
 		return 1;
@@ -597,7 +605,8 @@ static int replay_main(int argc, char **argv)
 	for (unsigned i = 0; i < MAX_FILES; i++)
 		if (r.files[i])
 			vgpu_inproc_close(r.files[i]);
-	vgpu_inproc_destroy(r.ip);
+	if (r.ip != given_model)
+		vgpu_inproc_destroy(r.ip);
 	while (r.handles) {
 		struct handle_map *h = r.handles;
 

@@ -8,6 +8,10 @@
  * be refused with a message, never crash, and the memory it maps must be
  * its own.
  *
+ * The replay runs on one model kept for all inputs (as `vgpu replay`
+ * makes it: a G71), each run closing the files it opened: making and
+ * ending a model per input took most of a replayed input's time.
+ *
  * The replay holds each kalloc region's address for the whole run and
  * its process then ends; here the next input follows, so what is left
  * of those reservations afterwards (inaccessible anonymous mappings in
@@ -26,6 +30,8 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
+#include "fuse-dev/capture.h"
+#include "fuse-dev/inproc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -42,10 +48,15 @@ struct range {
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	struct shim_config cfg = { .gpu = SHIM_GPU_G71 };
 	int null = open("/dev/null", O_WRONLY);
+	struct vgpu_inproc *model = vgpu_inproc_create(&cfg);
 
 	(void)argc;
 	(void)argv;
+	if (!model)
+		abort();
+	capture_replay_set_model(model);
 	/* The replay's report: not what is being tested. */
 	if (null >= 0) {
 		dup2(null, STDOUT_FILENO);
