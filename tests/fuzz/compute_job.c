@@ -35,6 +35,8 @@ static struct vgpu_inproc *ip;
 static struct vgpu_inproc_file *f;
 static struct tjob tj;
 static uint32_t sync_handle;
+/* The inputs a and b each job starts from (made once). */
+static float ab[2][0x2000 / 4];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -45,6 +47,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	os_log_set_level(OS_LOG_ERR); /* the watchdog's and faults' warnings */
+	for (unsigned i = 0; i < 0x2000 / 4; i++) {
+		ab[0][i] = (float)i * 1.5f;
+		ab[1][i] = 100.0f - (float)(i % 64);
+	}
 	ip = vgpu_inproc_create(&cfg);
 	if (!ip || vgpu_inproc_open(ip, "renderD128", &f) ||
 	    vgpu_inproc_ioctl(f, DRM_IOCTL_SYNCOBJ_CREATE, &sc))
@@ -96,12 +102,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data += n;
 		size -= n;
 	}
-	for (unsigned i = 0; i < 0x2000 / 4; i++) {
-		float a = (float)i * 1.5f, b = 100.0f - (float)(i % 64);
-
-		memcpy(tj.mem + TJ_A + 4 * i, &a, 4);
-		memcpy(tj.mem + TJ_B + 4 * i, &b, 4);
-	}
+	memcpy(tj.mem + TJ_A, ab[0], sizeof(ab[0]));
+	memcpy(tj.mem + TJ_B, ab[1], sizeof(ab[1]));
 	memset(tj.mem + TJ_O, 0, TJ_SIZE - TJ_O);
 	code = OS_MIN(size, (size_t)(TJ_A - TJ_CODE));
 	memset(tj.mem + TJ_CODE, 0, TJ_A - TJ_CODE);
