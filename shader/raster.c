@@ -14,6 +14,7 @@
  * state's message preloads fill r0-r3 and r4-r7 with varyings.
  */
 #include "shader/compute.h"
+#include "shader/depth_bias.h"
 #include "shader/fp.h"
 #include "shader/gfx_stats.h"
 #include "shader/raster.h"
@@ -36,6 +37,8 @@ struct bi_raster {
 	uint32_t minz, maxz;    /* the depth range (f32) */
 	struct bi_hom hom;      /* a homogeneous primitive's set-up */
 	bool near_discard, far_discard;
+	struct bi_depth_bias bias;
+	uint32_t zbias;         /* the primitive's depth offset (f32) */
 	unsigned occl_mode;     /* OCCL_* */
 	uint64_t occl;          /* where the query's result is */
 	struct bi_frag f;
@@ -105,16 +108,6 @@ unsigned bi_raster_draw_frags(const struct bi_raster *r, const struct bi_gfx_dra
 	return r ? r->nby_draw : 0;
 }
 
-/* Whether the renderer state biases depth (polygon offset): front- or
- * back-facing bias on (word 9 [29:28]) with non-zero units or factor
- * (words 5, 6). Not modelled: the hardware's scaling of the units is
- * not known exactly. */
-static bool depth_bias(const uint32_t *rsd)
-{
-	return ((rsd[BI_RSD_STENCIL_MISC] >> 28) & 3) &&
-	       ((rsd[BI_RSD_DEPTH_UNITS] | rsd[BI_RSD_DEPTH_FACTOR]) & 0x7fffffffu);
-}
-
 /* The draw of a primitive: its state, checked, and its environment. */
 static uint32_t use_draw(struct bi_raster *r, uint64_t dcd, const char **why)
 {
@@ -146,8 +139,6 @@ static uint32_t use_draw(struct bi_raster *r, uint64_t dcd, const char **why)
 		*why = "alpha-to-coverage";
 	else if (r->occl_mode == OCCL_RESERVED)
 		*why = "occlusion query mode 2";
-	else if (depth_bias(d->rsd))
-		*why = "depth bias (polygon offset)";
 	if (*why)
 		return MALI_EXC_JOB_CONFIG_FAULT;
 	r->scissor[0] = vp[6] & 0xffff;
@@ -158,6 +149,7 @@ static uint32_t use_draw(struct bi_raster *r, uint64_t dcd, const char **why)
 	r->maxz = vp[5];
 	r->near_discard = (d->rsd[BI_RSD_MS_MISC] >> 28) & 1;
 	r->far_discard = (d->rsd[BI_RSD_MS_MISC] >> 29) & 1;
+	bi_depth_bias_decode(d->rsd, &r->bias);
 	d->env.mem = &bi_vgpu_mem_ops;
 	d->env.as = r->as;
 	d->env.as_id = r->g->as_id;
@@ -283,22 +275,23 @@ static bool pixel(const struct bi_raster *ra, const struct bi_prim *p, unsigned 
 
 /*
  * The viewport's depth range: a fragment beyond it is clipped (near or
- * far discard on) or its depth clamped to it, then quantised for the
+ * far discard on); the depth bias added (after the clipping, which is
+ * the primitive's), the depth is clamped to it, then quantised for the
  * depth/stencil tests; false if clipped.
  */
 static bool depth_range(const struct bi_raster *r, struct bi_frag_lane *fl)
 {
 	uint32_t z = fl->zf;
 
-	if (bi_fp_cmp(&bi_f32, z, r->minz) < 0) {
-		if (r->near_discard)
-			return false;
+	if ((r->near_discard && bi_fp_cmp(&bi_f32, z, r->minz) < 0) ||
+	    (r->far_discard && bi_fp_cmp(&bi_f32, z, r->maxz) > 0))
+		return false;
+	if (r->zbias)
+		fl->zf = z = bi_f32_add(z, r->zbias, BI_RM_RTE, false);
+	if (bi_fp_cmp(&bi_f32, z, r->minz) < 0)
 		z = r->minz;
-	} else if (bi_fp_cmp(&bi_f32, z, r->maxz) > 0) {
-		if (r->far_discard)
-			return false;
+	else if (bi_fp_cmp(&bi_f32, z, r->maxz) > 0)
 		z = r->maxz;
-	}
 	if (r->f.zs_on)
 		fl->z = bi_zs_quantize(r->f.zs, z);
 	return true;
@@ -481,6 +474,7 @@ static uint32_t draw_it(struct bi_raster *r, uint32_t i, struct bi_tile *t,
 	exc = use_draw(r, p->dcd, why);
 	if (exc != MALI_EXC_DONE)
 		return exc;
+	r->zbias = bi_depth_bias_prim(&r->bias, p, &r->hom, r->f.zs->zfmt);
 	r->f.tile = t;
 	for (unsigned y = y0 & ~1u; y <= y1 && !err; y += 2) {
 		for (unsigned x = x0 & ~1u; x <= x1 && !err; x += 2) {

@@ -396,6 +396,7 @@ static uint32_t line(struct vgpu_as *as, const struct bi_tiler_job *tj,
 			if (end == prov)
 				p.flags = (uint32_t)k << 1;
 		}
+		p.flags |= BI_PRIM_LINE;
 		exc = append(as, l, top, &p);
 	}
 	return exc;

@@ -32,6 +32,7 @@ struct bi_prim {
 };
 #define BI_PRIM_BACK 1u      /* back-facing */
 #define BI_PRIM_POINT 8u     /* a point: vertex 0, a square of 2 * half */
+#define BI_PRIM_LINE 32u     /* half of a line's parallelogram */
 /* A vertex behind the eye or beyond the fixed-point range: rasterised in
  * homogeneous coordinates (x, y unused), which clips it. */
 #define BI_PRIM_HOMOGENEOUS 16u

@@ -3,9 +3,9 @@
  * GLES 3 rendering, pictures compared (tests/gpu-progs/gl_*.c: clears of
  * two render targets, a scissored clear, a triangle, an indexed textured
  * quad, depth, stencil, blending, instanced draws, render-to-texture, two
- * render targets drawn; gl_scenes.h says what each draws). Each program
- * renders into a framebuffer object and writes the pixels it reads back
- * (a PAM stream, gl.h).
+ * render targets drawn, polygon offset; gl_scenes.h says what each
+ * draws). Each program renders into a framebuffer object and writes the
+ * pixels it reads back (a PAM stream, gl.h).
  *
  * The oracle is Mesa's llvmpipe in the same arm64 sysroot, under the same
  * `vgpu run` (LIBGL_ALWAYS_SOFTWARE=1 makes surfaceless EGL pick it; the
@@ -258,6 +258,30 @@ static int mrt_scene(int x, int y, unsigned char rgba[4], const void *ctx)
 	return 0;
 }
 
+struct offset_decal {
+	struct rect r;
+	int plane;
+	float factor, units, clamp;
+	int back;
+	unsigned char c[4];
+	int shows;
+};
+
+/* Polygon offset: the last decal over the pixel that shows, else the
+ * plane (gl_scenes.h says which show and why). */
+static int offset_scene(int x, int y, unsigned char rgba[4], const void *ctx)
+{
+	static const unsigned char bg[4] = OFFSET_BG;
+	static const struct offset_decal decals[] = OFFSET_DECALS;
+
+	(void)ctx;
+	set_rgba(rgba, bg);
+	for (size_t i = 0; i < sizeof(decals) / sizeof(decals[0]); i++)
+		if (decals[i].shows && in_rect(&decals[i].r, x, y))
+			set_rgba(rgba, decals[i].c);
+	return 0;
+}
+
 /* A program: its pictures, its scene, and how the Mali's must match. */
 struct gl_prog {
 	const char *name;	/* tests/gpu-progs/gl_NAME */
@@ -290,7 +314,8 @@ struct gl_prog {
 	X(blend, 1, blend_scene, 1, false)               \
 	X(instanced, 1, instanced_scene, 0, false)       \
 	X(rtt, 1, rtt_scene, 0, false)                   \
-	X(mrt, 2, mrt_scene, 0, false)
+	X(mrt, 2, mrt_scene, 0, false)                   \
+	X(offset, 1, offset_scene, 0, false)
 
 #define GL_PROG_ROW(n, pics, fn, t, e) \
 	static const struct gl_prog prog_##n = { #n, pics, fn, t, e };
@@ -306,10 +331,18 @@ GL_PROGRAMS(GL_PROG_ROW)
  */
 #define MALI_RENDERS(X)                                                                    \
 	X(clear) X(scissor) X(triangle) X(texquad) X(depth) X(stencil) X(blend) X(instanced) \
-	X(rtt) X(mrt)
+	X(rtt) X(mrt) X(offset)
 
 #define RENDERS_NAME(n) #n,
 static const char *const mali_renders[] = { MALI_RENDERS(RENDERS_NAME) NULL };
+
+/* The sysroot @prog runs in: the base one, but Debian 13's (Mesa 25) for
+ * gl_offset, whose EXT_polygon_offset_clamp the base's panfrost (Mesa
+ * 22.3) does not offer; NULL if absent. */
+static const char *prog_sysroot(const struct gl_prog *prog)
+{
+	return sysroot_variant_path(strcmp(prog->name, "offset") ? NULL : "trixie");
+}
 
 static bool renders_on_mali(const struct gl_prog *prog)
 {
@@ -334,7 +367,7 @@ static void run_prog(struct __test_metadata *_metadata, const struct gl_prog *pr
 {
 	char stats[128], bin[64], want[32], renderer[64];
 	const char *expect = "llvmpipe*";
-	const char *args[20] = { "-L", sysroot_path() };
+	const char *args[20] = { "-L", prog_sysroot(prog) };
 	int n = 2;
 
 	snprintf(bin, sizeof(bin), "aarch64/gpu-progs/gl_%s", prog->name);
@@ -409,8 +442,8 @@ static void on_llvmpipe(struct __test_metadata *_metadata, const struct gl_prog 
 	struct image img[MAX_IMAGES] = { 0 };
 	struct image_diff d;
 
-	if (!sysroot_path())
-		SKIP(return, "no arm64 sysroot (make sysroot)");
+	if (!prog_sysroot(prog))
+		SKIP(return, "no arm64 sysroot (make sysroot, sysroot-trixie)");
 	ASSERT_NONNULL(mkdtemp(dir));
 	render(_metadata, prog, NULL, dir, img);
 	for (int i = 0; i < prog->pictures; i++) {
@@ -464,8 +497,8 @@ static void on_mali(struct __test_metadata *_metadata, const struct gl_prog *pro
 	struct proc_result r;
 	struct image_diff d;
 
-	if (!sysroot_path())
-		SKIP(return, "no arm64 sysroot (make sysroot)");
+	if (!prog_sysroot(prog))
+		SKIP(return, "no arm64 sysroot (make sysroot, sysroot-trixie)");
 	ASSERT_NONNULL(mkdtemp(dir));
 	if (!renders) {
 		run_prog(_metadata, prog, gpu, dir, out, sizeof(out), &r);

@@ -140,4 +140,28 @@
 	{ { { 16, 8, 48, 56 }, { 51, 102, 153, 204 } },  \
 	  { { 0, 24, 64, 40 }, { 255, 0, 102, 255 } } }
 
+/*
+ * gl_offset: polygon offset. Depth test GL_LESS, cleared to 1.0. The
+ * plane P, NDC z = -0.5 + x / 64 (x in pixels: window depth 0.25 +
+ * x / 128, slope 1/128 a pixel), covers the target in OFFSET_BG. Then
+ * each of OFFSET_DECALS: a rectangle on P (plane 0), on P moved
+ * OFFSET_GAP behind (1) or in front (-1) in window depth, drawn with
+ * glPolygonOffsetClampEXT(factor, units, clamp) (clamp 0: none),
+ * clockwise (back-facing) where back is set; it shows where it lands
+ * in front of P. Units move depth by a few of D24's steps, far more than
+ * interpolation's error and far less than OFFSET_GAP; factor +-1 moves it
+ * by the slope, 32 gaps; the clamps are a quarter gap or four.
+ */
+#define OFFSET_GAP (1.0f / 4096)
+#define OFFSET_BG { 255, 0, 0, 255 }
+#define OFFSET_DECALS                                                                      \
+	{ { { 0, 0, 32, 16 }, 0, 0, -8, 0, 0, { 0, 255, 0, 255 }, 1 },                      \
+	  { { 0, 16, 32, 32 }, 0, 0, 8, 0, 0, { 0, 0, 255, 255 }, 0 },                       \
+	  { { 0, 32, 32, 48 }, 0, -1, 0, 0, 1, { 255, 255, 0, 255 }, 1 },                    \
+	  { { 0, 48, 32, 64 }, 0, 1, 0, 0, 0, { 0, 255, 255, 255 }, 0 },                     \
+	  { { 32, 0, 64, 16 }, 1, -1, 0, -OFFSET_GAP / 4, 0, { 0, 128, 0, 255 }, 0 },        \
+	  { { 32, 16, 64, 32 }, 1, -1, 0, -OFFSET_GAP * 4, 1, { 255, 0, 255, 255 }, 1 },     \
+	  { { 32, 32, 64, 48 }, 1, -1, 0, 0, 0, { 255, 255, 255, 255 }, 1 },                 \
+	  { { 32, 48, 64, 64 }, -1, 1, 0, OFFSET_GAP / 4, 0, { 0, 0, 128, 255 }, 1 } }
+
 #endif

@@ -389,21 +389,6 @@ TEST_F(draw, shared_edge_drawn_once) { square(_metadata, self, 4, 20); }
  * bufferstorage-persistent draw). */
 TEST_F(draw, top_left_fill_rule) { square(_metadata, self, 4.5f, 20.5f); }
 
-/* Depth bias (polygon offset) is not modelled: on for both facings with
- * neither units nor factor it adds nothing and the triangle is drawn;
- * with units the fragment job faults. */
-TEST_F(draw, depth_bias_faults)
-{
-	struct draw_spec s = { tri, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, ALWAYS, 3u << 28, .z = 0.5f };
-
-	render(_metadata, self, &s);
-	check_triangle(_metadata, self, tri);
-	build(self, &s);
-	w32(self, FRSD(0))[5] = fbits(2.0f);
-	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
-	EXPECT_EQ(run(self, FRAG, 0), MALI_EXC_JOB_CONFIG_FAULT);
-}
-
 /* Facing is the winding on the screen, whose rows go down: tri, counter-
  * clockwise with y up, is clockwise there, a back face when front faces
  * are counter-clockwise. */
@@ -555,6 +540,29 @@ TEST_F(draw, depth_test_and_write_back)
 	EXPECT_EQ(zs[12 * W + 12], 4194304u | 0x5au << 24);
 	EXPECT_EQ(zs[30 * W + 2], 8388608u | 0x5au << 24);
 }
+
+/* Depth bias (polygon offset, shader/depth_bias.h): units 8 (renderer
+ * state word 5) on the red triangle at 0.25, front-facing (clockwise on
+ * the screen, draw flags 0), move the depth it writes by 8 of D24's steps
+ * where word 9 turns the bias on for its facing ([28] front, [29] back). */
+static void biased(struct __test_metadata *_metadata, struct __fixture_draw *self,
+		   uint32_t on, uint32_t want)
+{
+	struct draw_spec s = { red, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, LESS | ZWRITE, on << 28,
+			       .z = 0.25f };
+
+	ASSERT_EQ(shaders(self), 0);
+	frame(self, 0x5a | 1u << 16 | 1u << 18 | 1u << 8, 1.0f);
+	draw(self, 0, &s);
+	w32(self, FRSD(0))[5] = fbits(8.0f);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	EXPECT_EQ(w32(self, ZSBUF)[12 * W + 12], want | 0x5au << 24);
+}
+
+TEST_F(draw, depth_bias_front) { biased(_metadata, self, 1, 4194304u + 8); }
+TEST_F(draw, depth_bias_back_only) { biased(_metadata, self, 2, 4194304u); }
+TEST_F(draw, depth_bias_both) { biased(_metadata, self, 3, 4194304u + 8); }
 
 /* Occlusion queries (fragment draw flags [4:3], the result's address at
  * word 26): the red triangle at 0.25, counting, adds the pixels it covers
