@@ -53,6 +53,7 @@ int drm_file_open(struct shim_file *f)
 		return -SHIM_ENOMEM;
 	}
 	ralloc_init(&p->va, PAN_VA_START, PAN_VA_END - PAN_VA_START);
+	shim_list_init(&p->unmaps);
 	f->ctx->grow = pan_grow;
 	f->ctx->grow_owner = p;
 	f->drm = p;
@@ -81,10 +82,8 @@ static void handle_drop(struct drm_file_priv *p, uint32_t h)
 {
 	struct pan_bo *bo = p->bos[h - 1];
 
-	if (bo->owner_file != p) {
-		shim_ctx_unmap(p->file->ctx, p->bo_va[h - 1], bo->size / SHIM_PAGE_SIZE, NULL);
-		ralloc_free(&p->va, p->bo_va[h - 1], bo->size);
-	}
+	if (bo->owner_file != p)
+		drm_prime_unmap(p, bo, p->bo_va[h - 1]);
 	p->bos[h - 1] = NULL;
 	pan_bo_put(p->file->dev, bo);
 }
@@ -101,6 +100,7 @@ void drm_file_release(struct shim_file *f)
 	for (unsigned i = 0; i < p->nbos; i++)
 		if (p->bos[i])
 			handle_drop(p, i + 1);
+	drm_prime_unmap_idle(p, true);
 	os_free(p->bos);
 	os_free(p->bo_va);
 	/* BOs of this file other files imported stay: their pages live in

@@ -48,6 +48,7 @@ struct drm_file_priv {
 	struct drm_syncobj **syncobjs; /* syncobj handle - 1 -> object */
 	unsigned nsyncobjs;
 	struct ralloc va;              /* GPU VA for BOs: 32 MiB .. 4 GiB - 32 MiB */
+	struct shim_list unmaps;       /* imported BOs' mappings jobs still use */
 	/* performance counter buffer while counters are enabled */
 	uint64_t perf_va, perf_off, perf_size;
 };
@@ -68,6 +69,12 @@ int drm_bo_handle_new(struct drm_file_priv *p, struct pan_bo *bo, uint64_t va,
 		      uint32_t *handle);
 /* Where handle @handle's BO is mapped for this file's GPU jobs. */
 uint64_t drm_bo_va(struct drm_file_priv *p, uint32_t handle);
+
+/* prime.c: an imported BO's mapping at @va leaves this file's address
+ * space once no job in flight lists the BO; drm_prime_unmap_idle (after
+ * a job, @all at release) unmaps those that became idle. */
+void drm_prime_unmap(struct drm_file_priv *p, struct pan_bo *bo, uint64_t va);
+void drm_prime_unmap_idle(struct drm_file_priv *p, bool all);
 void pan_bo_put(struct shim_dev *dev, struct pan_bo *bo);
 
 /* syncobj.c */

@@ -35,6 +35,8 @@ static void job_free(struct shim_dev *dev, struct pan_job *j)
 		j->bos[i]->busy--;
 		pan_bo_put(dev, j->bos[i]);
 	}
+	if (j->file->drm)
+		drm_prime_unmap_idle(j->file->drm, false);
 	fence_put(j->done);
 	os_free(j->in);
 	os_free(j->bos);

@@ -4,8 +4,9 @@
  * dma-buf per BO while any descriptor of it lives, as drm_gem_prime
  * caches obj->dma_buf; importing it into the exporting file gives the
  * same handle, into another file maps the exporter's pages into that
- * file's address space too (the buffer then outlives its exporter). Its
- * mmap maps the BO's pages in the owner's backing: CPU and GPU coherent.
+ * file's address space too (the buffer then outlives its exporter), and
+ * stays there while jobs use it, after its handle is closed. Its mmap
+ * maps the BO's pages in the owner's backing: CPU and GPU coherent.
  */
 #include "driver-shim/drm_priv.h"
 
@@ -73,6 +74,55 @@ static const struct shim_fobj_ops dmabuf_ops = {
 	.llseek = dmabuf_llseek,
 };
 
+/*
+ * An imported BO's mapping that a job in flight may still read: GEM_CLOSE
+ * drops the handle at once, but, as panfrost's job keeps its mappings
+ * (panfrost_gem_mapping) until it ends, the pages stay at their VA until
+ * no job lists the BO. The record holds a reference to the BO.
+ */
+struct prime_unmap {
+	struct shim_list link; /* drm_file_priv.unmaps */
+	struct pan_bo *bo;
+	uint64_t va;
+};
+
+static void unmap_now(struct drm_file_priv *p, struct pan_bo *bo, uint64_t va)
+{
+	shim_ctx_unmap(p->file->ctx, va, bo->size / SHIM_PAGE_SIZE, NULL);
+	ralloc_free(&p->va, va, bo->size);
+}
+
+void drm_prime_unmap(struct drm_file_priv *p, struct pan_bo *bo, uint64_t va)
+{
+	struct prime_unmap *u = bo->busy ? os_zalloc(sizeof(*u)) : NULL;
+
+	if (!u) {
+		/* idle (or no memory for the record: as before, at once) */
+		unmap_now(p, bo, va);
+		return;
+	}
+	u->bo = bo;
+	u->va = va;
+	bo->refs++;
+	shim_list_add_tail(&u->link, &p->unmaps);
+}
+
+void drm_prime_unmap_idle(struct drm_file_priv *p, bool all)
+{
+	struct shim_list *pos, *tmp;
+
+	shim_list_for_each_safe(pos, tmp, &p->unmaps) {
+		struct prime_unmap *u = shim_container_of(pos, struct prime_unmap, link);
+
+		if (u->bo->busy && !all)
+			continue;
+		unmap_now(p, u->bo, u->va);
+		pan_bo_put(p->file->dev, u->bo);
+		shim_list_del(&u->link);
+		os_free(u);
+	}
+}
+
 long drm_prime_to_fd(struct drm_file_priv *p, struct shim_caller *c,
 		     struct drm_prime_handle_arg *a)
 {
@@ -135,10 +185,8 @@ long drm_prime_to_handle(struct drm_file_priv *p, struct shim_caller *c,
 			      bo->size / SHIM_PAGE_SIZE, bo->prot, NULL);
 	if (!ret)
 		ret = drm_bo_handle_new(p, bo, va, &a->handle);
-	if (ret) {
-		shim_ctx_unmap(p->file->ctx, va, bo->size / SHIM_PAGE_SIZE, NULL);
-		ralloc_free(&p->va, va, bo->size);
-	}
+	if (ret)
+		unmap_now(p, bo, va);
 out:
 	shim_fobj_put_locked(o);
 	return ret;

@@ -178,34 +178,6 @@ TEST_F(ip, compute_job_statistics_in_the_stats_json)
 
 /* ---- file objects: descriptors the driver creates (fuse-dev/inproc.h) ---- */
 
-/* PRIME and syncobj HANDLE_TO_FD / FD_TO_HANDLE: both arguments begin
- * with handle, flags, fd (the syncobj one has 4 bytes of padding more). */
-static long fd_ioctl(struct vgpu_inproc_file *f, unsigned cmd, uint32_t *handle,
-		     int *fd, uint32_t flags)
-{
-	struct drm_syncobj_handle_arg a = { .handle = *handle, .flags = flags, .fd = *fd };
-	long r = vgpu_inproc_ioctl(f, cmd, &a);
-
-	_Static_assert(offsetof(struct drm_prime_handle_arg, fd) ==
-		       offsetof(struct drm_syncobj_handle_arg, fd), "layouts");
-	*handle = a.handle;
-	*fd = a.fd;
-	return r;
-}
-
-static uint32_t bo_handle_of(struct vgpu_inproc_file *f, uint64_t va)
-{
-	/* CREATE_BO handed out handles from 1: find the one at @va. */
-	for (uint32_t h = 1; h < 16; h++) {
-		struct pan_get_bo_offset_arg o = { .handle = h };
-
-		if (!vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &o) &&
-		    o.offset == va)
-			return h;
-	}
-	return 0;
-}
-
 TEST_F(ip, prime_fd_maps_the_bo_and_imports_into_another_file)
 {
 	struct vgpu_inproc_file *f2 = NULL, *buf;

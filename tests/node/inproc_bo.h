@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Panfrost BOs and submissions on the in-process nodes (fuse-dev/inproc.h),
- * for the node tier's in-process suites (inproc.c, sched.c).
+ * for the node tier's in-process suites (inproc.c, sched.c, prime_jobs.c).
  */
 #ifndef VGPU_TESTS_NODE_INPROC_BO_H
 #define VGPU_TESTS_NODE_INPROC_BO_H
 
+#include <stddef.h>
 #include <sys/mman.h>
 #include <time.h>
 
@@ -65,6 +66,34 @@ static inline int pan_run_wait(struct vgpu_inproc_file *f, uint64_t jc, int secs
 static inline int pan_run(struct vgpu_inproc_file *f, uint64_t jc)
 {
 	return pan_run_wait(f, jc, 60);
+}
+
+/* PRIME and syncobj HANDLE_TO_FD / FD_TO_HANDLE: both arguments begin
+ * with handle, flags, fd (the syncobj one has 4 bytes of padding more). */
+static inline long fd_ioctl(struct vgpu_inproc_file *f, unsigned cmd, uint32_t *handle,
+		     int *fd, uint32_t flags)
+{
+	struct drm_syncobj_handle_arg a = { .handle = *handle, .flags = flags, .fd = *fd };
+	long r = vgpu_inproc_ioctl(f, cmd, &a);
+
+	_Static_assert(offsetof(struct drm_prime_handle_arg, fd) ==
+		       offsetof(struct drm_syncobj_handle_arg, fd), "layouts");
+	*handle = a.handle;
+	*fd = a.fd;
+	return r;
+}
+
+static inline uint32_t bo_handle_of(struct vgpu_inproc_file *f, uint64_t va)
+{
+	/* CREATE_BO handed out handles from 1: find the one at @va. */
+	for (uint32_t h = 1; h < 16; h++) {
+		struct pan_get_bo_offset_arg o = { .handle = h };
+
+		if (!vgpu_inproc_ioctl(f, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &o) &&
+		    o.offset == va)
+			return h;
+	}
+	return 0;
 }
 
 #endif
