@@ -647,17 +647,13 @@ void sock_serve_lent(int fd, struct shim_file *sf, struct shim_fobj *obj,
 	serve_file(&c);
 }
 
-static void *conn_thread(void *arg)
+/* A connection's whole life, from its first message to its end. */
+static void conn_serve(struct sock_conn *c)
 {
-	struct sock_conn *c = arg;
 	struct sock_server *ss = c->ss;
 	struct vgpu_sock_msg m;
-	sigset_t all;
 	int got;
 
-	/* Signals are the main thread's business (it stops the server). */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	if (!sock_recv_hdr(c->fd, &m, &got)) {
 		int first = m.len ? -EPROTO : serve_first(c, &m, got);
 
@@ -680,6 +676,16 @@ static void *conn_thread(void *arg)
 	free(c);
 	pthread_cond_broadcast(&ss->gone);
 	pthread_mutex_unlock(&ss->lock);
+}
+
+static void *conn_thread(void *arg)
+{
+	sigset_t all;
+
+	/* Signals are the main thread's business (it stops the server). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	conn_serve(arg);
 	return NULL;
 }
 
@@ -705,6 +711,40 @@ static void set_perm(const struct server *srv, const char *path)
 			srv->node_mode, (unsigned)srv->node_gid, strerror(errno));
 }
 
+/* A connection on @fd, in @ss's list (its lock held); NULL, @fd closed,
+ * when out of memory or (*@stopping set) the server is stopping. */
+static struct sock_conn *conn_add_locked(struct sock_server *ss, int fd, bool *stopping)
+{
+	struct sock_conn *c = calloc(1, sizeof(*c));
+
+	*stopping = ss->stopping;
+	if (!c || *stopping) {
+		close(fd);
+		free(c);
+		return NULL;
+	}
+	c->ss = ss;
+	c->fd = fd;
+	c->uid = peer_uid(fd);
+	c->next = ss->conns;
+	if (c->next)
+		c->next->prev = c;
+	ss->conns = c;
+	return c;
+}
+
+void sock_server_serve(struct sock_server *ss, int fd)
+{
+	struct sock_conn *c;
+	bool stopping;
+
+	pthread_mutex_lock(&ss->lock);
+	c = conn_add_locked(ss, fd, &stopping);
+	pthread_mutex_unlock(&ss->lock);
+	if (c)
+		conn_serve(c);
+}
+
 static void *accept_thread(void *arg)
 {
 	struct sock_server *ss = arg;
@@ -716,6 +756,7 @@ static void *accept_thread(void *arg)
 		int fd = accept4(ss->lfd, NULL, NULL, SOCK_CLOEXEC);
 		struct sock_conn *c;
 		pthread_attr_t attr;
+		bool stopping;
 		pthread_t t;
 
 		if (fd < 0) {
@@ -726,25 +767,14 @@ static void *accept_thread(void *arg)
 				return NULL;
 			continue;
 		}
-		c = calloc(1, sizeof(*c));
+		pthread_mutex_lock(&ss->lock);
+		c = conn_add_locked(ss, fd, &stopping);
 		if (!c) {
-			close(fd);
+			pthread_mutex_unlock(&ss->lock);
+			if (stopping)
+				return NULL;
 			continue;
 		}
-		c->ss = ss;
-		c->fd = fd;
-		c->uid = peer_uid(fd);
-		pthread_mutex_lock(&ss->lock);
-		if (ss->stopping) {
-			pthread_mutex_unlock(&ss->lock);
-			close(fd);
-			free(c);
-			return NULL;
-		}
-		c->next = ss->conns;
-		if (c->next)
-			c->next->prev = c;
-		ss->conns = c;
 		pthread_attr_init(&attr);
 		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 		if (pthread_create(&t, &attr, conn_thread, c)) {

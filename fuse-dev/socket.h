@@ -24,6 +24,11 @@ struct sock_server *sock_server_start(struct server *srv, const char *path,
  * connection is hung up (socket.c, call_client()). */
 #define SOCK_CALL_MS_DEFAULT 2000u
 void sock_server_set_call_ms(struct sock_server *ss, unsigned ms);
+/* Serves connected stream socket @fd (closed at the end) as a connection
+ * accepted on @ss's socket, in the calling thread, until the peer hangs
+ * up: for a caller that makes its connections itself (socketpair()) and
+ * runs them on threads it keeps, as the socket fuzz target does. */
+void sock_server_serve(struct sock_server *ss, int fd);
 /* Closes every connection (releasing its file), then the socket and the
  * tree. Call before server_fini(). */
 void sock_server_stop(struct sock_server *ss);

@@ -97,9 +97,9 @@ static uint32_t delta(uint32_t a, uint32_t b)
  * summing to one only nearly; GLSL's tests compare such varyings with
  * their constant).
  */
-static int interpolate(struct bi_tctx *x, unsigned lane, unsigned index, uint32_t *out)
+static int interpolate_at(struct bi_tctx *x, unsigned index, const uint32_t *b,
+			  uint32_t *out)
 {
-	const struct bi_frag_lane *fl = &x->env->frag->lane[lane];
 	uint32_t v[3][4];
 
 	for (unsigned k = 0; k < 3; k++) {
@@ -109,11 +109,17 @@ static int interpolate(struct bi_tctx *x, unsigned lane, unsigned index, uint32_
 			return err;
 	}
 	for (unsigned c = 0; c < 4; c++)
-		out[c] = bi_f32_fma(fl->b[1], delta(v[0][c], v[1][c]),
-				    bi_f32_fma(fl->b[2], delta(v[0][c], v[2][c]), v[0][c],
+		out[c] = bi_f32_fma(b[1], delta(v[0][c], v[1][c]),
+				    bi_f32_fma(b[2], delta(v[0][c], v[2][c]), v[0][c],
 					       BI_RM_RTE, false),
 				    BI_RM_RTE, false);
 	return 0;
+}
+
+/* The same at @lane's pixel centre, or the sample it shades. */
+static int interpolate(struct bi_tctx *x, unsigned lane, unsigned index, uint32_t *out)
+{
+	return interpolate_at(x, index, x->env->frag->lane[lane].b, out);
 }
 
 static int ld_var(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
@@ -124,11 +130,15 @@ static int ld_var(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	unsigned n = bi_vecsize_of(ins), nw;
 	unsigned index = imm ? bi_imm_named(ins, "index")
 			     : bi_src(x, ins, flat ? 0 : 1, lane, false);
+	unsigned at = bi_mod(ins, BI_MOD_SAMPLE, BI_O_CENTER);
 	uint32_t out[4], regs[4];
 	int err;
 
-	if (bi_mod(ins, BI_MOD_SAMPLE, BI_O_CENTER) == BI_O_EXPLICIT)
+	if (at == BI_O_EXPLICIT)
 		return unsupported("LD_VAR at an explicit offset");
+	/* at a sample: the sample shaded, when each is */
+	if (at == BI_O_SAMPLE && f->samples > 1 && !f->per_sample)
+		return unsupported("LD_VAR at a sample without per-sample shading");
 	if (bi_mod(ins, BI_MOD_UPDATE, BI_O_STORE) == BI_O_RETRIEVE)
 		return unsupported("LD_VAR retrieving a stored value");
 	if (flat) {
@@ -140,7 +150,8 @@ static int ld_var(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	}
 	if (rf != BI_RF_F16 && rf != BI_RF_F32 && rf != BI_RF_AUTO)
 		return unsupported("LD_VAR to an integer register format");
-	err = interpolate(x, lane, index, out);
+	err = interpolate_at(x, index, at == BI_O_CENTROID ? f->lane[lane].bc : f->lane[lane].b,
+			     out);
 	if (err)
 		return err;
 	nw = pack(rf, n, out, regs);
@@ -336,7 +347,7 @@ int bi_frag_blend(struct bi_frag *f, unsigned lane, unsigned rt, unsigned mode,
 	if (rt >= f->nrt || f->rt[rt].raw || f->rt[rt].ibytes != 4)
 		return unsupported("blending into this render target format");
 	bi_pixfmt_decode(fmt, false, &pf);
-	px = f->tile->px[rt][fl->y * BI_TILE + fl->x];
+	px = bi_frag_px(f, rt, fl);
 	for (unsigned i = 0; i < 4; i++)
 		s[i] = rf == BI_RF_F16 ?
 		       bi_fp_convert(&bi_f32, &bi_f16, (c[i / 2] >> (16 * (i & 1))) & 0xffff,
@@ -376,8 +387,7 @@ static int blend_raw(struct bi_tctx *x, unsigned lane, unsigned rt, unsigned mod
 	if (!bi_pixfmt_decode(cvt & 0x3fffff, x->env->arch >= BI_ARCH_V7, &pf) ||
 	    bi_pixfmt_bytes(&pf) > f->rt[rt].ibytes)
 		return unsupported("this conversion into a raw render target");
-	bi_pixfmt_store(&pf, c, (enum bi_regfmt)((cvt >> 24) & 7), 4,
-			f->tile->px[rt][fl->y * BI_TILE + fl->x]);
+	bi_pixfmt_store(&pf, c, (enum bi_regfmt)((cvt >> 24) & 7), 4, bi_frag_px(f, rt, fl));
 	f->tile->dirty[rt][fl->y] |= (uint16_t)(1u << fl->x);
 	return 0;
 }
@@ -396,6 +406,7 @@ static int blend(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	uint32_t lo = bi_src(x, ins, 1, lane, false), hi = bi_src(x, ins, 2, lane, false);
 	enum bi_regfmt rf = (enum bi_regfmt)((hi >> 24) & 7);
 	uint32_t c[4];
+	int err = 0;
 
 	if ((lo & 3) == MODE_SHADER) {
 		if (bi_sr_index(x, 0) != 0)
@@ -405,17 +416,26 @@ static int blend(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		*out = lo & ~7u;
 		return 0;
 	}
-	if ((lo & 3) == MODE_OFF || !(cov & 1) || !f->lane[lane].covered)
+	/* the samples covered, each blended on its own */
+	cov &= f->lane[lane].mask;
+	if ((lo & 3) == MODE_OFF || !cov)
 		return 0;
 	if (rf != BI_RF_F32 && rf != BI_RF_F16 && rf != BI_RF_S32 && rf != BI_RF_U32)
 		return unsupported("blending this register format");
 	for (unsigned i = 0; i < bi_reg_words(rf, 4); i++)
 		c[i] = bi_sr_read(x, lane, i);
-	if (((lo >> 16) & 0xf) < f->nrt && f->rt[(lo >> 16) & 0xf].raw)
-		return blend_raw(x, lane, (lo >> 16) & 0xf, lo & 3, hi, c);
-	if (rf != BI_RF_F32 && rf != BI_RF_F16)
-		return unsupported("blending an integer colour");
-	return bi_frag_blend(f, lane, (lo >> 16) & 0xf, lo & 3, rf, c);
+	for (unsigned s = 0; s < f->tile->samples && !err; s++) {
+		if (!(cov >> s & 1))
+			continue;
+		f->lane[lane].sample = (uint8_t)s;
+		if (((lo >> 16) & 0xf) < f->nrt && f->rt[(lo >> 16) & 0xf].raw)
+			err = blend_raw(x, lane, (lo >> 16) & 0xf, lo & 3, hi, c);
+		else if (rf != BI_RF_F32 && rf != BI_RF_F16)
+			return unsupported("blending an integer colour");
+		else
+			err = bi_frag_blend(f, lane, (lo >> 16) & 0xf, lo & 3, rf, c);
+	}
+	return err;
 }
 
 /*
@@ -433,13 +453,14 @@ static int ld_tile(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	struct bi_pixfmt pf;
 	uint32_t regs[4];
 
-	if ((idx >> 24) != 0xff || (idx & 0xff))
+	if ((idx >> 24) != 0xff || (idx & 0xff) >= f->tile->samples)
 		return unsupported("LD_TILE of another pixel or sample");
 	if (rt >= f->nrt || f->rt[rt].raw || f->rt[rt].ibytes != 4 ||
 	    (rf != BI_RF_F32 && rf != BI_RF_F16))
 		return unsupported("LD_TILE of this render target format");
 	bi_pixfmt_decode(RGBA8_UNORM, false, &pf);
-	bi_pixfmt_load(&pf, f->tile->px[rt][fl->y * BI_TILE + fl->x], rf, n, regs);
+	bi_pixfmt_load(&pf, bi_tile_px(f->tile, rt, fl->y * BI_TILE + fl->x, idx & 0xff), rf, n,
+		       regs);
 	for (unsigned i = 0; i < bi_reg_words(rf, n); i++)
 		*bi_staging(x, lane, i) = regs[i];
 	return 0;
@@ -457,11 +478,12 @@ static int zs_emit(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 
 	if (s && f->zs_on && !f->zs_late)
 		return unsupported("stencil written by a shader tested early");
-	if (!fl->zs_done && z)
-		fl->z = bi_zs_quantize(f->zs, bi_src(x, ins, 0, lane, false));
+	/* the shader's depth is every sample's */
+	for (unsigned i = 0; i < f->samples && !fl->zs_done && z; i++)
+		fl->z[i] = bi_zs_quantize(f->zs, bi_src(x, ins, 0, lane, false));
 	if (!fl->zs_done && s)
 		fl->sref = (int16_t)(bi_src(x, ins, 1, lane, false) & 0xff);
-	*out = bi_frag_zs_late(f, lane) ? bi_src(x, ins, 2, lane, false) : 0;
+	*out = bi_frag_zs_late(f, lane) ? bi_src(x, ins, 2, lane, false) & fl->mask : 0;
 	*bi_staging(x, lane, 0) = *out;
 	return 0;
 }
@@ -501,8 +523,10 @@ int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	case BI_OP_ATEST:
 		/* a late depth/stencil test decides the coverage here, or at
 		 * ZS_EMIT with the shader's depth */
-		*out = x->env->frag->z_shader || bi_frag_zs_late(x->env->frag, lane)
-			       ? bi_src(x, ins, 0, lane, false) : 0;
+		*out = x->env->frag->z_shader ? bi_src(x, ins, 0, lane, false)
+		       : bi_frag_zs_late(x->env->frag, lane)
+			       ? bi_src(x, ins, 0, lane, false) & x->env->frag->lane[lane].mask
+			       : 0;
 		*bi_staging(x, lane, 0) = *out;
 		return 0;
 	case BI_OP_VAR_TEX_F16:

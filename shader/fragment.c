@@ -12,6 +12,10 @@
  * Primitives come from the tiler's polygon list (tiler.h), found through
  * the parameters' tiler context, and are drawn per tile (raster.h).
  *
+ * A multisampled frame (2 or 4 samples a pixel) has its sample positions
+ * in a table the parameters point at: an x and a y a sample, 16 bits
+ * each, in 1/256 pixel from the pixel's top-left corner.
+ *
  * CRC (transaction elimination) is not modelled: every tile is written
  * back, which is what a CRC mismatch would do, so the picture is right
  * whatever the CRC buffer holds; the CRC buffer is left alone.
@@ -35,6 +39,7 @@ struct frame {
 	struct bi_plist plist; /* what the tiler drew */
 	struct bi_zs zs;
 	struct bi_frame_shaders fs;
+	struct bi_samples samples;
 };
 
 #define TIE_BREAK_MINUS_180_IN_0_OUT 2
@@ -50,14 +55,32 @@ static uint32_t unsupported(struct vgpu_job *job, const char *what)
  * modelled, else NULL. */
 static const char *check_params(const uint32_t *fb)
 {
-	if (fb[BI_FB_SAMPLES] != 1)
-		return "multisampling";
+	if (fb[BI_FB_SAMPLES] > BI_MAX_SAMPLES)
+		return "8x and 16x multisampling";
+	if (fb[BI_FB_SAMPLES] > 1 && !(fb[BI_FB_SAMPLE_LOCS_LO] | fb[BI_FB_SAMPLE_LOCS_HI]))
+		return "multisampling without sample locations";
 	/* which pixel centres on an edge are in: raster.c's top-left rule
 	 * (rows going down) is Mesa's "-180 in, 0 out"; the others' angle
 	 * conventions are unknown */
 	if (fb[BI_FB_TIE_BREAK] != TIE_BREAK_MINUS_180_IN_0_OUT)
 		return "this tie-break rule";
 	return NULL;
+}
+
+/* The sample positions of parameters @fb into @s (s->n of them); 0, or
+ * -1 after an MMU fault. */
+static int read_samples(struct vgpu_as *as, const uint32_t *fb, struct bi_samples *s)
+{
+	uint16_t xy[2 * BI_MAX_SAMPLES];
+
+	if (vgpu_as_read(as, fb[BI_FB_SAMPLE_LOCS_LO] | (uint64_t)fb[BI_FB_SAMPLE_LOCS_HI] << 32,
+			 xy, 4 * s->n))
+		return -1;
+	for (unsigned i = 0; i < s->n; i++) {
+		s->x[i] = xy[2 * i];
+		s->y[i] = xy[2 * i + 1];
+	}
+	return 0;
 }
 
 /* Reads and checks the descriptors; MALI_EXC_DONE or the fault. */
@@ -82,6 +105,9 @@ static uint32_t read_frame(const struct bi_gfx *g, struct vgpu_job *job,
 	why = check_params(f->fb);
 	if (why || bi_frame_shaders_decode(f->fb, &f->fs, &why))
 		return unsupported(job, why);
+	f->samples.n = f->fb[BI_FB_SAMPLES];
+	if (f->samples.n > 1 && read_samples(as, f->fb, &f->samples))
+		return MALI_EXC_JOB_READ_FAULT;
 	f->nrt = f->fb[BI_FB_RT_COUNT];
 	if (f->nrt > BI_MAX_RT)
 		return MALI_EXC_JOB_CONFIG_FAULT;
@@ -94,7 +120,7 @@ static uint32_t read_frame(const struct bi_gfx *g, struct vgpu_job *job,
 	for (unsigned i = 0; i < f->nrt; i++) {
 		if (vgpu_as_read(as, rts + (uint64_t)i * BI_RT_BYTES, w, sizeof(w)))
 			return MALI_EXC_JOB_READ_FAULT;
-		if (bi_rt_decode(g->arch, w, &f->rt[i], &why))
+		if (bi_rt_decode(g->arch, w, f->samples.n, &f->rt[i], &why))
 			return unsupported(job, why);
 	}
 	/* Tiles outside the framebuffer are a range fault. */
@@ -153,7 +179,8 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 		goto out;
 	exc = read_frame(g, job, f);
 	if (exc == MALI_EXC_DONE && (f->plist.count || f->fs.any)) {
-		r = bi_raster_new(g, job, &f->plist, f->rt, f->nrt, &f->zs, &f->clip);
+		r = bi_raster_new(g, job, &f->plist, f->rt, f->nrt, &f->zs, &f->samples,
+				  &f->clip);
 		if (!r)
 			exc = MALI_EXC_JOB_CONFIG_FAULT;
 	}
@@ -166,7 +193,8 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 			break;
 		}
 		for (unsigned tx = f->fj[BI_FJ_MIN_X]; tx <= f->fj[BI_FJ_MAX_X]; tx++) {
-			bi_tile_begin(t, f->rt, f->nrt, tx * BI_TILE, ty * BI_TILE);
+			bi_tile_begin(t, f->rt, f->nrt, f->samples.n, tx * BI_TILE,
+				      ty * BI_TILE);
 			if (bi_zs_begin(as, &f->zs, t))
 				exc = MALI_EXC_JOB_READ_FAULT;
 			else

@@ -57,6 +57,8 @@ static const struct bi_field fb_fields[BI_FB_COUNT] = {
 	[BI_FB_Z_CLEAR] = F(13, 0, 32),
 	[BI_FB_TILER_LO] = F(14, 0, 32),
 	[BI_FB_TILER_HI] = F(15, 0, 32),
+	[BI_FB_SAMPLE_LOCS_LO] = F(4, 0, 32),
+	[BI_FB_SAMPLE_LOCS_HI] = F(5, 0, 32),
 };
 
 /* An AFBC target overlays words 4-9: its header array, the header row
@@ -119,7 +121,9 @@ const struct bi_field bi_fj_fields[BI_FJ_COUNT] = {
 	[BI_S_FORMAT] = F(3, 16, 4),               \
 	[BI_S_BASE_LO] = F(8, 0, 32),              \
 	[BI_S_BASE_HI] = F(9, 0, 32),              \
-	[BI_S_ROW_STRIDE] = F(10, 0, 32)
+	[BI_S_ROW_STRIDE] = F(10, 0, 32),         \
+	[BI_ZS_SURFACE_STRIDE] = F(7, 0, 32),      \
+	[BI_S_SURFACE_STRIDE] = F(11, 0, 32)
 
 static const struct bi_field zs_fields_v6[BI_ZS_COUNT] = {
 	ZS_COMMON,

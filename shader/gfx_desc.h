@@ -42,6 +42,7 @@ enum bi_fb_field {
 	BI_FB_Z_FORMAT, BI_FB_Z_WRITE, BI_FB_Z_PRELOAD,
 	BI_FB_HAS_EXT, BI_FB_CRC_READ, BI_FB_CRC_WRITE,
 	BI_FB_Z_CLEAR, BI_FB_TILER_LO, BI_FB_TILER_HI,
+	BI_FB_SAMPLE_LOCS_LO, BI_FB_SAMPLE_LOCS_HI, /* sample positions (msaa) */
 	BI_FB_COUNT
 };
 #define BI_FB_PARAMS_BYTES 128
@@ -72,7 +73,7 @@ enum bi_fj_field {
 enum bi_zs_field {
 	BI_ZS_FORMAT, BI_ZS_BLOCK, BI_ZS_MSAA, BI_ZS_BASE_LO, BI_ZS_BASE_HI,
 	BI_ZS_ROW_STRIDE, BI_S_FORMAT, BI_S_BLOCK, BI_S_MSAA, BI_S_BASE_LO,
-	BI_S_BASE_HI, BI_S_ROW_STRIDE,
+	BI_S_BASE_HI, BI_S_ROW_STRIDE, BI_ZS_SURFACE_STRIDE, BI_S_SURFACE_STRIDE,
 	BI_ZS_COUNT
 };
 const struct bi_field *bi_zs_fields(enum bi_arch arch);

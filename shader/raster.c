@@ -10,8 +10,13 @@
  *
  * Fragment shader preloads: r57 primitive index, r58 primitive flags
  * (0 front-facing, 1 back-facing), r59 pixel x | y << 16, r60 the
- * coverage mask, r61 the sample mask (sample 0); on v7 the renderer
- * state's message preloads fill r0-r3 and r4-r7 with varyings.
+ * coverage mask (a bit per sample), r61 the sample mask [15:0] and the
+ * sample shaded [23:16]; on v7 the renderer state's message preloads
+ * fill r0-r3 and r4-r7 with varyings.
+ *
+ * Multisampled, the same edge functions are taken at each sample's
+ * position (24.8 too, so exact); a draw with multisampling off takes the
+ * centre's coverage for every sample.
  */
 #include "shader/compute.h"
 #include "shader/depth_bias.h"
@@ -22,6 +27,10 @@
 
 #define PIXEL_FORCE_LATE 3
 #define DEPTH_FROM_SHADER 3
+/* renderer state word 8: multisampling on, each sample shaded */
+#define MS_ENABLE (1u << 16)
+#define MS_PER_SAMPLE (1u << 18)
+#define CENTRE 128 /* a pixel's centre, 1/256 pixel from its corner */
 /* the draw's occlusion query mode (word 0 [4:3]) */
 enum { OCCL_OFF, OCCL_PREDICATE, OCCL_RESERVED, OCCL_COUNTER };
 
@@ -42,6 +51,7 @@ struct bi_raster {
 	unsigned occl_mode;     /* OCCL_* */
 	uint64_t occl;          /* where the query's result is */
 	struct bi_frag f;
+	int pass;               /* per-sample shading: the sample, else -1 */
 	struct bi_warp w;
 	uint64_t tuples, fragments, quads;
 	struct bi_gfx_draw_frags *by_draw; /* fragments by dcd */
@@ -51,12 +61,18 @@ struct bi_raster {
 struct bi_raster *bi_raster_new(const struct bi_gfx *g, struct vgpu_job *job,
 				const struct bi_plist *l, const struct bi_rt *rts,
 				unsigned nrt, const struct bi_zs *zs,
-				const struct bi_clip *clip)
+				const struct bi_samples *s, const struct bi_clip *clip)
 {
 	struct bi_raster *r = os_zalloc(sizeof(*r));
 
 	if (!r)
 		return NULL;
+	r->f.samples = s->n;
+	for (unsigned i = 0; i < s->n; i++) {
+		r->f.sx[i] = s->n == 1 ? CENTRE : s->x[i];
+		r->f.sy[i] = s->n == 1 ? CENTRE : s->y[i];
+	}
+	r->pass = -1;
 	r->g = g;
 	r->job = job;
 	r->as = vgpu_job_as(job);
@@ -108,6 +124,16 @@ unsigned bi_raster_draw_frags(const struct bi_raster *r, const struct bi_gfx_dra
 	return r ? r->nby_draw : 0;
 }
 
+/* Whether a render target of the draw blends with a shader (enabled,
+ * internal mode 0): it would run once a sample, LD_TILE naming it. */
+static bool blend_shader(const struct bi_frag *f)
+{
+	for (unsigned i = 0; i < f->nrt; i++)
+		if ((f->blend[i][0] >> 9 & 1) && !(f->blend[i][2] & 3))
+			return true;
+	return false;
+}
+
 /* The draw of a primitive: its state, checked, and its environment. */
 static uint32_t use_draw(struct bi_raster *r, uint64_t dcd, const char **why)
 {
@@ -147,6 +173,14 @@ static uint32_t use_draw(struct bi_raster *r, uint64_t dcd, const char **why)
 	r->scissor[3] = vp[7] >> 16;
 	r->minz = vp[4];
 	r->maxz = vp[5];
+	r->f.ms_on = r->f.samples > 1 && (d->rsd[BI_RSD_MS_MISC] & MS_ENABLE);
+	r->f.per_sample = r->f.ms_on && (d->rsd[BI_RSD_MS_MISC] & MS_PER_SAMPLE);
+	r->f.smask = r->f.samples == 1 ? 1 :
+		     (uint8_t)(d->rsd[BI_RSD_MS_MISC] & ((1u << r->f.samples) - 1));
+	if (r->f.samples > 1 && !r->f.per_sample && blend_shader(&r->f)) {
+		*why = "blend shaders on a multisampled frame";
+		return MALI_EXC_JOB_CONFIG_FAULT;
+	}
 	r->near_discard = (d->rsd[BI_RSD_MS_MISC] >> 28) & 1;
 	r->far_discard = (d->rsd[BI_RSD_MS_MISC] >> 29) & 1;
 	bi_depth_bias_decode(d->rsd, &r->bias);
@@ -176,16 +210,16 @@ static int64_t edge(const struct bi_prim *p, unsigned a, unsigned b, int64_t px,
 	return dx * (py - p->y[a]) - dy * (px - p->x[a]);
 }
 
-/* Coverage and barycentrics of pixel (@x, @y) (framebuffer coordinates). */
-/* Pixel (@x, @y) of a homogeneous primitive (see bi_hom): inside where
+/* Position (@x, @y) (24.8 framebuffer coordinates) of a homogeneous
+ * primitive (see bi_hom): inside where
  * every edge function, signed by the determinant, is >= 0; barycentrics
  * from them directly (perspective-correct), depth and 1/w over it. */
-static bool pixel_hom(const struct bi_prim *p, const struct bi_hom *h, unsigned x,
-		      unsigned y, struct bi_frag_lane *fl)
+static bool pixel_hom(const struct bi_prim *p, const struct bi_hom *h, int64_t x,
+		      int64_t y, struct bi_frag_lane *fl)
 {
-	uint32_t px = bi_fp_ldexp(&bi_f32, bi_fp_from_int(&bi_f32, 2 * x + 1, BI_RM_RTE), -1,
+	uint32_t px = bi_fp_ldexp(&bi_f32, bi_fp_from_int(&bi_f32, x, BI_RM_RTE), -8,
 				  BI_RM_RTE, false);
-	uint32_t py = bi_fp_ldexp(&bi_f32, bi_fp_from_int(&bi_f32, 2 * y + 1, BI_RM_RTE), -1,
+	uint32_t py = bi_fp_ldexp(&bi_f32, bi_fp_from_int(&bi_f32, y, BI_RM_RTE), -8,
 				  BI_RM_RTE, false);
 	uint32_t neg = h->det & 0x80000000u, c[3], s = 0, z = 0, r, adet = h->det & ~neg;
 	bool in = true;
@@ -223,17 +257,18 @@ static bool pixel_hom(const struct bi_prim *p, const struct bi_hom *h, unsigned 
 	return in;
 }
 
-static bool pixel(const struct bi_raster *ra, const struct bi_prim *p, unsigned x,
-		  unsigned y, struct bi_frag_lane *fl, bool lin)
+/* Coverage and barycentrics at (@px, @py) (24.8 framebuffer
+ * coordinates); with @lin depth and 1/w too. */
+static bool pixel(const struct bi_raster *ra, const struct bi_prim *p, int64_t px,
+		  int64_t py, struct bi_frag_lane *fl, bool lin)
 {
-	int64_t px = (int64_t)x * 256 + 128, py = (int64_t)y * 256 + 128;
 	static const uint8_t ea[3] = { 1, 2, 0 }, eb[3] = { 2, 0, 1 };
 	uint32_t w[3], ef[3], s, rcp;
 	int64_t esum = 0;
 	bool in = true;
 
 	if (p->flags & BI_PRIM_HOMOGENEOUS)
-		return pixel_hom(p, &ra->hom, x, y, fl);
+		return pixel_hom(p, &ra->hom, px, py, fl);
 	/* a point: centres inside its square, its one vertex's values */
 	if (p->flags & BI_PRIM_POINT) {
 		fl->b[0] = 0x3f800000u;
@@ -277,9 +312,9 @@ static bool pixel(const struct bi_raster *ra, const struct bi_prim *p, unsigned 
  * The viewport's depth range: a fragment beyond it is clipped (near or
  * far discard on); the depth bias added (after the clipping, which is
  * the primitive's), the depth is clamped to it, then quantised for the
- * depth/stencil tests; false if clipped.
+ * depth/stencil tests (sample @s's); false if clipped.
  */
-static bool depth_range(const struct bi_raster *r, struct bi_frag_lane *fl)
+static bool depth_range(const struct bi_raster *r, struct bi_frag_lane *fl, unsigned s)
 {
 	uint32_t z = fl->zf;
 
@@ -293,8 +328,74 @@ static bool depth_range(const struct bi_raster *r, struct bi_frag_lane *fl)
 	else if (bi_fp_cmp(&bi_f32, z, r->maxz) > 0)
 		z = r->maxz;
 	if (r->f.zs_on)
-		fl->z = bi_zs_quantize(r->f.zs, z);
+		fl->z[s] = bi_zs_quantize(r->f.zs, z);
 	return true;
+}
+
+/* Sample @s of pixel (@x, @y), or its centre for AT_CENTRE: whether
+ * inside (and, with @lin, inside the depth range), its values in @fl
+ * (its depth in fl->z[@s], the centre's in fl->z[0]). */
+#define AT_CENTRE BI_MAX_SAMPLES
+static bool at_sample(const struct bi_raster *r, unsigned x, unsigned y, unsigned s,
+		      struct bi_frag_lane *fl, bool lin)
+{
+	unsigned dx = s == AT_CENTRE ? CENTRE : r->f.sx[s];
+	unsigned dy = s == AT_CENTRE ? CENTRE : r->f.sy[s];
+
+	return pixel(r, &r->f.prim, (int64_t)x * 256 + dx, (int64_t)y * 256 + dy, fl, lin) &&
+	       (!lin || depth_range(r, fl, s == AT_CENTRE ? 0 : s));
+}
+
+/*
+ * The samples of pixel (@x, @y) the primitive covers (inside its depth
+ * range) and the draw's sample mask lets through, with the lane's
+ * barycentrics (at the centre, or at the sample shaded), centroid
+ * barycentrics and depths in @fl.
+ */
+static unsigned cover(const struct bi_raster *r, unsigned x, unsigned y,
+		      struct bi_frag_lane *fl)
+{
+	const struct bi_frag *f = &r->f;
+	unsigned all = (1u << f->samples) - 1, mask = 0;
+	struct bi_frag_lane t;
+
+	if (r->pass >= 0 || f->samples == 1 || !f->ms_on) {
+		unsigned s = r->pass >= 0 ? (unsigned)r->pass : AT_CENTRE;
+
+		if (at_sample(r, x, y, s, fl, true))
+			mask = r->pass >= 0 ? 1u << s : all;
+		for (unsigned k = 0; k < f->samples && r->pass < 0; k++)
+			fl->z[k] = fl->z[0];
+		os_memcpy(fl->bc, fl->b, sizeof(fl->bc));
+		return mask & f->smask;
+	}
+	for (unsigned s = 0; s < f->samples; s++) {
+		if (!at_sample(r, x, y, s, &t, true))
+			continue;
+		if (!mask)
+			os_memcpy(fl->bc, t.b, sizeof(fl->bc));
+		mask |= 1u << s;
+		fl->z[s] = t.z[s];
+	}
+	/* the centroid: the centre if inside, else the first sample in */
+	if (pixel(r, &f->prim, (int64_t)x * 256 + CENTRE, (int64_t)y * 256 + CENTRE, fl,
+		  true) || !mask)
+		os_memcpy(fl->bc, fl->b, sizeof(fl->bc));
+	return mask & f->smask;
+}
+
+/* The depth/stencil tests of @fl's samples (under @d): those passing. */
+static unsigned zs_samples(struct bi_frag *f, const struct bi_zs_draw *d,
+			   const struct bi_frag_lane *fl)
+{
+	unsigned p = (fl->y * BI_TILE + fl->x) * f->samples, pass = 0;
+
+	for (unsigned s = 0; s < f->samples; s++)
+		if ((fl->mask >> s & 1) &&
+		    bi_zs_fragment(f->zs, d, f->tile, p + s, fl->z[s],
+				   f->prim.flags & BI_PRIM_BACK))
+			pass |= 1u << s;
+	return pass;
 }
 
 /* @p with its vertices counter-clockwise (window coordinates, y up). */
@@ -319,7 +420,7 @@ static void orient(struct bi_prim *p)
 
 /*
  * The draw's occlusion query, of the @n lanes just shaded: the samples
- * (pixels: one a pixel) that passed depth and stencil and were not
+ * that passed depth and stencil and were not
  * discarded are added to the 64-bit counter at its address, the first
  * shader core's (Mesa sums one a core), or as a predicate set it to 1.
  */
@@ -329,7 +430,8 @@ static int occlusion(struct bi_raster *r, unsigned n, uint32_t discarded)
 	uint64_t v;
 
 	for (unsigned l = 0; l < n; l++)
-		passed += r->f.lane[l].covered && !(discarded >> l & 1);
+		if (!(discarded >> l & 1))
+			passed += os_popcount32(r->f.lane[l].mask);
 	if (!passed || r->occl_mode == OCCL_OFF)
 		return 0;
 	if (vgpu_as_read(r->as, r->occl, &v, sizeof(v)))
@@ -350,22 +452,22 @@ static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
 	for (unsigned l = 0; l < 4 * nq; l++) {
 		struct bi_frag_lane *fl = &r->f.lane[l];
 		unsigned x = qx[l / 4] + (l & 1), y = qy[l / 4] + ((l >> 1) & 1);
-		bool in = pixel(r, &r->f.prim, x, y, fl, true) &&
-			  x >= r->clip.x0 && x < r->clip.x1 && y >= r->clip.y0 &&
+		bool in = x >= r->clip.x0 && x < r->clip.x1 && y >= r->clip.y0 &&
 			  y < r->clip.y1 && x >= r->scissor[0] && x <= r->scissor[2] &&
-			  y >= r->scissor[1] && y <= r->scissor[3] && depth_range(r, fl);
+			  y >= r->scissor[1] && y <= r->scissor[3];
 
+		fl->mask = (uint8_t)cover(r, x, y, fl);
+		fl->mask = in ? fl->mask : 0;
+		fl->sample = (uint8_t)(r->pass >= 0 ? r->pass : 0);
 		fl->x = (uint16_t)(x - t->x0);
 		fl->y = (uint16_t)(y - t->y0);
-		fl->zs_done = !r->f.zs_on || !in;
+		fl->zs_done = !r->f.zs_on || !fl->mask;
 		fl->sref = -1;
 		if (!fl->zs_done && (!r->f.zs_late || !r->d.shader)) {
-			in = bi_zs_fragment(r->f.zs, &r->f.zsd, r->f.tile,
-					    fl->y * BI_TILE + fl->x, fl->z,
-					    r->f.prim.flags & BI_PRIM_BACK);
+			fl->mask = (uint8_t)zs_samples(&r->f, &r->f.zsd, fl);
 			fl->zs_done = true;
 		}
-		fl->covered = in;
+		in = fl->covered = fl->mask != 0;
 		r->fragments += in;
 		if (r->cur < r->nby_draw)
 			r->by_draw[r->cur].fragments += in;
@@ -374,8 +476,8 @@ static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
 		w->r[l][57] = index;
 		w->r[l][58] = r->f.prim.flags & BI_PRIM_BACK;
 		w->r[l][59] = x | y << 16;
-		w->r[l][60] = in;
-		w->r[l][61] = in;
+		w->r[l][60] = fl->mask;
+		w->r[l][61] = fl->mask | (uint32_t)fl->sample << 16;
 	}
 	/* without a shader (depth/stencil only) the tests were all */
 	if (!r->d.shader)
@@ -407,21 +509,23 @@ bool bi_frag_zs_late(struct bi_frag *f, unsigned lane)
 		d.ref[0] = d.ref[1] = (uint8_t)fl->sref;
 	if (!fl->zs_done) {
 		fl->zs_done = true;
-		fl->covered = bi_zs_fragment(f->zs, &d, f->tile,
-					     fl->y * BI_TILE + fl->x, fl->z,
-					     f->prim.flags & BI_PRIM_BACK);
+		fl->mask = (uint8_t)zs_samples(f, &d, fl);
+		fl->covered = fl->mask != 0;
 	}
 	return fl->covered;
 }
 
-/* Whether quad (@x, @y) has a covered pixel. */
+/* Whether quad (@x, @y) has a covered sample (of the pass's sample). */
 static bool quad_hit(struct bi_raster *r, unsigned x, unsigned y)
 {
+	unsigned s0 = r->pass >= 0 ? (unsigned)r->pass : r->f.ms_on ? 0 : AT_CENTRE;
+	unsigned s1 = r->pass >= 0 || !r->f.ms_on ? s0 + 1 : r->f.samples;
 	struct bi_frag_lane fl;
 
 	for (unsigned i = 0; i < 4; i++)
-		if (pixel(r, &r->f.prim, x + (i & 1), y + (i >> 1), &fl, false))
-			return true;
+		for (unsigned s = s0; s < s1; s++)
+			if (at_sample(r, x + (i & 1), y + (i >> 1), s, &fl, false))
+				return true;
 	return false;
 }
 
@@ -476,20 +580,26 @@ static uint32_t draw_it(struct bi_raster *r, uint32_t i, struct bi_tile *t,
 		return exc;
 	r->zbias = bi_depth_bias_prim(&r->bias, p, &r->hom, r->f.zs->zfmt);
 	r->f.tile = t;
-	for (unsigned y = y0 & ~1u; y <= y1 && !err; y += 2) {
-		for (unsigned x = x0 & ~1u; x <= x1 && !err; x += 2) {
-			if (!quad_hit(r, x, y))
-				continue;
-			qx[nq] = x;
-			qy[nq++] = y;
-			if (nq == nqw) {
-				err = shade(r, i, qx, qy, nq, t);
-				nq = 0;
+	/* per-sample shading: a pass a sample */
+	for (unsigned s = 0; s < (r->f.per_sample ? r->f.samples : 1) && !err; s++) {
+		r->pass = r->f.per_sample ? (int)s : -1;
+		for (unsigned y = y0 & ~1u; y <= y1 && !err; y += 2) {
+			for (unsigned x = x0 & ~1u; x <= x1 && !err; x += 2) {
+				if (!quad_hit(r, x, y))
+					continue;
+				qx[nq] = x;
+				qy[nq++] = y;
+				if (nq == nqw) {
+					err = shade(r, i, qx, qy, nq, t);
+					nq = 0;
+				}
 			}
 		}
+		if (nq && !err)
+			err = shade(r, i, qx, qy, nq, t);
+		nq = 0;
 	}
-	if (nq && !err)
-		err = shade(r, i, qx, qy, nq, t);
+	r->pass = -1;
 	return err ? bi_exception_of(err) : MALI_EXC_DONE;
 }
 

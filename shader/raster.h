@@ -14,6 +14,14 @@
  * ZS_EMIT with the depth the shader writes. A draw without a shader
  * (address 0) only tests and updates them.
  *
+ * Multisampling: coverage, depth and stencil are per sample, at the
+ * positions the framebuffer's sample locations give, and masked by the
+ * draw's sample mask; the shader runs once a pixel (varyings at its
+ * centre, centroid ones inside the primitive) with the covered samples
+ * as its coverage, or once a sample when the renderer state says
+ * per-sample (varyings at the sample), and BLEND writes each sample of
+ * its coverage.
+ *
  * Not modelled, failing the job naming it: stencil written by a shader
  * whose test is early, alpha-to-coverage, blend shaders, blend constants, render
  * targets of integer (raw) internal formats.
@@ -30,11 +38,15 @@
 
 struct bi_frag_lane {
 	uint32_t b[3];   /* f32 perspective-correct barycentrics */
-	uint32_t z;      /* depth, quantised (with depth/stencil on) */
+	uint32_t bc[3];  /* the same at the centroid (multisampled) */
+	uint32_t z[BI_MAX_SAMPLES]; /* depth per sample, quantised (with
+				     * depth/stencil on) */
 	int16_t sref;    /* the shader's stencil reference, or -1 */
 	uint32_t zf, wf; /* f32 window z and 1/w, interpolated linearly */
 	uint16_t x, y;   /* the pixel in the tile */
-	bool covered;
+	uint8_t mask;    /* its samples covered and not failed */
+	uint8_t sample;  /* the sample shaded (per-sample) or being blended */
+	bool covered;    /* mask is not 0 */
 	bool zs_done;    /* depth/stencil tested */
 };
 
@@ -51,11 +63,26 @@ struct bi_frag {
 	bool zs_late;                 /* after the shader (at ATEST) */
 	bool z_shader;                /* depth from the shader: at ZS_EMIT */
 	bool coord_max_y;             /* point coordinates: t = 0 at the top */
+	unsigned samples;             /* the frame's, per pixel */
+	uint16_t sx[BI_MAX_SAMPLES], sy[BI_MAX_SAMPLES]; /* their positions,
+							  * 1/256 pixel */
+	bool ms_on;                   /* the draw's multisampling is on */
+	bool per_sample;              /* the draw shades each sample */
+	uint8_t smask;                /* the draw's sample mask */
 	struct bi_frag_lane lane[BI_LANES];
 };
 
-/* Lane @lane's depth/stencil test, late (ATEST): whether it passes. */
+/* Lane @lane's depth/stencil test, late (ATEST): whether a sample passes
+ * (the lane's mask says which). */
 bool bi_frag_zs_late(struct bi_frag *f, unsigned lane);
+
+/* The tile buffer entry of render target @rt that @fl's pixel and sample
+ * (fl->sample) have. */
+static inline uint8_t *bi_frag_px(const struct bi_frag *f, unsigned rt,
+				  const struct bi_frag_lane *fl)
+{
+	return bi_tile_px(f->tile, rt, fl->y * BI_TILE + fl->x, fl->sample);
+}
 
 /* Blends colour @c (@rf: BI_RF_F32 or BI_RF_F16, four components) into
  * render target @rt at lane @lane's pixel, as internal blend descriptor
@@ -71,12 +98,19 @@ int bi_frag_preload(const struct bi_env *env, struct bi_warp *w, unsigned lane,
 
 struct bi_raster;
 
+/* The samples of a frame: how many a pixel, and where (1/256 pixel from
+ * its top-left corner). */
+struct bi_samples {
+	unsigned n;
+	uint16_t x[BI_MAX_SAMPLES], y[BI_MAX_SAMPLES];
+};
+
 /* The rasteriser of a fragment job drawing polygon list @l into @nrt
- * render targets, within @clip; NULL if out of memory. */
+ * render targets of samples @s, within @clip; NULL if out of memory. */
 struct bi_raster *bi_raster_new(const struct bi_gfx *g, struct vgpu_job *job,
 				const struct bi_plist *l, const struct bi_rt *rts,
 				unsigned nrt, const struct bi_zs *zs,
-				const struct bi_clip *clip);
+				const struct bi_samples *s, const struct bi_clip *clip);
 void bi_raster_free(struct bi_raster *r);
 
 /* Draws the list's primitives into tile @t: MALI_EXC_DONE or the

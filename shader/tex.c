@@ -396,11 +396,13 @@ int bi_texture_read(struct bi_tctx *x, unsigned index, struct bi_texture *t)
 	t->order = (t->w[2] >> 12) & 0xf;
 	t->levels = ((t->w[2] >> 16) & 0x1f) + 1;
 	t->surfaces = t->w[4] | (uint64_t)t->w[5] << 32;
-	/* other texel orderings, unsupported formats, multisampled textures */
+	t->samples = t->dim == 3 ? 1 : 1u << ((t->w[3] >> 13) & 7);
+	/* other texel orderings, unsupported formats, multisampled textures
+	 * but 2D ones of one level (their samples are fetched) */
 	if ((t->order != TEX_LINEAR && t->order != TEX_TILED && t->order != TEX_AFBC) ||
 	    !texture_format(x, t->w[0] >> 10, t) ||
 	    !bi_pixfmt_swizzle(&t->pf, t->w[2] & 0xfff) ||
-	    (t->dim != 3 && ((t->w[3] >> 13) & 7)))
+	    (t->samples > 1 && (t->dim != 2 || t->levels != 1 || t->order == TEX_AFBC)))
 		return BI_FAULT_UNIMPLEMENTED;
 	return 0;
 }
@@ -457,7 +459,9 @@ static int afbc_texel(struct bi_tctx *x, const uint32_t surf[4], uint32_t w,
 /*
  * The surface of @layer and @level (single-sample textures: one each).
  * Levels are innermost; v7 counts a cube map's faces as layers (6 per
- * cube), v6 keeps the six faces together inside each level.
+ * cube), v6 keeps the six faces together inside each level. A
+ * multisampled texture (one level) has a surface a sample, the samples
+ * of a layer together: its @layer is layer * samples + sample.
  */
 static uint64_t surface_index(struct bi_tctx *x, const struct bi_texture *t,
 			      unsigned level, uint32_t layer)
@@ -471,7 +475,7 @@ int bi_texel(struct bi_tctx *x, unsigned lane, const struct bi_texture *t, unsig
 	     int32_t cx, int32_t cy, uint32_t z, uint32_t layer, enum bi_regfmt rf,
 	     uint32_t out[4])
 {
-	uint32_t surf[4], cubes = t->dim == BI_TEX_CUBE ? 6 : 1;
+	uint32_t surf[4], cubes = t->dim == BI_TEX_CUBE ? 6 : t->samples;
 	uint8_t buf[16];
 	uint64_t va;
 	int err;
@@ -730,13 +734,16 @@ static int texc(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	err = bi_texture_read(x, st.texture, &tx);
 	if (err)
 		return err;
-	if (st.offset >> 24)
-		return BI_FAULT_UNIMPLEMENTED; /* a sample of a multisampled texture */
+	/* a sample of a multisampled texture: fetched only */
+	if ((st.offset >> 24) >= tx.samples ||
+	    (tx.samples > 1 && (t.op != TEX_OP_FETCH || t.lod != FETCH_TEXEL)))
+		return BI_FAULT_UNIMPLEMENTED;
 	if (t.op == TEX_OP_FETCH && t.lod == FETCH_TEXEL)
 		err = bi_texel(x, lane, &tx, (st.lod >> 8) & 0xff,
 			       (int32_t)s0 + (int8_t)st.offset,
 			       t.dim == 1 ? 0 : (int32_t)s1 + (int8_t)(st.offset >> 8),
-			       st.z + (uint32_t)(int8_t)(st.offset >> 16), st.layer, rf, out);
+			       st.z + (uint32_t)(int8_t)(st.offset >> 16),
+			       st.layer * tx.samples + (st.offset >> 24), rf, out);
 	else
 		err = texc_tex(x, ins, lane, &t, &st, &tx, rf, out);
 	if (err)

@@ -282,8 +282,8 @@ static int sampler_read(struct bi_tctx *x, const struct bi_texture *t, unsigned 
 	uint64_t va = x->env->samplers + 32ull * sampler;
 	int err;
 
-	if (!x->env->samplers)
-		return BI_FAULT_UNIMPLEMENTED; /* no sampler table */
+	if (!x->env->samplers || t->samples > 1)
+		return BI_FAULT_UNIMPLEMENTED; /* no sampler table; filtering samples */
 	if (integer ? (in->rf != BI_RF_S32 && in->rf != BI_RF_U32) || in->shadow
 		    : in->rf > BI_RF_F32)
 		return BI_FAULT_UNIMPLEMENTED; /* 16-bit integers, mixed kinds */

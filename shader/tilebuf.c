@@ -44,11 +44,23 @@ static bool afbc_fits(const uint32_t *f, bool tiled, unsigned bytes)
 			    f[BI_RT_AFBC_STRIDE], tiled, bytes);
 }
 
-int bi_rt_decode(enum bi_arch arch, const uint32_t *w, struct bi_rt *rt,
+const char *bi_msaa_check(unsigned msaa, unsigned samples)
+{
+	if (samples > BI_MAX_SAMPLES)
+		return "8x and 16x multisampling";
+	if (msaa == BI_MSAA_MULTIPLE)
+		return "multisampled write-back to one surface (MSAA Multiple)";
+	if (samples > 1 && msaa == BI_MSAA_SINGLE)
+		return "single-sampled write-back of a multisampled frame";
+	return NULL;
+}
+
+int bi_rt_decode(enum bi_arch arch, const uint32_t *w, unsigned samples, struct bi_rt *rt,
 		 const char **why)
 {
 	uint32_t f[BI_RT_COUNT];
 	const struct internal_fmt *in, *out;
+	const char *ms;
 
 	bi_desc_unpack(bi_rt_fields(arch), BI_RT_COUNT, w, f);
 	os_memset(rt, 0, sizeof(*rt));
@@ -62,6 +74,9 @@ int bi_rt_decode(enum bi_arch arch, const uint32_t *w, struct bi_rt *rt,
 	}
 	rt->write = f[BI_RT_WRITE] && rt->block != BI_BLOCK_NO_WRITE;
 	rt->clean_write = f[BI_RT_CLEAN_WRITE];
+	rt->msaa = (uint8_t)f[BI_RT_MSAA];
+	rt->surface_stride = f[BI_RT_SURFACE_STRIDE];
+	ms = rt->write ? bi_msaa_check(rt->msaa, samples) : NULL;
 	in = &internal_fmts[f[BI_RT_INTERNAL]];
 	out = &writeback_fmts[f[BI_RT_FORMAT]];
 	*why = NULL;
@@ -69,8 +84,14 @@ int bi_rt_decode(enum bi_arch arch, const uint32_t *w, struct bi_rt *rt,
 		*why = "YUV render targets";
 	else if (!in->bytes)
 		*why = "this internal colour format";
-	else if (f[BI_RT_MSAA] || f[BI_RT_SRGB] || f[BI_RT_ENDIAN])
-		*why = "multisampled, sRGB or big-endian write-back";
+	else if (f[BI_RT_SRGB] || f[BI_RT_ENDIAN])
+		*why = "sRGB or big-endian write-back";
+	else if (ms)
+		*why = ms;
+	else if (rt->write && samples > 1 && rt->block == BI_BLOCK_AFBC)
+		*why = "multisampled AFBC write-back";
+	else if (rt->write && samples > 1 && rt->msaa == BI_MSAA_AVERAGE && in->raw)
+		*why = "averaging samples of a raw render target";
 	else if (rt->write && rt->block == BI_BLOCK_AFBC &&
 		 (f[BI_RT_AFBC_FLAGS] & ~AFBC_YTR))
 		*why = "AFBC write-back with these flags (wide or split blocks)";
@@ -128,12 +149,13 @@ uint64_t bi_rt_offset(const struct bi_rt *rt, unsigned x, unsigned y)
 }
 
 void bi_tile_begin(struct bi_tile *t, const struct bi_rt *rts, unsigned nrt,
-		   unsigned x0, unsigned y0)
+		   unsigned samples, unsigned x0, unsigned y0)
 {
 	t->x0 = x0;
 	t->y0 = y0;
+	t->samples = samples;
 	for (unsigned i = 0; i < nrt; i++) {
-		for (unsigned p = 0; p < BI_TILE * BI_TILE; p++)
+		for (unsigned p = 0; p < BI_TILE * BI_TILE * samples; p++)
 			os_memcpy(t->px[i][p], rts[i].clear, rts[i].ibytes);
 		os_memset(t->dirty[i], 0, sizeof(t->dirty[i]));
 	}
@@ -181,7 +203,7 @@ static int afbc_write(struct vgpu_as *as, struct bi_tile *t, unsigned i,
 	uint8_t hdr[BI_AFBC_HEADER];
 
 	for (unsigned p = 0; p < BI_TILE * BI_TILE; p++)
-		pack(rt, t->px[i][p], t->packed + p * n);
+		pack(rt, bi_tile_px(t, i, p, 0), t->packed + p * n);
 	bi_afbc_encode(t->packed, n, (uint32_t)(body - rt->afbc_header), hdr, t->out);
 	if (vgpu_as_write(as, body, t->out, sb_bytes))
 		return -1;
@@ -189,29 +211,40 @@ static int afbc_write(struct vgpu_as *as, struct bi_tile *t, unsigned i,
 			     sizeof(hdr));
 }
 
-int bi_tile_write(struct vgpu_as *as, struct bi_tile *t, unsigned i,
-		  const struct bi_rt *rt, const struct bi_clip *clip)
+/* Sample @s of pixel @p of render target @i as written back: with
+ * BI_MSAA_AVERAGE the mean of the pixel's samples (8-bit channels,
+ * rounded to nearest) in @avg. */
+static const uint8_t *wb_pixel(struct bi_tile *t, unsigned i, const struct bi_rt *rt,
+			       unsigned p, unsigned s, uint8_t *avg)
 {
-	uint8_t *buf = t->out;
-	unsigned masks[BI_TILE], full = 0, any = 0;
+	if (t->samples == 1 || rt->msaa != BI_MSAA_AVERAGE)
+		return bi_tile_px(t, i, p, s);
+	for (unsigned c = 0; c < rt->ibytes; c++) {
+		unsigned sum = t->samples / 2;
+
+		for (unsigned k = 0; k < t->samples; k++)
+			sum += bi_tile_px(t, i, p, k)[c];
+		avg[c] = (uint8_t)(sum / t->samples);
+	}
+	return avg;
+}
+
+/* Sample @s of the tile's pixels in @masks (rows; @full of them whole)
+ * into the surface at @base. */
+static int write_surface(struct vgpu_as *as, struct bi_tile *t, unsigned i,
+			 const struct bi_rt *rt, const unsigned *masks, unsigned full,
+			 uint64_t base, unsigned s)
+{
+	uint8_t *buf = t->out, avg[BI_PIXEL_MAX];
 	const unsigned n = rt->wbytes;
 
-	if (!rt->write)
-		return 0;
-	for (unsigned y = 0; y < BI_TILE; y++) {
-		masks[y] = row_mask(t, i, rt, clip, y);
-		full += masks[y] == 0xffff;
-		any |= masks[y];
-	}
-	if (rt->block == BI_BLOCK_AFBC)
-		return any ? afbc_write(as, t, i, rt) : 0;
 	/* A whole u-interleaved tile is one contiguous block. */
 	if (rt->block == BI_BLOCK_U_INTERLEAVED && full == BI_TILE) {
 		for (unsigned y = 0; y < BI_TILE; y++)
 			for (unsigned x = 0; x < BI_TILE; x++)
-				pack(rt, t->px[i][y * BI_TILE + x],
+				pack(rt, wb_pixel(t, i, rt, y * BI_TILE + x, s, avg),
 				     buf + u_order(x, y) * n);
-		return vgpu_as_write(as, rt->base + bi_rt_offset(rt, t->x0, t->y0),
+		return vgpu_as_write(as, base + bi_rt_offset(rt, t->x0, t->y0),
 				     buf, BI_TILE * BI_TILE * n);
 	}
 	for (unsigned y = 0; y < BI_TILE; y++) {
@@ -225,13 +258,34 @@ int bi_tile_write(struct vgpu_as *as, struct bi_tile *t, unsigned i,
 			if (!len)
 				continue;
 			for (unsigned k = 0; k < len; k++)
-				pack(rt, t->px[i][y * BI_TILE + x + k], buf + k * n);
-			if (vgpu_as_write(as, rt->base +
-					  bi_rt_offset(rt, t->x0 + x, t->y0 + y),
+				pack(rt, wb_pixel(t, i, rt, y * BI_TILE + x + k, s, avg),
+				     buf + k * n);
+			if (vgpu_as_write(as, base + bi_rt_offset(rt, t->x0 + x, t->y0 + y),
 					  buf, len * n))
 				return -1;
 			x += len - 1;
 		}
 	}
+	return 0;
+}
+
+int bi_tile_write(struct vgpu_as *as, struct bi_tile *t, unsigned i,
+		  const struct bi_rt *rt, const struct bi_clip *clip)
+{
+	unsigned masks[BI_TILE], full = 0, any = 0;
+	unsigned layers = rt->msaa == BI_MSAA_LAYERED ? t->samples : 1;
+
+	if (!rt->write)
+		return 0;
+	for (unsigned y = 0; y < BI_TILE; y++) {
+		masks[y] = row_mask(t, i, rt, clip, y);
+		full += masks[y] == 0xffff;
+		any |= masks[y];
+	}
+	if (rt->block == BI_BLOCK_AFBC)
+		return any ? afbc_write(as, t, i, rt) : 0;
+	for (unsigned s = 0; s < layers; s++)
+		if (write_surface(as, t, i, rt, masks, full, rt->base + s * rt->surface_stride, s))
+			return -1;
 	return 0;
 }

@@ -11,6 +11,12 @@
  * u(x, y) whose bit 2i is bit i of x ^ y and bit 2i + 1 is bit i of y).
  * AFBC (afbc.h): a tile is one superblock, written whole (every pixel of
  * the tile, uncompressed) when any of its pixels is written.
+ *
+ * Multisampled frames keep every sample of a pixel in the tile buffer. A
+ * render target writes them back as its MSAA mode says: averaged into
+ * one surface, or layered (sample s as a whole surface of its own, s
+ * surface strides after the base). Other modes, and AFBC or raw formats
+ * averaged, fail the job naming them.
  */
 #ifndef VGPU_SHADER_TILEBUF_H
 #define VGPU_SHADER_TILEBUF_H
@@ -21,6 +27,12 @@
 #define BI_TILE 16
 #define BI_MAX_RT 8
 #define BI_PIXEL_MAX 16 /* bytes per pixel: RAW128 */
+/* Samples a pixel may have: Mesa's panfrost offers 4x MSAA (2x rounded
+ * up); 8x and 16x (a debug option) fail the job. */
+#define BI_MAX_SAMPLES 4
+
+/* Render target and depth/stencil MSAA modes (write-back). */
+enum bi_msaa { BI_MSAA_SINGLE, BI_MSAA_AVERAGE, BI_MSAA_MULTIPLE, BI_MSAA_LAYERED };
 
 /* A render target, decoded and checked. */
 struct bi_rt {
@@ -37,15 +49,19 @@ struct bi_rt {
 	uint64_t afbc_header;  /* AFBC: the header array; the body at base */
 	uint32_t afbc_stride;  /* AFBC: superblocks per header row */
 	bool afbc_tiled;       /* AFBC: headers in tiles (afbc.h) */
+	uint8_t msaa;          /* enum bi_msaa */
+	uint64_t surface_stride; /* BI_MSAA_LAYERED: bytes between samples */
 };
 
-/* The pixels of one tile of every render target. */
+/* The pixels of one tile of every render target: sample s of pixel p
+ * (y * BI_TILE + x) is entry p * samples + s of px, z and s. */
 struct bi_tile {
 	unsigned x0, y0; /* its first pixel */
-	uint8_t px[BI_MAX_RT][BI_TILE * BI_TILE][BI_PIXEL_MAX];
+	unsigned samples; /* per pixel */
+	uint8_t px[BI_MAX_RT][BI_TILE * BI_TILE * BI_MAX_SAMPLES][BI_PIXEL_MAX];
 	uint16_t dirty[BI_MAX_RT][BI_TILE]; /* per row, a bit per pixel drawn */
-	uint32_t z[BI_TILE * BI_TILE];      /* depth (zs.h) */
-	uint8_t s[BI_TILE * BI_TILE];       /* stencil */
+	uint32_t z[BI_TILE * BI_TILE * BI_MAX_SAMPLES]; /* depth (zs.h) */
+	uint8_t s[BI_TILE * BI_TILE * BI_MAX_SAMPLES];  /* stencil */
 	/* write-back scratch: too big for a kernel stack */
 	uint8_t out[BI_TILE * BI_TILE * BI_PIXEL_MAX];
 	uint8_t packed[BI_TILE * BI_TILE * BI_PIXEL_MAX]; /* AFBC: before encoding */
@@ -56,10 +72,15 @@ struct bi_clip {
 	unsigned x0, y0, x1, y1;
 };
 
-/* Decodes render target descriptor @w; 0, or -1 with *@why naming what
- * is not supported. */
-int bi_rt_decode(enum bi_arch arch, const uint32_t *w, struct bi_rt *rt,
+/* Decodes render target descriptor @w of a frame of @samples samples a
+ * pixel; 0, or -1 with *@why naming what is not supported. */
+int bi_rt_decode(enum bi_arch arch, const uint32_t *w, unsigned samples, struct bi_rt *rt,
 		 const char **why);
+
+/* Whether MSAA mode @msaa writes back a frame of @samples samples a pixel
+ * (what the model does: single with one sample, averaged or layered with
+ * more); NULL, or what is not. */
+const char *bi_msaa_check(unsigned msaa, unsigned samples);
 
 /* The byte offset of pixel (@x, @y) from @rt's base. */
 uint64_t bi_rt_offset(const struct bi_rt *rt, unsigned x, unsigned y);
@@ -69,10 +90,16 @@ uint64_t bi_rt_offset(const struct bi_rt *rt, unsigned x, unsigned y);
  * into the body (bi_afbc_body). */
 uint64_t bi_rt_afbc_sb(const struct bi_rt *rt, unsigned x, unsigned y);
 
-/* Starts tile (@x0, @y0): every render target at its clear colour, no
- * pixel drawn yet. */
+/* Starts tile (@x0, @y0) of @samples samples a pixel: every sample of
+ * every render target at its clear colour, no pixel drawn yet. */
 void bi_tile_begin(struct bi_tile *t, const struct bi_rt *rts, unsigned nrt,
-		   unsigned x0, unsigned y0);
+		   unsigned samples, unsigned x0, unsigned y0);
+
+/* Sample @s of pixel @p of render target @rt. */
+static inline uint8_t *bi_tile_px(struct bi_tile *t, unsigned rt, unsigned p, unsigned s)
+{
+	return t->px[rt][p * t->samples + s];
+}
 
 /* Writes render target @i's pixels of @t inside @clip back to memory.
  * 0, or -1 after an unresolved MMU fault. */

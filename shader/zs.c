@@ -56,10 +56,14 @@ uint32_t bi_zs_quantize(const struct bi_zs *zs, uint32_t z)
 				      BI_RM_RTE, 0, max);
 }
 
-/* A buffer's layout as a render target's (tilebuf.c addresses it). */
+/* A buffer's layout as a render target's (tilebuf.c addresses it); a
+ * multisampled one is layered, sample s @sstride bytes after sample 0. */
 static const char *layout(enum bi_arch arch, uint32_t block, uint32_t msaa,
-			  uint64_t base, uint32_t stride, unsigned bytes, struct bi_rt *rt)
+			  uint64_t base, uint32_t stride, uint32_t sstride, unsigned samples,
+			  unsigned bytes, struct bi_rt *rt)
 {
+	const char *ms = bi_msaa_check(msaa, samples);
+
 	os_memset(rt, 0, sizeof(*rt));
 	rt->block = (uint8_t)bi_block_of(arch, block);
 	if (rt->block == BI_BLOCK_AFBC_TILED) {
@@ -69,8 +73,14 @@ static const char *layout(enum bi_arch arch, uint32_t block, uint32_t msaa,
 	rt->base = base;
 	rt->row_stride = stride;
 	rt->wbytes = (uint8_t)bytes;
-	if (msaa)
-		return "multisampled depth/stencil buffers";
+	rt->msaa = (uint8_t)msaa;
+	rt->surface_stride = sstride;
+	if (ms)
+		return ms;
+	if (samples > 1 && msaa == BI_MSAA_AVERAGE)
+		return "averaged depth/stencil write-back";
+	if (samples > 1 && rt->block == BI_BLOCK_AFBC)
+		return "multisampled AFBC depth/stencil buffers";
 	if (rt->block != BI_BLOCK_LINEAR && rt->block != BI_BLOCK_U_INTERLEAVED &&
 	    rt->block != BI_BLOCK_AFBC)
 		return "this depth/stencil block format";
@@ -111,6 +121,7 @@ int bi_zs_decode(enum bi_arch arch, const uint32_t *fb, const uint32_t *ext,
 	zs->z_write = fb[BI_FB_Z_WRITE];
 	zs->s_write = fb[BI_FB_S_WRITE];
 	zs->sclear = (uint8_t)fb[BI_FB_S_CLEAR];
+	zs->samples = fb[BI_FB_SAMPLES];
 	if (zs->zfmt > ZI_D32) {
 		*why = "this depth format";
 		return -1;
@@ -139,14 +150,15 @@ int bi_zs_decode(enum bi_arch arch, const uint32_t *fb, const uint32_t *ext,
 	if (!*why && (zio || (sio && zs->zs_format == ZS_D24S8)))
 		*why = layout(arch, e[BI_ZS_BLOCK], e[BI_ZS_MSAA],
 			      e[BI_ZS_BASE_LO] | (uint64_t)e[BI_ZS_BASE_HI] << 32,
-			      e[BI_ZS_ROW_STRIDE], zs->zs_format == ZS_D16 ? 2 : 4,
-			      &zs->zbuf);
+			      e[BI_ZS_ROW_STRIDE], e[BI_ZS_SURFACE_STRIDE], zs->samples,
+			      zs->zs_format == ZS_D16 ? 2 : 4, &zs->zbuf);
 	if (!*why && zs->zbuf.block == BI_BLOCK_AFBC)
 		*why = afbc_layout(ext, sio && zs->zs_format != ZS_D24S8, &zs->zbuf);
 	if (!*why && sio && zs->zs_format != ZS_D24S8)
 		*why = layout(arch, e[BI_S_BLOCK], e[BI_S_MSAA],
 			      e[BI_S_BASE_LO] | (uint64_t)e[BI_S_BASE_HI] << 32,
-			      e[BI_S_ROW_STRIDE], 1, &zs->sbuf);
+			      e[BI_S_ROW_STRIDE], e[BI_S_SURFACE_STRIDE], zs->samples, 1,
+			      &zs->sbuf);
 	if (!*why && zs->sbuf.block == BI_BLOCK_AFBC)
 		*why = "AFBC stencil buffers";
 	return *why ? -1 : 0;
@@ -158,15 +170,21 @@ static bool combined_s(const struct bi_zs *zs)
 	return zs->zs_format == ZS_D24S8;
 }
 
-/* Depth buffer @b's pixel (@x, @y) into @v; @hdr: its superblock's
+/* Where sample @s of pixel (@x, @y) of buffer @b is. */
+static uint64_t sample_va(const struct bi_rt *b, unsigned x, unsigned y, unsigned s)
+{
+	return b->base + s * b->surface_stride + bi_rt_offset(b, x, y);
+}
+
+/* Depth buffer @b's pixel (@x, @y), sample @s, into @v; @hdr: its superblock's
  * header if AFBC. 0, or -1 after a fault or on a compressed subblock. */
 static int read_z(struct vgpu_as *as, const struct bi_rt *b, const uint8_t *hdr,
-		  unsigned x, unsigned y, uint32_t *v)
+		  unsigned x, unsigned y, unsigned s, uint32_t *v)
 {
 	uint64_t off;
 
 	if (b->block != BI_BLOCK_AFBC)
-		return vgpu_as_read(as, b->base + bi_rt_offset(b, x, y), v, b->wbytes);
+		return vgpu_as_read(as, sample_va(b, x, y, s), v, b->wbytes);
 	switch (bi_afbc_locate(hdr, b->wbytes, x % BI_AFBC_SB, y % BI_AFBC_SB, &off)) {
 	case 1:
 		os_memcpy(v, hdr + 8, b->wbytes);
@@ -183,9 +201,10 @@ int bi_zs_begin(struct vgpu_as *as, const struct bi_zs *zs, struct bi_tile *t)
 {
 	const struct bi_rt *zb = &zs->zbuf;
 	bool zread = zs->z_preload || (zs->s_preload && combined_s(zs));
+	const unsigned ns = t->samples;
 	uint8_t hdr[BI_AFBC_HEADER];
 
-	for (unsigned p = 0; p < BI_TILE * BI_TILE; p++) {
+	for (unsigned p = 0; p < BI_TILE * BI_TILE * ns; p++) {
 		t->z[p] = zs->zclear;
 		t->s[p] = zs->sclear;
 	}
@@ -195,23 +214,24 @@ int bi_zs_begin(struct vgpu_as *as, const struct bi_zs *zs, struct bi_tile *t)
 	    vgpu_as_read(as, zb->afbc_header + bi_rt_afbc_sb(zb, t->x0, t->y0) * BI_AFBC_HEADER,
 			 hdr, sizeof(hdr)))
 		return -1;
-	for (unsigned p = 0; p < BI_TILE * BI_TILE; p++) {
+	for (unsigned i = 0; i < BI_TILE * BI_TILE * ns; i++) {
+		unsigned p = i / ns, s = i % ns;
 		unsigned x = t->x0 + p % BI_TILE, y = t->y0 + p / BI_TILE;
 		uint32_t v = 0;
-		uint8_t s = 0;
+		uint8_t st = 0;
 
 		if (zread) {
-			if (read_z(as, zb, hdr, x, y, &v))
+			if (read_z(as, zb, hdr, x, y, s, &v))
 				return -1;
 			if (zs->z_preload)
-				t->z[p] = zs->zs_format == ZS_D32 ? v : v & 0xffffff;
+				t->z[i] = zs->zs_format == ZS_D32 ? v : v & 0xffffff;
 			if (zs->s_preload && combined_s(zs))
-				t->s[p] = (uint8_t)(v >> 24);
+				t->s[i] = (uint8_t)(v >> 24);
 		}
 		if (zs->s_preload && !combined_s(zs)) {
-			if (vgpu_as_read(as, zs->sbuf.base + bi_rt_offset(&zs->sbuf, x, y), &s, 1))
+			if (vgpu_as_read(as, sample_va(&zs->sbuf, x, y, s), &st, 1))
 				return -1;
-			t->s[p] = s;
+			t->s[i] = st;
 		}
 	}
 	return 0;
@@ -247,20 +267,20 @@ int bi_zs_write(struct vgpu_as *as, const struct bi_zs *zs, struct bi_tile *t,
 {
 	bool zw = zs->z_write || (zs->s_write && combined_s(zs));
 	bool sw = zs->s_write && !combined_s(zs);
+	const unsigned ns = t->samples;
 
 	if (zw && zs->zbuf.block == BI_BLOCK_AFBC)
 		return afbc_write(as, zs, t);
-	for (unsigned p = 0; p < BI_TILE * BI_TILE && (zw || sw); p++) {
+	for (unsigned i = 0; i < BI_TILE * BI_TILE * ns && (zw || sw); i++) {
+		unsigned p = i / ns, s = i % ns;
 		unsigned x = t->x0 + p % BI_TILE, y = t->y0 + p / BI_TILE;
-		uint32_t v = z_value(zs, t, p);
+		uint32_t v = z_value(zs, t, i);
 
 		if (x < c->x0 || x >= c->x1 || y < c->y0 || y >= c->y1)
 			continue;
-		if (zw && vgpu_as_write(as, zs->zbuf.base + bi_rt_offset(&zs->zbuf, x, y), &v,
-					zs->zbuf.wbytes))
+		if (zw && vgpu_as_write(as, sample_va(&zs->zbuf, x, y, s), &v, zs->zbuf.wbytes))
 			return -1;
-		if (sw && vgpu_as_write(as, zs->sbuf.base + bi_rt_offset(&zs->sbuf, x, y),
-					&t->s[p], 1))
+		if (sw && vgpu_as_write(as, sample_va(&zs->sbuf, x, y, s), &t->s[i], 1))
 			return -1;
 	}
 	return 0;

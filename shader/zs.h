@@ -11,8 +11,11 @@
  * Written back and preloaded: D16, D24X8, D24S8 (stencil in the top
  * byte), D32, and S8 stencil buffers, linear or u-interleaved; depth
  * buffers in AFBC too (uncompressed superblocks; a compressed one read
- * back faults). Others, multisampled buffers and AFBC stencil beside
- * them fail the job naming them.
+ * back faults). A multisampled frame keeps depth and stencil per sample
+ * (entry p * samples + s of the tile's arrays), its buffers layered:
+ * sample s a whole surface, s surface strides after the base (AFBC and
+ * averaged ones fault). Others, and AFBC stencil beside an AFBC depth
+ * buffer, fail the job naming them.
  */
 #ifndef VGPU_SHADER_ZS_H
 #define VGPU_SHADER_ZS_H
@@ -25,6 +28,7 @@ struct bi_zs {
 	uint8_t sclear;
 	bool z_preload, s_preload, z_write, s_write;
 	uint8_t zs_format, s_format;
+	unsigned samples;        /* the frame's, per pixel */
 	struct bi_rt zbuf, sbuf; /* their layouts */
 };
 
@@ -52,7 +56,7 @@ void bi_zs_draw_decode(const uint32_t *rsd, struct bi_zs_draw *d);
 /* Whether the draw tests or writes anything. */
 bool bi_zs_draw_active(const struct bi_zs_draw *d);
 
-/* Tests fragment @z (quantised) at pixel @p of @t, updating depth and
+/* Tests fragment @z (quantised) at entry @p of @t (pixel and sample), updating depth and
  * stencil as the draw says (@back: a back-facing primitive's stencil
  * state); true if it passes. */
 bool bi_zs_fragment(const struct bi_zs *zs, const struct bi_zs_draw *d,

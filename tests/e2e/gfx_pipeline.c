@@ -20,6 +20,27 @@
 #include "lib/gfx_run.h"
 #include "lib/image.h"
 
+/* @prog (a @w x @h picture) run on llvmpipe into @ref and on @gpu with
+ * @debug into @dut, both finished without a fault. */
+static void run_both(struct __test_metadata *_metadata, const char *prog, const char *gpu,
+		     const char *debug, int w, int h, struct gfx_run *ref,
+		     struct gfx_run *dut)
+{
+	ASSERT_EQ(gfx_run(ref, prog, NULL, NULL, false), 0);
+	ASSERT_EQ(gfx_run(dut, prog, gpu, debug, false), 0);
+	if (ref->r.status || dut->r.status || strstr(dut->r.err, "not implemented"))
+		TH_LOG("llvmpipe: %s\n%s: %s%s", ref->r.out, gpu, dut->r.out, dut->r.err);
+	EXPECT_EQ(ref->r.status, 0);
+	EXPECT_EQ(dut->r.status, 0);
+	/* a failed job logs what it lacked; none may have failed */
+	EXPECT_NULL(strstr(dut->r.err, "not implemented"));
+	EXPECT_NULL(strstr(dut->r.err, "job fault"));
+	ASSERT_NONNULL(ref->px);
+	ASSERT_NONNULL(dut->px);
+	ASSERT_EQ(ref->len, (size_t)w * h * 4);
+	ASSERT_EQ(dut->len, ref->len);
+}
+
 /* @prog (a @w x @h picture) on @gpu with @debug against llvmpipe: every
  * channel of every pixel within @tol; with @edges, a pixel on an edge
  * of llvmpipe's picture is excused when it took a neighbour's colour
@@ -35,19 +56,7 @@ static void against_llvmpipe(struct __test_metadata *_metadata, const char *prog
 
 	if (!sysroot_variant_path("trixie"))
 		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
-	ASSERT_EQ(gfx_run(&ref, prog, NULL, NULL, false), 0);
-	ASSERT_EQ(gfx_run(&dut, prog, gpu, debug, false), 0);
-	if (ref.r.status || dut.r.status || strstr(dut.r.err, "not implemented"))
-		TH_LOG("llvmpipe: %s\n%s: %s%s", ref.r.out, gpu, dut.r.out, dut.r.err);
-	EXPECT_EQ(ref.r.status, 0);
-	EXPECT_EQ(dut.r.status, 0);
-	/* a failed job logs what it lacked; none may have failed */
-	EXPECT_NULL(strstr(dut.r.err, "not implemented"));
-	EXPECT_NULL(strstr(dut.r.err, "job fault"));
-	ASSERT_NONNULL(ref.px);
-	ASSERT_NONNULL(dut.px);
-	ASSERT_EQ(ref.len, (size_t)w * h * 4);
-	ASSERT_EQ(dut.len, ref.len);
+	run_both(_metadata, prog, gpu, debug, w, h, &ref, &dut);
 	got = (struct image){ w, h, dut.px };
 	want = (struct image){ w, h, ref.px };
 	if (!image_compare(&got, &want, tol, edges, &d))
@@ -155,5 +164,68 @@ TEST(depthclip_g52_afbc) { against_llvmpipe(_metadata, "gfx_depthclip", "g52", N
 TEST(zpreload_g71_afbc) { against_llvmpipe(_metadata, "gfx_zpreload", "g71", NULL, 64, 48, 2, true); }
 TEST(zpreload_g52_afbc) { against_llvmpipe(_metadata, "gfx_zpreload", "g52", NULL, 64, 48, 2, true); }
 TEST(texkinds_g71_afbc) { against_llvmpipe(_metadata, "gfx_texkinds", "g71", NULL, 192, 64, 2, true); }
+
+/*
+ * 4x multisampling (gfx_msaa): two triangles, one piercing the other,
+ * into 4-sample colour and depth buffers, resolved by glBlitFramebuffer
+ * (Mesa averages the samples in a shader fetching each). Both use the
+ * rotated 4x grid, so most edge pixels agree exactly; a sample lying on
+ * an edge or a vertex may still fall the other way (the fill rules and
+ * llvmpipe's fixed-point precision differ), which moves the pixel by one
+ * sample's share: at most 64 of 255 (a quarter) on a pixel where
+ * llvmpipe's picture has an edge, within 2 of 255 (interpolated colours,
+ * GLES's precision) elsewhere. An edge: a 3 x 3 neighbour differs by more
+ * than 16 in a channel (inside a triangle its colours change by at most
+ * 11 a pixel; a quarter of any of its colours against the background or
+ * the other triangle moves a channel by 15 or more).
+ */
+struct msaa_ref {
+	const struct image *want;
+};
+
+static int msaa_expect(int x, int y, unsigned char rgba[4], const void *ctx)
+{
+	const struct image *want = ((const struct msaa_ref *)ctx)->want;
+	const unsigned char *p = image_at(want, x, y);
+	bool edge = false;
+
+	memcpy(rgba, p, 4);
+	for (int dy = -1; dy <= 1; dy++)
+		for (int dx = -1; dx <= 1; dx++) {
+			const unsigned char *q;
+
+			if (x + dx < 0 || y + dy < 0 || x + dx >= want->w || y + dy >= want->h)
+				continue;
+			q = image_at(want, x + dx, y + dy);
+			for (int c = 0; c < 4; c++)
+				edge |= abs(q[c] - p[c]) > 16;
+		}
+	return edge ? 64 + 2 : 2;
+}
+
+static void msaa(struct __test_metadata *_metadata, const char *gpu, const char *debug)
+{
+	struct gfx_run ref, dut;
+	struct image got, want;
+	struct image_diff d;
+	char why[160];
+
+	if (!sysroot_variant_path("trixie"))
+		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
+	run_both(_metadata, "gfx_msaa", gpu, debug, 64, 48, &ref, &dut);
+	got = (struct image){ 64, 48, dut.px };
+	want = (struct image){ 64, 48, ref.px };
+	if (!image_expect(&got, msaa_expect, &(struct msaa_ref){ &want }, &d))
+		TH_LOG("gfx_msaa on %s against llvmpipe: %s", gpu,
+		       image_diff_str(&d, why, sizeof(why)));
+	EXPECT_EQ(d.bad, 0);
+	gfx_run_free(&ref);
+	gfx_run_free(&dut);
+}
+
+TEST(msaa_g71) { msaa(_metadata, "g71", "noafbc"); }
+TEST(msaa_g52) { msaa(_metadata, "g52", "noafbc"); }
+TEST(msaa_g71_linear) { msaa(_metadata, "g71", "noafbc,linear"); }
+TEST(msaa_g52_afbc) { msaa(_metadata, "g52", NULL); }
 
 TEST_HARNESS_MAIN

@@ -148,18 +148,18 @@ TEST(rt_decode_afbc)
 	const char *why;
 
 	afbc_rt(w, 0x10000, 0x10100, 1u << 17);
-	ASSERT_EQ(bi_rt_decode(BI_ARCH_V6, w, &rt, &why), 0);
+	ASSERT_EQ(bi_rt_decode(BI_ARCH_V6, w, 1, &rt, &why), 0);
 	EXPECT_EQ(rt.block, BI_BLOCK_AFBC);
 	EXPECT_EQ(rt.afbc_header, 0x10000u);
 	EXPECT_EQ(rt.base, 0x10100u);
 	EXPECT_EQ(rt.afbc_stride, 4u);
 	/* flags it does not model */
 	afbc_rt(w, 0x10000, 0x10100, 1u << 16);
-	EXPECT_EQ(bi_rt_decode(BI_ARCH_V6, w, &rt, &why), -1);
+	EXPECT_EQ(bi_rt_decode(BI_ARCH_V6, w, 1, &rt, &why), -1);
 	EXPECT_NONNULL(strstr(why, "AFBC"));
 	/* a body before its header */
 	afbc_rt(w, 0x10000, 0x8000, 0);
-	EXPECT_EQ(bi_rt_decode(BI_ARCH_V6, w, &rt, &why), -1);
+	EXPECT_EQ(bi_rt_decode(BI_ARCH_V6, w, 1, &rt, &why), -1);
 	EXPECT_NONNULL(strstr(why, "AFBC body"));
 }
 
@@ -172,18 +172,18 @@ TEST(rt_decode_afbc_tiled_v7)
 	const char *why;
 
 	afbc_rt(w, 0x10000, 0x20000, 0);
-	ASSERT_EQ(bi_rt_decode(BI_ARCH_V7, w, &rt, &why), 0);
+	ASSERT_EQ(bi_rt_decode(BI_ARCH_V7, w, 1, &rt, &why), 0);
 	EXPECT_EQ(rt.block, BI_BLOCK_AFBC);
 	EXPECT_FALSE(rt.afbc_tiled);
 	w[1] = (w[1] & ~(0xfu << 8)) | 13u << 8;
-	ASSERT_EQ(bi_rt_decode(BI_ARCH_V7, w, &rt, &why), 0);
+	ASSERT_EQ(bi_rt_decode(BI_ARCH_V7, w, 1, &rt, &why), 0);
 	EXPECT_EQ(rt.block, BI_BLOCK_AFBC);
 	EXPECT_TRUE(rt.afbc_tiled);
 	/* pixel (40, 20) is in superblock (2, 1): header 6 of the first tile */
 	EXPECT_EQ(bi_rt_afbc_sb(&rt, 40, 20), 6u);
 	w[0] = 35u << 26;                             /* internal RAW64 */
 	w[1] = (w[1] & ~(0x1fu << 3)) | 5u << 3;      /* 8-byte raw write-back */
-	EXPECT_EQ(bi_rt_decode(BI_ARCH_V7, w, &rt, &why), -1);
+	EXPECT_EQ(bi_rt_decode(BI_ARCH_V7, w, 1, &rt, &why), -1);
 	EXPECT_NONNULL(strstr(why, "32 bits"));
 }
 

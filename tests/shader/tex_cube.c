@@ -456,7 +456,8 @@ TEST(unimplemented_modes_fault)
 		{ "a computed LOD outside fragment shaders", OP_TEX | LOD_COMPUTE | DIM(2), 0, 0,
 		  0 },
 		{ "a multisample index", OP_FETCH | 1u << 20 | OFFSET | DIM(2), 0, 1u << 24, 0 },
-		{ "a multisampled texture", OP_FETCH | 1u << 20 | DIM(2), 0, 0, 2u << 13 },
+		{ "a sample past a multisampled texture's", OP_FETCH | 1u << 20 | OFFSET | DIM(2), 0,
+		  3u << 24, 1u << 13 },
 		{ "a shadow fetch", OP_FETCH | 1u << 20 | SHADOW | DIM(2), 0, 0, 0 },
 	};
 
