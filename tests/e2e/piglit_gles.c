@@ -142,8 +142,13 @@ DRAW(blend_extended_pattern, "arb_blend_func_extended-fbo-extended-blend-pattern
 API(blend_extended_builtins, "arb_blend_func_extended-builtins_gles2")
 
 /* Depth and stencil: a DEPTH_STENCIL texture's storage and queries (a
- * shader writing depth is not modelled yet). */
+ * shader writing depth is not modelled yet); a depth buffer read back
+ * (NV_read_depth); depth bias limited by EXT_polygon_offset_clamp's
+ * clamps, either sign. */
 API(packed_depth_stencil_texture, "oes_packed_depth_stencil-depth-stencil-texture_gles2")
+DRAW(read_depth, "read_depth_gles3")
+DRAW(polygon_offset_clamp, "ext_polygon_offset_clamp-draw_gles2")
+DRAW_G52(polygon_offset_clamp_g52, "ext_polygon_offset_clamp-draw_gles2")
 
 /* Texturing: float textures drawn with, sub-image uploads, storage. */
 DRAW(texture_float, "oes_texture_float")
