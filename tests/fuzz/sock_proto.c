@@ -41,7 +41,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define UMEM_SIZE 0x10000ull
 #define NCONN 4
 #define NFDS 8
-#define REPLY_WAIT_MS 50
+/* A reply that does not come (a blocking wait or read) is given up on
+ * after this: at 50 ms such inputs took a third of the time (3000 execs:
+ * 7.5-11.9 s, at 15 ms 5.2-5.6 s with the same coverage). */
+#define REPLY_WAIT_MS 15
 /* Connections an input may make: each costs a server thread. */
 #define MAX_OPENS 8
 
