@@ -14,7 +14,9 @@
 # concurrently, the others may draw to a window, but surfaceless EGL has
 # no window and without -fbo they abort before they start. So all get
 # -fbo but the parser tests and the EGL tests (egl*), which make their
-# own displays and contexts and take no -fbo.
+# own displays and contexts and take no -fbo. EGL_PLATFORM=surfaceless
+# gives tests that open EGL's default display (glsl-bug-110796) the
+# platform there is: with neither X nor Wayland they failed on both.
 set -eu
 
 usage() {
@@ -70,7 +72,8 @@ run_one() {
 	t0=$(date +%s.%N)
 	rc=0
 	(cd "$dir" && exec timeout -k 20 "$limit" nice "$vgpu" run -L "$sysroot" \
-		-stats "$stats" -E PIGLIT_PLATFORM=surfaceless_egl -E PIGLIT_SOURCE_DIR="$piglit" \
+		-stats "$stats" -E PIGLIT_PLATFORM=surfaceless_egl -E EGL_PLATFORM=surfaceless \
+		-E PIGLIT_SOURCE_DIR="$piglit" \
 		-E MESA_SHADER_CACHE_DIR="$out/$dev/shader-cache" "$@") > "$log" 2>&1 || rc=$?
 	t1=$(date +%s.%N)
 	r=$(sed -n 's/^PIGLIT: {"result": "\([a-z]*\)".*/\1/p' "$log" | tail -n 1)
