@@ -46,6 +46,7 @@
  */
 #include "shader/afbc.h"
 #include "shader/tex.h"
+#include "shader/tex_block.h"
 
 #define ATTR_TYPE_1D 1
 #define ATTR_TYPE_1D_POT 2
@@ -373,6 +374,12 @@ static bool texture_format(struct bi_tctx *x, uint32_t fmt, struct bi_texture *t
 		t->skip = zs_formats[i].skip;
 		return true;
 	}
+	t->block = 0;
+	if (bi_block_like(num)) {
+		/* read as the interchange texel a block decodes to */
+		t->block = num;
+		fmt = (fmt & ~0xff000u) | bi_block_like(num) << 12;
+	}
 	/* sRGB: 8-bit unorm, read as such and made linear (tex_srgb.c) */
 	if (!bi_pixfmt_decode(fmt & ~BI_FMT_SRGB, V7(x), &t->pf) ||
 	    ((fmt & BI_FMT_SRGB) && (t->pf.kind != BI_FK_UNORM || t->pf.bits != 8)))
@@ -380,6 +387,12 @@ static bool texture_format(struct bi_tctx *x, uint32_t fmt, struct bi_texture *t
 	t->pf.srgb = (fmt & BI_FMT_SRGB) != 0;
 	t->bpp = bi_pixfmt_bytes(&t->pf);
 	t->skip = 0;
+	if (t->block) {
+		struct bi_block_fmt f;
+
+		bi_block_fmt_of(t->block, 0, &f);
+		t->bpp = f.bytes;
+	}
 	return true;
 }
 
@@ -457,6 +470,30 @@ static int afbc_texel(struct bi_tctx *x, const uint32_t surf[4], uint32_t w,
 }
 
 /*
+ * Texel (@cx, @cy, @z) of a block-compressed surface @surf (tex_block.h),
+ * decoded into @buf; its block's address into *@va. ASTC's block size is
+ * the tag in the surface pointer's low six bits.
+ */
+static int block_texel(struct bi_tctx *x, const struct bi_texture *t, const uint32_t surf[4],
+		       uint32_t cx, uint32_t cy, uint32_t z, uint64_t *va, uint8_t *buf)
+{
+	uint64_t base = surf[0] | (uint64_t)surf[1] << 32;
+	bool astc = bi_block_is_astc(t->block);
+	uint8_t blk[BI_BLOCK_MAX];
+	struct bi_block_fmt f;
+	int err;
+
+	if (t->order == TEX_AFBC || !bi_block_fmt_of(t->block, astc ? base & 63 : 0, &f))
+		return BI_FAULT_UNIMPLEMENTED;
+	*va = (astc ? base & ~63ull : base) +
+	      bi_block_offset(&f, t->order == TEX_TILED, cx, cy, z, surf[2], surf[3]);
+	err = rd(x, *va, blk, f.bytes);
+	if (!err)
+		bi_block_texel(&f, blk, cx % f.w, cy % f.h, z % f.d, t->pf.srgb, buf);
+	return err;
+}
+
+/*
  * The surface of @layer and @level (single-sample textures: one each).
  * Levels are innermost; v7 counts a cube map's faces as layers (6 per
  * cube), v6 keeps the six faces together inside each level. A
@@ -486,7 +523,9 @@ int bi_texel(struct bi_tctx *x, unsigned lane, const struct bi_texture *t, unsig
 	    z >= bi_texture_size(t, 2, level) || layer / cubes > (t->w[6] & 0xffff))
 		return 0;
 	err = rd(x, t->surfaces + 16 * surface_index(x, t, level, layer), surf, sizeof(surf));
-	if (!err && t->order == TEX_AFBC) {
+	if (!err && t->block) {
+		err = block_texel(x, t, surf, (uint32_t)cx, (uint32_t)cy, z, &va, buf);
+	} else if (!err && t->order == TEX_AFBC) {
 		err = afbc_texel(x, surf, bi_texture_size(t, 0, level), (uint32_t)cx,
 				 (uint32_t)cy, z, t->bpp, &va, buf);
 	} else if (!err) {

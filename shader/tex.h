@@ -21,6 +21,7 @@ struct bi_texture {
 	unsigned order, levels, dim;
 	unsigned bpp;  /* bytes a texel takes in memory */
 	unsigned skip; /* bytes of it before the channel read (X24S8's stencil) */
+	unsigned block; /* a compressed format's number (tex_block.h), else 0 */
 	unsigned samples; /* a 2D texture's per texel (multisampled) */
 	uint64_t surfaces;
 };
