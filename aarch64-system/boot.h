@@ -75,10 +75,15 @@ int a64s_gpu_fdt(void *fdt, const struct a64s_machine *m, void *arg);
 /* trace.c: `--trace`, the GPU's jobs, IRQ lines and MMU faults as a
  * Chrome/Perfetto trace, read off the GPU's side of the bus. gpu.c hands
  * it every 32-bit register access (@v the value read or written) and
- * every line change; a64s_trace_write writes the JSON (0 or -1). */
+ * every line change, and the board every draw and frame (a64s_trace_gfx
+ * is a board_gfx_fn, @priv the trace); a64s_trace_write writes the JSON
+ * (0 or -1). */
 struct a64s_trace *a64s_trace_new(void);
 void a64s_trace_access(struct a64s_trace *t, uint32_t off, uint32_t v, bool write);
 void a64s_trace_line(struct a64s_trace *t, unsigned line, bool level);
+struct shim_trace_counts;
+void a64s_trace_gfx(void *priv, bool frame, uint64_t t0_ns, uint64_t t1_ns,
+		    const struct shim_trace_counts *c);
 int a64s_trace_write(struct a64s_trace *t, const char *path);
 
 #endif

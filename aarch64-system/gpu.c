@@ -93,6 +93,8 @@ struct board *a64s_gpu_create(struct a64s_machine *m, const char *gpu, bool shad
 		return NULL;
 	}
 	board_route_irqs(b, gpu_irq_sink, &d);
+	if (trace)
+		board_set_gfx_trace(b, a64s_trace_gfx, trace);
 	m->clock.busy_dev = b;
 	m->clock.busy = gpu_busy;
 	return b;

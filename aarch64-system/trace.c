@@ -15,7 +15,10 @@
  * status is the JS_STATUS the driver then reads; a GPU reset ends every
  * job still open. An MMU fault is an instant at the MMU line's rise,
  * with the FAULTSTATUS and FAULTADDRESS the driver reads. Each line's
- * high periods are a track of their own.
+ * high periods are a track of their own. The draws and frames, which no
+ * register shows, come from the board (gpu.c passes them on), as spans
+ * with the counts the statistics document holds, written as the driver's
+ * trace writes them under vgpu run.
  *
  * Recording stops at a fixed number of events so that a long run cannot
  * eat the host's memory; the trace says how many were dropped.
@@ -26,6 +29,7 @@
 #include "aarch64-system/boot.h"
 #include "aarch64-system/sys.h"
 #include "driver-shim/port.h"
+#include "driver-shim/trace_gfx.h"
 #include "driver-shim/trace_json.h"
 #include "vgpu/regs.h"
 
@@ -36,6 +40,8 @@
 #define TRACE_AS 16
 #define TID_FAULTS 16
 #define TID_LINE0 17
+/* The draws' track, and the frames' after it, past the lines'. */
+#define TID_DRAWS 20
 /* A failed job's status until the driver reads its JS_STATUS. */
 #define STATUS_UNREAD 0xffffffffu
 
@@ -62,6 +68,7 @@ struct a64s_trace {
 	uint32_t job_bits_seen;             /* since the driver cleared them */
 	int fault[TRACE_AS];                /* the AS's last fault event */
 	uint64_t fault_rise[TRACE_AS];      /* the MMU rise it belongs to */
+	struct shim_tgfx gfx;
 };
 
 struct a64s_trace *a64s_trace_new(void)
@@ -217,6 +224,21 @@ void a64s_trace_line(struct a64s_trace *t, unsigned line, bool level)
 	pthread_mutex_unlock(&t->lock);
 }
 
+void a64s_trace_gfx(void *priv, bool frame, uint64_t t0_ns, uint64_t t1_ns,
+		    const struct shim_trace_counts *c)
+{
+	struct a64s_trace *t = priv;
+
+	pthread_mutex_lock(&t->lock);
+	shim_tgfx_add(&t->gfx, frame, t0_ns, t1_ns, c);
+	pthread_mutex_unlock(&t->lock);
+}
+
+static void emit_file(void *priv, const char *s, size_t n)
+{
+	fwrite(s, 1, n, priv);
+}
+
 static void write_ev(FILE *f, const struct a64s_trace *t, const struct trace_ev *e)
 {
 	static const char *const line_names[] = { "JOB line", "MMU line", "GPU line" };
@@ -252,7 +274,7 @@ int a64s_trace_write(struct a64s_trace *t, const char *path)
 	if (!f)
 		return -1;
 	pthread_mutex_lock(&t->lock);
-	shim_tj_begin(line, sizeof(line), t->dropped);
+	shim_tj_begin(line, sizeof(line), t->dropped + t->gfx.dropped);
 	fputs(line, f);
 	shim_tj_process(line, sizeof(line), true, 1, "GPU");
 	fputs(line, f);
@@ -265,6 +287,7 @@ int a64s_trace_write(struct a64s_trace *t, const char *path)
 	fputs(line, f);
 	for (unsigned i = 0; i < t->n; i++)
 		write_ev(f, t, &t->ev[i]);
+	shim_tgfx_write(&t->gfx, t->t0, 1, TID_DRAWS, emit_file, f);
 	fputs(SHIM_TJ_END, f);
 	pthread_mutex_unlock(&t->lock);
 	return fclose(f) ? -1 : 0;

@@ -90,6 +90,17 @@ int board_frame_row(const struct board_frame *fr, unsigned rt, unsigned y,
 		    uint8_t *rgba);
 
 /*
+ * A bare board's graphics jobs for the front end's own trace: after each
+ * draw (a vertex or tiler job) and each frame (a fragment job), @fn gets
+ * the span and the counts the driver's trace would hold (shim.h's
+ * shim_trace_gfx), on the thread that ran the job. Set it before jobs
+ * run; on a board with a driver it takes them from the driver's trace.
+ */
+typedef void (*board_gfx_fn)(void *priv, bool frame, uint64_t t0_ns, uint64_t t1_ns,
+			     const struct shim_trace_counts *c);
+void board_set_gfx_trace(struct board *b, board_gfx_fn fn, void *priv);
+
+/*
  * The statistics document (the JSON of `vgpu run -stats` and the stats
  * file of `vgpu dev`): into @buf, NUL-terminated when it fits; returns
  * its length. The _dup form returns it whole in a buffer of its own

@@ -23,10 +23,12 @@ struct board {
 	} handler[SHIM_IRQ_LINES];
 	board_frame_fn frame_fn; /* frames.c */
 	void *frame_priv;
+	board_gfx_fn gfx_fn;     /* gfx_trace.c; NULL: the driver's trace */
+	void *gfx_priv;
 };
 
 /* gfx_trace.c: the graphics jobs' counts onto the driver's trace (a
- * board with a driver). */
+ * board with a driver), or to board_set_gfx_trace's function. */
 void board_gfx_trace_attach(struct board *b);
 
 #endif

@@ -11,17 +11,15 @@
  * the host's memory.
  */
 #include "driver-shim/shim_internal.h"
+#include "driver-shim/trace_gfx.h"
 #include "driver-shim/trace_json.h"
 
 #define TRACE_MAX_EVENTS (1u << 20)
 #define TRACE_MAX_FAULTS (1u << 12)
 /* The faults' track in process "GPU", past the job slots'. */
 #define TRACE_FAULT_TID 16
-/* The draws' and frames' tracks, past the faults'. */
+/* The draws' track (and the frames', after it), past the faults'. */
 #define TRACE_DRAW_TID 17
-#define TRACE_FRAME_TID 18
-#define TRACE_MAX_GFX (1u << 16)
-#define TRACE_MAX_PAIRS (1u << 18)
 
 struct trace_ev {
 	uint64_t ts_ns, dur_ns;
@@ -32,32 +30,13 @@ struct trace_ev {
 	bool job;
 };
 
-struct trace_gfx {
-	uint64_t ts_ns, dur_ns;
-	const char *const *keys;
-	uint64_t vals[SHIM_TRACE_ARGS];
-	unsigned n;
-	bool frame;
-	/* its list: pairs[pair0 .. pair0 + npairs) */
-	const char *list_name;
-	const char *const *list_keys;
-	unsigned pair0, npairs;
-};
-
-struct trace_pair {
-	uint64_t v[2];
-};
-
 struct shim_trace {
 	struct trace_ev *ev;
 	unsigned n, cap;
 	uint64_t dropped, t0;
 	struct shim_fault *faults;
 	unsigned nf, capf;
-	struct trace_gfx *gfx;
-	unsigned ng, capg;
-	struct trace_pair *pairs;
-	unsigned np, capp;
+	struct shim_tgfx gfx;
 };
 
 int shim_trace_start(struct shim_dev *dev)
@@ -73,27 +52,12 @@ int shim_trace_start(struct shim_dev *dev)
 	return 0;
 }
 
-/* @arr (@n of *@cap elements of @size used) with room for one more:
- * doubled from @first up to @max when full; NULL when it cannot grow. */
-static void *trace_room(void *arr, unsigned n, unsigned *cap, size_t size,
-			unsigned first, unsigned max)
-{
-	unsigned c = *cap ? *cap * 2 : first;
-
-	if (n < *cap)
-		return arr;
-	if (c > max || !(arr = os_realloc(arr, c * size)))
-		return NULL;
-	*cap = c;
-	return arr;
-}
-
 /* Called with dev->stat_lock held. */
 static void trace_add(struct shim_dev *dev, const struct trace_ev *e)
 {
 	struct shim_trace *t = dev->trace;
-	struct trace_ev *ev = trace_room(t->ev, t->n, &t->cap, sizeof(*ev), 4096,
-					 TRACE_MAX_EVENTS);
+	struct trace_ev *ev = shim_trace_room(t->ev, t->n, &t->cap, sizeof(*ev), 4096,
+					      TRACE_MAX_EVENTS);
 
 	if (!ev) {
 		t->dropped++;
@@ -136,7 +100,7 @@ void shim_trace_fault(struct shim_dev *dev, const struct shim_fault *f)
 
 	if (!t)
 		return;
-	nf = trace_room(t->faults, t->nf, &t->capf, sizeof(*nf), 64, TRACE_MAX_FAULTS);
+	nf = shim_trace_room(t->faults, t->nf, &t->capf, sizeof(*nf), 64, TRACE_MAX_FAULTS);
 	if (!nf) {
 		t->dropped++;
 		return;
@@ -145,54 +109,12 @@ void shim_trace_fault(struct shim_dev *dev, const struct shim_fault *f)
 	t->faults[t->nf++] = *f;
 }
 
-/* Keeps @c's list after the pairs so far, as much of it as there is room
- * for; the pairs kept. Called with dev->stat_lock held. */
-static unsigned trace_pairs(struct shim_trace *t, const struct shim_trace_counts *c)
-{
-	unsigned i;
-
-	for (i = 0; i < c->nlist; i++) {
-		struct trace_pair *p = trace_room(t->pairs, t->np, &t->capp, sizeof(*p), 256,
-						  TRACE_MAX_PAIRS);
-
-		if (!p) {
-			t->dropped++;
-			break;
-		}
-		t->pairs = p;
-		t->pairs[t->np++] = (struct trace_pair){ { c->list[2 * i], c->list[2 * i + 1] } };
-	}
-	return i;
-}
-
 void shim_trace_gfx(struct shim_dev *dev, bool frame, uint64_t t0_ns, uint64_t t1_ns,
 		    const struct shim_trace_counts *c)
 {
-	struct shim_trace *t;
-	struct trace_gfx *g;
-
 	os_mutex_lock(dev->stat_lock);
-	t = dev->trace;
-	if (!t)
-		goto out;
-	g = trace_room(t->gfx, t->ng, &t->capg, sizeof(*g), 256, TRACE_MAX_GFX);
-	if (!g) {
-		t->dropped++;
-		goto out;
-	}
-	t->gfx = g;
-	g = &t->gfx[t->ng++];
-	g->ts_ns = t0_ns;
-	g->dur_ns = t1_ns - OS_MIN(t0_ns, t1_ns);
-	g->frame = frame;
-	g->keys = c->keys;
-	g->n = OS_MIN(c->n, (unsigned)SHIM_TRACE_ARGS);
-	os_memcpy(g->vals, c->vals, g->n * sizeof(*c->vals));
-	g->list_name = c->list_name;
-	g->list_keys = c->list_keys;
-	g->pair0 = t->np;
-	g->npairs = trace_pairs(t, c);
-out:
+	if (dev->trace)
+		shim_tgfx_add(&dev->trace->gfx, frame, t0_ns, t1_ns, c);
 	os_mutex_unlock(dev->stat_lock);
 }
 
@@ -204,43 +126,6 @@ static int span_head(const struct shim_trace *t, char *line, size_t size, const 
 	int n = shim_tj_span(line, size, name, cat, ts_ns, t->t0, dur_ns, pid, tid);
 
 	return n + os_snprintf(line + n, size - (size_t)n, ", \"args\": {");
-}
-
-/* The graphics jobs' spans, their tracks named first. */
-static void trace_write_gfx(const struct shim_trace *t,
-			    void (*emit)(void *priv, const char *s, size_t n), void *priv)
-{
-	char line[1024];
-	int n;
-
-	if (!t->ng)
-		return;
-	n = shim_tj_thread(line, sizeof(line), 2, TRACE_DRAW_TID, "draws");
-	n += shim_tj_thread(line + n, sizeof(line) - (size_t)n, 2, TRACE_FRAME_TID, "frames");
-	emit(priv, line, (size_t)n);
-	for (unsigned i = 0; i < t->ng; i++) {
-		const struct trace_gfx *g = &t->gfx[i];
-
-		n = span_head(t, line, sizeof(line), g->frame ? "frame" : "draw", "gfx", g->ts_ns,
-			      g->dur_ns, 2, g->frame ? TRACE_FRAME_TID : TRACE_DRAW_TID);
-		for (unsigned k = 0; k < g->n && n < (int)sizeof(line) - 64; k++)
-			n += os_snprintf(line + n, sizeof(line) - (size_t)n, "%s\"%.32s\": %llu",
-					 k ? ", " : "", g->keys[k],
-					 (unsigned long long)g->vals[k]);
-		if (g->npairs)
-			n += os_snprintf(line + n, sizeof(line) - (size_t)n, "%s\"%.32s\": [",
-					 g->n ? ", " : "", g->list_name);
-		emit(priv, line, (size_t)OS_MIN(n, (int)sizeof(line) - 1));
-		for (unsigned k = 0; k < g->npairs; k++) {
-			const struct trace_pair *p = &t->pairs[g->pair0 + k];
-
-			n = os_snprintf(line, sizeof(line), "%s{\"%.32s\": %llu, \"%.32s\": %llu}",
-					k ? ", " : "", g->list_keys[0], (unsigned long long)p->v[0],
-					g->list_keys[1], (unsigned long long)p->v[1]);
-			emit(priv, line, (size_t)OS_MIN(n, (int)sizeof(line) - 1));
-		}
-		emit(priv, g->npairs ? "]}}" : "}}", g->npairs ? 3 : 2);
-	}
 }
 
 static void trace_write_faults(const struct shim_trace *t,
@@ -278,7 +163,7 @@ void shim_trace_write(struct shim_dev *dev,
 	os_mutex_unlock(dev->stat_lock);
 	if (!t)
 		return;
-	n = shim_tj_begin(line, sizeof(line), t->dropped);
+	n = shim_tj_begin(line, sizeof(line), t->dropped + t->gfx.dropped);
 	n += shim_tj_process(line + n, sizeof(line) - (size_t)n, true, 1, "clients");
 	n += shim_tj_process(line + n, sizeof(line) - (size_t)n, false, 2, "GPU");
 	n += shim_tj_thread(line + n, sizeof(line) - (size_t)n, 2, TRACE_FAULT_TID, "faults");
@@ -293,10 +178,9 @@ void shim_trace_write(struct shim_dev *dev,
 		emit(priv, line, (size_t)n);
 	}
 	trace_write_faults(t, emit, priv);
-	trace_write_gfx(t, emit, priv);
+	shim_tgfx_write(&t->gfx, t->t0, 2, TRACE_DRAW_TID, emit, priv);
 	emit(priv, SHIM_TJ_END, sizeof(SHIM_TJ_END) - 1);
-	os_free(t->gfx);
-	os_free(t->pairs);
+	shim_tgfx_free(&t->gfx);
 	os_free(t->faults);
 	os_free(t->ev);
 	os_free(t);

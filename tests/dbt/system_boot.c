@@ -28,6 +28,7 @@
 #include "cmd/stats_json.h"
 #include "harness.h"
 #include "lib/proc.h"
+#include "lib/trace_check.h"
 
 #define APPEND "earlycon=pl011,0x09000000 console=ttyAMA0 panic=-1"
 
@@ -737,11 +738,11 @@ TEST_TIMEOUT(job_faults_through_panfrost_then_a_job_runs, 300)
  * the programs @progs[0..n) of tests/gpu-progs (each checks its results
  * against a C reference) in a copy of the initramfs; booted with -gpu
  * @gpu and the options @extra (RAM enough for it: -m 1G or more), its
- * shell runs each with @env. Returns the console, or NULL after a skip
- * or failure.
+ * shell runs each with @env and the arguments @args (in which $p is the
+ * program's name). Returns the console, or NULL after a skip or failure.
  */
 static char *boot_mesa(struct __test_metadata *_metadata, const char *sys, const char *gpu,
-		       const char *const *progs, unsigned n, const char *env,
+		       const char *const *progs, unsigned n, const char *env, const char *args,
 		       const char *const *extra)
 {
 	char dir[] = "/tmp/vgpu-system-mesa-XXXXXX", init[4300], paths[16][4200], cmds[512];
@@ -761,7 +762,7 @@ static char *boot_mesa(struct __test_metadata *_metadata, const char *sys, const
 		len += (size_t)snprintf(cmds + len, sizeof(cmds) - len, " %s", progs[k]);
 	}
 	snprintf(cmds + len, sizeof(cmds) - len,
-		 "; do %s /bin/$p; echo \"$p exit $?\"; done\npoweroff -f\n", env);
+		 "; do %s /bin/$p %s; echo \"$p exit $?\"; done\npoweroff -f\n", env, args);
 	if (!mkdtemp(dir))
 		return NULL;
 	char *out = NULL;
@@ -812,11 +813,11 @@ TEST_TIMEOUT(gles_compute_programs_through_the_guests_panfrost, 300)
 		SKIP(return, "no arm64 sysroot: run make sysroot");
 	static const char *const one[] = { "-m", "1G", NULL };
 	static const char *const two[] = { "-m", "1G", "-smp", "2", NULL };
-	char *out = boot_mesa(_metadata, sys, "g71", progs, 9, "", one);
+	char *out = boot_mesa(_metadata, sys, "g71", progs, 9, "", "", one);
 	if (out)
 		expect_all_passed(_metadata, out, "\nrenderer: Mali-G71 (Panfrost)\r\n", progs, 9);
 	out = boot_mesa(_metadata, sys, "g52", progs, 4,
-			"VGPU_EXPECT_RENDERER='Mali-G52 (Panfrost)'", two);
+			"VGPU_EXPECT_RENDERER='Mali-G52 (Panfrost)'", "", two);
 	if (out)
 		expect_all_passed(_metadata, out, "\nrenderer: Mali-G52 (Panfrost)\r\n", progs, 4);
 }
@@ -830,9 +831,46 @@ TEST_TIMEOUT(opencl_through_rusticl_and_the_guests_panfrost, 300)
 	if (!sys)
 		SKIP(return, "no Debian 13 sysroot: run make sysroot-trixie");
 	static const char *const mem[] = { "-m", "1536M", NULL };
-	char *out = boot_mesa(_metadata, sys, "g71", progs, 1, "RUSTICL_ENABLE=panfrost", mem);
+	char *out = boot_mesa(_metadata, sys, "g71", progs, 1, "RUSTICL_ENABLE=panfrost", "", mem);
 	if (out)
 		expect_all_passed(_metadata, out, "\ndevice: Mali-G71 (Panfrost)\r\n", progs, 1);
+}
+
+/*
+ * Drawing in the guest: Debian 13's Mesa renders tests/gpu-progs'
+ * gfx_triangle and gfx_draws (a triangle; a strip, indexed triangles, a
+ * fan and a culled pair) through the guest kernel's panfrost and reads
+ * them back. --trace has what vgpu run -trace has: a span for each draw
+ * and frame on the GPU's "draws" and "frames" tracks, with the counts of
+ * the same jobs in --stats' graphics section, inside the job slots'
+ * spans the trace read off the bus.
+ */
+TEST_TIMEOUT(gles_draws_through_the_guests_panfrost_on_the_trace, 300)
+{
+	static const char *const progs[] = { "gfx_triangle", "gfx_draws" };
+	char stats[] = "/tmp/vgpu-system-stats-XXXXXX", trace[] = "/tmp/vgpu-system-trace-XXXXXX";
+	const char *sys = sysroot_variant_path("trixie");
+	if (!sys)
+		SKIP(return, "no Debian 13 sysroot: run make sysroot-trixie");
+	int fds[2] = { mkstemp(stats), mkstemp(trace) };
+	ASSERT_GE(fds[0], 0);
+	ASSERT_GE(fds[1], 0);
+	close(fds[0]);
+	close(fds[1]);
+	const char *const extra[] = { "-m", "1536M", "--stats", stats, "--trace", trace, NULL };
+	char *out = boot_mesa(_metadata, sys, "g71", progs, 2, "", "/tmp/$p.rgba", extra);
+	if (out) {
+		expect_all_passed(_metadata, out, "\nrenderer: Mali-G71 (Panfrost)\r\n", progs, 2);
+		struct json_object *doc = read_json(_metadata, stats);
+		const struct json_object *gfx = sj_get(doc, "graphics");
+		/* gfx_draws' four draws and the triangle, each program's frame */
+		EXPECT_GE(sj_num(gfx, "draws"), 5);
+		EXPECT_GE(sj_num(gfx, "frames"), 2);
+		trace_gfx_matches_stats(_metadata, trace, 1, gfx);
+		json_object_put(doc);
+	}
+	unlink(stats);
+	unlink(trace);
 }
 
 TEST_HARNESS_MAIN
