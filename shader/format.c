@@ -37,37 +37,9 @@ bool bi_pixfmt_swizzle(struct bi_pixfmt *f, uint32_t swz)
 	return true;
 }
 
-bool bi_pixfmt_decode(uint32_t w, bool v7, struct bi_pixfmt *f)
+/* The component selection of format word @w into @f's swizzle. */
+static bool pixfmt_select(uint32_t w, bool v7, struct bi_pixfmt *f)
 {
-	/* Format numbers 96-223 in groups of 32: snorm, uint, unorm, sint;
-	 * in a group, 8 per channel count; in those, channel sizes 1, 2, 4,
-	 * 8, 16, 32, 64 bits, then one float format (none, 64F, 32F, 16F). */
-	static const uint8_t kinds[4] = { BI_FK_SNORM, BI_FK_UINT, BI_FK_UNORM, BI_FK_SINT };
-	static const uint8_t float_bits[4] = { 0, 0, 32, 16 };
-	unsigned num = (w >> 12) & 0xff, g, sz;
-
-	/* "Snap 4": RGBA32F, the position format of vertex shaders (the
-	 * tiler snaps x and y to its fixed point) */
-	if (num == 94)
-		num = 191;
-
-	if (num < 96 || num >= 224 || (w >> 20) & 3)
-		return false; /* compressed/packed/YUV, sRGB, big-endian */
-	g = (num - 96) / 32;
-	sz = (num - 96) % 8;
-	f->channels = (uint8_t)((num - 96) % 32 / 8 + 1);
-	f->srgb = false;
-	if (sz == 7) {
-		if (!float_bits[g])
-			return false;
-		f->kind = BI_FK_FLOAT;
-		f->bits = float_bits[g];
-	} else {
-		if (sz < 3 || sz > 5)
-			return false; /* 1, 2, 4 and 64-bit channels */
-		f->kind = kinds[g];
-		f->bits = (uint8_t)(1u << sz);
-	}
 	if (v7) {
 		for (unsigned i = 0; i < OS_ARRAY_SIZE(orders); i++) {
 			if (orders[i].order == (w & 0xfff)) {
@@ -82,6 +54,53 @@ bool bi_pixfmt_decode(uint32_t w, bool v7, struct bi_pixfmt *f)
 	f->swizzle[2] = 2;
 	f->swizzle[3] = 3;
 	return bi_pixfmt_swizzle(f, w & 0xfff);
+}
+
+bool bi_pixfmt_decode(uint32_t w, bool v7, struct bi_pixfmt *f)
+{
+	/* Format numbers 96-223 in groups of 32: snorm, uint, unorm, sint;
+	 * in a group, 8 per channel count; in those, channel sizes 1, 2, 4,
+	 * 8, 16, 32, 64 bits, then one float format (none, 64F, 32F, 16F). */
+	static const uint8_t kinds[4] = { BI_FK_SNORM, BI_FK_UINT, BI_FK_UNORM, BI_FK_SINT };
+	static const uint8_t float_bits[4] = { 0, 0, 32, 16 };
+	unsigned num = (w >> 12) & 0xff, g, sz;
+
+	/* "Snap 4": RGBA32F, the position format of vertex shaders (the
+	 * tiler snaps x and y to its fixed point) */
+	if (num == 94)
+		num = 191;
+
+	os_memset(f->width, 0, sizeof(f->width));
+	f->srgb = false;
+	if (num >= 67 && num <= 73 && num % 2 && !((w >> 20) & 3)) {
+		/* RGB10_A2: unorm, snorm, uint, sint */
+		static const uint8_t packed_kinds[4] = { BI_FK_UNORM, BI_FK_SNORM, BI_FK_UINT,
+							 BI_FK_SINT };
+		static const uint8_t rgb10_a2[4] = { 10, 10, 10, 2 };
+
+		f->kind = packed_kinds[(num - 67) / 2];
+		f->channels = 4;
+		f->bits = 32;
+		os_memcpy(f->width, rgb10_a2, sizeof(rgb10_a2));
+		return pixfmt_select(w, v7, f);
+	}
+	if (num < 96 || num >= 224 || (w >> 20) & 3)
+		return false; /* compressed/packed/YUV, sRGB, big-endian */
+	g = (num - 96) / 32;
+	sz = (num - 96) % 8;
+	f->channels = (uint8_t)((num - 96) % 32 / 8 + 1);
+	if (sz == 7) {
+		if (!float_bits[g])
+			return false;
+		f->kind = BI_FK_FLOAT;
+		f->bits = float_bits[g];
+	} else {
+		if (sz < 3 || sz > 5)
+			return false; /* 1, 2, 4 and 64-bit channels */
+		f->kind = kinds[g];
+		f->bits = (uint8_t)(1u << sz);
+	}
+	return pixfmt_select(w, v7, f);
 }
 
 enum bi_regfmt bi_pixfmt_auto(const struct bi_pixfmt *f)
@@ -111,10 +130,23 @@ static uint32_t quotient(const struct bi_fmt *fmt, bool neg, uint64_t c, uint64_
 	return bi_fp_pack(fmt, neg, q << 1 | (r != 0), -65, BI_RM_RTE, false);
 }
 
-/* One memory channel (raw bits, @n wide) in register format @rf. */
-static uint32_t load_channel(const struct bi_pixfmt *f, uint32_t c, enum bi_regfmt rf)
+/* Channel @c's width in bits and its first bit in the texel. */
+static unsigned channel_bits(const struct bi_pixfmt *f, unsigned c, unsigned *shift)
 {
-	unsigned n = f->bits;
+	*shift = 0;
+	if (!f->width[0]) {
+		*shift = c * f->bits;
+		return f->bits;
+	}
+	for (unsigned i = 0; i < c; i++)
+		*shift += f->width[i];
+	return f->width[c];
+}
+
+/* One memory channel (raw bits, @n wide) in register format @rf. */
+static uint32_t load_channel(const struct bi_pixfmt *f, uint32_t c, unsigned n,
+			     enum bi_regfmt rf)
+{
 	uint64_t max = (1ull << n) - 1;
 	int64_t s = n == 32 ? (int32_t)c : (int64_t)(c ^ (1u << (n - 1))) - (1ll << (n - 1));
 
@@ -155,11 +187,13 @@ void bi_pixfmt_load(const struct bi_pixfmt *f, const uint8_t *src,
 	ch[5] = fl ? (rf == BI_RF_F16 ? 0x3c00u : 0x3f800000u) : 1;
 	ch[3] = ch[5]; /* a missing alpha reads as one */
 	for (unsigned c = 0; c < f->channels; c++) {
-		uint32_t raw = 0;
+		unsigned sh, n = channel_bits(f, c, &sh);
+		uint64_t raw = 0;
 
-		for (unsigned b = 0; b < f->bits / 8u; b++)
-			raw |= (uint32_t)src[c * f->bits / 8u + b] << (8 * b);
-		ch[c] = load_channel(f, raw, rf);
+		for (unsigned b = 0; b < (n + sh % 8 + 7) / 8; b++)
+			raw |= (uint64_t)src[sh / 8 + b] << (8 * b);
+		raw = (raw >> sh % 8) & ((1ull << n) - 1);
+		ch[c] = load_channel(f, (uint32_t)raw, n, rf);
 	}
 	for (unsigned i = 0; i < ncomp && i < 4; i++) {
 		uint32_t v = ch[f->swizzle[i]];
@@ -196,10 +230,11 @@ static uint64_t scale_round(uint32_t x, uint64_t d)
 	return q + (rem > halfway || (rem == halfway && (q & 1)));
 }
 
-/* Register component @v (format @rf) to a memory channel's raw bits. */
-static uint32_t store_channel(const struct bi_pixfmt *f, uint32_t v, enum bi_regfmt rf)
+/* Register component @v (format @rf) to a memory channel's raw bits
+ * (@n of them). */
+static uint32_t store_channel(const struct bi_pixfmt *f, uint32_t v, unsigned n,
+			      enum bi_regfmt rf)
 {
-	unsigned n = f->bits;
 	uint32_t mask = n == 32 ? ~0u : (1u << n) - 1;
 	uint64_t max = (1ull << n) - 1;
 
@@ -245,8 +280,11 @@ void bi_pixfmt_store(const struct bi_pixfmt *f, const uint32_t *regs,
 {
 	bool half = rf == BI_RF_F16 || rf == BI_RF_S16 || rf == BI_RF_U16;
 
+	os_memset(dst, 0, bi_pixfmt_bytes(f)); /* channels OR in (packed ones share bytes) */
 	for (unsigned c = 0; c < f->channels; c++) {
-		uint32_t v = 0, raw;
+		unsigned sh, n = channel_bits(f, c, &sh);
+		uint64_t raw;
+		uint32_t v = 0;
 
 		if (c < ncomp) {
 			v = half ? regs[c / 2] >> (16 * (c & 1)) & 0xffff : regs[c];
@@ -254,8 +292,20 @@ void bi_pixfmt_store(const struct bi_pixfmt *f, const uint32_t *regs,
 			if (rf == BI_RF_S16)
 				v = (uint32_t)(int32_t)(int16_t)v;
 		}
-		raw = store_channel(f, v, rf);
-		for (unsigned b = 0; b < f->bits / 8u; b++)
-			dst[c * f->bits / 8u + b] = (uint8_t)(raw >> (8 * b));
+		raw = (uint64_t)store_channel(f, v, n, rf) << sh % 8;
+		for (unsigned b = 0; b < (n + sh % 8 + 7) / 8; b++)
+			dst[sh / 8 + b] |= (uint8_t)(raw >> (8 * b));
 	}
+}
+
+uint32_t bi_unorm_load(uint32_t c, uint32_t max)
+{
+	return quotient(&bi_f32, false, c, max);
+}
+
+uint32_t bi_unorm_store(uint32_t v, uint32_t max)
+{
+	if (bi_fp_is_nan(&bi_f32, v) || (v >> 31))
+		return 0;
+	return (uint32_t)scale_round(v, max);
 }

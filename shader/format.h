@@ -11,7 +11,9 @@
  * pick R/G/B/A, 4 is 0, 5 is 1) and an "RGB component order" on v7
  * (RGBA, BGRA, RGB1, RRRR, ...: a table). Format numbers
  * 96-223 are regular: (kind, channels, channel size) in a table-like
- * pattern; others (compressed, packed, YUV) are not supported here.
+ * pattern; of the packed ones, the RGB10_A2 family (67 unorm, 69 snorm,
+ * 71 uint, 73 sint: R in bits 0-9, G 10-19, B 20-29, A 30-31) is
+ * supported; others (compressed, other packed, YUV) are not here.
  */
 #ifndef VGPU_SHADER_FORMAT_H
 #define VGPU_SHADER_FORMAT_H
@@ -43,7 +45,9 @@ enum bi_regfmt {
 struct bi_pixfmt {
 	uint8_t kind;      /* enum bi_fmt_kind */
 	uint8_t channels;  /* 1-4 in memory */
-	uint8_t bits;      /* per channel: 8, 16 or 32 */
+	uint8_t bits;      /* per channel: 8, 16 or 32; a packed texel's in all */
+	uint8_t width[4];  /* packed formats: each channel's bits, from bit 0
+			    * up; 0 for the others */
 	uint8_t swizzle[4];
 	bool srgb;
 };
@@ -67,7 +71,7 @@ bool bi_pixfmt_swizzle(struct bi_pixfmt *f, uint32_t swz);
 /* Bytes per texel. */
 static inline unsigned bi_pixfmt_bytes(const struct bi_pixfmt *f)
 {
-	return f->channels * f->bits / 8u;
+	return (f->width[0] ? 1u : f->channels) * f->bits / 8u;
 }
 
 /* The register format a load picks for "auto": f32 for unorm/snorm/
@@ -87,5 +91,11 @@ void bi_pixfmt_load(const struct bi_pixfmt *f, const uint8_t *src,
  * bits; floats: converted, rounded to nearest even). */
 void bi_pixfmt_store(const struct bi_pixfmt *f, const uint32_t *regs,
 		     enum bi_regfmt rf, unsigned ncomp, uint8_t *dst);
+
+/* Fixed point @c of which @max (not 0) is one, as f32 (correctly
+ * rounded), and f32 @v as such (clamped to [0, 1], NaN as 0, rounded to
+ * nearest even): the tile buffer's narrow channels (rt_format.h). */
+uint32_t bi_unorm_load(uint32_t c, uint32_t max);
+uint32_t bi_unorm_store(uint32_t v, uint32_t max);
 
 #endif
