@@ -155,6 +155,14 @@ DRAW(texture_float, "oes_texture_float")
 DRAW(unpack_subimage, "ext_unpack_subimage")
 API(texture_immutable_levels, "texture-immutable-levels_gles3")
 
+/* YUV dma-bufs as external EGL images, converted in the shader: NV12's
+ * two planes and YU12's three through dual texturing, Y410 as one packed
+ * RGB10_A2 texture (on the G71: Mesa gives the G52 its YUV texture
+ * formats, not modelled). */
+DRAW(dma_buf_sample_nv12, "ext_image_dma_buf_import-sample_yuv", "-fmt=NV12")
+DRAW(dma_buf_sample_yu12, "ext_image_dma_buf_import-sample_yuv", "-fmt=YU12")
+DRAW(dma_buf_sample_y410, "ext_image_dma_buf_import-sample_yuv", "-fmt=Y410")
+
 /* Framebuffer objects: float colour buffers, draw buffers, discards. */
 DRAW(color_buffer_float, "ext_color_buffer_float-draw_gles3")
 API(fbo_draw_buffers, "draw_buffers_gles2")
