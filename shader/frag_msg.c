@@ -24,12 +24,10 @@
  */
 #include "shader/interp_priv.h"
 #include "shader/raster.h"
+#include "shader/rt_format.h"
 
 #define LOG "fragment"
 #define ONE 0x3f800000u
-/* the tile buffer's R8G8B8A8 as a pixel format: RGBA8 unorm, identity
- * (v6 swizzle) */
-#define RGBA8_UNORM ((187u << 12) | 0x688)
 
 enum { MODE_SHADER, MODE_OPAQUE, MODE_FIXED, MODE_OFF };
 /* the equation "source" (A source + B source * C zero), RGB and alpha */
@@ -332,37 +330,36 @@ static uint32_t blend_fn(unsigned fn, const uint32_t *s, const uint32_t *d,
 }
 
 int bi_frag_blend(struct bi_frag *f, unsigned lane, unsigned rt, unsigned mode,
-		  enum bi_regfmt rf, const uint32_t *c)
+		  enum bi_regfmt rf, const uint32_t *c, uint32_t cvt, bool v7)
 {
-	uint32_t fmt = RGBA8_UNORM;
 	struct bi_frag_lane *fl = &f->lane[lane];
 	/* opaque writes every channel (Mesa masks channels in fixed-function
 	 * mode or in the blend shader, whose descriptor has no mask) */
 	uint32_t s[4], d[4], eq = f->blend[rt][1];
 	uint32_t mask = mode == MODE_FIXED ? eq >> 28 : 0xf;
-	struct bi_pixfmt pf;
-	uint8_t *px, out[4];
+	struct bi_rt_cvt tb;
+	const char *why;
+	uint8_t *px;
 	bool ok = true;
 
-	if (rt >= f->nrt || f->rt[rt].raw || f->rt[rt].ibytes != 4)
+	if (rt >= f->nrt || f->rt[rt].raw)
 		return unsupported("blending into this render target format");
-	bi_pixfmt_decode(fmt, false, &pf);
+	why = bi_rt_cvt_check(&f->rt[rt], cvt, v7, &tb);
+	if (why)
+		return unsupported(why);
 	px = bi_frag_px(f, rt, fl);
 	for (unsigned i = 0; i < 4; i++)
 		s[i] = rf == BI_RF_F16 ?
 		       bi_fp_convert(&bi_f32, &bi_f16, (c[i / 2] >> (16 * (i & 1))) & 0xffff,
 				     BI_RM_RTE, false) : c[i];
 	if (mode == MODE_FIXED) {
-		bi_pixfmt_load(&pf, px, BI_RF_F32, 4, d);
+		bi_rt_px_load(&f->rt[rt], &tb, px, d);
 		for (unsigned i = 0; i < 4; i++)
 			s[i] = blend_fn(i < 3 ? eq & 0xfff : (eq >> 12) & 0xfff, s, d, i, &ok);
 		if (!ok)
 			return unsupported("this fixed-function blend equation");
 	}
-	bi_pixfmt_store(&pf, s, BI_RF_F32, 4, out);
-	for (unsigned i = 0; i < 4; i++)
-		if (mask >> i & 1)
-			px[i] = out[i];
+	bi_rt_px_store(&f->rt[rt], &tb, s, mask, px);
 	f->tile->dirty[rt][fl->y] |= (uint16_t)(1u << fl->x);
 	return 0;
 }
@@ -420,7 +417,7 @@ static int blend(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	cov &= f->lane[lane].mask;
 	if ((lo & 3) == MODE_OFF || !cov)
 		return 0;
-	if (rf != BI_RF_F32 && rf != BI_RF_F16 && rf != BI_RF_S32 && rf != BI_RF_U32)
+	if (rf > BI_RF_U16)
 		return unsupported("blending this register format");
 	for (unsigned i = 0; i < bi_reg_words(rf, 4); i++)
 		c[i] = bi_sr_read(x, lane, i);
@@ -433,15 +430,18 @@ static int blend(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		else if (rf != BI_RF_F32 && rf != BI_RF_F16)
 			return unsupported("blending an integer colour");
 		else
-			err = bi_frag_blend(f, lane, (lo >> 16) & 0xf, lo & 3, rf, c);
+			err = bi_frag_blend(f, lane, (lo >> 16) & 0xf, lo & 3, rf, c, hi,
+					    x->env->arch >= BI_ARCH_V7);
 	}
 	return err;
 }
 
 /*
- * LD_TILE (blend shaders): render target [15:8] of the pixel indices
- * (sample [7:0], then x, y; y 255 is the current pixel) as the
- * conversion descriptor's register format [26:24] wants it.
+ * LD_TILE (blend shaders, framebuffer fetch): render target [15:8] of
+ * the pixel indices (sample [7:0], then x, y; y 255 is the current
+ * pixel) through conversion descriptor @cvt (source 2) to its register
+ * format [26:24]: a blendable target's pixel as BLEND stores it, a raw
+ * one's bytes in the conversion's memory format.
  */
 static int ld_tile(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 {
@@ -450,17 +450,32 @@ static int ld_tile(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 	uint32_t idx = bi_src(x, ins, 0, lane, false), cvt = bi_src(x, ins, 2, lane, false);
 	enum bi_regfmt rf = (enum bi_regfmt)((cvt >> 24) & 7);
 	unsigned rt = (idx >> 8) & 0xff, n = bi_vecsize_of(ins);
+	bool v7 = x->env->arch >= BI_ARCH_V7;
 	struct bi_pixfmt pf;
-	uint32_t regs[4];
+	struct bi_rt_cvt tb;
+	const uint8_t *px;
+	uint32_t regs[4], v[4];
+	const char *why;
 
 	if ((idx >> 24) != 0xff || (idx & 0xff) >= f->tile->samples)
 		return unsupported("LD_TILE of another pixel or sample");
-	if (rt >= f->nrt || f->rt[rt].raw || f->rt[rt].ibytes != 4 ||
-	    (rf != BI_RF_F32 && rf != BI_RF_F16))
-		return unsupported("LD_TILE of this render target format");
-	bi_pixfmt_decode(RGBA8_UNORM, false, &pf);
-	bi_pixfmt_load(&pf, bi_tile_px(f->tile, rt, fl->y * BI_TILE + fl->x, idx & 0xff), rf, n,
-		       regs);
+	if (rt >= f->nrt)
+		return unsupported("LD_TILE of a render target the frame has not");
+	px = bi_tile_px(f->tile, rt, fl->y * BI_TILE + fl->x, idx & 0xff);
+	if (f->rt[rt].raw) {
+		if (!bi_pixfmt_decode(cvt & 0x3fffff, v7, &pf) ||
+		    bi_pixfmt_bytes(&pf) > f->rt[rt].ibytes || rf > BI_RF_U16)
+			return unsupported("LD_TILE of a raw render target in this conversion");
+		bi_pixfmt_load(&pf, px, rf, n, regs);
+	} else {
+		why = bi_rt_cvt_check(&f->rt[rt], cvt, v7, &tb);
+		if (why)
+			return unsupported(why);
+		if (rf != BI_RF_F32 && rf != BI_RF_F16)
+			return unsupported("LD_TILE of a blendable target to integers");
+		bi_rt_px_load(&f->rt[rt], &tb, px, v);
+		pack(rf, n, v, regs);
+	}
 	for (unsigned i = 0; i < bi_reg_words(rf, n); i++)
 		*bi_staging(x, lane, i) = regs[i];
 	return 0;

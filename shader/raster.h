@@ -86,9 +86,10 @@ static inline uint8_t *bi_frag_px(const struct bi_frag *f, unsigned rt,
 
 /* Blends colour @c (@rf: BI_RF_F32 or BI_RF_F16, four components) into
  * render target @rt at lane @lane's pixel, as internal blend descriptor
- * mode @mode says: 0 or a bi_fault. */
+ * mode @mode says, through its conversion @cvt (rt_format.h; @v7: an
+ * order in it): 0 or a bi_fault. */
 int bi_frag_blend(struct bi_frag *f, unsigned lane, unsigned rt, unsigned mode,
-		  enum bi_regfmt rf, const uint32_t *c);
+		  enum bi_regfmt rf, const uint32_t *c, uint32_t cvt, bool v7);
 
 /* v7's message preload @msg (16 bits of the renderer state's word 15)
  * for @lane of @w: the varying it names into r@reg.., as LD_VAR would.

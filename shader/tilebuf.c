@@ -4,17 +4,26 @@
  */
 #include "shader/tilebuf.h"
 #include "shader/afbc.h"
+#include "shader/rt_format.h"
 
 /* Internal (tile buffer) formats: bytes per pixel; raw ones are copied
- * byte for byte, the others hold 8-bit channels. Only those whose
- * write-back needs no change of precision are modelled. */
+ * byte for byte. The others are a word of unsigned normalised channels
+ * (rt_format.h): the blend conversions' format numbers (plain,
+ * dithered), per channel its integer and fractional bits. R5G5B5A1,
+ * whose fractional bits Mesa does not say, is not modelled. */
 struct internal_fmt {
 	uint8_t bytes;
 	bool raw;
+	uint8_t tb, tb_dither;
+	uint8_t bits[4], frac[4];
 };
 
 static const struct internal_fmt internal_fmts[64] = {
-	[1] = { 4, false },  /* R8G8B8A8 */
+	[1] = { 4, false, 237, 237, { 8, 8, 8, 8 }, { 0, 0, 0, 0 } },    /* R8G8B8A8 */
+	[2] = { 4, false, 238, 238, { 10, 10, 10, 2 }, { 0, 0, 0, 0 } }, /* R10G10B10A2 */
+	[3] = { 4, false, 242, 241, { 8, 8, 8, 2 }, { 2, 2, 2, 0 } },    /* R8G8B8A2 */
+	[4] = { 4, false, 233, 232, { 4, 4, 4, 4 }, { 4, 4, 4, 4 } },    /* R4G4B4A4 */
+	[5] = { 4, false, 227, 226, { 5, 6, 5, 0 }, { 5, 4, 5, 2 } },    /* R5G6B5A0 */
 	[32] = { 1, true },  /* RAW8 */
 	[33] = { 2, true },  /* RAW16 */
 	[34] = { 4, true },  /* RAW32 */
@@ -22,15 +31,25 @@ static const struct internal_fmt internal_fmts[64] = {
 	[36] = { 16, true }, /* RAW128 */
 };
 
-/* Write-back ("colour") formats: bytes per pixel, and whether raw. */
-static const struct internal_fmt writeback_fmts[32] = {
+/* Write-back ("colour") formats: bytes per pixel, whether raw, and the
+ * others' bits per component, packed from bit 0 up. */
+struct writeback_fmt {
+	uint8_t bytes;
+	bool raw;
+	uint8_t bits[4];
+};
+
+static const struct writeback_fmt writeback_fmts[32] = {
 	[0] = { 1, true },   [1] = { 2, true },   [2] = { 3, true },
 	[3] = { 4, true },   [4] = { 6, true },   [5] = { 8, true },
 	[6] = { 12, true },  [7] = { 16, true },
-	[16] = { 1, false }, /* R8 */
-	[17] = { 2, false }, /* R8G8 */
-	[18] = { 3, false }, /* R8G8B8 */
-	[19] = { 4, false }, /* R8G8B8A8 */
+	[16] = { 1, false, { 8 } },             /* R8 */
+	[17] = { 2, false, { 8, 8 } },          /* R8G8 */
+	[18] = { 3, false, { 8, 8, 8 } },       /* R8G8B8 */
+	[19] = { 4, false, { 8, 8, 8, 8 } },    /* R8G8B8A8 */
+	[20] = { 2, false, { 4, 4, 4, 4 } },    /* R4G4B4A4 */
+	[21] = { 2, false, { 5, 6, 5 } },       /* R5G6B5 */
+	[24] = { 4, false, { 10, 10, 10, 2 } }, /* R10G10B10A2 */
 };
 
 /* The AFBC flag for the lossless colour transform: an uncompressed
@@ -42,6 +61,20 @@ static bool afbc_fits(const uint32_t *f, bool tiled, unsigned bytes)
 	return bi_afbc_fits(f[BI_RT_AFBC_HEADER_LO] | (uint64_t)f[BI_RT_AFBC_HEADER_HI] << 32,
 			    f[BI_RT_BASE_LO] | (uint64_t)f[BI_RT_BASE_HI] << 32,
 			    f[BI_RT_AFBC_STRIDE], tiled, bytes);
+}
+
+/* Whether each component @out writes is the whole integer part of the
+ * channel swizzle @swz picks for it, or a constant. */
+static bool widths_match(const struct internal_fmt *in, const struct writeback_fmt *out,
+			 uint32_t swz)
+{
+	for (unsigned c = 0; c < 4 && out->bits[c]; c++) {
+		unsigned s = (swz >> (3 * c)) & 7;
+
+		if (s < 4 && in->bits[s] != out->bits[c])
+			return false;
+	}
+	return true;
 }
 
 const char *bi_msaa_check(unsigned msaa, unsigned samples)
@@ -59,7 +92,8 @@ int bi_rt_decode(enum bi_arch arch, const uint32_t *w, unsigned samples, struct 
 		 const char **why)
 {
 	uint32_t f[BI_RT_COUNT];
-	const struct internal_fmt *in, *out;
+	const struct internal_fmt *in;
+	const struct writeback_fmt *out;
 	const char *ms;
 
 	bi_desc_unpack(bi_rt_fields(arch), BI_RT_COUNT, w, f);
@@ -84,14 +118,17 @@ int bi_rt_decode(enum bi_arch arch, const uint32_t *w, unsigned samples, struct 
 		*why = "YUV render targets";
 	else if (!in->bytes)
 		*why = "this internal colour format";
-	else if (f[BI_RT_SRGB] || f[BI_RT_ENDIAN])
-		*why = "sRGB or big-endian write-back";
+	else if (f[BI_RT_ENDIAN])
+		*why = "big-endian write-back";
+	else if (f[BI_RT_SRGB] && (in->raw || in->bits[0] != 8))
+		*why = "sRGB write-back of this internal format";
 	else if (ms)
 		*why = ms;
 	else if (rt->write && samples > 1 && rt->block == BI_BLOCK_AFBC)
 		*why = "multisampled AFBC write-back";
-	else if (rt->write && samples > 1 && rt->msaa == BI_MSAA_AVERAGE && in->raw)
-		*why = "averaging samples of a raw render target";
+	else if (rt->write && samples > 1 && rt->msaa == BI_MSAA_AVERAGE &&
+		 (f[BI_RT_INTERNAL] != 1 || f[BI_RT_SRGB]))
+		*why = "averaging samples of a raw, fixed-point or sRGB render target";
 	else if (rt->write && rt->block == BI_BLOCK_AFBC &&
 		 (f[BI_RT_AFBC_FLAGS] & ~AFBC_YTR))
 		*why = "AFBC write-back with these flags (wide or split blocks)";
@@ -104,13 +141,23 @@ int bi_rt_decode(enum bi_arch arch, const uint32_t *w, unsigned samples, struct 
 		 rt->block != BI_BLOCK_U_INTERLEAVED && rt->block != BI_BLOCK_AFBC)
 		*why = "this block format";
 	else if (rt->write && (!out->bytes || out->raw != in->raw ||
-			       out->bytes > in->bytes))
+			       out->bytes > in->bytes ||
+			       !widths_match(in, out, f[BI_RT_SWIZZLE])))
 		*why = "this write-back format for the internal format";
 	if (*why)
 		return -1;
 	rt->ibytes = in->bytes;
 	rt->wbytes = out->bytes;
 	rt->raw = in->raw;
+	rt->tb = in->tb;
+	rt->tb_dither = in->tb_dither;
+	for (unsigned c = 0, at = 0; c < 4; c++) {
+		rt->bits[c] = in->bits[c];
+		rt->frac[c] = in->frac[c];
+		rt->shift[c] = (uint8_t)at;
+		rt->wbits[c] = out->bits[c];
+		at += in->frac[c] + in->bits[c];
+	}
 	rt->afbc_header = f[BI_RT_AFBC_HEADER_LO] |
 			  (uint64_t)f[BI_RT_AFBC_HEADER_HI] << 32;
 	rt->afbc_stride = f[BI_RT_AFBC_STRIDE];
@@ -161,18 +208,28 @@ void bi_tile_begin(struct bi_tile *t, const struct bi_rt *rts, unsigned nrt,
 	}
 }
 
-/* Pixel @p of the tile as memory holds it. */
+/* Pixel @p of the tile as memory holds it: raw bytes, or the integer
+ * bits of the channels the swizzle picks (rt_format.h), packed from bit
+ * 0 up. */
 static void pack(const struct bi_rt *rt, const uint8_t *p, uint8_t *out)
 {
+	uint32_t w, v = 0;
+	unsigned at = 0;
+
 	if (rt->raw) {
 		os_memcpy(out, p, rt->wbytes);
 		return;
 	}
-	for (unsigned c = 0; c < rt->wbytes; c++) {
-		unsigned s = rt->swizzle[c];
+	w = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	for (unsigned c = 0; c < 4 && rt->wbits[c]; c++) {
+		unsigned s = rt->swizzle[c], n = rt->wbits[c];
+		uint32_t m = (1u << n) - 1;
 
-		out[c] = s < 4 ? p[s] : s == 5 ? 0xff : 0;
+		v |= (s < 4 ? bi_rt_px_int(rt, w, s) : s == 5 ? m : 0) << at;
+		at += n;
 	}
+	for (unsigned b = 0; b < rt->wbytes; b++)
+		out[b] = (uint8_t)(v >> (8 * b));
 }
 
 /* The columns of row @y (0-15) of the tile to write, as a bit mask. */

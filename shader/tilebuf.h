@@ -41,10 +41,16 @@ struct bi_rt {
 	uint8_t block;      /* enum bi_block */
 	uint8_t ibytes;     /* bytes per pixel in the tile buffer */
 	uint8_t wbytes;     /* bytes per pixel written back */
-	bool raw;           /* bytes copied; else 8-bit channels swizzled */
+	bool raw;           /* bytes copied; else packed channels (rt_format.h) */
 	bool write;         /* written back at all */
 	bool clean_write;   /* pixels nothing drew on are written too */
 	uint8_t swizzle[4]; /* per written channel: 0-3 a channel, 4 = 0, 5 = 1 */
+	/* not raw (rt_format.h): per channel (R, G, B, A) its integer and
+	 * fractional bits in the tile buffer's word and where they start;
+	 * per written component its bits in memory (from bit 0 up); the
+	 * blend conversions' format numbers, plain and dithered */
+	uint8_t bits[4], frac[4], shift[4], wbits[4];
+	uint8_t tb, tb_dither;
 	uint8_t clear[BI_PIXEL_MAX];
 	uint64_t afbc_header;  /* AFBC: the header array; the body at base */
 	uint32_t afbc_stride;  /* AFBC: superblocks per header row */

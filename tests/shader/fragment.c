@@ -3,7 +3,8 @@
  * FRAGMENT jobs on hand-built descriptors through the GPU model (board,
  * page tables, job slot): the clear colour written back in the linear
  * and 16x16 u-interleaved layouts, clipped to the framebuffer's bounds,
- * swizzled, raw formats copied; in AFBC, a header and an uncompressed
+ * swizzled, raw formats copied, fixed-point tile formats rounded, sRGB
+ * ones copied; in AFBC, a header and an uncompressed
  * body per tile; what is not modelled (AFBC flags) and tiles outside the
  * framebuffer fail the job with their exception codes. The
  * frame hook (shader/frames.h) reads the targets back as RGBA8.
@@ -22,6 +23,7 @@
 #define PAGES 16
 #define SWZ_RGBA (0 | 1 << 3 | 2 << 6 | 3 << 9)
 #define SWZ_BGR1 (2 | 1 << 3 | 0 << 6 | 5 << 9)
+#define SWZ_BGR0 (2 | 1 << 3 | 0 << 6 | 4 << 9)
 
 FIXTURE(frag)
 {
@@ -277,6 +279,74 @@ TEST_F(frag, whole_u_interleaved_tiles_and_raw_formats)
 	for (unsigned i = 0; i < 512; i++)
 		ASSERT_EQ(px[3 * i] + 10 * px[3 * i + 1] + 100 * px[3 * i + 2], 321u);
 	EXPECT_EQ(px[3 * 512], 0xeeeeeeeeu);
+}
+
+/*
+ * Blendable internal formats but RGBA8 hold fixed point, its integer
+ * bits above fractional ones (dithered conversions and clears fill
+ * them): write-back takes the integer bits rounded to nearest, packed
+ * in the write-back format's order. R5G6B5A0 (5.5, 6.4, 5.5, 0.2)
+ * cleared to red 15.5, green 40.4375, blue 3 of their ranges, written
+ * back as B5G6R5 (Mesa's RGB565: blue in the low bits); R4G4B4A4 (4.4
+ * each) to 5.5, 2.4375, 15.5 (clamped) and 1.
+ */
+TEST_F(frag, fixed_point_tile_formats_written_back_rounded)
+{
+	struct fb_spec s = { .w = 16, .h = 16, .bx = 15, .by = 15, .ifmt = 5, .wfmt = 21,
+			     .block = V6_LINEAR, .swizzle = SWZ_BGR0, .row_stride = 32,
+			     .clear = { 496 | 647u << 10 | 96u << 20 | 3u << 30 } };
+	const uint16_t *px = (const uint16_t *)w32(self, TARGET);
+
+	build(self, &s);
+	ASSERT_EQ(run(self), MALI_EXC_DONE);
+	for (unsigned i = 0; i < 256; i++)
+		ASSERT_EQ(px[i], 3 | 40u << 5 | 16u << 11);
+	EXPECT_EQ(px[256], 0xeeee);
+	s.ifmt = 4;
+	s.wfmt = 20;
+	s.swizzle = SWZ_RGBA;
+	s.clear[0] = 0x10f82758;
+	build(self, &s);
+	ASSERT_EQ(run(self), MALI_EXC_DONE);
+	for (unsigned i = 0; i < 256; i++)
+		ASSERT_EQ(px[i], 6 | 2u << 4 | 15u << 8 | 1u << 12);
+}
+
+/* An sRGB RGBA8 target holds its pixels encoded (Mesa encodes the clear
+ * colour; BLEND encodes what it stores): write-back copies them. */
+TEST_F(frag, srgb_written_back_as_held)
+{
+	struct fb_spec s = { .w = 16, .h = 16, .bx = 15, .by = 15, .ifmt = 1, .wfmt = 19,
+			     .block = V6_LINEAR, .swizzle = SWZ_RGBA, .row_stride = 64,
+			     .clear = { 0x80bc3a0d } };
+
+	build(self, &s);
+	w32(self, FBD + 128)[1] |= 1u << 14;
+	ASSERT_EQ(run(self), MALI_EXC_DONE);
+	EXPECT_EQ(*w32(self, TARGET), 0x80bc3a0du);
+	EXPECT_EQ(*w32(self, TARGET + 255 * 4), 0x80bc3a0du);
+}
+
+/* Not modelled: R5G5B5A1 (its fractional bits unknown), sRGB raw
+ * targets, a write-back component narrower or wider than the channel it
+ * takes. Each fails the job before it writes. */
+TEST_F(frag, tile_formats_not_modelled_are_a_config_fault)
+{
+	struct fb_spec s = { .w = 16, .h = 16, .bx = 15, .by = 15, .ifmt = 6, .wfmt = 28,
+			     .block = V6_LINEAR, .swizzle = SWZ_RGBA, .row_stride = 32 };
+
+	build(self, &s);
+	EXPECT_EQ(run(self), MALI_EXC_JOB_CONFIG_FAULT);
+	s.ifmt = 34;
+	s.wfmt = 3;
+	build(self, &s);
+	w32(self, FBD + 128)[1] |= 1u << 14;
+	EXPECT_EQ(run(self), MALI_EXC_JOB_CONFIG_FAULT);
+	s.ifmt = 5;
+	s.wfmt = 19;
+	build(self, &s);
+	EXPECT_EQ(run(self), MALI_EXC_JOB_CONFIG_FAULT);
+	EXPECT_EQ(*w32(self, TARGET), 0xeeeeeeeeu);
 }
 
 TEST_F(frag, afbc_clear_is_a_header_and_uncompressed_body)

@@ -901,6 +901,64 @@ TEST_F(draw, blend_shader_adds_the_destination)
 	check_inside(_metadata, self, v, 0xff40a080u, 0xeeeeeeeeu);
 }
 
+/*
+ * Blendable formats but plain RGBA8, through the conversions Mesa gives
+ * BLEND: a whole-target draw adds (0.25, 0.25, 0.5, 0.25). RGB565
+ * (internal R5G6B5A0: 5.5, 6.4, 5.5 fixed point) cleared to red 0.5,
+ * green 0.25, through the dithered conversion (GL_DITHER is on), written
+ * back as B5G6R5 rounded: red 0.75 (23.25 of 31), green 0.5 (31.5 of 63),
+ * blue 0.5 (15.5 of 31). sRGB RGBA8 cleared to 128: red, green and blue
+ * added in linear and stored encoded, alpha added as it is.
+ */
+static const struct vtx add_quarter[3] = {
+	{ -40, -8, { 0.25f, 0.25f, 0.5f, 0.25f } },
+	{ 72, -8, { 0.25f, 0.25f, 0.5f, 0.25f } },
+	{ 16, 72, { 0.25f, 0.25f, 0.5f, 0.25f } },
+};
+
+static uint8_t srgb_byte(double linear)
+{
+	double c = linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055;
+
+	return (uint8_t)lround(255 * c);
+}
+
+static void blend_formats(struct __test_metadata *_metadata, struct __fixture_draw *self)
+{
+	struct draw_spec s = { add_quarter, 3, 3, 8, NULL, 0, 2, EQ_ADD, ALWAYS, .z = 0.5f };
+	uint32_t *rt = w32(self, FBD + 192), *bd = w32(self, FRSD(0) + 64);
+	uint32_t block = self->v7 ? 2u << 8 : 2u << 10, rgba = self->v7 ? 0 : SWZ_RGBA;
+	double dst = pow((128 / 255.0 + 0.055) / 1.055, 2.4);
+	uint8_t want[4] = { srgb_byte(dst + 0.25), srgb_byte(dst + 0.25), srgb_byte(dst + 0.5),
+			    192 };
+	uint16_t px;
+
+	ASSERT_EQ(shaders(self), 0);
+	build(self, &s);
+	rt[0] = 5u << 26;
+	rt[1] = 1 | 21u << 3 | block | 1u << 15 | (2 | 1 << 3 | 0 << 6 | 4 << 9) << 16;
+	rt[12] = 496 | 252u << 10;
+	bd[3] = 226u << 12 | (self->v7 ? 16 /* RGB1 */ : rgba) | 1u << 24;
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	for (unsigned y = 0; y < W; y++)
+		for (unsigned x = 0; x < W; x++) {
+			memcpy(&px, pixel(self, 0, y) + 2 * x, 2);
+			ASSERT_EQ(px, 16 | 32u << 5 | 23u << 11);
+		}
+	build(self, &s);
+	rt[1] |= 1u << 14;
+	rt[12] = 0x80808080;
+	bd[3] = 237u << 12 | rgba | 1u << 20 | 1u << 24;
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	for (unsigned y = 0; y < W; y++)
+		for (unsigned x = 0; x < W; x++)
+			ASSERT_EQ(memcmp(pixel(self, x, y), want, 4), 0);
+}
+
+TEST_F(draw, blend_into_rgb565_dithered_and_srgb) { blend_formats(_metadata, self); }
+
 FIXTURE(draw7)
 {
 	struct board b;
@@ -916,6 +974,10 @@ FIXTURE_TEARDOWN(draw7)
 }
 
 TEST_F(draw7, triangle_on_the_g52) { triangle(_metadata, (struct __fixture_draw *)self); }
+TEST_F(draw7, blend_into_rgb565_and_srgb_on_the_g52)
+{
+	blend_formats(_metadata, (struct __fixture_draw *)self);
+}
 TEST_F(draw7, afbc_depth_on_the_g52)
 {
 	afbc_depth_frames(_metadata, (struct __fixture_draw *)self);
