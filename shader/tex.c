@@ -363,6 +363,8 @@ static bool texture_format(struct bi_tctx *x, uint32_t fmt, struct bi_texture *t
 {
 	unsigned num = (fmt >> 12) & 0xff;
 
+	/* set before the depth formats return: block_texel reads it */
+	t->block = 0;
 	for (unsigned i = 0; i < OS_ARRAY_SIZE(zs_formats); i++) {
 		if (zs_formats[i].num != num)
 			continue;
@@ -374,7 +376,6 @@ static bool texture_format(struct bi_tctx *x, uint32_t fmt, struct bi_texture *t
 		t->skip = zs_formats[i].skip;
 		return true;
 	}
-	t->block = 0;
 	if (bi_block_like(num)) {
 		/* read as the interchange texel a block decodes to */
 		t->block = num;
