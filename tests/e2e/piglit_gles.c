@@ -141,6 +141,15 @@ DRAW(buffer_storage_persistent_draw, "bufferstorage-persistent_gles3", "draw")
 DRAW(blend_extended_pattern, "arb_blend_func_extended-fbo-extended-blend-pattern_gles2")
 API(blend_extended_builtins, "arb_blend_func_extended-builtins_gles2")
 
+/* Render target formats: clears of every base format (an sRGB one among
+ * them, held encoded in the tile buffer); framebuffer fetch from an
+ * integer target (LD_TILE of raw bytes, BLEND of 16-bit integers). */
+#define FBFETCH "generated_tests/spec/EXT_shader_framebuffer_fetch/execution/gles3/"
+DRAW(clear_texture_base_formats, "ext_clear_texture-base-formats")
+DRAW(fbfetch_integer, "shader_runner_gles3", FBFETCH "integer-ss.shader_test")
+DRAW_G52(g52_clear_texture_base_formats, "ext_clear_texture-base-formats")
+DRAW_G52(g52_fbfetch_integer, "shader_runner_gles3", FBFETCH "integer-ss.shader_test")
+
 /* Depth and stencil: a DEPTH_STENCIL texture's storage and queries (a
  * shader writing depth is not modelled yet); a depth buffer read back
  * (NV_read_depth); depth bias limited by EXT_polygon_offset_clamp's
