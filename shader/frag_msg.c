@@ -503,6 +503,34 @@ static int zs_emit(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	return 0;
 }
 
+/*
+ * ATEST: coverage source 0, alpha source 1 (f32, or an f16 half). With
+ * alpha-to-coverage the samples alpha leaves out are dropped first; then
+ * a late depth/stencil test decides the coverage passed on, or ZS_EMIT
+ * does with the shader's depth.
+ */
+static int atest(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane, uint32_t *out)
+{
+	struct bi_frag *f = x->env->frag;
+	struct bi_frag_lane *fl = &f->lane[lane];
+	uint32_t cov = bi_src(x, ins, 0, lane, false), keep = ~0u;
+
+	if (f->a2c) {
+		uint32_t a = bi_src(x, ins, 1, lane, false);
+		unsigned w = bi_mod(ins, BI_MOD_WIDEN1, BI_O_NONE);
+
+		if (w == BI_O_H0 || w == BI_O_H1)
+			a = bi_fp_convert(&bi_f32, &bi_f16, (a >> (w == BI_O_H1 ? 16 : 0)) & 0xffff,
+					  BI_RM_RTE, false);
+		fl->mask &= (uint8_t)bi_frag_a2c(f, a);
+		fl->covered = fl->mask != 0;
+		keep = fl->mask;
+	}
+	*out = f->z_shader ? cov & keep : bi_frag_zs_late(f, lane) ? cov & fl->mask : 0;
+	*bi_staging(x, lane, 0) = *out;
+	return 0;
+}
+
 int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 		 uint32_t *out)
 {
@@ -536,14 +564,7 @@ int bi_exec_frag(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	case BI_OP_LD_VAR_FLAT_IMM:
 		return ld_var(x, ins, lane, true, true);
 	case BI_OP_ATEST:
-		/* a late depth/stencil test decides the coverage here, or at
-		 * ZS_EMIT with the shader's depth */
-		*out = x->env->frag->z_shader ? bi_src(x, ins, 0, lane, false)
-		       : bi_frag_zs_late(x->env->frag, lane)
-			       ? bi_src(x, ins, 0, lane, false) & x->env->frag->lane[lane].mask
-			       : 0;
-		*bi_staging(x, lane, 0) = *out;
-		return 0;
+		return atest(x, ins, lane, out);
 	case BI_OP_VAR_TEX_F16:
 	case BI_OP_VAR_TEX_F32:
 		return var_tex_msg(x, ins, lane);

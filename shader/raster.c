@@ -161,8 +161,12 @@ static uint32_t use_draw(struct bi_raster *r, uint64_t dcd, const char **why)
 	r->f.zs_late |= r->f.z_shader;
 	r->occl_mode = (d->dcd[BI_DCD_FLAGS] >> 3) & 3;
 	r->occl = bi_rd64(d->dcd, BI_DCD_OCCLUSION);
-	if ((d->rsd[BI_RSD_STENCIL_MISC] >> 17) & 1)
-		*why = "alpha-to-coverage";
+	r->f.a2c = (d->rsd[BI_RSD_STENCIL_MISC] >> 17) & 1;
+	r->f.a2c_invert = (d->rsd[BI_RSD_STENCIL_MISC] >> 18) & 1;
+	/* GL leaves a single-sampled frame alone, the hardware is not known
+	 * to */
+	if (r->f.a2c && r->f.samples == 1)
+		*why = "alpha-to-coverage on a single-sampled frame";
 	else if (r->occl_mode == OCCL_RESERVED)
 		*why = "occlusion query mode 2";
 	if (*why)
@@ -500,6 +504,18 @@ static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
 	return err ? err : occlusion(r, 4 * nq, w->discarded);
 }
 
+unsigned bi_frag_a2c(const struct bi_frag *f, uint32_t alpha)
+{
+	unsigned n = (unsigned)bi_fp_to_int(&bi_f32,
+					    bi_f32_mul(alpha, bi_fp_from_int(&bi_f32, f->samples,
+									     BI_RM_RTE),
+						       BI_RM_RTE, false),
+					    BI_RM_RTE, 0, f->samples);
+	unsigned all = (1u << f->samples) - 1, m = (1u << n) - 1;
+
+	return f->a2c_invert ? ~m & all : m;
+}
+
 bool bi_frag_zs_late(struct bi_frag *f, unsigned lane)
 {
 	struct bi_frag_lane *fl = &f->lane[lane];
@@ -529,10 +545,14 @@ static bool quad_hit(struct bi_raster *r, unsigned x, unsigned y)
 	return false;
 }
 
-/* The pixel range [lo, hi] of a primitive's extent [@a, @b] (24.8). */
-static void span(int32_t a, int32_t b, unsigned t0, unsigned *lo, unsigned *hi)
+/* The pixel range [lo, hi] of a primitive's extent [@a, @b] (24.8): the
+ * pixels whose centres it reaches, or with @ms any point of them (their
+ * samples lie anywhere in them). */
+static void span(int32_t a, int32_t b, unsigned t0, bool ms, unsigned *lo, unsigned *hi)
 {
-	int64_t l = ((int64_t)a - 128 + 255) >> 8, h = ((int64_t)b - 128) >> 8;
+	/* the first and last points of a pixel that may count */
+	int64_t first = ms ? 0 : 128, last = ms ? 255 : 128;
+	int64_t l = ((int64_t)a - last + 255) >> 8, h = ((int64_t)b - first) >> 8;
 
 	*lo = (unsigned)OS_MAX(l, (int64_t)t0);
 	*hi = (unsigned)OS_MIN(h, (int64_t)t0 + BI_TILE - 1);
@@ -540,9 +560,10 @@ static void span(int32_t a, int32_t b, unsigned t0, unsigned *lo, unsigned *hi)
 		*hi = 0, *lo = 1;
 }
 
-/* The pixels of tile @t that @p's extent reaches, [x0, x1] x [y0, y1]:
- * false if none (a homogeneous primitive's extent is the screen's). */
-static bool extent(const struct bi_prim *p, const struct bi_tile *t, unsigned *x0,
+/* The pixels of tile @t that @p's extent reaches (@ms: any sample of
+ * them), [x0, x1] x [y0, y1]: false if none (a homogeneous primitive's
+ * extent is the screen's). */
+static bool extent(const struct bi_prim *p, const struct bi_tile *t, bool ms, unsigned *x0,
 		   unsigned *x1, unsigned *y0, unsigned *y1)
 {
 	if (p->flags & BI_PRIM_HOMOGENEOUS) {
@@ -553,9 +574,9 @@ static bool extent(const struct bi_prim *p, const struct bi_tile *t, unsigned *x
 		return true;
 	}
 	span(OS_MIN(OS_MIN(p->x[0], p->x[1]), p->x[2]) - p->half,
-	     OS_MAX(OS_MAX(p->x[0], p->x[1]), p->x[2]) + p->half, t->x0, x0, x1);
+	     OS_MAX(OS_MAX(p->x[0], p->x[1]), p->x[2]) + p->half, t->x0, ms, x0, x1);
 	span(OS_MIN(OS_MIN(p->y[0], p->y[1]), p->y[2]) - p->half,
-	     OS_MAX(OS_MAX(p->y[0], p->y[1]), p->y[2]) + p->half, t->y0, y0, y1);
+	     OS_MAX(OS_MAX(p->y[0], p->y[1]), p->y[2]) + p->half, t->y0, ms, y0, y1);
 	return *x0 <= *x1 && *y0 <= *y1;
 }
 
@@ -573,7 +594,7 @@ static uint32_t draw_it(struct bi_raster *r, uint32_t i, struct bi_tile *t,
 		bi_prim_homogeneous(p, &r->hom);
 	else
 		orient(p);
-	if (!extent(p, t, &x0, &x1, &y0, &y1))
+	if (!extent(p, t, r->f.samples > 1, &x0, &x1, &y0, &y1))
 		return MALI_EXC_DONE;
 	exc = use_draw(r, p->dcd, why);
 	if (exc != MALI_EXC_DONE)
@@ -627,7 +648,7 @@ int bi_raster_tile_hit(struct bi_raster *r, const struct bi_tile *t)
 	for (uint32_t i = 0; i < r->l.count; i++) {
 		if (bi_plist_read(r->as, &r->l, i, &p))
 			return -1;
-		if (extent(&p, t, &x0, &x1, &y0, &y1))
+		if (extent(&p, t, r->f.samples > 1, &x0, &x1, &y0, &y1))
 			return 1;
 	}
 	return 0;

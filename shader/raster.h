@@ -20,11 +20,12 @@
  * centre, centroid ones inside the primitive) with the covered samples
  * as its coverage, or once a sample when the renderer state says
  * per-sample (varyings at the sample), and BLEND writes each sample of
- * its coverage.
+ * its coverage. Alpha-to-coverage drops samples at ATEST.
  *
  * Not modelled, failing the job naming it: stencil written by a shader
- * whose test is early, alpha-to-coverage, blend shaders, blend constants, render
- * targets of integer (raw) internal formats.
+ * whose test is early, alpha-to-coverage on a single-sampled frame, blend
+ * shaders, blend constants, render targets of integer (raw) internal
+ * formats.
  */
 #ifndef VGPU_SHADER_RASTER_H
 #define VGPU_SHADER_RASTER_H
@@ -68,6 +69,7 @@ struct bi_frag {
 							  * 1/256 pixel */
 	bool ms_on;                   /* the draw's multisampling is on */
 	bool per_sample;              /* the draw shades each sample */
+	bool a2c, a2c_invert;         /* alpha-to-coverage (inverted) */
 	uint8_t smask;                /* the draw's sample mask */
 	struct bi_frag_lane lane[BI_LANES];
 };
@@ -75,6 +77,10 @@ struct bi_frag {
 /* Lane @lane's depth/stencil test, late (ATEST): whether a sample passes
  * (the lane's mask says which). */
 bool bi_frag_zs_late(struct bi_frag *f, unsigned lane);
+
+/* Alpha-to-coverage: the samples alpha @alpha (f32) covers, the first
+ * alpha * samples of them rounded to nearest (or the others, inverted). */
+unsigned bi_frag_a2c(const struct bi_frag *f, uint32_t alpha);
 
 /* The tile buffer entry of render target @rt that @fl's pixel and sample
  * (fl->sample) have. */

@@ -4,9 +4,12 @@
  * framebuffer object of 4-sample RGBA8 and depth renderbuffers, the
  * second tilted in depth so that it pierces the first (the depth test,
  * GL_LESS, decides per sample along the line where they cross), then
- * resolved into an RGBA8 texture with glBlitFramebuffer and read back.
- * Edges and the crossing come out as mixtures of the colours on either
- * side, in steps of a quarter.
+ * resolved into an RGBA8 texture with glBlitFramebuffer. A second frame
+ * draws a third triangle into the same buffers without clearing them
+ * (Mesa loads every sample of colour and depth back), depth tested
+ * against the first two, and is resolved and read back. Edges and
+ * crossings come out as mixtures of the colours on either side, in
+ * steps of a quarter.
  * Usage: gfx_msaa OUT.rgba
  */
 #include "gfx.h"
@@ -32,7 +35,19 @@ static const float verts[] = {
 	-0.95f, 0.31f, -0.6f, 1.0f, 1.0f, 1.0f, 0.0f,
 	0.91f, 0.13f, 0.7f, 1.0f, 0.0f, 1.0f, 1.0f,
 	-0.12f, -0.93f, 0.1f, 1.0f, 1.0f, 0.0f, 1.0f,
+	/* the second frame's: through both, behind at the top */
+	-0.41f, -0.97f, -0.3f, 1.0f, 1.0f, 0.5f, 0.0f,
+	0.63f, 0.95f, 0.5f, 1.0f, 0.5f, 0.0f, 1.0f,
+	-0.77f, 0.69f, 0.4f, 1.0f, 0.0f, 0.5f, 0.5f,
 };
+
+/* Resolves framebuffer @ms into @resolve. */
+static void resolve_to(GLuint ms, GLuint resolve)
+{
+	GL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, ms);
+	GL(glBindFramebuffer)(GL_DRAW_FRAMEBUFFER, resolve);
+	GL(glBlitFramebuffer)(0, 0, W, H, 0, 0, W, H, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+}
 
 /* A 4-sample renderbuffer of @fmt attached at @att of the bound FBO. */
 static void ms_buffer(GLenum fmt, GLenum att)
@@ -77,9 +92,10 @@ int main(int argc, char **argv)
 	GL(glEnableVertexAttribArray)(1);
 	GL(glUseProgram)(prog);
 	GL(glDrawArrays)(GL_TRIANGLES, 0, 6);
-	GL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, ms);
-	GL(glBindFramebuffer)(GL_DRAW_FRAMEBUFFER, resolve);
-	GL(glBlitFramebuffer)(0, 0, W, H, 0, 0, W, H, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+	resolve_to(ms, resolve);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, ms);
+	GL(glDrawArrays)(GL_TRIANGLES, 6, 3);
+	resolve_to(ms, resolve);
 	GL(glBindFramebuffer)(GL_FRAMEBUFFER, resolve);
 	return gfx_save(W, H, argv[1]);
 }
