@@ -444,6 +444,48 @@ TEST_F(kb, exec_zone_commit_alias_and_lookups)
 	EXPECT_EQ(errno, EFAULT);
 }
 
+/* An alias whose entries lie 4 MiB apart maps pages with no page tables
+ * between them: freeing it unmaps every one (an unmap steps over ranges
+ * without tables whole, and must not step past a mapped page). */
+TEST_F(kb, sparse_alias_free_unmaps_every_entry)
+{
+	struct kb_mem_aliasing_info ai[3];
+	union kb_mem_alias al = { 0 };
+	struct kb_mem_free fr;
+	long long before, mapped, after;
+	uint8_t *src, *alias;
+	char *st;
+
+	NEED_DEV();
+	self->fd = kb_open(&self->d);
+	ASSERT_GE(self->fd, 0);
+	src = kb_alloc(self->fd, 1, 0);
+	ASSERT_NONNULL(src);
+	for (unsigned i = 0; i < 3; i++)
+		ai[i] = (struct kb_mem_aliasing_info){ (uintptr_t)src, 0, 1 };
+	al.in.flags = KB_MEM_PROT_GPU_RD | KB_MEM_PROT_GPU_WR;
+	al.in.stride = 1024;
+	al.in.nents = 3;
+	al.in.aliasing_info = (uintptr_t)ai;
+	st = devnode_stats(&self->d);
+	before = json_num(st, "gpu_pages_mapped");
+	free(st);
+	ASSERT_EQ(ioctl(self->fd, KB_IOCTL_MEM_ALIAS, &al), 0);
+	alias = vgpu_dev_mmap(self->fd, 3072 * PAGE, PROT_NONE, al.out.gpu_va);
+	ASSERT_TRUE(alias != MAP_FAILED);
+	st = devnode_stats(&self->d);
+	mapped = json_num(st, "gpu_pages_mapped");
+	free(st);
+	EXPECT_EQ(mapped, before + 3);
+	fr.gpu_addr = (uintptr_t)alias;
+	EXPECT_EQ(ioctl(self->fd, KB_IOCTL_MEM_FREE, &fr), 0);
+	EXPECT_EQ(vgpu_dev_munmap(self->fd, alias, 3072 * PAGE), 0);
+	st = devnode_stats(&self->d);
+	after = json_num(st, "gpu_pages_mapped");
+	free(st);
+	EXPECT_EQ(after, before);
+}
+
 TEST_F(kb, misc_queries)
 {
 	union kb_cpu_gpu_timeinfo ti = { .in = { .request_flags =
