@@ -13,10 +13,12 @@ set -eu
 # compiler, qemu-aarch64 (the CPU oracle), FUSE tools, dpkg/apt for the
 # arm64 sysroot, clang for the libFuzzer targets, bc for make bench, kernel
 # headers to build the core as a module, qemu-system-aarch64 (the oracle
-# of vgpu system).
+# of vgpu system), astcenc (Arm's ASTC codec, the texture unit's ASTC
+# oracle).
 PACKAGES="build-essential pkg-config libfuse3-dev fuse3 liburing-dev libelf-dev
 libjson-c-dev libfdt-dev zlib1g-dev libpng-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-qemu-user qemu-system-arm clang binutils ca-certificates bc linux-headers-amd64"
+qemu-user qemu-system-arm clang binutils ca-certificates bc linux-headers-amd64
+astcenc"
 
 missing() {
 	for p in $PACKAGES; do

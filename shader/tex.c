@@ -35,8 +35,10 @@
  * Linear and u-interleaved (16x16 tiles) texel orderings are supported,
  * and AFBC surfaces (afbc.h) of uncompressed and solid-colour
  * superblocks; depth/stencil formats as Mesa samples them (Z16, Z24X8,
- * X24S8, Z32_X32); sRGB 8-bit formats (tex_srgb.c). TEXC's staging registers come in Mesa's order: Z
- * (3D), LOD, shadow reference, array layer, offsets, sampler, texture.
+ * X24S8, Z32_X32); sRGB 8-bit formats (tex_srgb.c); ETC2, EAC and ASTC
+ * (tex_block.h), linear or u-interleaved. TEXC's staging registers come
+ * in Mesa's order: Z (3D), LOD, shadow reference, array layer, offsets,
+ * sampler, texture.
  * Filtering, LODs, cube maps and shadow compares: tex_sample.c,
  * tex_cube.c. Compressed AFBC subblocks,
  * multisampled textures, GRDESC, LOD clamps from the shader,

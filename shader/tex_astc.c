@@ -25,14 +25,26 @@ static const struct {
 	{ 0, 1, 5 }, { 1, 0, 6 }, { 0, 0, 8 },
 };
 
-/* @n bits from bit @pos of @data (little-endian), zeros at and past @end. */
-static unsigned getbits(const uint8_t *data, unsigned pos, unsigned n, unsigned end)
-{
-	unsigned v = 0;
+typedef unsigned __int128 u128;
 
-	for (unsigned i = 0; i < n && pos + i < end; i++)
-		v |= (unsigned)(data[(pos + i) / 8] >> ((pos + i) % 8) & 1) << i;
-	return v;
+/* @n bits from bit @pos of @data, zeros at and past @end. */
+static unsigned getbits(u128 data, unsigned pos, unsigned n, unsigned end)
+{
+	if (pos >= end)
+		return 0;
+	if (n > end - pos)
+		n = end - pos;
+	return (unsigned)(data >> pos) & ((1u << n) - 1);
+}
+
+static uint64_t bitrev64(uint64_t v)
+{
+	v = (v >> 1 & 0x5555555555555555ull) | (v & 0x5555555555555555ull) << 1;
+	v = (v >> 2 & 0x3333333333333333ull) | (v & 0x3333333333333333ull) << 2;
+	v = (v >> 4 & 0x0f0f0f0f0f0f0f0full) | (v & 0x0f0f0f0f0f0f0f0full) << 4;
+	v = (v >> 8 & 0x00ff00ff00ff00ffull) | (v & 0x00ff00ff00ff00ffull) << 8;
+	v = (v >> 16 & 0x0000ffff0000ffffull) | (v & 0x0000ffff0000ffffull) << 16;
+	return v >> 32 | v << 32;
 }
 
 static unsigned ise_bits(unsigned count, unsigned q)
@@ -101,34 +113,45 @@ static void quints(unsigned q, unsigned out[3])
 }
 
 /*
- * @count values of range @q from bit @pos of @data (ending at @end):
- * each value's bits in @m, its trit or quint in @tq.
+ * Value @i of a sequence of range @q from bit @pos of @data (ending at
+ * @end): its bits into *@m, its trit or quint into *@d. Values come in
+ * groups (five with trits, three with quints), each value's bits
+ * followed by some of the group's packed trits or quints.
  */
-static void ise_decode(const uint8_t *data, unsigned pos, unsigned end, unsigned count,
-		       unsigned q, uint8_t *m, uint8_t *tq)
+static void ise_value(u128 data, unsigned pos, unsigned end, unsigned q, unsigned i,
+		      unsigned *m, unsigned *d)
 {
-	static const uint8_t tbits[5] = { 2, 2, 1, 2, 1 }, qbits[3] = { 3, 2, 2 };
-	unsigned b = ranges[q].bits, group = ranges[q].trits ? 5 : ranges[q].quints ? 3 : 1;
+	unsigned b = ranges[q].bits, g, k[5];
 
-	for (unsigned i = 0; i < count; i += group) {
-		unsigned packed = 0, shift = 0, d[5] = { 0 };
+	*d = 0;
+	if (ranges[q].trits) {
+		/* m0 T1:0 m1 T3:2 m2 T4 m3 T6:5 m4 T7 */
+		static const uint8_t moff[5][2] = { { 0, 0 }, { 1, 2 }, { 2, 4 }, { 3, 5 }, { 4, 7 } };
+		unsigned t;
 
-		for (unsigned j = 0; j < group; j++) {
-			unsigned n = ranges[q].trits ? tbits[j] : ranges[q].quints ? qbits[j] : 0;
+		pos += i / 5 * (5 * b + 8);
+		g = i % 5;
+		*m = getbits(data, pos + moff[g][0] * b + moff[g][1], b, end);
+		t = getbits(data, pos + b, 2, end) | getbits(data, pos + 2 * b + 2, 2, end) << 2 |
+		    getbits(data, pos + 3 * b + 4, 1, end) << 4 |
+		    getbits(data, pos + 4 * b + 5, 2, end) << 5 |
+		    getbits(data, pos + 5 * b + 7, 1, end) << 7;
+		trits(t, k);
+		*d = k[g];
+	} else if (ranges[q].quints) {
+		/* m0 Q2:0 m1 Q4:3 m2 Q6:5 */
+		static const uint8_t moff[3][2] = { { 0, 0 }, { 1, 3 }, { 2, 5 } };
+		unsigned t;
 
-			if (i + j < count)
-				m[i + j] = (uint8_t)getbits(data, pos, b, end);
-			pos += b;
-			packed |= getbits(data, pos, n, end) << shift;
-			pos += n;
-			shift += n;
-		}
-		if (ranges[q].trits)
-			trits(packed, d);
-		else if (ranges[q].quints)
-			quints(packed, d);
-		for (unsigned j = 0; j < group && i + j < count; j++)
-			tq[i + j] = (uint8_t)d[j];
+		pos += i / 3 * (3 * b + 7);
+		g = i % 3;
+		*m = getbits(data, pos + moff[g][0] * b + moff[g][1], b, end);
+		t = getbits(data, pos + b, 3, end) | getbits(data, pos + 2 * b + 3, 2, end) << 3 |
+		    getbits(data, pos + 3 * b + 5, 2, end) << 5;
+		quints(t, k);
+		*d = k[g];
+	} else {
+		*m = getbits(data, pos + i * b, b, end);
 	}
 }
 
@@ -358,14 +381,32 @@ static unsigned grid_coord(unsigned t, unsigned n, unsigned g)
 	return (ds * t * (g - 1) + 32) >> 6;
 }
 
-/* Plane @plane's infilled weight at texel (x, y, z) from grid weights @w. */
-static unsigned infill(const uint8_t *w, const struct mode *m, unsigned bw, unsigned bh,
-		       unsigned bd, unsigned x, unsigned y, unsigned z, unsigned plane)
+/* Where the weights lie: the reversed block and the sequence's end. */
+struct weights {
+	u128 rev;
+	unsigned end;
+};
+
+/* Grid weight @i of plane @plane, unquantised. */
+static unsigned weight(const struct weights *ws, const struct mode *m, unsigned i,
+		       unsigned plane)
+{
+	unsigned total = m->gw * m->gh * m->gd, mm, d;
+
+	ise_value(ws->rev, 0, ws->end, m->q, (i < total ? i : total - 1) * (m->dual ? 2 : 1) + plane,
+		  &mm, &d);
+	return weight_unquant(m->q, mm, d);
+}
+
+/* Plane @plane's infilled weight at texel (x, y, z). */
+static unsigned infill(const struct weights *ws, const struct mode *m, unsigned bw,
+		       unsigned bh, unsigned bd, unsigned x, unsigned y, unsigned z,
+		       unsigned plane)
 {
 	unsigned gs = grid_coord(x, bw, m->gw), gt = grid_coord(y, bh, m->gh);
 	unsigned gr = bd > 1 ? grid_coord(z, bd, m->gd) : 0;
-	unsigned fs = gs & 15, ft = gt & 15, fr = gr & 15, planes = m->dual ? 2 : 1;
-	unsigned n = m->gw, nm = m->gw * m->gh, total = nm * m->gd;
+	unsigned fs = gs & 15, ft = gt & 15, fr = gr & 15;
+	unsigned n = m->gw, nm = m->gw * m->gh;
 	unsigned v0 = (gs >> 4) + (gt >> 4) * n + (gr >> 4) * nm, idx[4], f[4], sum = 8;
 
 	if (bd == 1) {
@@ -391,7 +432,7 @@ static unsigned infill(const uint8_t *w, const struct mode *m, unsigned bw, unsi
 	}
 	for (unsigned i = 0; i < 4; i++)
 		if (f[i])
-			sum += w[(idx[i] < total ? idx[i] : total - 1) * planes + plane] * f[i];
+			sum += weight(ws, m, idx[i], plane) * f[i];
 	return sum >> 4;
 }
 
@@ -406,7 +447,7 @@ static uint16_t lns_to_half(unsigned c)
 }
 
 /* Void-extent block: one colour; false if its extent is malformed. */
-static bool void_extent(const uint8_t *blk, bool is3d, struct bi_astc_out *o)
+static bool void_extent(u128 blk, bool is3d, struct bi_astc_out *o)
 {
 	if (!is3d) {
 		unsigned s0 = getbits(blk, 12, 13, 128), s1 = getbits(blk, 25, 13, 128);
@@ -435,7 +476,7 @@ static bool void_extent(const uint8_t *blk, bool is3d, struct bi_astc_out *o)
 
 /* The block's colour endpoint modes into @cem; false if malformed. The
  * start of the endpoints into *@start, extra mode bits into *@extra. */
-static void endpoint_modes(const uint8_t *blk, unsigned parts, unsigned wbits, unsigned cem[4],
+static void endpoint_modes(u128 blk, unsigned parts, unsigned wbits, unsigned cem[4],
 			   unsigned *start, unsigned *extra)
 {
 	unsigned f, base, v;
@@ -463,15 +504,23 @@ static void endpoint_modes(const uint8_t *blk, unsigned parts, unsigned wbits, u
 		cem[p] = (base + (v >> p & 1)) << 2 | (v >> (parts + 2 * p) & 3);
 }
 
-void bi_astc_texel(const uint8_t blk[16], unsigned bw, unsigned bh, unsigned bd, unsigned x,
-		   unsigned y, unsigned z, bool srgb, struct bi_astc_out *o)
+void bi_astc_texel(const uint8_t bytes[16], unsigned bw, unsigned bh, unsigned bd,
+		   unsigned x, unsigned y, unsigned z, bool srgb, struct bi_astc_out *o)
 {
-	unsigned bm = getbits(blk, 0, 11, 128), parts, cem[4], start, extra, wcount, wbits;
-	unsigned nvals = 0, cbits, q, p = 0, first = 0, ccs = 4, e0[4], e1[4], hdr, w[2];
-	uint8_t rev[16], m[MAX_WEIGHTS], tq[MAX_WEIGHTS], wts[MAX_WEIGHTS];
-	int vals[MAX_COLOURS], v[8];
+	unsigned parts, cem[4], start, extra, wcount, wbits, nvals = 0, cbits, q, p = 0;
+	unsigned first = 0, ccs = 4, e0[4], e1[4], hdr, w[2], bm, m, d;
+	uint64_t lo = 0, hi = 0;
+	struct weights ws;
 	struct mode md;
+	u128 blk;
+	int v[8];
 
+	for (unsigned i = 0; i < 8; i++) {
+		lo |= (uint64_t)bytes[i] << (8 * i);
+		hi |= (uint64_t)bytes[8 + i] << (8 * i);
+	}
+	blk = (u128)hi << 64 | lo;
+	bm = getbits(blk, 0, 11, 128);
 	os_memset(o, 0, sizeof(*o));
 	o->err = true;
 	if ((bm & 0x1ff) == 0x1fc) {
@@ -497,31 +546,26 @@ void bi_astc_texel(const uint8_t blk[16], unsigned bw, unsigned bh, unsigned bd,
 		;
 	if (q < QUANT_6)
 		return;
-	ise_decode(blk, start, start + ise_bits(nvals, q), nvals, q, m, tq);
-	for (unsigned i = 0; i < nvals; i++)
-		vals[i] = (int)colour_unquant(q, m[i], tq[i]);
 
+	/* this texel's partition's endpoint values */
 	if (parts > 1)
 		p = partition(getbits(blk, 13, 10, 128), parts, x, y, z, bw * bh * bd < 31);
 	for (unsigned i = 0; i < p; i++)
 		first += 2 * ((cem[i] >> 2) + 1);
-	for (unsigned i = 0; i < 8; i++)
-		v[i] = i < 2 * ((cem[p] >> 2) + 1) ? vals[first + i] : 0;
+	for (unsigned i = 0; i < 8; i++) {
+		v[i] = 0;
+		if (i < 2 * ((cem[p] >> 2) + 1)) {
+			ise_value(blk, start, start + ise_bits(nvals, q), q, first + i, &m, &d);
+			v[i] = (int)colour_unquant(q, m, d);
+		}
+	}
 	bi_astc_endpoints(cem[p], v, srgb, e0, e1, &hdr);
 
-	/* weights: from bit 127 down, as a sequence in the reversed block */
-	for (unsigned i = 0; i < 16; i++) {
-		uint8_t b = blk[15 - i], r = 0;
-
-		for (unsigned k = 0; k < 8; k++)
-			r |= (uint8_t)((b >> k & 1) << (7 - k));
-		rev[i] = r;
-	}
-	ise_decode(rev, 0, wbits, wcount, md.q, m, tq);
-	for (unsigned i = 0; i < wcount; i++)
-		wts[i] = (uint8_t)weight_unquant(md.q, m[i], tq[i]);
-	w[0] = infill(wts, &md, bw, bh, bd, x, y, z, 0);
-	w[1] = md.dual ? infill(wts, &md, bw, bh, bd, x, y, z, 1) : 0;
+	/* weights: from bit 127 down, a sequence in the reversed block */
+	ws.rev = (u128)bitrev64(lo) << 64 | bitrev64(hi);
+	ws.end = wbits;
+	w[0] = infill(&ws, &md, bw, bh, bd, x, y, z, 0);
+	w[1] = md.dual ? infill(&ws, &md, bw, bh, bd, x, y, z, 1) : 0;
 	if (md.dual)
 		ccs = getbits(blk, 128 - wbits - extra - 2, 2, 128);
 

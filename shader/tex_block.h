@@ -2,7 +2,7 @@
 /*
  * Block-compressed texture formats the Bifrost texture unit decodes:
  * ETC2 and EAC (tex_etc.c, ETC1 is ETC2's RGB8) and ASTC (tex_astc.c,
- * its HDR endpoints in tex_astc_hdr.c). A texel decodes to a texel of an
+ * its colour endpoint modes in tex_astc_cem.c). A texel decodes to a texel of an
  * ordinary "interchange" format, which the texture unit then reads as
  * it reads any texel (swizzle, sRGB, conversion to the register format):
  * RGBA8 unorm for ETC2's colour formats and ASTC's LDR formats, R16/RG16
@@ -80,7 +80,7 @@ struct bi_astc_out {
 void bi_astc_texel(const uint8_t blk[16], unsigned bw, unsigned bh, unsigned bd, unsigned x,
 		   unsigned y, unsigned z, bool srgb, struct bi_astc_out *o);
 /* HDR and LDR endpoint pairs of colour endpoint mode @mode from its
- * unquantised values @v (tex_astc_hdr.c): 16-bit values (LDR: unorm16
+ * unquantised values @v (tex_astc_cem.c): 16-bit values (LDR: unorm16
  * as the sRGB flag @srgb expands bytes; HDR: 12-bit LNS << 4) into
  * @e0, @e1, the HDR channels into *@hdr. */
 void bi_astc_endpoints(unsigned mode, const int v[8], bool srgb, unsigned e0[4],
