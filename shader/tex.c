@@ -408,6 +408,10 @@ int bi_texture_read(struct bi_tctx *x, unsigned index, struct bi_texture *t)
 	err = rd(x, x->env->textures + 32ull * index, t->w, sizeof(t->w));
 	if (err)
 		return err;
+	t->yuv = 0;
+	t->plane_va = 0;
+	if (bi_tex_is_yuv(t->w[0] >> 10))
+		return bi_tex_yuv_read(x, t);
 	t->dim = (t->w[0] >> 4) & 3;
 	t->order = (t->w[2] >> 12) & 0xf;
 	t->levels = ((t->w[2] >> 16) & 0x1f) + 1;
@@ -521,11 +525,15 @@ int bi_texel(struct bi_tctx *x, unsigned lane, const struct bi_texture *t, unsig
 	int err;
 
 	os_memset(out, 0, 4 * sizeof(*out));
+	if (t->yuv)
+		return BI_FAULT_UNIMPLEMENTED; /* a texel of a YUV texture */
 	if (cx < 0 || cy < 0 || (uint32_t)cx >= bi_texture_size(t, 0, level) ||
 	    (uint32_t)cy >= bi_texture_size(t, 1, level) || level >= t->levels ||
 	    z >= bi_texture_size(t, 2, level) || layer / cubes > (t->w[6] & 0xffff))
 		return 0;
-	err = rd(x, t->surfaces + 16 * surface_index(x, t, level, layer), surf, sizeof(surf));
+	err = t->plane_va ? bi_tex_plane_surface(t, surf)
+			  : rd(x, t->surfaces + 16 * surface_index(x, t, level, layer), surf,
+			       sizeof(surf));
 	if (!err && t->block) {
 		err = block_texel(x, t, surf, (uint32_t)cx, (uint32_t)cy, z, &va, buf);
 	} else if (!err && t->order == TEX_AFBC) {

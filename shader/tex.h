@@ -24,6 +24,9 @@ struct bi_texture {
 	unsigned block; /* a compressed format's number (tex_block.h), else 0 */
 	unsigned samples; /* a 2D texture's per texel (multisampled) */
 	uint64_t surfaces;
+	uint32_t yuv;     /* a YUV texture's pixel format word (tex_yuv.c), else 0 */
+	uint64_t plane_va; /* one plane of it: its surface, in place of @surfaces' */
+	uint32_t plane_stride;
 };
 
 /* A filtered lookup's inputs. */
@@ -70,6 +73,14 @@ int32_t bi_tex_grad_lod(const uint32_t dx[3], const uint32_t dy[3], const uint32
  * the @base-th on. */
 void bi_tex_result(struct bi_tctx *x, unsigned lane, unsigned base, enum bi_regfmt rf,
 		   unsigned mask, const uint32_t out[4]);
+/* YUV textures (tex_yuv.c): whether pixel format word @fmt is one;
+ * reading its descriptor (the words in @t->w); a lookup of it; a plane's
+ * surface for bi_texel. */
+bool bi_tex_is_yuv(uint32_t fmt);
+int bi_tex_yuv_read(struct bi_tctx *x, struct bi_texture *t);
+int bi_tex_yuv_sample(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
+		      unsigned sampler, const struct bi_lookup *in, uint32_t out[4]);
+int bi_tex_plane_surface(const struct bi_texture *t, uint32_t surf[4]);
 /* Dual texturing (tex_dual.c): whether TEXC's operation descriptor @d
  * asks for two 2D lookups at one coordinate, and the two lookups. */
 bool bi_tex_is_dual(uint32_t d);

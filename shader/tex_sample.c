@@ -310,6 +310,8 @@ int bi_tex_sample(struct bi_tctx *x, unsigned lane, const struct bi_texture *t,
 	int32_t lod = in->lod;
 	int err = sampler_read(x, t, sampler, in, sw);
 
+	if (t->yuv)
+		return bi_tex_yuv_sample(x, lane, t, sampler, in, out);
 	if (err)
 		return err;
 	/* bias (signed 8:8) a computed LOD, then clamp it or an explicit one

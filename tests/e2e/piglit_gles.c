@@ -164,10 +164,10 @@ DRAW(texture_float, "oes_texture_float")
 DRAW(unpack_subimage, "ext_unpack_subimage")
 API(texture_immutable_levels, "texture-immutable-levels_gles3")
 
-/* YUV dma-bufs as external EGL images, converted in the shader: NV12's
- * two planes and YU12's three through dual texturing, Y410 as one packed
- * RGB10_A2 texture (on the G71: Mesa gives the G52 its YUV texture
- * formats, not modelled). */
+/* YUV dma-bufs as external EGL images, converted in the shader: on the
+ * G71 NV12's two planes and YU12's three through dual texturing, Y410 as
+ * one packed RGB10_A2 texture; on the G52 NV12 and YUYV as YUV textures
+ * the texture unit reads. */
 DRAW(dma_buf_sample_nv12, "ext_image_dma_buf_import-sample_yuv", "-fmt=NV12")
 DRAW(dma_buf_sample_yu12, "ext_image_dma_buf_import-sample_yuv", "-fmt=YU12")
 DRAW(dma_buf_sample_y410, "ext_image_dma_buf_import-sample_yuv", "-fmt=Y410")
@@ -213,5 +213,7 @@ DRAW_G52(g52_es300_sanity, "shader_runner_gles3", ES300 "execution/sanity.shader
 DRAW_G52(g52_es300_varying_struct_basic, "shader_runner_gles3",
 	 ES300 "execution/varying-struct-basic.shader_test")
 DRAW_G52(g52_texture_float, "oes_texture_float")
+DRAW_G52(g52_dma_buf_sample_nv12, "ext_image_dma_buf_import-sample_yuv", "-fmt=NV12")
+DRAW_G52(g52_dma_buf_sample_yuyv, "ext_image_dma_buf_import-sample_yuv", "-fmt=YUYV")
 
 TEST_HARNESS_MAIN
