@@ -227,7 +227,9 @@ static void job_finish(struct shim_gpu *gpu, unsigned s, uint32_t status,
 	}
 	if (status == MALI_EXC_DONE)
 		gpu->dev->st_jobs_done++;
-	else
+	/* one its context's close hard-stopped was given up by its program,
+	 * as the queued ones cancelled then were: not a failed job */
+	else if (!(job->ctx->dead && status == MALI_EXC_TERMINATED))
 		gpu->dev->st_jobs_failed++;
 	if (a)
 		a->jobs++;

@@ -616,6 +616,36 @@ TEST_F(pan, faulting_job_still_signals_and_others_run)
 	munmap(bo.cpu, bo.size);
 }
 
+/* A job still running when its file is closed is hard-stopped, as
+ * panfrost stops a closing file's jobs (a program that exits without
+ * waiting leaves its last one so): given up, as the queued ones are,
+ * not a failed job. */
+TEST_F(pan, job_running_at_close_is_stopped_not_failed)
+{
+	struct pan_submit_arg s = { 0 };
+	struct bo bo;
+	char *st;
+	int fd;
+
+	NEED_DEV();
+	fd = open(self->d.render, O_RDWR);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(bo_new(fd, 8192, 0, &bo), 0);
+	/* A NULL job whose next pointer is itself never ends. */
+	job_write(bo.cpu, JOB_TYPE_NULL, 1, 0, bo.gpu);
+	s.jc = bo.gpu;
+	s.bo_handles = (uintptr_t)&bo.handle;
+	s.bo_handle_count = 1;
+	ASSERT_EQ(ioctl(fd, DRM_IOCTL_PANFROST_SUBMIT, &s), 0);
+	munmap(bo.cpu, bo.size);
+	close(fd);
+	EXPECT_EQ(devnode_wait_live(&self->d, 1, 20000), 1); /* the fixture's */
+	st = devnode_stats(&self->d);
+	EXPECT_EQ(json_num(st, "jobs_done"), 0);
+	EXPECT_EQ(json_num(st, "jobs_failed"), 0);
+	free(st);
+}
+
 TEST_F(pan, heap_bo_grows_on_gpu_fault)
 {
 	struct pan_create_bo_arg c = { .size = 8u << 20,
