@@ -56,6 +56,19 @@ static bool pixfmt_select(uint32_t w, bool v7, struct bi_pixfmt *f)
 	return bi_pixfmt_swizzle(f, w & 0xfff);
 }
 
+/* Packed formats: kind, channels, texel bits and each channel's width,
+ * R first from bit 0 up. */
+static const struct {
+	uint8_t num, kind, channels, bits, width[4];
+} packed_fmts[] = {
+	{ 64, BI_FK_UNORM, 3, 16, { 5, 6, 5, 0 } },    /* RGB565 */
+	{ 65, BI_FK_UNORM, 4, 16, { 5, 5, 5, 1 } },    /* RGB5_A1 */
+	{ 67, BI_FK_UNORM, 4, 32, { 10, 10, 10, 2 } }, /* RGB10_A2 */
+	{ 69, BI_FK_SNORM, 4, 32, { 10, 10, 10, 2 } },
+	{ 71, BI_FK_UINT, 4, 32, { 10, 10, 10, 2 } },
+	{ 73, BI_FK_SINT, 4, 32, { 10, 10, 10, 2 } },
+};
+
 bool bi_pixfmt_decode(uint32_t w, bool v7, struct bi_pixfmt *f)
 {
 	/* Format numbers 96-223 in groups of 32: snorm, uint, unorm, sint;
@@ -72,16 +85,13 @@ bool bi_pixfmt_decode(uint32_t w, bool v7, struct bi_pixfmt *f)
 
 	os_memset(f->width, 0, sizeof(f->width));
 	f->srgb = false;
-	if (num >= 67 && num <= 73 && num % 2 && !((w >> 20) & 3)) {
-		/* RGB10_A2: unorm, snorm, uint, sint */
-		static const uint8_t packed_kinds[4] = { BI_FK_UNORM, BI_FK_SNORM, BI_FK_UINT,
-							 BI_FK_SINT };
-		static const uint8_t rgb10_a2[4] = { 10, 10, 10, 2 };
-
-		f->kind = packed_kinds[(num - 67) / 2];
-		f->channels = 4;
-		f->bits = 32;
-		os_memcpy(f->width, rgb10_a2, sizeof(rgb10_a2));
+	for (unsigned i = 0; i < OS_ARRAY_SIZE(packed_fmts) && !((w >> 20) & 3); i++) {
+		if (packed_fmts[i].num != num)
+			continue;
+		f->kind = packed_fmts[i].kind;
+		f->channels = packed_fmts[i].channels;
+		f->bits = packed_fmts[i].bits;
+		os_memcpy(f->width, packed_fmts[i].width, sizeof(f->width));
 		return pixfmt_select(w, v7, f);
 	}
 	if (num < 96 || num >= 224 || (w >> 20) & 3)

@@ -11,9 +11,11 @@
  * pick R/G/B/A, 4 is 0, 5 is 1) and an "RGB component order" on v7
  * (RGBA, BGRA, RGB1, RRRR, ...: a table). Format numbers
  * 96-223 are regular: (kind, channels, channel size) in a table-like
- * pattern; of the packed ones, the RGB10_A2 family (67 unorm, 69 snorm,
- * 71 uint, 73 sint: R in bits 0-9, G 10-19, B 20-29, A 30-31) is
- * supported; others (compressed, other packed, YUV) are not here.
+ * pattern; of the packed ones, RGB565 (64), RGB5_A1 (65) and the RGB10_A2
+ * family (67 unorm, 69 snorm, 71 uint, 73 sint), each R first from bit
+ * 0 up (RGB10_A2: R in bits 0-9, G 10-19, B 20-29, A 30-31), as the
+ * render targets' write-back packs them; others (compressed, other
+ * packed, YUV) are not here.
  */
 #ifndef VGPU_SHADER_FORMAT_H
 #define VGPU_SHADER_FORMAT_H

@@ -180,6 +180,10 @@ DRAW_G52(g52_etc2_miptree_rgba8, "oes_compressed_etc2_texture-miptree_gles3", "r
 DRAW(dma_buf_sample_nv12, "ext_image_dma_buf_import-sample_yuv", "-fmt=NV12")
 DRAW(dma_buf_sample_yu12, "ext_image_dma_buf_import-sample_yuv", "-fmt=YU12")
 DRAW(dma_buf_sample_y410, "ext_image_dma_buf_import-sample_yuv", "-fmt=Y410")
+/* An EGL image of a texture sampled as an external one (textureSize,
+ * texture, texelFetch, textureProj, image loads and stores); its
+ * framebuffer is RGB565, which Mesa's blits read as a texture. */
+DRAW(egl_image_external_essl3, "oes_egl_image_external_essl3")
 
 /* Framebuffer objects: float colour buffers, draw buffers, discards. */
 DRAW(color_buffer_float, "ext_color_buffer_float-draw_gles3")

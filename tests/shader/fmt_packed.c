@@ -72,4 +72,30 @@ TEST(rgb10_a2_stores_each_channel_in_its_bits)
 	EXPECT_EQ(t, rgb10a2(5, 1023, 0x345, 2)); /* the low bits */
 }
 
+/* RGB565 and RGB5_A1: R from bit 0, a missing alpha reads as one. */
+TEST(rgb565_and_rgb5_a1)
+{
+	uint16_t t = (uint16_t)(31 | 32 << 5 | 1 << 11);
+	uint32_t r[4];
+	struct bi_pixfmt f;
+
+	ASSERT_TRUE(bi_pixfmt_decode(64u << 12 | SWZ_RGBA, false, &f));
+	EXPECT_EQ(bi_pixfmt_bytes(&f), 2u);
+	bi_pixfmt_load(&f, (const uint8_t *)&t, BI_RF_F32, 4, r);
+	EXPECT_EQ(r[0], fbits(1.0f));
+	EXPECT_EQ(r[1], fbits((float)(32.0 / 63.0)));
+	EXPECT_EQ(r[2], fbits((float)(1.0 / 31.0)));
+	EXPECT_EQ(r[3], fbits(1.0f));
+	r[0] = fbits(0.0f), r[1] = fbits(1.0f), r[2] = fbits(0.5f);
+	bi_pixfmt_store(&f, r, BI_RF_F32, 3, (uint8_t *)&t);
+	EXPECT_EQ(t, 0u | 63u << 5 | 16u << 11); /* 15.5 rounds to even */
+	ASSERT_TRUE(bi_pixfmt_decode(65u << 12 | SWZ_RGBA, false, &f));
+	t = (uint16_t)(1 | 2 << 5 | 3 << 10 | 1u << 15);
+	bi_pixfmt_load(&f, (const uint8_t *)&t, BI_RF_U32, 4, r);
+	EXPECT_EQ(r[0], 1u);
+	EXPECT_EQ(r[1], 2u);
+	EXPECT_EQ(r[2], 3u);
+	EXPECT_EQ(r[3], 1u);
+}
+
 TEST_HARNESS_MAIN

@@ -46,7 +46,7 @@ TEST(pixel_formats_decode_and_convert)
 	EXPECT_EQ(f.bits, 16);
 	/* compressed, packed, sRGB and 4-bit channels are refused */
 	EXPECT_FALSE(bi_pixfmt_decode(1u << 12, false, &f));
-	EXPECT_FALSE(bi_pixfmt_decode(64u << 12, false, &f));
+	EXPECT_FALSE(bi_pixfmt_decode(66u << 12, false, &f)); /* A1 BGR5 */
 	EXPECT_FALSE(bi_pixfmt_decode(FMT_RGBA8 << 12 | 1u << 20, false, &f));
 	EXPECT_FALSE(bi_pixfmt_decode(186u << 12, false, &f));
 
