@@ -166,27 +166,27 @@ TEST(packed_422_pairs_swizzle_and_swap)
 
 TEST(unmodelled_yuv_faults)
 {
-	struct trun *t = trun_new();
+	/* a v6 descriptor (no YUV formats there), the swizzle Y00A, another
+	 * siting, a 4:2:2 planar format */
+	static const struct {
+		unsigned arch, num, swz, siting;
+	} cases[] = {
+		{ BI_ARCH_V6, 38, 0, 3 },
+		{ BI_ARCH_V7, 38, 6, 3 },
+		{ BI_ARCH_V7, 38, 0, 0 },
+		{ BI_ARCH_V7, 36, 0, 3 },
+	};
+	struct trun *t;
 	unsigned o[4];
 
-	/* a v6 descriptor: no YUV formats there */
-	yuv_texture(t, 38, 0, 0, 3);
-	ASSERT_EQ(lookup(t, BI_ARCH_V6, 0, 0, o), BI_RUN_FAULT);
-	trun_free(t);
-	/* the swizzle Y00A, another siting, a 4:2:2 planar format */
-	t = trun_new();
-	yuv_texture(t, 38, 6, 0, 3);
-	ASSERT_EQ(lookup(t, BI_ARCH_V7, 0, 0, o), BI_RUN_FAULT);
-	trun_free(t);
-	t = trun_new();
-	yuv_texture(t, 38, 0, 0, 0);
-	ASSERT_EQ(lookup(t, BI_ARCH_V7, 0, 0, o), BI_RUN_FAULT);
-	trun_free(t);
-	t = trun_new();
-	yuv_texture(t, 36, 0, 0, 3);
-	ASSERT_EQ(lookup(t, BI_ARCH_V7, 0, 0, o), BI_RUN_FAULT);
-	EXPECT_EQ(t->w.fault, BI_FAULT_UNIMPLEMENTED);
-	trun_free(t);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		t = trun_new();
+		TH_LOG("case %zu", c);
+		yuv_texture(t, cases[c].num, cases[c].swz, 0, cases[c].siting);
+		ASSERT_EQ(lookup(t, cases[c].arch, 0, 0, o), BI_RUN_FAULT);
+		EXPECT_EQ(t->w.fault, BI_FAULT_UNIMPLEMENTED);
+		trun_free(t);
+	}
 	/* a texel fetch of a YUV texture */
 	t = trun_new();
 	ASSERT_NE(texc_program(t, 1u << 11 | 6u << 12 | 2u << 18 | 1u << 20 | 4u << 24 |
