@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * The fragment-shading messages (raster.h): LD_VAR* interpolate a
- * varying of the primitive being shaded at the pixel centre (and
+ * varying of the primitive being shaded at the pixel centre (or the
+ * sample shaded), its centroid, a sample or an explicit position (and
  * LD_VAR_SPECIAL its window z, 1/w or point coordinate), VAR_TEX
  * looks a texture up at one (at the quad's level of detail), ATEST
- * passes the coverage on after a late depth/stencil test (alpha-to-
- * coverage is refused when the draw is read), ZS_EMIT replaces the
+ * passes the coverage on after alpha-to-coverage and a late
+ * depth/stencil test, ZS_EMIT replaces the
  * fragment's depth (.z) and stencil reference (.stencil) and passes its
  * coverage on after the late test, which a draw with depth from the
  * shader leaves to it, BLEND writes a colour into
@@ -129,14 +130,9 @@ static int ld_var(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	unsigned index = imm ? bi_imm_named(ins, "index")
 			     : bi_src(x, ins, flat ? 0 : 1, lane, false);
 	unsigned at = bi_mod(ins, BI_MOD_SAMPLE, BI_O_CENTER);
-	uint32_t out[4], regs[4];
+	uint32_t out[4], regs[4], where = flat ? 0 : bi_src(x, ins, 0, lane, false), b[3];
 	int err;
 
-	if (at == BI_O_EXPLICIT)
-		return unsupported("LD_VAR at an explicit offset");
-	/* at a sample: the sample shaded, when each is */
-	if (at == BI_O_SAMPLE && f->samples > 1 && !f->per_sample)
-		return unsupported("LD_VAR at a sample without per-sample shading");
 	if (bi_mod(ins, BI_MOD_UPDATE, BI_O_STORE) == BI_O_RETRIEVE)
 		return unsupported("LD_VAR retrieving a stored value");
 	if (flat) {
@@ -148,8 +144,20 @@ static int ld_var(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane,
 	}
 	if (rf != BI_RF_F16 && rf != BI_RF_F32 && rf != BI_RF_AUTO)
 		return unsupported("LD_VAR to an integer register format");
-	err = interpolate_at(x, index, at == BI_O_CENTROID ? f->lane[lane].bc : f->lane[lane].b,
-			     out);
+	/* source 0: at a sample, its index [31:16] (the sample shaded's
+	 * from r61); at an explicit position, x [15:0] and y [31:16] in
+	 * 1/256 pixel from the top-left corner, signed */
+	os_memcpy(b, at == BI_O_CENTROID ? f->lane[lane].bc : f->lane[lane].b, sizeof(b));
+	if (at == BI_O_SAMPLE && f->samples > 1) {
+		unsigned s = (where >> 16) & 0xff;
+
+		if (s >= f->samples)
+			return unsupported("LD_VAR at a sample the frame lacks");
+		bi_frag_bary_at(f, lane, f->sx[s], f->sy[s], b);
+	} else if (at == BI_O_EXPLICIT) {
+		bi_frag_bary_at(f, lane, (int16_t)(where & 0xffff), (int16_t)(where >> 16), b);
+	}
+	err = interpolate_at(x, index, b, out);
 	if (err)
 		return err;
 	nw = pack(rf, n, out, regs);

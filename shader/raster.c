@@ -38,6 +38,10 @@ struct bi_raster {
 	const struct bi_gfx *g;
 	struct vgpu_job *job;
 	struct vgpu_as *as;
+	/* The shaders' memory: pages translated once per job, so that a
+	 * fragment's varying and texture reads skip the MMU's lock, as a
+	 * compute worker's do. */
+	struct bi_vgpu_view view;
 	struct bi_plist l;
 	struct bi_clip clip;
 	uint64_t dcd;           /* the draw in d, 0: none yet */
@@ -76,6 +80,7 @@ struct bi_raster *bi_raster_new(const struct bi_gfx *g, struct vgpu_job *job,
 	r->g = g;
 	r->job = job;
 	r->as = vgpu_job_as(job);
+	bi_vgpu_view_init(&r->view, r->as, job, NULL);
 	r->l = *l;
 	r->clip = *clip;
 	r->f.rt = rts;
@@ -88,6 +93,7 @@ void bi_raster_free(struct bi_raster *r)
 {
 	if (!r)
 		return;
+	bi_vgpu_view_flush(&r->view);
 	vgpu_job_event(r->job, VGPU_EV_WARPS, 0, r->quads);
 	vgpu_job_event(r->job, VGPU_EV_INSTRUCTIONS, 0, r->tuples);
 	vgpu_job_event(r->job, VGPU_EV_THREADS, 0, r->fragments);
@@ -188,8 +194,8 @@ static uint32_t use_draw(struct bi_raster *r, uint64_t dcd, const char **why)
 	r->near_discard = (d->rsd[BI_RSD_MS_MISC] >> 28) & 1;
 	r->far_discard = (d->rsd[BI_RSD_MS_MISC] >> 29) & 1;
 	bi_depth_bias_decode(d->rsd, &r->bias);
-	d->env.mem = &bi_vgpu_mem_ops;
-	d->env.as = r->as;
+	d->env.mem = &bi_vgpu_view_ops;
+	d->env.as = &r->view;
 	d->env.as_id = r->g->as_id;
 	d->env.arch = r->g->arch;
 	d->env.cache = r->g->cache;
@@ -502,6 +508,20 @@ static int shade(struct bi_raster *r, uint32_t index, const unsigned *qx,
 	r->tuples += w->tuples;
 	r->quads += nq;
 	return err ? err : occlusion(r, 4 * nq, w->discarded);
+}
+
+void bi_frag_bary_at(const struct bi_frag *f, unsigned lane, int32_t dx, int32_t dy,
+		     uint32_t b[3])
+{
+	/* the rasteriser the frag is part of, for its primitive's set-up */
+	const struct bi_raster *r =
+		(const void *)((const char *)f - __builtin_offsetof(struct bi_raster, f));
+	const struct bi_frag_lane *fl = &f->lane[lane];
+	struct bi_frag_lane t;
+
+	pixel(r, &f->prim, (int64_t)(f->tile->x0 + fl->x) * 256 + dx,
+	      (int64_t)(f->tile->y0 + fl->y) * 256 + dy, &t, false);
+	os_memcpy(b, t.b, sizeof(t.b));
 }
 
 unsigned bi_frag_a2c(const struct bi_frag *f, uint32_t alpha)

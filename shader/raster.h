@@ -78,6 +78,11 @@ struct bi_frag {
  * (the lane's mask says which). */
 bool bi_frag_zs_late(struct bi_frag *f, unsigned lane);
 
+/* Lane @lane's barycentrics at (@dx, @dy) 1/256 pixel from its pixel's
+ * top-left corner into @b (LD_VAR at a sample, or at an offset). */
+void bi_frag_bary_at(const struct bi_frag *f, unsigned lane, int32_t dx, int32_t dy,
+		     uint32_t b[3]);
+
 /* Alpha-to-coverage: the samples alpha @alpha (f32) covers, the first
  * alpha * samples of them rounded to nearest (or the others, inverted). */
 unsigned bi_frag_a2c(const struct bi_frag *f, uint32_t alpha);

@@ -5,10 +5,14 @@
  * renderbuffer, resolved with glBlitFramebuffer and read back:
  *   bottom left:  a triangle whose shader reads gl_SampleID (so it runs
  *                 once a sample): samples 0-2 red, green, blue, 3 black;
+ *                 and one showing the window position interpolateAtOffset
+ *                 gives at (1/4, -1/8) from the centre (the fraction of x
+ *                 red, of y green: the same in every pixel);
  *   bottom right: a rectangle writing gl_SampleMask = 0x5 (two samples);
  *   top left:     alpha-to-coverage, rectangles of alpha 1/4, 1/2, 3/4;
- *   top right:    glSampleMaski 0xb (three samples), and a triangle with
- *                 a centroid varying.
+ *   top right:    glSampleMaski 0xb (three samples), a triangle with a
+ *                 centroid varying, and one showing the window position
+ *                 interpolateAtSample gives at sample 1.
  * Inside, each resolves to its share of samples of the colour over the
  * background.
  * Usage: gfx_msaa_shading OUT.rgba
@@ -60,6 +64,36 @@ static const char *const fs_sample_mask =
 	"	gl_SampleMask[0] = 0x5;\n"
 	"}\n";
 
+/* the fraction of the window position at an offset, or at sample 1 */
+static const char *const vs_window =
+	"#version 310 es\n"
+	"in vec2 pos;\n"
+	"out vec2 v_win;\n"
+	"void main() {\n"
+	"	v_win = (pos * 0.5 + 0.5) * vec2(64.0, 48.0);\n"
+	"	gl_Position = vec4(pos, 0.0, 1.0);\n"
+	"}\n";
+
+static const char *const fs_at_offset =
+	"#version 310 es\n"
+	"#extension GL_OES_shader_multisample_interpolation : require\n"
+	"precision highp float;\n"
+	"in vec2 v_win;\n"
+	"out vec4 o;\n"
+	"void main() {\n"
+	"	o = vec4(fract(interpolateAtOffset(v_win, vec2(0.25, -0.125))), 0.0, 1.0);\n"
+	"}\n";
+
+static const char *const fs_at_sample =
+	"#version 310 es\n"
+	"#extension GL_OES_shader_multisample_interpolation : require\n"
+	"precision highp float;\n"
+	"in vec2 v_win;\n"
+	"out vec4 o;\n"
+	"void main() {\n"
+	"	o = vec4(fract(interpolateAtSample(v_win, 1)), 0.0, 1.0);\n"
+	"}\n";
+
 /* a centroid varying, alpha from a uniform */
 static const char *const fs_plain =
 	"#version 310 es\n"
@@ -99,6 +133,12 @@ static const float rect_a2c[3][30] = {
 	{ RECT(-0.36f, 0.05f, -0.05f, 0.95f, 1.0f, 0.8f, 0.0f) },
 };
 static const float rect_maski[] = { RECT(0.05f, 0.05f, 0.95f, 0.45f, 0.0f, 0.6f, 1.0f) };
+static const float tri_at_offset[] = {
+	-0.97f, -0.35f, 0, 0, 0, -0.80f, -0.03f, 0, 0, 0, -0.97f, -0.03f, 0, 0, 0,
+};
+static const float tri_at_sample[] = {
+	0.03f, 0.55f, 0, 0, 0, 0.25f, 0.97f, 0, 0, 0, 0.03f, 0.97f, 0, 0, 0,
+};
 static const float tri_centroid[] = {
 	0.11f, 0.52f, 1.0f, 0.0f, 0.0f, 0.93f, 0.61f, 0.0f, 1.0f, 0.0f, 0.41f, 0.97f, 0.0f, 0.0f,
 	1.0f,
@@ -107,7 +147,7 @@ static const float tri_centroid[] = {
 int main(int argc, char **argv)
 {
 	static const char *const attrs[] = { "pos", "col", NULL };
-	GLuint resolve, ms, rb, vbo, sid, mask, plain;
+	GLuint resolve, ms, rb, vbo, sid, mask, plain, at_offset, at_sample;
 	GLint alpha;
 
 	if (argc != 2)
@@ -129,12 +169,16 @@ int main(int argc, char **argv)
 	sid = gfx_program(vs, fs_sample_id, attrs);
 	mask = gfx_program(vs, fs_sample_mask, attrs);
 	plain = gfx_program(vs, fs_plain, attrs);
+	at_offset = gfx_program(vs_window, fs_at_offset, attrs);
+	at_sample = gfx_program(vs_window, fs_at_sample, attrs);
 	alpha = GL(glGetUniformLocation)(plain, "alpha");
 	GL(glGenBuffers)(1, &vbo);
 	GL(glBindBuffer)(GL_ARRAY_BUFFER, vbo);
 	GL(glEnableVertexAttribArray)(0);
 	GL(glEnableVertexAttribArray)(1);
 	draw(sid, tri_sample_id, 1);
+	draw(at_offset, tri_at_offset, 1);
+	draw(at_sample, tri_at_sample, 1);
 	draw(mask, rect_mask, 2);
 	GL(glEnable)(GL_SAMPLE_ALPHA_TO_COVERAGE);
 	for (int i = 0; i < 3; i++) {
