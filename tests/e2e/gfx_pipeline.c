@@ -170,10 +170,11 @@ TEST(texkinds_g71_afbc) { against_llvmpipe(_metadata, "gfx_texkinds", "g71", NUL
  * into 4-sample colour and depth buffers, resolved by glBlitFramebuffer
  * (Mesa averages the samples in a shader fetching each), then a second
  * frame's triangle depth tested against them (Mesa loads every sample
- * back with per-sample frame shaders). gfx_msaa_shading: gl_SampleID
- * (per-sample shading), gl_SampleMask, alpha-to-coverage, glSampleMaski
- * and a centroid varying (llvmpipe may take an edge pixel's centroid
- * elsewhere inside: the edge tolerance covers it). Both use the
+ * back with per-sample frame shaders). gfx_msaa_shading: gl_SampleID and
+ * gl_SamplePosition (per-sample shading), gl_SampleMask,
+ * interpolateAtOffset and interpolateAtSample, alpha-to-coverage,
+ * glSampleMaski and a centroid varying (llvmpipe may take an edge pixel's
+ * centroid elsewhere inside: the edge tolerance covers it). Both use the
  * rotated 4x grid, so most edge pixels agree exactly; a sample lying on
  * an edge or a vertex may still fall the other way (the fill rules and
  * llvmpipe's fixed-point precision differ), which moves the pixel by one

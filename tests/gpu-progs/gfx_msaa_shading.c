@@ -4,7 +4,9 @@
  * quarter of a 64 x 48 framebuffer object of a 4-sample RGBA8
  * renderbuffer, resolved with glBlitFramebuffer and read back:
  *   bottom left:  a triangle whose shader reads gl_SampleID (so it runs
- *                 once a sample): samples 0-2 red, green, blue, 3 black;
+ *                 once a sample) and gl_SamplePosition: sample 0 red,
+ *                 1 green if right of the centre, 2 blue if above it
+ *                 (as they lie in the rotated grid), 3 black;
  *                 and one showing the window position interpolateAtOffset
  *                 gives at (1/4, -1/8) from the centre (the fraction of x
  *                 red, of y green: the same in every pixel);
@@ -49,8 +51,10 @@ static const char *const fs_sample_id =
 	"precision highp float;\n"
 	"out vec4 o;\n"
 	"void main() {\n"
-	"	o = vec4(gl_SampleID == 0 ? 1.0 : 0.0, gl_SampleID == 1 ? 1.0 : 0.0,\n"
-	"		 gl_SampleID == 2 ? 1.0 : 0.0, 1.0);\n"
+	"	vec2 p = gl_SamplePosition;\n"
+	"	o = vec4(gl_SampleID == 0 ? 1.0 : 0.0,\n"
+	"		 gl_SampleID == 1 && p.x > 0.5 ? 1.0 : 0.0,\n"
+	"		 gl_SampleID == 2 && p.y > 0.5 ? 1.0 : 0.0, 1.0);\n"
 	"}\n";
 
 static const char *const fs_sample_mask =
