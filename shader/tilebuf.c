@@ -9,8 +9,7 @@
 /* Internal (tile buffer) formats: bytes per pixel; raw ones are copied
  * byte for byte. The others are a word of unsigned normalised channels
  * (rt_format.h): the blend conversions' format numbers (plain,
- * dithered), per channel its integer and fractional bits. R5G5B5A1,
- * whose fractional bits Mesa does not say, is not modelled. */
+ * dithered), per channel its integer and fractional bits. */
 struct internal_fmt {
 	uint8_t bytes;
 	bool raw;
@@ -24,6 +23,7 @@ static const struct internal_fmt internal_fmts[64] = {
 	[3] = { 4, false, 242, 241, { 8, 8, 8, 2 }, { 2, 2, 2, 0 } },    /* R8G8B8A2 */
 	[4] = { 4, false, 233, 232, { 4, 4, 4, 4 }, { 4, 4, 4, 4 } },    /* R4G4B4A4 */
 	[5] = { 4, false, 227, 226, { 5, 6, 5, 0 }, { 5, 4, 5, 2 } },    /* R5G6B5A0 */
+	[6] = { 4, false, 225, 224, { 5, 5, 5, 1 }, { 5, 5, 5, 1 } },    /* R5G5B5A1 */
 	[32] = { 1, true },  /* RAW8 */
 	[33] = { 2, true },  /* RAW16 */
 	[34] = { 4, true },  /* RAW32 */
@@ -50,6 +50,7 @@ static const struct writeback_fmt writeback_fmts[32] = {
 	[20] = { 2, false, { 4, 4, 4, 4 } },    /* R4G4B4A4 */
 	[21] = { 2, false, { 5, 6, 5 } },       /* R5G6B5 */
 	[24] = { 4, false, { 10, 10, 10, 2 } }, /* R10G10B10A2 */
+	[28] = { 2, false, { 5, 5, 5, 1 } },    /* R5G5B5A1 */
 };
 
 /* The AFBC flag for the lossless colour transform: an uncompressed

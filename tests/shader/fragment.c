@@ -288,7 +288,8 @@ TEST_F(frag, whole_u_interleaved_tiles_and_raw_formats)
  * in the write-back format's order. R5G6B5A0 (5.5, 6.4, 5.5, 0.2)
  * cleared to red 15.5, green 40.4375, blue 3 of their ranges, written
  * back as B5G6R5 (Mesa's RGB565: blue in the low bits); R4G4B4A4 (4.4
- * each) to 5.5, 2.4375, 15.5 (clamped) and 1.
+ * each) to 5.5, 2.4375, 15.5 (clamped) and 1; R5G5B5A1 (5.5, 5.5, 5.5,
+ * 1.1) to 7.5, 0.25, 31 and 0.5.
  */
 TEST_F(frag, fixed_point_tile_formats_written_back_rounded)
 {
@@ -310,6 +311,13 @@ TEST_F(frag, fixed_point_tile_formats_written_back_rounded)
 	ASSERT_EQ(run(self), MALI_EXC_DONE);
 	for (unsigned i = 0; i < 256; i++)
 		ASSERT_EQ(px[i], 6 | 2u << 4 | 15u << 8 | 1u << 12);
+	s.ifmt = 6;
+	s.wfmt = 28;
+	s.clear[0] = (7u << 5 | 16) | 8u << 10 | 31u << 25 | 1u << 30;
+	build(self, &s);
+	ASSERT_EQ(run(self), MALI_EXC_DONE);
+	for (unsigned i = 0; i < 256; i++)
+		ASSERT_EQ(px[i], 8 | 0u << 5 | 31u << 10 | 1u << 15);
 }
 
 /* An sRGB RGBA8 target holds its pixels encoded (Mesa encodes the clear
@@ -327,12 +335,12 @@ TEST_F(frag, srgb_written_back_as_held)
 	EXPECT_EQ(*w32(self, TARGET + 255 * 4), 0x80bc3a0du);
 }
 
-/* Not modelled: R5G5B5A1 (its fractional bits unknown), sRGB raw
- * targets, a write-back component narrower or wider than the channel it
- * takes. Each fails the job before it writes. */
+/* Not modelled: the "raw value" internal format, sRGB raw targets, a
+ * write-back component narrower or wider than the channel it takes.
+ * Each fails the job before it writes. */
 TEST_F(frag, tile_formats_not_modelled_are_a_config_fault)
 {
-	struct fb_spec s = { .w = 16, .h = 16, .bx = 15, .by = 15, .ifmt = 6, .wfmt = 28,
+	struct fb_spec s = { .w = 16, .h = 16, .bx = 15, .by = 15, .ifmt = 0, .wfmt = 3,
 			     .block = V6_LINEAR, .swizzle = SWZ_RGBA, .row_stride = 32 };
 
 	build(self, &s);
