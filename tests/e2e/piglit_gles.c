@@ -142,12 +142,16 @@ DRAW(blend_extended_pattern, "arb_blend_func_extended-fbo-extended-blend-pattern
 API(blend_extended_builtins, "arb_blend_func_extended-builtins_gles2")
 
 /* Render target formats: clears of every base format (an sRGB one among
- * them, held encoded in the tile buffer); framebuffer fetch from an
- * integer target (LD_TILE of raw bytes, BLEND of 16-bit integers). */
+ * them, held encoded in the tile buffer); snorm targets drawn, then read
+ * back through an RGB565 one (fixed point, dithered conversions);
+ * framebuffer fetch from an integer target (LD_TILE of raw bytes, BLEND
+ * of 16-bit integers). */
 #define FBFETCH "generated_tests/spec/EXT_shader_framebuffer_fetch/execution/gles3/"
 DRAW(clear_texture_base_formats, "ext_clear_texture-base-formats")
+DRAW(render_snorm, "ext_render_snorm-render")
 DRAW(fbfetch_integer, "shader_runner_gles3", FBFETCH "integer-ss.shader_test")
 DRAW_G52(g52_clear_texture_base_formats, "ext_clear_texture-base-formats")
+DRAW_G52(g52_render_snorm, "ext_render_snorm-render")
 DRAW_G52(g52_fbfetch_integer, "shader_runner_gles3", FBFETCH "integer-ss.shader_test")
 
 /* Depth and stencil: a DEPTH_STENCIL texture's storage and queries (a
