@@ -125,8 +125,9 @@ int bi_rt_decode(enum bi_arch arch, const uint32_t *w, unsigned samples, struct 
 		*why = "sRGB write-back of this internal format";
 	else if (ms)
 		*why = ms;
-	else if (rt->write && samples > 1 && rt->block == BI_BLOCK_AFBC)
-		*why = "multisampled AFBC write-back";
+	else if (rt->write && samples > 1 && rt->block == BI_BLOCK_AFBC &&
+		 rt->msaa != BI_MSAA_AVERAGE)
+		*why = "multisampled AFBC write-back but averaged";
 	else if (rt->write && samples > 1 && rt->msaa == BI_MSAA_AVERAGE &&
 		 (f[BI_RT_INTERNAL] != 1 || f[BI_RT_SRGB]))
 		*why = "averaging samples of a raw, fixed-point or sRGB render target";
@@ -249,26 +250,6 @@ static unsigned row_mask(const struct bi_tile *t, unsigned i,
 	return m;
 }
 
-/* A tile of an AFBC target, when any of its pixels is written: its
- * superblock's header and uncompressed body, placed as in a sparse
- * buffer. */
-static int afbc_write(struct vgpu_as *as, struct bi_tile *t, unsigned i,
-		      const struct bi_rt *rt)
-{
-	const unsigned n = rt->wbytes, sb_bytes = BI_TILE * BI_TILE * n;
-	uint64_t sb = bi_rt_afbc_sb(rt, t->x0, t->y0);
-	uint64_t body = bi_afbc_body(rt->base, sb, n);
-	uint8_t hdr[BI_AFBC_HEADER];
-
-	for (unsigned p = 0; p < BI_TILE * BI_TILE; p++)
-		pack(rt, bi_tile_px(t, i, p, 0), t->packed + p * n);
-	bi_afbc_encode(t->packed, n, (uint32_t)(body - rt->afbc_header), hdr, t->out);
-	if (vgpu_as_write(as, body, t->out, sb_bytes))
-		return -1;
-	return vgpu_as_write(as, rt->afbc_header + sb * BI_AFBC_HEADER, hdr,
-			     sizeof(hdr));
-}
-
 /* Sample @s of pixel @p of render target @i as written back: with
  * BI_MSAA_AVERAGE the mean of the pixel's samples (8-bit channels,
  * rounded to nearest) in @avg. */
@@ -285,6 +266,26 @@ static const uint8_t *wb_pixel(struct bi_tile *t, unsigned i, const struct bi_rt
 		avg[c] = (uint8_t)(sum / t->samples);
 	}
 	return avg;
+}
+
+/* A tile of an AFBC target, when any of its pixels is written: its
+ * superblock's header and uncompressed body, placed as in a sparse
+ * buffer (a multisampled frame's averaged). */
+static int afbc_write(struct vgpu_as *as, struct bi_tile *t, unsigned i,
+		      const struct bi_rt *rt)
+{
+	const unsigned n = rt->wbytes, sb_bytes = BI_TILE * BI_TILE * n;
+	uint64_t sb = bi_rt_afbc_sb(rt, t->x0, t->y0);
+	uint64_t body = bi_afbc_body(rt->base, sb, n);
+	uint8_t hdr[BI_AFBC_HEADER], avg[BI_PIXEL_MAX];
+
+	for (unsigned p = 0; p < BI_TILE * BI_TILE; p++)
+		pack(rt, wb_pixel(t, i, rt, p, 0, avg), t->packed + p * n);
+	bi_afbc_encode(t->packed, n, (uint32_t)(body - rt->afbc_header), hdr, t->out);
+	if (vgpu_as_write(as, body, t->out, sb_bytes))
+		return -1;
+	return vgpu_as_write(as, rt->afbc_header + sb * BI_AFBC_HEADER, hdr,
+			     sizeof(hdr));
 }
 
 /* Sample @s of the tile's pixels in @masks (rows; @full of them whole)

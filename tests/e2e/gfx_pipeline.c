@@ -174,7 +174,11 @@ TEST(texkinds_g71_afbc) { against_llvmpipe(_metadata, "gfx_texkinds", "g71", NUL
  * gl_SamplePosition (per-sample shading), gl_SampleMask,
  * interpolateAtOffset and interpolateAtSample, alpha-to-coverage,
  * glSampleMaski and a centroid varying (llvmpipe may take an edge pixel's
- * centroid elsewhere inside: the edge tolerance covers it). Both use the
+ * centroid elsewhere inside: the edge tolerance covers it).
+ * gfx_msaa_rtt: gfx_msaa's first frame through
+ * EXT_multisampled_render_to_texture on the Mali (the write-back averages
+ * the samples, into AFBC too), llvmpipe, which lacks it, resolving
+ * renderbuffers with a blit. Both use the
  * rotated 4x grid, so most edge pixels agree exactly; a sample lying on
  * an edge or a vertex may still fall the other way (the fill rules and
  * llvmpipe's fixed-point precision differ), which moves the pixel by one
@@ -210,7 +214,7 @@ static int msaa_expect(int x, int y, unsigned char rgba[4], const void *ctx)
 }
 
 static void msaa(struct __test_metadata *_metadata, const char *prog, const char *gpu,
-		 const char *debug)
+		 const char *debug, const char *says)
 {
 	struct gfx_run ref, dut;
 	struct image got, want;
@@ -220,6 +224,9 @@ static void msaa(struct __test_metadata *_metadata, const char *prog, const char
 	if (!sysroot_variant_path("trixie"))
 		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
 	run_both(_metadata, prog, gpu, debug, 64, 48, &ref, &dut);
+	/* the path the program took on the Mali */
+	if (says)
+		EXPECT_NONNULL(strstr(dut.r.out, says));
 	got = (struct image){ 64, 48, dut.px };
 	want = (struct image){ 64, 48, ref.px };
 	if (!image_expect(&got, msaa_expect, &(struct msaa_ref){ &want }, &d))
@@ -230,11 +237,13 @@ static void msaa(struct __test_metadata *_metadata, const char *prog, const char
 	gfx_run_free(&dut);
 }
 
-TEST(msaa_g71) { msaa(_metadata, "gfx_msaa", "g71", "noafbc"); }
-TEST(msaa_g52) { msaa(_metadata, "gfx_msaa", "g52", "noafbc"); }
-TEST(msaa_g71_linear) { msaa(_metadata, "gfx_msaa", "g71", "noafbc,linear"); }
-TEST(msaa_g52_afbc) { msaa(_metadata, "gfx_msaa", "g52", NULL); }
-TEST(msaa_shading_g71) { msaa(_metadata, "gfx_msaa_shading", "g71", "noafbc"); }
-TEST(msaa_shading_g52) { msaa(_metadata, "gfx_msaa_shading", "g52", "noafbc"); }
+TEST(msaa_g71) { msaa(_metadata, "gfx_msaa", "g71", "noafbc", NULL); }
+TEST(msaa_g52) { msaa(_metadata, "gfx_msaa", "g52", "noafbc", NULL); }
+TEST(msaa_g71_linear) { msaa(_metadata, "gfx_msaa", "g71", "noafbc,linear", NULL); }
+TEST(msaa_g52_afbc) { msaa(_metadata, "gfx_msaa", "g52", NULL, NULL); }
+TEST(msaa_shading_g71) { msaa(_metadata, "gfx_msaa_shading", "g71", "noafbc", NULL); }
+TEST(msaa_shading_g52) { msaa(_metadata, "gfx_msaa_shading", "g52", "noafbc", NULL); }
+TEST(msaa_rtt_g71) { msaa(_metadata, "gfx_msaa_rtt", "g71", "noafbc", "render_to_texture"); }
+TEST(msaa_rtt_g52_afbc) { msaa(_metadata, "gfx_msaa_rtt", "g52", NULL, "render_to_texture"); }
 
 TEST_HARNESS_MAIN
