@@ -154,6 +154,13 @@ DRAW_G52(g52_clear_texture_base_formats, "ext_clear_texture-base-formats")
 DRAW_G52(g52_render_snorm, "ext_render_snorm-render")
 DRAW_G52(g52_fbfetch_integer, "shader_runner_gles3", FBFETCH "integer-ss.shader_test")
 
+/* Multisampling: a 4-sample texture cleared and read back sample by
+ * sample (texel fetches of each), and a struct of centroid varyings
+ * drawn into a multisampled framebuffer and resolved. */
+DRAW(clear_texture_multisample, "ext_clear_texture-multisample")
+DRAW(varying_struct_centroid, "varying-struct-centroid_gles3")
+DRAW_G52(g52_clear_texture_multisample, "ext_clear_texture-multisample")
+
 /* Depth and stencil: a DEPTH_STENCIL texture's storage and queries (a
  * shader writing depth is not modelled yet); a depth buffer read back
  * (NV_read_depth); depth bias limited by EXT_polygon_offset_clamp's
