@@ -65,7 +65,10 @@ extern const struct bi_mem_ops bi_vgpu_mem_ops;
 
 /* The same through a worker's cache of translated pages (as: a struct
  * bi_vgpu_view *, one per worker and job; see mem_vgpu.c). */
-#define BI_VIEW_ENTRIES 16
+/* Direct-mapped by page: a fragment's texels from 16 rows of a 4096-wide
+ * texture lie 4 pages apart, which 16 entries folded onto 4 (and onto
+ * the vertex pages), missing on nearly every read. */
+#define BI_VIEW_ENTRIES 64
 struct vgpu_as;
 struct vgpu_job;
 struct bi_vgpu_view_entry {

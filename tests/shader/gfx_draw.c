@@ -302,9 +302,10 @@ static int64_t edge(const struct vtx *a, const struct vtx *b, unsigned x, unsign
 
 /* A counter-clockwise triangle with a colour per vertex: the pixels whose
  * centres are strictly inside are drawn with the interpolated colour
- * (within one step), those strictly outside are untouched. */
-static void check_triangle(struct __test_metadata *_metadata,
-			   struct __fixture_draw *self, const struct vtx *v)
+ * (within one step), those strictly outside are untouched. Returns how
+ * many were inside. */
+static unsigned check_triangle(struct __test_metadata *_metadata,
+			       struct __fixture_draw *self, const struct vtx *v)
 {
 	unsigned drawn = 0;
 
@@ -334,6 +335,7 @@ static void check_triangle(struct __test_metadata *_metadata,
 			}
 		}
 	EXPECT_GT(drawn, 100u);
+	return drawn;
 }
 
 static const struct vtx tri[3] = {
@@ -351,6 +353,33 @@ static void triangle(struct __test_metadata *_metadata, struct __fixture_draw *s
 }
 
 TEST_F(draw, triangle_covers_and_interpolates) { triangle(_metadata, self); }
+
+/*
+ * Each fragment reads the varying of its primitive's three vertices (16
+ * bytes each here): through a view of the job's pages, translated once a
+ * page, not through the MMU read by read, which took the GPU's lock for
+ * every one and left a 4096 x 4096 frame most of its time there. The MMU
+ * still counts the bytes: the view hands them over when the job ends.
+ */
+TEST_F(draw, fragment_reads_through_a_page_view)
+{
+	struct draw_spec s = { tri, 3, 3, 8, NULL, 0, 1, EQ_REPLACE, ALWAYS, .z = 0.5f };
+	struct vgpu_stats a, b;
+
+	ASSERT_EQ(shaders(self), 0);
+	build(self, &s);
+	ASSERT_EQ(run(self, IDVS(0), 1), MALI_EXC_DONE);
+	vgpu_stats_get(self->b.gpu, &a);
+	ASSERT_EQ(run(self, FRAG, 0), MALI_EXC_DONE);
+	vgpu_stats_get(self->b.gpu, &b);
+	unsigned drawn = check_triangle(_metadata, self, tri);
+	uint64_t lookups = b.as[AS].walks + b.as[AS].tlb_hits - a.as[AS].walks - a.as[AS].tlb_hits;
+
+	if (lookups >= drawn)
+		TH_LOG("%llu MMU lookups for %u fragments", (unsigned long long)lookups, drawn);
+	EXPECT_LT(lookups, drawn);
+	EXPECT_GE(b.as[AS].bytes_read - a.as[AS].bytes_read, 3 * 16 * (uint64_t)drawn);
+}
 
 /* The square [@lo, @hi)^2 as an indexed strip of two triangles, drawn
  * with src + dest blending over a cleared-to-nothing target: exactly the

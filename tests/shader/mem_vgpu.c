@@ -12,7 +12,7 @@
 
 #define BASE 0x40000000ull
 #define STUB_BASE BASE
-#define STUB_SIZE 8192u
+#define STUB_SIZE (64u * 4096)
 #include "job_stub.h" /* the view ops ask whether the job stops */
 #define page stub_mem
 
@@ -126,6 +126,30 @@ TEST(worker_view_caches_pages_until_the_job_fails)
  * once 256 KiB have piled up, and all of it on flush. Misses are the
  * accessors' to count, so not the view's.
  */
+/*
+ * A fragment's texels from the 16 rows of a tile of a 4096-texel-wide
+ * RGBA8 texture lie 4 pages apart, and its vertices' varyings on a page
+ * of their own: the view keeps them all, so that a second pass over them
+ * takes no accessor call (with 16 entries the rows fell on 4 of them).
+ */
+TEST(worker_view_keeps_a_tiles_texture_rows_and_its_vertices)
+{
+	struct bi_vgpu_view v;
+	uint32_t y;
+	unsigned n = 0;
+
+	bi_vgpu_view_init(&v, NULL, NULL, NULL);
+	for (unsigned pass = 0; pass < 2; pass++) {
+		if (pass)
+			n = stub_calls;
+		for (unsigned row = 0; row < 16; row++) {
+			ASSERT_EQ(bi_vgpu_view_ops.read(&v, BASE + row * 4 * 4096 + 64, &y, 4), 0);
+			ASSERT_EQ(bi_vgpu_view_ops.read(&v, BASE + 61 * 4096 + 16, &y, 4), 0);
+		}
+	}
+	EXPECT_EQ(stub_calls, n);
+}
+
 TEST(worker_view_hands_over_what_its_hits_moved)
 {
 	struct bi_vgpu_view v;
