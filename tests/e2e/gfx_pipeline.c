@@ -41,6 +41,46 @@ static void run_both(struct __test_metadata *_metadata, const char *prog, const 
 	ASSERT_EQ(dut->len, ref->len);
 }
 
+/* How a picture is held to llvmpipe's: each channel within @tol (with
+ * @edges, a pixel on an edge of llvmpipe's picture is excused when it
+ * took a neighbour's colour: image_compare), or, with @expect, within
+ * what it says of llvmpipe's pixel (image_expect, given llvmpipe's
+ * picture). */
+struct oracle {
+	int tol;
+	bool edges;
+	image_expect_fn *expect;
+};
+
+/* @prog (a @w x @h picture) on @gpu with @debug against llvmpipe as @o
+ * says; with @says, the Mali's run must print it (the path it took). */
+static void compare_runs(struct __test_metadata *_metadata, const char *prog,
+			 const char *gpu, const char *debug, int w, int h, const char *says,
+			 struct oracle o)
+{
+	struct gfx_run ref, dut;
+	struct image got, want;
+	struct image_diff d;
+	char why[160];
+	bool ok;
+
+	if (!sysroot_variant_path("trixie"))
+		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
+	run_both(_metadata, prog, gpu, debug, w, h, &ref, &dut);
+	if (says)
+		EXPECT_NONNULL(strstr(dut.r.out, says));
+	got = (struct image){ w, h, dut.px };
+	want = (struct image){ w, h, ref.px };
+	ok = o.expect ? image_expect(&got, o.expect, &want, &d)
+		      : image_compare(&got, &want, o.tol, o.edges, &d);
+	if (!ok)
+		TH_LOG("%s on %s against llvmpipe: %s", prog, gpu,
+		       image_diff_str(&d, why, sizeof(why)));
+	EXPECT_EQ(d.bad, 0);
+	gfx_run_free(&ref);
+	gfx_run_free(&dut);
+}
+
 /* @prog (a @w x @h picture) on @gpu with @debug against llvmpipe: every
  * channel of every pixel within @tol; with @edges, a pixel on an edge
  * of llvmpipe's picture is excused when it took a neighbour's colour
@@ -49,22 +89,8 @@ static void against_llvmpipe(struct __test_metadata *_metadata, const char *prog
 			     const char *gpu, const char *debug, int w, int h,
 			     int tol, bool edges)
 {
-	struct gfx_run ref, dut;
-	struct image got, want;
-	struct image_diff d;
-	char why[160];
-
-	if (!sysroot_variant_path("trixie"))
-		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
-	run_both(_metadata, prog, gpu, debug, w, h, &ref, &dut);
-	got = (struct image){ w, h, dut.px };
-	want = (struct image){ w, h, ref.px };
-	if (!image_compare(&got, &want, tol, edges, &d))
-		TH_LOG("%s on %s against llvmpipe: %s", prog, gpu,
-		       image_diff_str(&d, why, sizeof(why)));
-	EXPECT_EQ(d.bad, 0);
-	gfx_run_free(&ref);
-	gfx_run_free(&dut);
+	compare_runs(_metadata, prog, gpu, debug, w, h, NULL,
+		     (struct oracle){ .tol = tol, .edges = edges });
 }
 
 /* A clear is exact: Mesa packs the colour into the tile format itself. */
@@ -189,13 +215,9 @@ TEST(texkinds_g71_afbc) { against_llvmpipe(_metadata, "gfx_texkinds", "g71", NUL
  * 11 a pixel; a quarter of any of its colours against the background or
  * another moves a channel by 15 or more).
  */
-struct msaa_ref {
-	const struct image *want;
-};
-
 static int msaa_expect(int x, int y, unsigned char rgba[4], const void *ctx)
 {
-	const struct image *want = ((const struct msaa_ref *)ctx)->want;
+	const struct image *want = ctx;
 	const unsigned char *p = image_at(want, x, y);
 	bool edge = false;
 
@@ -213,28 +235,13 @@ static int msaa_expect(int x, int y, unsigned char rgba[4], const void *ctx)
 	return edge ? 64 + 2 : 2;
 }
 
+/* @prog on @gpu with @debug held to llvmpipe's picture as above; with
+ * @says, the path the program took on the Mali. */
 static void msaa(struct __test_metadata *_metadata, const char *prog, const char *gpu,
 		 const char *debug, const char *says)
 {
-	struct gfx_run ref, dut;
-	struct image got, want;
-	struct image_diff d;
-	char why[160];
-
-	if (!sysroot_variant_path("trixie"))
-		SKIP(return, "no Debian 13 sysroot (make sysroot-trixie)");
-	run_both(_metadata, prog, gpu, debug, 64, 48, &ref, &dut);
-	/* the path the program took on the Mali */
-	if (says)
-		EXPECT_NONNULL(strstr(dut.r.out, says));
-	got = (struct image){ 64, 48, dut.px };
-	want = (struct image){ 64, 48, ref.px };
-	if (!image_expect(&got, msaa_expect, &(struct msaa_ref){ &want }, &d))
-		TH_LOG("%s on %s against llvmpipe: %s", prog, gpu,
-		       image_diff_str(&d, why, sizeof(why)));
-	EXPECT_EQ(d.bad, 0);
-	gfx_run_free(&ref);
-	gfx_run_free(&dut);
+	compare_runs(_metadata, prog, gpu, debug, 64, 48, says,
+		     (struct oracle){ .expect = msaa_expect });
 }
 
 TEST(msaa_g71) { msaa(_metadata, "gfx_msaa", "g71", "noafbc", NULL); }

@@ -78,25 +78,20 @@ static const char *const vs_window =
 	"	gl_Position = vec4(pos, 0.0, 1.0);\n"
 	"}\n";
 
-static const char *const fs_at_offset =
-	"#version 310 es\n"
-	"#extension GL_OES_shader_multisample_interpolation : require\n"
-	"precision highp float;\n"
-	"in vec2 v_win;\n"
-	"out vec4 o;\n"
-	"void main() {\n"
-	"	o = vec4(fract(interpolateAtOffset(v_win, vec2(0.25, -0.125))), 0.0, 1.0);\n"
-	"}\n";
+/* the fraction of v_win where @at interpolates it */
+#define FS_WINDOW_AT(at)                                                     \
+	"#version 310 es\n"                                                  \
+	"#extension GL_OES_shader_multisample_interpolation : require\n"     \
+	"precision highp float;\n"                                           \
+	"in vec2 v_win;\n"                                                   \
+	"out vec4 o;\n"                                                      \
+	"void main() {\n"                                                    \
+	"	o = vec4(fract(" at "), 0.0, 1.0);\n"                         \
+	"}\n"
 
-static const char *const fs_at_sample =
-	"#version 310 es\n"
-	"#extension GL_OES_shader_multisample_interpolation : require\n"
-	"precision highp float;\n"
-	"in vec2 v_win;\n"
-	"out vec4 o;\n"
-	"void main() {\n"
-	"	o = vec4(fract(interpolateAtSample(v_win, 1)), 0.0, 1.0);\n"
-	"}\n";
+static const char *const fs_at_offset =
+	FS_WINDOW_AT("interpolateAtOffset(v_win, vec2(0.25, -0.125))");
+static const char *const fs_at_sample = FS_WINDOW_AT("interpolateAtSample(v_win, 1)");
 
 /* a centroid varying, alpha from a uniform */
 static const char *const fs_plain =
