@@ -5,7 +5,8 @@
  * and 16x16 u-interleaved layouts, clipped to the framebuffer's bounds,
  * swizzled, raw formats copied, fixed-point tile formats rounded, sRGB
  * ones copied; in AFBC, a header and an uncompressed
- * body per tile; what is not modelled (AFBC flags) and tiles outside the
+ * body per tile; 4-sample frames written back layered or averaged; what
+ * is not modelled (AFBC flags, other MSAA modes) and tiles outside the
  * framebuffer fail the job with their exception codes. The
  * frame hook (shader/frames.h) reads the targets back as RGBA8.
  */
@@ -392,6 +393,64 @@ TEST_F(frag, other_tie_break_rules_are_a_config_fault)
 {
 	afbc_target(self, 0);
 	w32(self, FBD)[11] &= ~(7u << 6);
+	EXPECT_EQ(run(self), MALI_EXC_JOB_CONFIG_FAULT);
+	EXPECT_EQ(*w32(self, TARGET), 0xeeeeeeeeu);
+}
+
+/* A 16 x 16 linear RGBA8 target of a 4-sample frame whose write-back is
+ * MSAA mode @msaa (word 1 [13:12]), its samples 0x400 bytes apart, and
+ * the frame's sample locations (Mesa's rotated 4x grid) at VA + 0x3000. */
+#define SAMPLES (VA + 0x3000)
+static void msaa_target(struct __fixture_frag *self, unsigned msaa)
+{
+	struct fb_spec s = { .w = 16, .h = 16, .bx = 15, .by = 15, .ifmt = 1,
+			     .wfmt = 19, .block = V6_LINEAR, .swizzle = SWZ_RGBA,
+			     .row_stride = 64, .clear = { 0x80604020 } };
+	static const uint16_t grid[8] = { 96, 32, 224, 96, 32, 160, 160, 224 };
+	uint32_t *p = w32(self, FBD), *rt = w32(self, FBD + 128);
+
+	build(self, &s);
+	memcpy(w32(self, SAMPLES), grid, sizeof(grid));
+	p[4] = (uint32_t)SAMPLES;
+	p[5] = (uint32_t)(SAMPLES >> 32);
+	p[11] |= 2; /* log2 of 4 samples */
+	rt[1] |= msaa << 12;
+	rt[11] = 0x400;
+}
+
+/* Layered (3): each sample its own surface; averaged (1): one. The clear
+ * colour in every sample either way. */
+TEST_F(frag, msaa_layered_and_averaged_write_back)
+{
+	const uint32_t *px = w32(self, TARGET);
+
+	msaa_target(self, 3);
+	ASSERT_EQ(run(self), MALI_EXC_DONE);
+	for (unsigned i = 0; i < 4 * 0x100; i++)
+		ASSERT_EQ(px[i], 0x80604020u);
+	EXPECT_EQ(px[4 * 0x100], 0xeeeeeeeeu);
+	memset(w32(self, TARGET), 0xee, 0x2000);
+	msaa_target(self, 1);
+	ASSERT_EQ(run(self), MALI_EXC_DONE);
+	for (unsigned i = 0; i < 0x100; i++)
+		ASSERT_EQ(px[i], 0x80604020u);
+	EXPECT_EQ(px[0x100], 0xeeeeeeeeu);
+}
+
+/* Not modelled, faulting and writing nothing: MSAA Multiple (2), a
+ * single-sampled write-back (0) of a 4-sample frame, 8 samples, and
+ * samples without their locations. */
+TEST_F(frag, msaa_not_modelled_is_a_config_fault)
+{
+	msaa_target(self, 2);
+	EXPECT_EQ(run(self), MALI_EXC_JOB_CONFIG_FAULT);
+	msaa_target(self, 0);
+	EXPECT_EQ(run(self), MALI_EXC_JOB_CONFIG_FAULT);
+	msaa_target(self, 3);
+	w32(self, FBD)[11] += 1; /* 8 */
+	EXPECT_EQ(run(self), MALI_EXC_JOB_CONFIG_FAULT);
+	msaa_target(self, 3);
+	w32(self, FBD)[4] = 0;
 	EXPECT_EQ(run(self), MALI_EXC_JOB_CONFIG_FAULT);
 	EXPECT_EQ(*w32(self, TARGET), 0xeeeeeeeeu);
 }
