@@ -216,16 +216,18 @@ static int ld_var_special(struct bi_tctx *x, const struct bi_instr *ins, unsigne
 }
 
 /*
- * VAR_TEX: the first two components of varying @vi as the coordinates of
- * a 2D lookup of texture and sampler @ti, at LOD zero or at the LOD the
- * quad's coordinates give; the result in register format @rf in @out.
+ * VAR_TEX: the first two components of varying @vi (at the centroid with
+ * @centroid) as the coordinates of a 2D lookup of texture and sampler
+ * @ti, at LOD zero or at the LOD the quad's coordinates give; the result
+ * in register format @rf in @out.
  */
 static int var_tex(struct bi_tctx *x, unsigned lane, unsigned vi, unsigned ti,
-		   bool zero_lod, enum bi_regfmt rf, uint32_t out[4])
+		   bool zero_lod, bool centroid, enum bi_regfmt rf, uint32_t out[4])
 {
+	const struct bi_frag_lane *fl = &x->env->frag->lane[lane];
 	uint32_t c[4], q[4], u[4], v[4], w, h;
 	int32_t lod = 0;
-	int err = interpolate(x, lane, vi, c);
+	int err = interpolate_at(x, vi, centroid ? fl->bc : fl->b, c);
 
 	for (unsigned i = 0; i < 4 && !err && !zero_lod; i++) {
 		err = interpolate(x, (lane & ~3u) | i, vi, q);
@@ -244,14 +246,20 @@ static int var_tex(struct bi_tctx *x, unsigned lane, unsigned vi, unsigned ti,
 static int var_tex_msg(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 {
 	enum bi_regfmt rf = ins->desc->op == BI_OP_VAR_TEX_F16 ? BI_RF_F16 : BI_RF_F32;
+	unsigned at = bi_mod(ins, BI_MOD_SAMPLE, BI_O_CENTER);
+	const struct bi_frag *f = x->env->frag;
 	uint32_t out[4];
 	int err;
 
-	if (bi_mod(ins, BI_MOD_SAMPLE, BI_O_CENTER) == BI_O_EXPLICIT)
+	if (at == BI_O_EXPLICIT)
 		return unsupported("VAR_TEX at an explicit offset");
+	/* at a sample: the one shaded (VAR_TEX names none) */
+	if (at == BI_O_SAMPLE && f->samples > 1 && !f->per_sample)
+		return unsupported("VAR_TEX at a sample without per-sample shading");
 	err = var_tex(x, lane, bi_imm_named(ins, "varying_index"),
 		      bi_imm_named(ins, "texture_index"),
-		      bi_mod(ins, BI_MOD_LOD_MODE, BI_O_ZERO_LOD) == BI_O_ZERO_LOD, rf, out);
+		      bi_mod(ins, BI_MOD_LOD_MODE, BI_O_ZERO_LOD) == BI_O_ZERO_LOD,
+		      at == BI_O_CENTROID, rf, out);
 	for (unsigned i = 0; i < bi_reg_words(rf, 4) && !err; i++)
 		*bi_staging(x, lane, i) = out[i];
 	return err;
@@ -274,7 +282,8 @@ int bi_frag_preload(const struct bi_env *env, struct bi_warp *w, unsigned lane,
 			pack(rf, ((msg >> 11) & 3) + 1, out, &w->r[lane][reg]);
 		return err;
 	case 2: /* VAR_TEX: varying [6:4], texture [8:7], zero LOD [15] */
-		err = var_tex(&x, lane, (msg >> 4) & 7, (msg >> 7) & 3, (msg >> 15) & 1, rf, out);
+		err = var_tex(&x, lane, (msg >> 4) & 7, (msg >> 7) & 3, (msg >> 15) & 1, false, rf,
+			      out);
 		for (unsigned i = 0; i < bi_reg_words(rf, 4) && !err; i++)
 			w->r[lane][reg + i] = out[i];
 		return err;
