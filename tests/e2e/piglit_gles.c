@@ -105,6 +105,11 @@ static void run_gles(struct __test_metadata *_metadata, const struct gles_case *
 /* Clears: of a texture's every level, of a view of one. */
 DRAW(clear_texture_max_level, "ext_clear_texture-clear-max-level")
 DRAW(clear_into_view_2d, "arb_texture_view-clear-into-view-2d_gles3")
+/* Views as render targets: a 2D view of each layer of a 2D array, and
+ * views of each level of a 2D, a 3D and a 2D array texture, drawn into
+ * and read back (the target's base at the view's layer and level). */
+DRAW(view_rendering_layers, "arb_texture_view-rendering-layers_gles3")
+DRAW(view_rendering_target, "arb_texture_view-rendering-target_gles3")
 
 /* Draws: shader_runner's sanity tests (GLSL ES 1.00 and 3.00), vertex IDs,
  * instancing, indexed draws from a base vertex, loops and arrays. */
