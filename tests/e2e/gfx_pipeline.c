@@ -204,7 +204,9 @@ TEST(texkinds_g71_afbc) { against_llvmpipe(_metadata, "gfx_texkinds", "g71", NUL
  * gfx_msaa_rtt: gfx_msaa's first frame through
  * EXT_multisampled_render_to_texture on the Mali (the write-back averages
  * the samples, into AFBC too), llvmpipe, which lacks it, resolving
- * renderbuffers with a blit. Both use the
+ * renderbuffers with a blit. gfx_msaa_stencil: a triangle's edges drawn
+ * by a 4-sample stencil buffer alone (D24S8, each sample's stencil
+ * tested). Both use the
  * rotated 4x grid, so most edge pixels agree exactly; a sample lying on
  * an edge or a vertex may still fall the other way (the fill rules and
  * llvmpipe's fixed-point precision differ), which moves the pixel by one
@@ -250,6 +252,8 @@ TEST(msaa_g71_linear) { msaa(_metadata, "gfx_msaa", "g71", "noafbc,linear", NULL
 TEST(msaa_g52_afbc) { msaa(_metadata, "gfx_msaa", "g52", NULL, NULL); }
 TEST(msaa_shading_g71) { msaa(_metadata, "gfx_msaa_shading", "g71", "noafbc", NULL); }
 TEST(msaa_shading_g52) { msaa(_metadata, "gfx_msaa_shading", "g52", "noafbc", NULL); }
+TEST(msaa_stencil_g71) { msaa(_metadata, "gfx_msaa_stencil", "g71", "noafbc", NULL); }
+TEST(msaa_stencil_g52_afbc) { msaa(_metadata, "gfx_msaa_stencil", "g52", NULL, NULL); }
 TEST(msaa_rtt_g71) { msaa(_metadata, "gfx_msaa_rtt", "g71", "noafbc", "render_to_texture"); }
 TEST(msaa_rtt_g52_afbc) { msaa(_metadata, "gfx_msaa_rtt", "g52", NULL, "render_to_texture"); }
 
