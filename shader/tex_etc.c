@@ -39,24 +39,25 @@ static unsigned pixel_index(uint64_t b, unsigned x, unsigned y)
 	return (unsigned)(b >> (16 + i) & 1) << 1 | (unsigned)(b >> i & 1);
 }
 
-static unsigned ext4(unsigned v)
+/* An @n-bit colour widened to 8 bits by replicating its top bits. */
+static unsigned widen(unsigned v, unsigned n)
 {
-	return v << 4 | v;
+	return v << (8 - n) | v >> (2 * n - 8);
 }
 
-static unsigned ext5(unsigned v)
-{
-	return v << 3 | v >> 2;
-}
+/* Bit fields of a block, high bit and low bit; a value is up to three
+ * of them, concatenated high first (a { 0, 0 } field ends it). */
+struct field {
+	uint8_t hi, lo;
+};
 
-static unsigned ext6(unsigned v)
+static unsigned gather(uint64_t b, const struct field f[3])
 {
-	return v << 2 | v >> 4;
-}
+	unsigned v = 0;
 
-static unsigned ext7(unsigned v)
-{
-	return v << 1 | v >> 6;
+	for (unsigned i = 0; i < 3 && (f[i].hi || f[i].lo); i++)
+		v = v << (f[i].hi - f[i].lo + 1) | bits(b, f[i].hi, f[i].lo);
+	return v;
 }
 
 /* Sign-extends the 3-bit differential @d. */
@@ -73,54 +74,52 @@ static void paint(const unsigned c[3], int d, uint8_t out[4])
 	out[3] = 255;
 }
 
-/* T and H modes: four paint colours from two base colours. */
+/* T and H modes: four paint colours from two base colours (4 bits a
+ * channel, R G B of the first then of the second, in these fields). */
 static void th_mode(uint64_t b, bool h, unsigned idx, uint8_t out[4])
 {
+	static const struct field colours[2][6][3] = {
+		{ { { 60, 59 }, { 57, 56 } }, { { 55, 52 } }, { { 51, 48 } },
+		  { { 47, 44 } }, { { 43, 40 } }, { { 39, 36 } } },
+		{ { { 62, 59 } }, { { 58, 56 }, { 52, 52 } }, { { 51, 51 }, { 49, 47 } },
+		  { { 46, 43 } }, { { 42, 39 } }, { { 38, 35 } } },
+	};
 	static const int dist[8] = { 3, 6, 11, 16, 23, 32, 41, 64 };
-	unsigned c1[3], c2[3], di;
+	unsigned c[2][3], di;
 
+	for (unsigned i = 0; i < 6; i++)
+		c[i / 3][i % 3] = widen(gather(b, colours[h][i]), 4);
 	if (!h) {
-		c1[0] = ext4(bits(b, 60, 59) << 2 | bits(b, 57, 56));
-		c1[1] = ext4(bits(b, 55, 52));
-		c1[2] = ext4(bits(b, 51, 48));
-		c2[0] = ext4(bits(b, 47, 44));
-		c2[1] = ext4(bits(b, 43, 40));
-		c2[2] = ext4(bits(b, 39, 36));
 		di = bits(b, 35, 34) << 1 | bits(b, 32, 32);
 		if (idx == 0)
-			paint(c1, 0, out);
+			paint(c[0], 0, out);
 		else
-			paint(c2, idx == 1 ? dist[di] : idx == 3 ? -dist[di] : 0, out);
+			paint(c[1], idx == 1 ? dist[di] : idx == 3 ? -dist[di] : 0, out);
 		return;
 	}
-	c1[0] = ext4(bits(b, 62, 59));
-	c1[1] = ext4(bits(b, 58, 56) << 1 | bits(b, 52, 52));
-	c1[2] = ext4(bits(b, 51, 51) << 3 | bits(b, 49, 47));
-	c2[0] = ext4(bits(b, 46, 43));
-	c2[1] = ext4(bits(b, 42, 39));
-	c2[2] = ext4(bits(b, 38, 35));
 	/* the order of the base colours is the distance's low bit */
 	di = bits(b, 34, 34) << 2 | bits(b, 32, 32) << 1 |
-	     ((c1[0] << 16 | c1[1] << 8 | c1[2]) >= (c2[0] << 16 | c2[1] << 8 | c2[2]));
-	paint(idx < 2 ? c1 : c2, idx & 1 ? -dist[di] : dist[di], out);
+	     ((c[0][0] << 16 | c[0][1] << 8 | c[0][2]) >= (c[1][0] << 16 | c[1][1] << 8 | c[1][2]));
+	paint(c[idx >= 2], idx & 1 ? -dist[di] : dist[di], out);
 }
 
+/* Planar mode: the colours at the origin, the horizontal and the vertical
+ * corner (R 6, G 7, B 6 bits), interpolated. */
 static void planar(uint64_t b, unsigned x, unsigned y, uint8_t out[4])
 {
-	unsigned o[3], h[3], v[3];
+	static const struct field f[3][3][3] = {
+		{ { { 62, 57 } }, { { 56, 56 }, { 54, 49 } }, { { 48, 48 }, { 44, 43 }, { 41, 39 } } },
+		{ { { 38, 34 }, { 32, 32 } }, { { 31, 25 } }, { { 24, 19 } } },
+		{ { { 18, 13 } }, { { 12, 6 } }, { { 5, 0 } } },
+	};
+	int c[3][3];
 
-	o[0] = ext6(bits(b, 62, 57));
-	o[1] = ext7(bits(b, 56, 56) << 6 | bits(b, 54, 49));
-	o[2] = ext6(bits(b, 48, 48) << 5 | bits(b, 44, 43) << 3 | bits(b, 41, 39));
-	h[0] = ext6(bits(b, 38, 34) << 1 | bits(b, 32, 32));
-	h[1] = ext7(bits(b, 31, 25));
-	h[2] = ext6(bits(b, 24, 19));
-	v[0] = ext6(bits(b, 18, 13));
-	v[1] = ext7(bits(b, 12, 6));
-	v[2] = ext6(bits(b, 5, 0));
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned i = 0; i < 3; i++)
+			c[k][i] = (int)widen(gather(b, f[k][i]), i == 1 ? 7 : 6);
 	for (unsigned i = 0; i < 3; i++)
-		out[i] = clamp8(((int)x * ((int)h[i] - (int)o[i]) +
-				 (int)y * ((int)v[i] - (int)o[i]) + 4 * (int)o[i] + 2) >> 2);
+		out[i] = clamp8(((int)x * (c[1][i] - c[0][i]) + (int)y * (c[2][i] - c[0][i]) +
+				 4 * c[0][i] + 2) >> 2);
 	out[3] = 255;
 }
 
@@ -154,11 +153,11 @@ static void etc2_rgb(uint64_t b, bool pta, unsigned x, unsigned y, uint8_t out[4
 				th_mode(b, i == 1, idx, out);
 				return;
 			}
-			c[i] = ext5((unsigned)(second ? base + d : base));
+			c[i] = widen((unsigned)(second ? base + d : base), 5);
 		}
 	} else {
 		for (unsigned i = 0; i < 3; i++)
-			c[i] = ext4(bits(b, (second ? 59 : 63) - 8 * i, (second ? 56 : 60) - 8 * i));
+			c[i] = widen(bits(b, (second ? 59 : 63) - 8 * i, (second ? 56 : 60) - 8 * i), 4);
 	}
 	table = second ? bits(b, 36, 34) : bits(b, 39, 37);
 	if (!opaque && idx == 2) {

@@ -37,12 +37,16 @@ static void texel(unsigned num, const uint8_t *blk, unsigned x, unsigned y, uint
 		bi_block_texel(&f, blk, x, y, 0, false, out);
 }
 
-#define EXPECT_RGBA(o, r, g, b, a)                                                 \
+/* Texel (x, y) of block @blk of format @num is (r, g, b, a). */
+#define EXPECT_TEXEL(num, blk, x, y, r, g, b, a)                                   \
 	do {                                                                       \
-		EXPECT_EQ((o)[0], r);                                              \
-		EXPECT_EQ((o)[1], g);                                              \
-		EXPECT_EQ((o)[2], b);                                              \
-		EXPECT_EQ((o)[3], a);                                              \
+		uint8_t o_[8];                                                     \
+                                                                                   \
+		texel(num, blk, x, y, o_);                                         \
+		EXPECT_EQ(o_[0], r);                                               \
+		EXPECT_EQ(o_[1], g);                                               \
+		EXPECT_EQ(o_[2], b);                                               \
+		EXPECT_EQ(o_[3], a);                                               \
 	} while (0)
 
 /* Individual mode: 4-bit colours doubled into bytes, left and right
@@ -50,15 +54,12 @@ static void texel(unsigned num, const uint8_t *blk, unsigned x, unsigned y, uint
  * the small modifier, 3 subtracts the large one, clamped. */
 TEST(etc2_individual)
 {
-	uint8_t b[8], o[8];
+	uint8_t b[8];
 
 	put_be(b, 0xa53c0f1cull << 32 | idx2(3, 3, 3));
-	texel(BI_FMT_ETC2_RGB8, b, 0, 0, o);
-	EXPECT_RGBA(o, 0xac, 0x35, 0x02, 0xff);
-	texel(BI_FMT_ETC2_RGB8, b, 1, 2, o);
-	EXPECT_RGBA(o, 0xac, 0x35, 0x02, 0xff);
-	texel(BI_FMT_ETC2_RGB8, b, 3, 3, o);
-	EXPECT_RGBA(o, 0x00, 21, 72, 0xff);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8, b, 0, 0, 0xac, 0x35, 0x02, 0xff);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8, b, 1, 2, 0xac, 0x35, 0x02, 0xff);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8, b, 3, 3, 0x00, 21, 72, 0xff);
 }
 
 /* Differential mode, flipped (top and bottom halves): base 5-bit (20,
@@ -66,42 +67,32 @@ TEST(etc2_individual)
  * half (132, 107, 255); tables 1 {5, 17} and 2 {9, 29}. */
 TEST(etc2_differential)
 {
-	uint8_t b[8], o[8];
+	uint8_t b[8];
 
 	put_be(b, 0xa453f82bull << 32 | idx2(0, 0, 1) | idx2(2, 3, 2));
-	texel(BI_FMT_ETC2_RGB8, b, 0, 0, o);
-	EXPECT_RGBA(o, 182, 99, 255, 0xff);
-	texel(BI_FMT_ETC2_RGB8, b, 2, 3, o);
-	EXPECT_RGBA(o, 123, 98, 246, 0xff);
-	texel(BI_FMT_ETC2_RGB8, b, 1, 0, o);
-	EXPECT_RGBA(o, 170, 87, 255, 0xff);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8, b, 0, 0, 182, 99, 255, 0xff);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8, b, 2, 3, 123, 98, 246, 0xff);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8, b, 1, 0, 170, 87, 255, 0xff);
 
 	/* RGB8A1 with the opaque bit clear: index 2 is transparent black,
 	 * index 0 the base colour unmodified */
 	put_be(b, 0xa453f829ull << 32 | idx2(0, 0, 1) | idx2(2, 3, 2));
-	texel(BI_FMT_ETC2_RGB8A1, b, 2, 3, o);
-	EXPECT_RGBA(o, 0, 0, 0, 0);
-	texel(BI_FMT_ETC2_RGB8A1, b, 1, 0, o);
-	EXPECT_RGBA(o, 165, 82, 255, 0xff);
-	texel(BI_FMT_ETC2_RGB8A1, b, 0, 0, o);
-	EXPECT_RGBA(o, 182, 99, 255, 0xff);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8A1, b, 2, 3, 0, 0, 0, 0);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8A1, b, 1, 0, 165, 82, 255, 0xff);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8A1, b, 0, 0, 182, 99, 255, 0xff);
 }
 
 /* T mode (red overflows: 0 + -4): colour 1 (3, 8, 4), colour 2 (2, 14,
  * 6) doubled; distance 5 (32); paints c1, c2 + d, c2, c2 - d. */
 TEST(etc2_t_mode)
 {
-	uint8_t b[8], o[8];
+	uint8_t b[8];
 
 	put_be(b, 0x07842e6bull << 32 | idx2(1, 0, 1) | idx2(2, 0, 2) | idx2(3, 0, 3));
-	texel(BI_FMT_ETC2_RGB8, b, 0, 0, o);
-	EXPECT_RGBA(o, 0x33, 0x88, 0x44, 0xff);
-	texel(BI_FMT_ETC2_RGB8, b, 1, 0, o);
-	EXPECT_RGBA(o, 0x42, 0xff, 0x86, 0xff);
-	texel(BI_FMT_ETC2_RGB8, b, 2, 0, o);
-	EXPECT_RGBA(o, 0x22, 0xee, 0x66, 0xff);
-	texel(BI_FMT_ETC2_RGB8, b, 3, 0, o);
-	EXPECT_RGBA(o, 0x02, 0xce, 0x46, 0xff);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8, b, 0, 0, 0x33, 0x88, 0x44, 0xff);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8, b, 1, 0, 0x42, 0xff, 0x86, 0xff);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8, b, 2, 0, 0x22, 0xee, 0x66, 0xff);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8, b, 3, 0, 0x02, 0xce, 0x46, 0xff);
 }
 
 /* H mode (green overflows: 30 + 3): colour 1 (1, 1, 6), colour 2 (4, 2,
@@ -111,17 +102,13 @@ TEST(etc2_h_mode)
 {
 	uint64_t v = 1ull << 59 | 7ull << 53 | 1ull << 52 | 6ull << 47 | 4ull << 43 |
 		     2ull << 39 | 9ull << 35 | 1ull << 34 | 1ull << 33;
-	uint8_t b[8], o[8];
+	uint8_t b[8];
 
 	put_be(b, v | idx2(0, 1, 1) | idx2(0, 2, 2) | idx2(0, 3, 3));
-	texel(BI_FMT_ETC2_RGB8, b, 0, 0, o);
-	EXPECT_RGBA(o, 0x28, 0x28, 0x7d, 0xff);
-	texel(BI_FMT_ETC2_RGB8, b, 0, 1, o);
-	EXPECT_RGBA(o, 0x00, 0x00, 0x4f, 0xff);
-	texel(BI_FMT_ETC2_RGB8, b, 0, 2, o);
-	EXPECT_RGBA(o, 0x5b, 0x39, 0xb0, 0xff);
-	texel(BI_FMT_ETC2_RGB8, b, 0, 3, o);
-	EXPECT_RGBA(o, 0x2d, 0x0b, 0x82, 0xff);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8, b, 0, 0, 0x28, 0x28, 0x7d, 0xff);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8, b, 0, 1, 0x00, 0x00, 0x4f, 0xff);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8, b, 0, 2, 0x5b, 0x39, 0xb0, 0xff);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGB8, b, 0, 3, 0x2d, 0x0b, 0x82, 0xff);
 }
 
 /* Planar mode (blue overflows: 0 + -4): origin black, red 255 at the
@@ -130,15 +117,12 @@ TEST(etc2_planar)
 {
 	uint64_t v = 1ull << 42 | 0x1full << 34 | 1ull << 33 | 1ull << 32 | 0x7full << 6;
 	static const uint8_t ramp[4] = { 0, 64, 128, 191 };
-	uint8_t b[8], o[8];
+	uint8_t b[8];
 
 	put_be(b, v);
-	for (unsigned y = 0; y < 4; y++) {
-		for (unsigned x = 0; x < 4; x++) {
-			texel(BI_FMT_ETC2_RGB8, b, x, y, o);
-			EXPECT_RGBA(o, ramp[x], ramp[y], 0, 0xff);
-		}
-	}
+	for (unsigned y = 0; y < 4; y++)
+		for (unsigned x = 0; x < 4; x++)
+			EXPECT_TEXEL(BI_FMT_ETC2_RGB8, b, x, y, ramp[x], ramp[y], 0, 0xff);
 }
 
 /* EAC: base 100, multiplier 2, table 13 (-1 -2 -3 -10 0 1 2 9): 11-bit
@@ -167,8 +151,7 @@ TEST(eac)
 
 	put_be(b, a);
 	put_be(b + 8, 0xa53c0f1cull << 32);
-	texel(BI_FMT_ETC2_RGBA8, b, 0, 0, o);
-	EXPECT_RGBA(o, 0xac, 0x35, 0x02, 221);
+	EXPECT_TEXEL(BI_FMT_ETC2_RGBA8, b, 0, 0, 0xac, 0x35, 0x02, 221);
 	texel(BI_FMT_ETC2_RGBA8, b, 3, 3, o);
 	EXPECT_EQ(o[3], 161);
 }
