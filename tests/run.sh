@@ -12,7 +12,7 @@ BUILD=${VGPU_BUILD:-build}
 ALL_TIERS="unit dbt vgpu node shader e2e"
 # The node suites that mount the FUSE nodes, run again on the classic
 # transport where the first pass had FUSE over io_uring (vgpu dev's default).
-CLASSIC_SUITES="kbase panfrost users"
+CLASSIC_SUITES="kbase kbase_clients panfrost users"
 TIERS=${*:-$ALL_TIERS}
 if [ "${VGPU_SAN:-0}" = 1 ]; then
 	export VGPU_TEST_TIMEOUT_SCALE=${VGPU_TEST_TIMEOUT_SCALE:-4}
