@@ -180,14 +180,16 @@ DRAW(texture_float, "oes_texture_float")
 DRAW(unpack_subimage, "ext_unpack_subimage")
 API(texture_immutable_levels, "texture-immutable-levels_gles3")
 /* Compressed textures the texture unit decodes: ETC1, ETC2 (RGB8 with
- * punch-through alpha), EAC (RG11), a 2D array of them (ASTC's own
- * checks are tests/shader/tex_astc's, its piglit tests take minutes). */
+ * punch-through alpha), EAC (RG11), a 2D array of them; ASTC arrays of
+ * every 2D block size, LDR and sRGB (tests/shader/tex_astc checks ASTC
+ * texel by texel; the miptree tests take minutes). */
 DRAW(etc1_miptree, "oes_compressed_etc1_rgb8_texture-miptree")
 DRAW(etc2_miptree_punchthrough, "oes_compressed_etc2_texture-miptree_gles3",
      "rgb8-punchthrough-alpha1")
 DRAW(etc2_miptree_rg11, "oes_compressed_etc2_texture-miptree_gles3", "rg11")
 DRAW(texture_array_compressed, "ext_texture_array-compressed_gles3", "teximage")
 DRAW_G52(g52_etc2_miptree_rgba8, "oes_compressed_etc2_texture-miptree_gles3", "rgba8")
+DRAW(astc_array, "khr_compressed_astc-array_gles3")
 
 /* YUV dma-bufs as external EGL images, converted in the shader: on the
  * G71 NV12's two planes and YU12's three through dual texturing, Y410 as
