@@ -37,29 +37,60 @@ static void set_sub_size(uint8_t *hdr, unsigned i, unsigned size)
 		hdr[bit / 8 + 1] |= (uint8_t)(size >> (8 - bit % 8));
 }
 
-void bi_afbc_encode(const uint8_t *px, unsigned bpp, uint32_t body_offset,
-		    uint8_t hdr[BI_AFBC_HEADER], uint8_t *body)
+/* Storage number of the subblock at (@sx, @sy), in subblocks, of a
+ * superblock: the table for 16 x 16; a wide one's go down each column of
+ * two and then across, so that its left and right 16 x 8 halves are its
+ * first and second eight (the halves a tile of 16 x 16 writes, and the
+ * halves of a split superblock). */
+static unsigned sub_index(bool wide, unsigned sx, unsigned sy)
+{
+	return wide ? sx * 2 + sy : sub_order[sy * 4 + sx];
+}
+
+void bi_afbc_header(uint32_t body_offset, uint8_t hdr[BI_AFBC_HEADER])
 {
 	os_memset(hdr, 0, BI_AFBC_HEADER);
 	for (unsigned i = 0; i < 4; i++)
 		hdr[i] = (uint8_t)(body_offset >> (8 * i));
 	for (unsigned i = 0; i < 16; i++)
 		set_sub_size(hdr, i, BI_AFBC_SUB_UNCOMPRESSED);
-	for (unsigned s = 0; s < 16; s++) {
-		uint8_t *sub = body + (size_t)sub_order[s] * 16 * bpp;
+}
 
-		for (unsigned y = 0; y < 4; y++)
-			os_memcpy(sub + y * 4 * bpp,
-				  px + (((s / 4) * 4 + y) * BI_AFBC_SB + (s % 4) * 4) * bpp,
-				  4 * bpp);
+bool bi_afbc_plain(const uint8_t hdr[BI_AFBC_HEADER], uint32_t body_offset)
+{
+	uint8_t want[BI_AFBC_HEADER];
+
+	bi_afbc_header(body_offset, want);
+	return !os_memcmp(hdr, want, sizeof(want));
+}
+
+void bi_afbc_pack(const uint8_t *px, unsigned stride, unsigned bpp, bool wide,
+		  unsigned x0, unsigned y0, unsigned w, unsigned h, uint8_t *body)
+{
+	for (unsigned sy = 0; sy < h / 4; sy++) {
+		for (unsigned sx = 0; sx < w / 4; sx++) {
+			uint8_t *sub = body + (size_t)sub_index(wide, (x0 / 4) + sx, (y0 / 4) + sy) *
+						      16 * bpp;
+
+			for (unsigned y = 0; y < 4; y++)
+				os_memcpy(sub + y * 4 * bpp,
+					  px + ((sy * 4 + y) * stride + sx * 4) * bpp, 4 * bpp);
+		}
 	}
 }
 
-int bi_afbc_locate(const uint8_t hdr[BI_AFBC_HEADER], unsigned bpp,
-		   unsigned x, unsigned y, uint64_t *off)
+void bi_afbc_encode(const uint8_t *px, unsigned bpp, uint32_t body_offset,
+		    uint8_t hdr[BI_AFBC_HEADER], uint8_t *body)
+{
+	bi_afbc_header(body_offset, hdr);
+	bi_afbc_pack(px, BI_AFBC_SB, bpp, false, 0, 0, BI_AFBC_SB, BI_AFBC_SB, body);
+}
+
+int bi_afbc_locate_in(const uint8_t hdr[BI_AFBC_HEADER], unsigned bpp, bool wide,
+		      unsigned x, unsigned y, uint64_t *off)
 {
 	uint32_t body = hdr[0] | hdr[1] << 8 | hdr[2] << 16 | (uint32_t)hdr[3] << 24;
-	unsigned want = sub_order[(y / 4) * 4 + x / 4];
+	unsigned want = sub_index(wide, x / 4, y / 4);
 	uint64_t at = body;
 
 	if (!sub_size(hdr, 0))

@@ -16,9 +16,20 @@
  * a sparse buffer places them: superblock i at i times the largest
  * superblock after the body base, so a superblock's body never moves.
  *
+ * Wide superblocks (the "wide block" flag; AFBC_FORMAT_MOD_BLOCK_SIZE_32x8)
+ * are 32 x 8 pixels, 8 x 2 subblocks, with the same header; a header row
+ * is as many of them as the width needs. Which subblock a wide superblock
+ * stores where is not in the public sources (Mesa, Linux): the model's
+ * order (afbc.c) keeps each 16 x 8 half's subblocks together. Split
+ * superblocks ("split block"; AFBC_FORMAT_MOD_SPLIT) store their second
+ * half's payload at a fixed offset from the first's; for uncompressed
+ * subblocks the model takes it as half the uncompressed size, where
+ * unsplit ones have it anyway, so the flag changes nothing here.
+ *
  * The encoder writes every subblock uncompressed, the simplest valid
  * stream; the decoder reads uncompressed and solid-colour superblocks
- * and refuses compressed subblocks (the caller faults the job).
+ * and refuses compressed subblocks (the caller faults the job): their
+ * coding is Arm's and not public.
  */
 #ifndef VGPU_SHADER_AFBC_H
 #define VGPU_SHADER_AFBC_H
@@ -30,18 +41,49 @@
 #define BI_AFBC_SUB_UNCOMPRESSED 1
 #define BI_AFBC_TILE 8     /* superblocks a side of a tile of headers */
 
+/* A superblock's edges in pixels, @wide or not. */
+static inline unsigned bi_afbc_sb_w(bool wide)
+{
+	return wide ? 2 * BI_AFBC_SB : BI_AFBC_SB;
+}
+
+static inline unsigned bi_afbc_sb_h(bool wide)
+{
+	return wide ? BI_AFBC_SB / 2 : BI_AFBC_SB;
+}
+
+/* The header of a superblock whose subblocks are all uncompressed, its
+ * body @body_offset bytes after the header array, into @hdr. */
+void bi_afbc_header(uint32_t body_offset, uint8_t hdr[BI_AFBC_HEADER]);
+
+/* Whether @hdr is the header bi_afbc_header(@body_offset) writes. */
+bool bi_afbc_plain(const uint8_t hdr[BI_AFBC_HEADER], uint32_t body_offset);
+
+/* Stores the @w x @h pixels (multiples of 4) at (@x0, @y0) of a superblock
+ * (@wide or not), given in @px (raster order, @stride pixels a row, @bpp
+ * bytes each), as uncompressed subblocks into its body @body. */
+void bi_afbc_pack(const uint8_t *px, unsigned stride, unsigned bpp, bool wide,
+		  unsigned x0, unsigned y0, unsigned w, unsigned h, uint8_t *body);
+
 /* Encodes the 256 pixels @px (raster order, @bpp bytes each) of one
- * superblock whose body lies @body_offset bytes after the header array:
+ * 16 x 16 superblock whose body lies @body_offset bytes after the header array:
  * its header in @hdr and its body (256 * @bpp bytes) in @body. */
 void bi_afbc_encode(const uint8_t *px, unsigned bpp, uint32_t body_offset,
 		    uint8_t hdr[BI_AFBC_HEADER], uint8_t *body);
 
-/* Where pixel (@x, @y) (0-15) of the superblock with header @hdr lies:
- * 0 and *@off, its byte offset from the header array; 1 when the
+/* Where pixel (@x, @y) of the superblock (@wide or not) with header @hdr
+ * lies: 0 and *@off, its byte offset from the header array; 1 when the
  * superblock is one colour (the pixel is bytes 8.. of @hdr); -1 when its
  * subblock is compressed. */
-int bi_afbc_locate(const uint8_t hdr[BI_AFBC_HEADER], unsigned bpp,
-		   unsigned x, unsigned y, uint64_t *off);
+int bi_afbc_locate_in(const uint8_t hdr[BI_AFBC_HEADER], unsigned bpp, bool wide,
+		      unsigned x, unsigned y, uint64_t *off);
+
+/* The same in a 16 x 16 superblock, (@x, @y) 0-15. */
+static inline int bi_afbc_locate(const uint8_t hdr[BI_AFBC_HEADER], unsigned bpp,
+				 unsigned x, unsigned y, uint64_t *off)
+{
+	return bi_afbc_locate_in(hdr, bpp, false, x, y, off);
+}
 
 /* The number of superblock (@sx, @sy) in the header array, @stride
  * superblocks a row, its headers row-major or @tiled (the header comment):

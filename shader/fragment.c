@@ -210,6 +210,9 @@ uint32_t bi_fragment_run(const struct bi_gfx *g, struct vgpu_job *job)
 			if (bi_zs_write(as, &f->zs, t, &f->clip))
 				exc = MALI_EXC_JOB_WRITE_FAULT;
 			tiles++;
+			/* a write fault ends the job; the next tile would hide it */
+			if (exc != MALI_EXC_DONE)
+				break;
 		}
 	}
 	vgpu_job_event(job, VGPU_EV_TASKS, 0, tiles);

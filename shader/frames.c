@@ -31,7 +31,7 @@ const char *bi_frame_rt_unsupported(const struct bi_frame *f, unsigned i)
 static int afbc_read(struct vgpu_as *as, const struct bi_rt *rt, unsigned x,
 		     unsigned y, unsigned len, uint8_t *mem)
 {
-	const unsigned n = rt->wbytes;
+	const unsigned n = rt->wbytes, w = bi_afbc_sb_w(rt->afbc_wide);
 	uint64_t sb = bi_rt_afbc_sb(rt, x, y);
 	uint8_t hdr[BI_AFBC_HEADER];
 	uint64_t off;
@@ -39,7 +39,8 @@ static int afbc_read(struct vgpu_as *as, const struct bi_rt *rt, unsigned x,
 	if (vgpu_as_read(as, rt->afbc_header + sb * BI_AFBC_HEADER, hdr, sizeof(hdr)))
 		return -1;
 	for (unsigned k = 0; k < len; k++) {
-		int at = bi_afbc_locate(hdr, n, (x + k) % BI_AFBC_SB, y % BI_AFBC_SB, &off);
+		int at = bi_afbc_locate_in(hdr, n, rt->afbc_wide, (x + k) % w,
+					   y % bi_afbc_sb_h(rt->afbc_wide), &off);
 
 		if (at < 0)
 			return -1;

@@ -34,7 +34,7 @@
  * LD_ATTR* use table 1.
  * Linear and u-interleaved (16x16 tiles) texel orderings are supported,
  * and AFBC surfaces (afbc.h) of uncompressed and solid-colour
- * superblocks; depth/stencil formats as Mesa samples them (Z16, Z24X8,
+ * superblocks, wide or split too; depth/stencil formats as Mesa samples them (Z16, Z24X8,
  * X24S8, Z32_X32); sRGB 8-bit formats (tex_srgb.c); ETC2, EAC and ASTC
  * (tex_block.h), linear or u-interleaved. TEXC's staging registers come
  * in Mesa's order: Z (3D), LOD, shadow reference, array layer, offsets,
@@ -438,20 +438,21 @@ uint32_t bi_texture_size(const struct bi_texture *t, unsigned d, unsigned level)
 /*
  * The address of texel (@x, @y, @z) of an AFBC surface @surf (afbc.h),
  * @w texels wide, into *@va; its bytes in @buf when its superblock is one
- * colour. The surface pointer's low 6 bits are flags (the colour
- * transform, among others; an uncompressed subblock needs none of them;
- * on v7, 8 says the headers are in tiles); the row stride is that of the
- * headers in bytes (v7: of a row of tiles when tiled), or 0 for as many
- * superblocks as the width needs (v6); the surface stride is between the
- * slices of a 3D texture.
+ * colour. The surface pointer's low 6 bits are flags: the colour
+ * transform (1; an uncompressed subblock needs none), split blocks (2;
+ * none either, afbc.h), wide blocks (4), on v7 headers in tiles (8); the
+ * row stride is that of the headers in bytes (v7: of a row of tiles when
+ * tiled), or 0 for as many superblocks as the width needs (v6); the
+ * surface stride is between the slices of a 3D texture.
  */
 static int afbc_texel(struct bi_tctx *x, const uint32_t surf[4], uint32_t w,
 		      uint32_t cx, uint32_t cy, uint32_t z, unsigned bpp,
 		      uint64_t *va, uint8_t *buf)
 {
 	uint64_t base = ((surf[0] | (uint64_t)surf[1] << 32) & ~63ull) + (uint64_t)z * surf[3];
-	bool tiled = V7(x) && (surf[0] & 8);
-	uint32_t row = !surf[2] ? (w + BI_AFBC_SB - 1) / BI_AFBC_SB
+	bool tiled = V7(x) && (surf[0] & 8), wide = surf[0] & 4;
+	unsigned sw = bi_afbc_sb_w(wide), sh = bi_afbc_sb_h(wide);
+	uint32_t row = !surf[2] ? (w + sw - 1) / sw
 		       : surf[2] / BI_AFBC_HEADER / (tiled ? BI_AFBC_TILE : 1);
 	uint8_t hdr[BI_AFBC_HEADER];
 	uint64_t off;
@@ -459,12 +460,11 @@ static int afbc_texel(struct bi_tctx *x, const uint32_t surf[4], uint32_t w,
 
 	if (tiled && bpp > 4)
 		return BI_FAULT_UNIMPLEMENTED; /* tiles of 4 x 4 superblocks */
-	*va = base + bi_afbc_header_index(cx / BI_AFBC_SB, cy / BI_AFBC_SB, row, tiled) *
-			     BI_AFBC_HEADER;
+	*va = base + bi_afbc_header_index(cx / sw, cy / sh, row, tiled) * BI_AFBC_HEADER;
 	err = rd(x, *va, hdr, sizeof(hdr));
 	if (err)
 		return err;
-	switch (bi_afbc_locate(hdr, bpp, cx % BI_AFBC_SB, cy % BI_AFBC_SB, &off)) {
+	switch (bi_afbc_locate_in(hdr, bpp, wide, cx % sw, cy % sh, &off)) {
 	case 1:
 		os_memcpy(buf, hdr + 8, bpp);
 		return 0;

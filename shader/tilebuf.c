@@ -6,6 +6,8 @@
 #include "shader/afbc.h"
 #include "shader/rt_format.h"
 
+#define LOG "tilebuf"
+
 /* Internal (tile buffer) formats: bytes per pixel; raw ones are copied
  * byte for byte. The others are a word of unsigned normalised channels
  * (rt_format.h): the blend conversions' format numbers (plain,
@@ -53,9 +55,14 @@ static const struct writeback_fmt writeback_fmts[32] = {
 	[28] = { 2, false, { 5, 5, 5, 1 } },    /* R5G5B5A1 */
 };
 
-/* The AFBC flag for the lossless colour transform: an uncompressed
- * subblock holds its pixels untransformed, so it changes nothing here. */
+/* The AFBC flags modelled: the lossless colour transform (an
+ * uncompressed subblock holds its pixels untransformed, so it changes
+ * nothing here), split and wide blocks (afbc.h), and v7's reverse issue
+ * order (a workaround for a race between tiles the model does not have). */
 #define AFBC_YTR (1u << 17)
+#define AFBC_SPLIT (1u << 18)
+#define AFBC_WIDE (1u << 19)
+#define AFBC_REVERSE (1u << 20)
 
 static bool afbc_fits(const uint32_t *f, bool tiled, unsigned bytes)
 {
@@ -132,8 +139,8 @@ int bi_rt_decode(enum bi_arch arch, const uint32_t *w, unsigned samples, struct 
 		 (f[BI_RT_INTERNAL] != 1 || f[BI_RT_SRGB]))
 		*why = "averaging samples of a raw, fixed-point or sRGB render target";
 	else if (rt->write && rt->block == BI_BLOCK_AFBC &&
-		 (f[BI_RT_AFBC_FLAGS] & ~AFBC_YTR))
-		*why = "AFBC write-back with these flags (wide or split blocks)";
+		 (f[BI_RT_AFBC_FLAGS] & ~(AFBC_YTR | AFBC_SPLIT | AFBC_WIDE | AFBC_REVERSE)))
+		*why = "AFBC write-back with these flags (a chunk size)";
 	else if (rt->write && rt->block == BI_BLOCK_AFBC &&
 		 !afbc_fits(f, rt->afbc_tiled, out->bytes))
 		*why = "an AFBC body not within 4 GiB after its header";
@@ -163,6 +170,7 @@ int bi_rt_decode(enum bi_arch arch, const uint32_t *w, unsigned samples, struct 
 	rt->afbc_header = f[BI_RT_AFBC_HEADER_LO] |
 			  (uint64_t)f[BI_RT_AFBC_HEADER_HI] << 32;
 	rt->afbc_stride = f[BI_RT_AFBC_STRIDE];
+	rt->afbc_wide = rt->block == BI_BLOCK_AFBC && (f[BI_RT_AFBC_FLAGS] & AFBC_WIDE);
 	for (unsigned c = 0; c < 4; c++)
 		rt->swizzle[c] = (f[BI_RT_SWIZZLE] >> (3 * c)) & 7;
 	for (unsigned i = 0; i < BI_PIXEL_MAX; i++)
@@ -184,8 +192,8 @@ static unsigned u_order(unsigned x, unsigned y)
 
 uint64_t bi_rt_afbc_sb(const struct bi_rt *rt, unsigned x, unsigned y)
 {
-	return bi_afbc_header_index(x / BI_AFBC_SB, y / BI_AFBC_SB, rt->afbc_stride,
-				    rt->afbc_tiled);
+	return bi_afbc_header_index(x / bi_afbc_sb_w(rt->afbc_wide),
+				    y / bi_afbc_sb_h(rt->afbc_wide), rt->afbc_stride, rt->afbc_tiled);
 }
 
 uint64_t bi_rt_offset(const struct bi_rt *rt, unsigned x, unsigned y)
@@ -268,24 +276,86 @@ static const uint8_t *wb_pixel(struct bi_tile *t, unsigned i, const struct bi_rt
 	return avg;
 }
 
-/* A tile of an AFBC target, when any of its pixels is written: its
- * superblock's header and uncompressed body, placed as in a sparse
- * buffer (a multisampled frame's averaged). */
+/* The half (@x0: its first column) of wide superblock @hdr, its body
+ * @body_offset bytes after the header array, that a tile does not hold,
+ * re-stored uncompressed in @buf (the whole body's image) at its place:
+ * a subblock at a time, from its solid colour or its uncompressed
+ * pixels wherever the header puts them. */
+static int afbc_keep(struct vgpu_as *as, const struct bi_rt *rt, const uint8_t *hdr,
+		     unsigned x0, uint8_t *buf)
+{
+	const unsigned n = rt->wbytes;
+	uint8_t sub[16 * BI_PIXEL_MAX];
+	uint64_t off;
+
+	for (unsigned sy = 0; sy < BI_AFBC_SB / 2; sy += 4) {
+		for (unsigned sx = x0; sx < x0 + BI_TILE; sx += 4) {
+			for (unsigned p = 0; p < 16; p++) {
+				int at = bi_afbc_locate_in(hdr, n, true, sx + p % 4, sy + p / 4,
+							   &off);
+
+				if (at < 0) {
+					os_warn(LOG, "AFBC write-back over half a wide superblock "
+						     "of compressed subblocks not implemented");
+					return -1;
+				}
+				if (at == 1)
+					os_memcpy(sub + p * n, hdr + 8, n);
+				else if (vgpu_as_read(as, rt->afbc_header + off, sub + p * n, n))
+					return -1;
+			}
+			bi_afbc_pack(sub, 4, n, true, sx, sy, 4, 4, buf);
+		}
+	}
+	return 0;
+}
+
+int bi_rt_afbc_write(struct vgpu_as *as, struct bi_tile *t, const struct bi_rt *rt)
+{
+	const unsigned n = rt->wbytes, w = bi_afbc_sb_w(rt->afbc_wide);
+	const unsigned h = bi_afbc_sb_h(rt->afbc_wide), x0 = t->x0 % w;
+	/* the tile's part of a body: whole, or a wide one's half (afbc.c) */
+	const size_t part = (size_t)BI_TILE * h * n, at = x0 / BI_TILE * part;
+
+	for (unsigned y = 0; y < BI_TILE; y += h) {
+		uint64_t sb = bi_rt_afbc_sb(rt, t->x0, t->y0 + y);
+		uint64_t body = bi_afbc_body(rt->base, sb, n);
+		uint64_t hva = rt->afbc_header + sb * BI_AFBC_HEADER;
+		uint32_t rel = (uint32_t)(body - rt->afbc_header);
+		uint8_t hdr[BI_AFBC_HEADER];
+
+		if (w > BI_TILE) {
+			unsigned other = x0 ? 0 : BI_TILE;
+
+			if (vgpu_as_read(as, hva, hdr, sizeof(hdr)))
+				return -1;
+			if (!bi_afbc_plain(hdr, rel) &&
+			    (afbc_keep(as, rt, hdr, other, t->out) ||
+			     vgpu_as_write(as, body + other / BI_TILE * part,
+					   t->out + other / BI_TILE * part, part)))
+				return -1;
+		}
+		bi_afbc_pack(t->packed + (size_t)y * BI_TILE * n, BI_TILE, n, rt->afbc_wide, x0, 0,
+			     BI_TILE, h, t->out);
+		if (vgpu_as_write(as, body + at, t->out + at, part))
+			return -1;
+		bi_afbc_header(rel, hdr);
+		if (vgpu_as_write(as, hva, hdr, sizeof(hdr)))
+			return -1;
+	}
+	return 0;
+}
+
+/* A tile of an AFBC target, when any of its pixels is written (a
+ * multisampled frame's averaged). */
 static int afbc_write(struct vgpu_as *as, struct bi_tile *t, unsigned i,
 		      const struct bi_rt *rt)
 {
-	const unsigned n = rt->wbytes, sb_bytes = BI_TILE * BI_TILE * n;
-	uint64_t sb = bi_rt_afbc_sb(rt, t->x0, t->y0);
-	uint64_t body = bi_afbc_body(rt->base, sb, n);
-	uint8_t hdr[BI_AFBC_HEADER], avg[BI_PIXEL_MAX];
+	uint8_t avg[BI_PIXEL_MAX];
 
 	for (unsigned p = 0; p < BI_TILE * BI_TILE; p++)
-		pack(rt, wb_pixel(t, i, rt, p, 0, avg), t->packed + p * n);
-	bi_afbc_encode(t->packed, n, (uint32_t)(body - rt->afbc_header), hdr, t->out);
-	if (vgpu_as_write(as, body, t->out, sb_bytes))
-		return -1;
-	return vgpu_as_write(as, rt->afbc_header + sb * BI_AFBC_HEADER, hdr,
-			     sizeof(hdr));
+		pack(rt, wb_pixel(t, i, rt, p, 0, avg), t->packed + p * rt->wbytes);
+	return bi_rt_afbc_write(as, t, rt);
 }
 
 /* Sample @s of the tile's pixels in @masks (rows; @full of them whole)

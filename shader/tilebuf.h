@@ -55,6 +55,7 @@ struct bi_rt {
 	uint64_t afbc_header;  /* AFBC: the header array; the body at base */
 	uint32_t afbc_stride;  /* AFBC: superblocks per header row */
 	bool afbc_tiled;       /* AFBC: headers in tiles (afbc.h) */
+	bool afbc_wide;        /* AFBC: superblocks of 32 x 8 (afbc.h) */
 	uint8_t msaa;          /* enum bi_msaa */
 	uint64_t surface_stride; /* BI_MSAA_LAYERED: bytes between samples */
 };
@@ -95,6 +96,14 @@ uint64_t bi_rt_offset(const struct bi_rt *rt, unsigned x, unsigned y);
  * header that many headers into the array, its body as many superblocks
  * into the body (bi_afbc_body). */
 uint64_t bi_rt_afbc_sb(const struct bi_rt *rt, unsigned x, unsigned y);
+
+/* AFBC: writes tile @t's pixels, packed in t->packed (raster order, the
+ * target's bytes each), into the superblocks of @rt holding them, as
+ * uncompressed subblocks placed as in a sparse buffer. A wide superblock
+ * is half the tile's: its other half keeps what it held (re-stored
+ * uncompressed if it was not; a compressed one cannot be, and fails).
+ * 0, or -1. */
+int bi_rt_afbc_write(struct vgpu_as *as, struct bi_tile *t, const struct bi_rt *rt);
 
 /* Starts tile (@x0, @y0) of @samples samples a pixel: every sample of
  * every render target at its clear colour, no pixel drawn yet. */

@@ -246,20 +246,14 @@ static uint32_t z_value(const struct bi_zs *zs, const struct bi_tile *t, unsigne
 /* Tile @t of an AFBC depth buffer: its whole superblock, uncompressed. */
 static int afbc_write(struct vgpu_as *as, const struct bi_zs *zs, struct bi_tile *t)
 {
-	const struct bi_rt *zb = &zs->zbuf;
-	const unsigned n = zb->wbytes;
-	uint64_t sb = bi_rt_afbc_sb(zb, t->x0, t->y0), body = bi_afbc_body(zb->base, sb, n);
-	uint8_t hdr[BI_AFBC_HEADER];
+	const unsigned n = zs->zbuf.wbytes;
 
 	for (unsigned p = 0; p < BI_TILE * BI_TILE; p++) {
 		uint32_t v = z_value(zs, t, p);
 
 		os_memcpy(t->packed + p * n, &v, n);
 	}
-	bi_afbc_encode(t->packed, n, (uint32_t)(body - zb->afbc_header), hdr, t->out);
-	if (vgpu_as_write(as, body, t->out, BI_AFBC_SB * BI_AFBC_SB * n))
-		return -1;
-	return vgpu_as_write(as, zb->afbc_header + sb * BI_AFBC_HEADER, hdr, sizeof(hdr));
+	return bi_rt_afbc_write(as, t, &zs->zbuf);
 }
 
 int bi_zs_write(struct vgpu_as *as, const struct bi_zs *zs, struct bi_tile *t,

@@ -380,6 +380,50 @@ TEST_F(frag, afbc_clear_is_a_header_and_uncompressed_body)
 	EXPECT_EQ(*w32(self, TARGET + 256 + 1024), 0xeeeeeeeeu);
 }
 
+/* Wide (32 x 8) split superblocks, Mesa's 32x8 modifiers: a 32 x 16 frame
+ * whose pixel bounds stop at x = 15 writes the left tile only, the left
+ * halves of its two superblocks; their right halves keep what their
+ * headers held (a solid colour, re-stored uncompressed); a right half
+ * of compressed subblocks cannot be kept and faults the job. */
+TEST_F(frag, afbc_wide_tile_writes_half_superblocks)
+{
+	struct fb_spec s = { .w = 32, .h = 16, .bx = 15, .by = 15, .tmax_x = 1,
+			     .ifmt = 1, .wfmt = 19, .block = V6_AFBC, .swizzle = SWZ_RGBA,
+			     .clear = { 0x80604020 } };
+	uint32_t *rt = w32(self, FBD + 128);
+	uint8_t *hdr = (uint8_t *)w32(self, TARGET);
+	unsigned bad = 0;
+
+	build(self, &s);
+	rt[4] = (uint32_t)TARGET;
+	rt[5] = (uint32_t)(TARGET >> 32);
+	rt[6] = 1;                          /* one wide superblock a header row */
+	rt[7] = 1u << 17 | 1u << 18 | 1u << 19; /* YTR, split, wide */
+	rt[8] = (uint32_t)(TARGET + 256);
+	rt[9] = (uint32_t)((TARGET + 256) >> 32);
+	/* two one-colour superblocks: 0x55667788 (v7's solid colour) */
+	memset(hdr, 0, 32);
+	for (unsigned k = 0; k < 2; k++)
+		*(uint32_t *)(hdr + 16 * k + 8) = 0x55667788u;
+	ASSERT_EQ(run(self), MALI_EXC_DONE);
+	for (unsigned y = 0; y < 16; y++)
+		for (unsigned x = 0; x < 32; x++) {
+			const uint8_t *h = hdr + 16 * (y / 8);
+			uint64_t off;
+
+			if (bi_afbc_locate_in(h, 4, true, x, y % 8, &off) || off > 256 + 2044 ||
+			    *w32(self, TARGET + off) != (x < 16 ? 0x80604020u : 0x55667788u))
+				bad++;
+		}
+	EXPECT_EQ(bad, 0u);
+	/* superblock 1's body is a whole superblock on: 1024 bytes */
+	EXPECT_EQ(*(uint32_t *)hdr, 256u);
+	EXPECT_EQ(*(uint32_t *)(hdr + 16), 256u + 1024);
+	/* subblock 8 (bits 80-85), the right half's first: 20 compressed bytes */
+	hdr[16 + 10] = (uint8_t)((hdr[16 + 10] & ~0x3f) | 20);
+	EXPECT_EQ(run(self), MALI_EXC_JOB_WRITE_FAULT);
+}
+
 TEST_F(frag, afbc_flags_not_modelled_are_a_config_fault)
 {
 	afbc_target(self, 1u << 16);

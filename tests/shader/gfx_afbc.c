@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * AFBC superblocks (shader/afbc.h): the encoder's output against the
- * layout (body offset, 6-bit subblock sizes, subblock storage order),
+ * layout (body offset, 6-bit subblock sizes, subblock storage order;
+ * wide 32 x 8 superblocks by halves),
  * the decoder's reading of it pixel for pixel, of solid-colour and of
  * partly compressed superblocks, where a superblock's header is (row-major
  * or in v7's tiles of 8 x 8 superblocks), and the render target
@@ -104,6 +105,42 @@ TEST(compressed_subblocks_refused_and_skipped)
 	EXPECT_EQ(off, 1000u + 20 + (1 * 4 + 1) * 4);
 }
 
+/* A wide (32 x 8) superblock packed whole: every pixel where the decoder
+ * says, and the left 16 x 8 half's in the body's first half (what a tile
+ * writes alone, and a split superblock's first half). */
+TEST(wide_round_trip_halves_apart)
+{
+	static uint8_t px[256 * 4], mem[256 + 256 * 4];
+	unsigned bad = 0, left = 0;
+
+	pattern(px, 4);
+	memset(mem, 0xee, sizeof(mem));
+	bi_afbc_header(256, mem);
+	bi_afbc_pack(px, 32, 4, true, 0, 0, 32, 8, mem + 256);
+	for (unsigned y = 0; y < 8; y++) {
+		for (unsigned x = 0; x < 32; x++) {
+			uint64_t off = 0;
+
+			if (bi_afbc_locate_in(mem, 4, true, x, y, &off) ||
+			    off + 4 > sizeof(mem) || memcmp(mem + off, px + (y * 32 + x) * 4, 4))
+				bad++;
+			else if (x < 16 && off < 256 + 128 * 4)
+				left++;
+		}
+	}
+	EXPECT_EQ(bad, 0u);
+	EXPECT_EQ(left, 128u);
+	/* packed a half at a time: the same body */
+	static uint8_t half[256 * 4];
+
+	memset(half, 0xee, sizeof(half));
+	bi_afbc_pack(px + 16 * 4, 32, 4, true, 16, 0, 16, 8, half);
+	bi_afbc_pack(px, 32, 4, true, 0, 0, 16, 8, half);
+	EXPECT_EQ(memcmp(half, mem + 256, sizeof(half)), 0);
+	EXPECT_TRUE(bi_afbc_plain(mem, 256));
+	EXPECT_FALSE(bi_afbc_plain(mem, 512));
+}
+
 /* Header numbers as the tiled layout places them, by hand: tiles of 8 x 8
  * superblocks row-major, a tile's superblocks in Morton order (x in bit
  * 0, y in bit 1, x in bit 2, ...). */
@@ -153,8 +190,17 @@ TEST(rt_decode_afbc)
 	EXPECT_EQ(rt.afbc_header, 0x10000u);
 	EXPECT_EQ(rt.base, 0x10100u);
 	EXPECT_EQ(rt.afbc_stride, 4u);
-	/* flags it does not model */
+	EXPECT_FALSE(rt.afbc_wide);
+	/* split and wide blocks (and v7's reverse issue order): pixel
+	 * (40, 20) is in wide superblock (1, 2), 4 a header row */
+	afbc_rt(w, 0x10000, 0x10100, 1u << 17 | 1u << 18 | 1u << 19 | 1u << 20);
+	ASSERT_EQ(bi_rt_decode(BI_ARCH_V6, w, 1, &rt, &why), 0);
+	EXPECT_TRUE(rt.afbc_wide);
+	EXPECT_EQ(bi_rt_afbc_sb(&rt, 40, 20), 9u);
+	/* flags it does not model: bit 16, a chunk size */
 	afbc_rt(w, 0x10000, 0x10100, 1u << 16);
+	EXPECT_EQ(bi_rt_decode(BI_ARCH_V6, w, 1, &rt, &why), -1);
+	afbc_rt(w, 0x10000, 0x10100, 9);
 	EXPECT_EQ(bi_rt_decode(BI_ARCH_V6, w, 1, &rt, &why), -1);
 	EXPECT_NONNULL(strstr(why, "AFBC"));
 	/* a body before its header */
