@@ -15,9 +15,14 @@
  * state a fresh GPU has: vgpu_create() resets it the same way): making
  * and ending one, its slot threads included, took a third of an input's
  * time. One that may still be inside a chain when its input ends (a
- * reset written while a chain ran, a slot still active) is destroyed,
- * which waits for its threads, so that the next input's memory is never
- * seen by an older chain.
+ * reset written while a chain ran, a slot still active) is settled
+ * first (settle()), so that the next input's memory is never seen by an
+ * older chain; if that fails, it is destroyed, which waits for its
+ * threads, and made again. All are made before the first input and
+ * kept: threads made during inputs had libFuzzer look for leaks (more
+ * allocations than frees), and once some 32768 threads had come and gone
+ * (pid_max), LeakSanitizer took a live slot thread's reused ID for a dead
+ * thread's and missed its stack, so its chain looked leaked.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -62,8 +67,9 @@ static uint64_t *pte(uint64_t table_pa, unsigned idx)
 	return (uint64_t *)(mem + (table_pa - PA_BASE)) + idx;
 }
 
-/* Tables at pages 0-3 (levels 0-3) map JOB_VA.. to pages 8-15. */
-static void build_tables(bool a64)
+/* Tables at pages @t..@t + 3 (levels 0-3) map JOB_VA.. to the pages
+ * from @data on (the input's: 0-3 and 8-15). */
+static void build_tables(bool a64, unsigned t, unsigned data)
 {
 	uint64_t leaf = MALI_PTE_AF |
 			(a64 ? MALI_PTE_TYPE_TABLE | MALI_A64_PTE_AP_RW :
@@ -71,11 +77,11 @@ static void build_tables(bool a64)
 				       MALI_LPAE_PTE_WRITE);
 
 	for (unsigned l = 0; l < 3; l++)
-		*pte(PA_BASE + l * PG, (JOB_VA >> (39 - 9 * l)) & 0x1ff) =
-			(PA_BASE + (l + 1) * PG) | MALI_PTE_TYPE_TABLE;
+		*pte(PA_BASE + (t + l) * PG, (JOB_VA >> (39 - 9 * l)) & 0x1ff) =
+			(PA_BASE + (t + l + 1) * PG) | MALI_PTE_TYPE_TABLE;
 	for (unsigned i = 0; i < JOB_PAGES; i++)
-		*pte(PA_BASE + 3 * PG, ((JOB_VA >> 12) & 0x1ff) + i) =
-			(PA_BASE + (8 + i) * PG) | leaf;
+		*pte(PA_BASE + (t + 3) * PG, ((JOB_VA >> 12) & 0x1ff) + i) =
+			(PA_BASE + (data + i) * PG) | leaf;
 }
 
 /* A reset written by the input itself while chains run: its GPU may
@@ -173,11 +179,65 @@ static uint32_t service(struct vgpu *gpu, uint32_t pending)
 	return pending;
 }
 
+static void power_on(struct vgpu *gpu)
+{
+	rd_wr(gpu, MALI_GPU_L2_PWRON_LO, 1);
+	rd_wr(gpu, MALI_GPU_SHADER_PWRON_LO, ~0u);
+}
+
+/* Address space @as on the tables at @tt. */
+static void as_setup(struct vgpu *gpu, unsigned as, uint64_t tt, bool a64)
+{
+	rd_wr(gpu, MALI_AS(as) + MALI_AS_TRANSTAB_LO, (uint32_t)tt);
+	rd_wr(gpu, MALI_AS(as) + MALI_AS_TRANSTAB_HI, (uint32_t)(tt >> 32));
+	rd_wr(gpu, MALI_AS(as) + MALI_AS_TRANSCFG_LO,
+	      a64 ? MALI_TRANSCFG_ADRMODE_AARCH64_4K | (7u << MALI_TRANSCFG_INA_BITS_SHIFT) : 0);
+	rd_wr(gpu, MALI_AS(as) + MALI_AS_COMMAND, MALI_AS_CMD_UPDATE);
+}
+
+/*
+ * After a reset written while chains ran, a slot thread may still be
+ * finishing the chain the reset abandoned. Resets again and runs a NULL
+ * job on each slot (tables and job in pages 32-47, which the input never
+ * maps): a slot thread takes a new chain only once it left the old one,
+ * so each slot's DONE says it has. False if they did not all come.
+ */
+static bool settle(struct vgpu *gpu)
+{
+	uint32_t w4 = MALI_JOB_IS_64B | MALI_JOB_TYPE_NULL << 1 | 1u << 16, done = 0;
+
+	memset(mem + 32 * PG, 0, 16 * PG);
+	build_tables(true, 32, 40);
+	memcpy(mem + 40 * PG + 16, &w4, 4);
+	rd_wr(gpu, MALI_GPU_COMMAND, MALI_GPU_CMD_SOFT_RESET);
+	power_on(gpu);
+	as_setup(gpu, 0, PA_BASE + 32 * PG, true);
+	for (unsigned slot = 0; slot < 3; slot++) {
+		rd_wr(gpu, MALI_JS(slot) + MALI_JS_HEAD_NEXT_LO, (uint32_t)JOB_VA);
+		rd_wr(gpu, MALI_JS(slot) + MALI_JS_HEAD_NEXT_HI, 0);
+		rd_wr(gpu, MALI_JS(slot) + MALI_JS_CONFIG_NEXT, 0);
+		rd_wr(gpu, MALI_JS(slot) + MALI_JS_COMMAND_NEXT, MALI_JS_CMD_START);
+	}
+	for (int r = 0; r < 2000 && done != 7; r++) {
+		uint32_t job = vgpu_read32(gpu, MALI_JOB_IRQ_RAWSTAT);
+
+		done |= (job | job >> 16) & 7;
+		if (r > 20)
+			sleep_us(20);
+	}
+	return done == 7;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
 	os_log_set_level(OS_LOG_ERR);	/* unsupported-job warnings */
+	mem = aligned_alloc(PG, NPAGES * PG);
+	if (!mem)
+		abort();
+	for (unsigned i = 0; i < 2 * 16; i++)
+		gpu_get(i & 1, 1 + i / 2);
 	return 0;
 }
 
@@ -189,8 +249,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t flags;
 	bool a64;
 
-	if (!mem && !(mem = aligned_alloc(PG, NPAGES * PG)))
-		return 0;
 	memset(mem, 0, NPAGES * PG);
 	flags = (uint8_t)take(&in, 1);
 	a64 = flags & 1;
@@ -198,7 +256,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!gpu)
 		return 0;
 
-	build_tables(a64);
+	build_tables(a64, 0, 8);
 	/* Corrupt some descriptors. */
 	for (unsigned n = (unsigned)take(&in, 1) % 8; n; n--) {
 		unsigned page = (unsigned)take(&in, 1) % 4;
@@ -236,22 +294,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Bring-up, address spaces, chains, raw register writes. */
 	rd_wr(gpu, MALI_GPU_COMMAND, MALI_GPU_CMD_SOFT_RESET);
 	reset_written = false;
-	rd_wr(gpu, MALI_GPU_L2_PWRON_LO, 1);
-	rd_wr(gpu, MALI_GPU_SHADER_PWRON_LO, ~0u);
+	power_on(gpu);
 	rd_wr(gpu, MALI_JOB_IRQ_MASK, ~0u);
 	rd_wr(gpu, MALI_MMU_IRQ_MASK, ~0u);
 	rd_wr(gpu, MALI_GPU_COMMAND, MALI_GPU_CMD_CYCLE_COUNT_START);
-	for (unsigned as = 0; as < 8; as++) {
-		uint64_t tt = PA_BASE | (a64 ? 0 : MALI_TRANSTAB_ADRMODE_TABLE);
-
-		rd_wr(gpu, MALI_AS(as) + MALI_AS_TRANSTAB_LO, (uint32_t)tt);
-		rd_wr(gpu, MALI_AS(as) + MALI_AS_TRANSTAB_HI, (uint32_t)(tt >> 32));
-		rd_wr(gpu, MALI_AS(as) + MALI_AS_TRANSCFG_LO,
-		      a64 ? MALI_TRANSCFG_ADRMODE_AARCH64_4K |
-				    (7u << MALI_TRANSCFG_INA_BITS_SHIFT) :
-			    0);
-		rd_wr(gpu, MALI_AS(as) + MALI_AS_COMMAND, MALI_AS_CMD_UPDATE);
-	}
+	for (unsigned as = 0; as < 8; as++)
+		as_setup(gpu, as, PA_BASE | (a64 ? 0 : MALI_TRANSTAB_ADRMODE_TABLE), a64);
 	for (unsigned c = 0; c < 3; c++) {
 		unsigned slot = (unsigned)take(&in, 1) % 4;
 		uint64_t head = JOB_VA + (take(&in, 1) % 64) * 128;
@@ -282,9 +330,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (pending)
 		rd_wr(gpu, MALI_GPU_COMMAND, MALI_GPU_CMD_HARD_RESET);
-	if (reset_written || vgpu_read32(gpu, MALI_JOB_IRQ_JS_STATE)) {
+	if ((reset_written || vgpu_read32(gpu, MALI_JOB_IRQ_JS_STATE)) && !settle(gpu)) {
 		vgpu_destroy(gpu);
 		gpus[(flags & 2) != 0][flags >> 4] = NULL;
+		gpu_get(flags & 2, 1 + (flags >> 4));
 	}
 	return 0;
 }
