@@ -402,14 +402,18 @@ static void *access(struct vgpu_as *h, uint64_t va, size_t len,
 		    gpu->as[h->nr].mode != VGPU_PT_UNMAPPED)
 			p = stall_locked(h, va, len, acc, count, &exc);
 	}
+	if (p) {
+		/* A lookup that succeeds raises nothing: no IRQ level to
+		 * recompute or hand over (most accesses come here). */
+		os_mutex_unlock(gpu->lock);
+		return p;
+	}
 	vgpu_irq_update_locked(gpu);
 	os_mutex_unlock(gpu->lock);
 	vgpu_irq_deliver(gpu);
-	if (!p) {
-		h->exc = exc;
-		h->fault_va = va;
-	}
-	return p;
+	h->exc = exc;
+	h->fault_va = va;
+	return NULL;
 }
 
 static int copy(struct vgpu_as *h, uint64_t va, void *buf, size_t len,
