@@ -85,7 +85,7 @@ static inline int msb128(u128 v)
 }
 
 /* Whether to round the magnitude up, given the discarded part. */
-static bool round_away(bool neg, bool lsb, bool half, bool sticky, enum bi_rm rm)
+static inline bool round_away(bool neg, bool lsb, bool half, bool sticky, enum bi_rm rm)
 {
 	switch (rm) {
 	case BI_RM_RTE:
@@ -103,10 +103,11 @@ static bool round_away(bool neg, bool lsb, bool half, bool sticky, enum bi_rm rm
 
 /*
  * Rounds (-1)^neg * r * 2^e (r != 0; bit 0 of r may be a sticky bit from
- * below, so callers keep a few bits of margin) into format @f.
+ * below, so callers keep a few bits of margin) into format @f: every case,
+ * in 128 bits.
  */
-uint32_t bi_fp_pack(const struct bi_fmt *f, bool neg, unsigned __int128 r,
-		    int e, enum bi_rm rm, bool ftz)
+uint32_t bi_fp_pack_slow(const struct bi_fmt *f, bool neg, unsigned __int128 r,
+			 int e, enum bi_rm rm, bool ftz)
 {
 	int msb = msb128(r);
 	int emin_lsb = 1 - (int)bias(f) - f->mbits; /* weight of denormal lsb */
@@ -170,9 +171,20 @@ uint32_t bi_fp_pack(const struct bi_fmt *f, bool neg, unsigned __int128 r,
 	return s | (uint32_t)q;
 }
 
-uint32_t bi_fp_fma_scaled(const struct bi_fmt *f, uint32_t a, uint32_t b,
-			  uint32_t c, bool has_c, int32_t scale, enum bi_rm rm,
-			  bool ftz)
+/* hi + lo for sign-magnitude terms: the magnitude, its sign in @neg. */
+static inline u128 signed_sum(u128 hi, bool shi, u128 lo, bool slo, bool *neg)
+{
+	if (shi == slo) {
+		*neg = shi;
+		return hi + lo;
+	}
+	*neg = hi >= lo ? shi : slo;
+	return hi >= lo ? hi - lo : lo - hi;
+}
+
+uint32_t bi_fp_fma_slow(const struct bi_fmt *f, uint32_t a, uint32_t b,
+			uint32_t c, bool has_c, int32_t scale, enum bi_rm rm,
+			bool ftz)
 {
 	uint32_t sb = sign_bit(f);
 	bool sp, sc;
@@ -215,11 +227,11 @@ uint32_t bi_fp_fma_scaled(const struct bi_fmt *f, uint32_t a, uint32_t b,
 				return rm == BI_RM_RTN ? sb : 0;
 			return sp ? sb : 0;
 		}
-		return bi_fp_pack(f, sp, p, ep + scale, rm, ftz);
+		return bi_fp_pack_slow(f, sp, p, ep + scale, rm, ftz);
 	}
 	unpack(f, c, &mc, &ec);
 	if (p == 0)
-		return scale ? bi_fp_pack(f, sc, mc, ec + scale, rm, ftz) : c;
+		return scale ? bi_fp_pack_slow(f, sc, mc, ec + scale, rm, ftz) : c;
 
 	/* Align both terms exactly in 128 bits: put the larger term's top
 	 * bit at 120 and shift the other to match, keeping a sticky bit if
@@ -248,20 +260,139 @@ uint32_t bi_fp_fma_scaled(const struct bi_fmt *f, uint32_t a, uint32_t b,
 		lo = 1; /* only a sticky bit remains */
 	}
 
-	u128 r;
-	bool neg = shi;
+	bool neg;
+	u128 r = signed_sum(hi, shi, lo, slo, &neg);
 
-	if (shi == slo) {
-		r = hi + lo;
-	} else if (hi >= lo) {
-		r = hi - lo;
-	} else {
-		r = lo - hi;
-		neg = slo;
-	}
 	if (r == 0)
 		return rm == BI_RM_RTN ? sb : 0;
-	return bi_fp_pack(f, neg, r, ehi + scale, rm, ftz);
+	return bi_fp_pack_slow(f, neg, r, ehi + scale, rm, ftz);
+}
+
+/*
+ * The common case of bi_fp_pack, in 64 bits: a result in the normal range
+ * that cannot overflow when rounded up. Everything else goes the slow way,
+ * which gives the same bits (tests/shader/fp compares the two).
+ */
+static inline __attribute__((always_inline)) uint32_t
+pack64(const struct bi_fmt *f, bool neg, uint64_t r, int e, enum bi_rm rm,
+       bool ftz)
+{
+	int msb = 63 - __builtin_clzll(r);
+	int shift = msb - f->mbits;
+	int be = e + msb + (int)bias(f);
+	uint64_t q;
+
+	if (be < 1 || be >= (int)emax(f) - 1)
+		return bi_fp_pack_slow(f, neg, r, e, rm, ftz);
+	if (shift > 0) {
+		uint64_t rem = r & ((1ull << shift) - 1);
+		uint64_t halfbit = 1ull << (shift - 1);
+		bool half = (rem & halfbit) != 0;
+		bool sticky = (rem & (halfbit - 1)) != 0;
+
+		q = r >> shift;
+		if (rm == BI_RM_RTO)
+			q |= half || sticky;
+		else if (round_away(neg, q & 1, half, sticky, rm))
+			q++;
+		if (q >> (f->mbits + 1)) {
+			q >>= 1;	/* rounded up to the next power of 2 */
+			be++;
+		}
+	} else {
+		q = r << -shift;
+	}
+	return (neg ? sign_bit(f) : 0) | (uint32_t)be << f->mbits |
+	       mant(f, (uint32_t)q);
+}
+
+uint32_t bi_fp_pack(const struct bi_fmt *f, bool neg, unsigned __int128 r,
+		    int e, enum bi_rm rm, bool ftz)
+{
+	if (r >> 64)
+		return bi_fp_pack_slow(f, neg, r, e, rm, ftz);
+	if (f == &bi_f32)	/* the format's fields as constants */
+		return pack64(&bi_f32, neg, (uint64_t)r, e, rm, ftz);
+	return pack64(f, neg, (uint64_t)r, e, rm, ftz);
+}
+
+/* Nonzero and neither denormal, infinite nor NaN. */
+static inline bool is_normal(const struct bi_fmt *f, uint32_t x)
+{
+	uint32_t e = expo(f, x);
+
+	return e && e != emax(f);
+}
+
+/*
+ * bi_fp_fma_slow for normal operands (a zero or absent addend too) and
+ * small scales, in 64 bits: the product has at most 48 significant bits,
+ * so the larger term's top bit at 62 keeps the sum exact wherever it can
+ * cancel (the smaller term loses bits to the sticky bit only when it is
+ * 2^14 times smaller, when the sum keeps its top bits).
+ */
+static inline __attribute__((always_inline)) uint32_t
+fma_fast(const struct bi_fmt *f, uint32_t a, uint32_t b, uint32_t c,
+	 bool has_c, int32_t scale, enum bi_rm rm, bool ftz)
+{
+	uint32_t sb = sign_bit(f);
+	bool c_zero = !has_c || is_zero(f, c);
+
+	if (!is_normal(f, a) || !is_normal(f, b) ||
+	    !(c_zero || is_normal(f, c)) || scale > 256 || scale < -256)
+		return bi_fp_fma_slow(f, a, b, c, has_c, scale, rm, ftz);
+
+	uint64_t ma, mb, mc;
+	int ea, eb, ec;
+	bool sp = ((a ^ b) & sb) != 0, sc = (c & sb) != 0;
+
+	unpack(f, a, &ma, &ea);
+	unpack(f, b, &mb, &eb);
+	uint64_t p = ma * mb;
+	int ep = ea + eb;
+
+	if (c_zero)
+		return pack64(f, sp, p, ep + scale, rm, ftz);
+	unpack(f, c, &mc, &ec);
+
+	uint64_t hi = p, lo = mc;
+	int ehi = ep, elo = ec;
+	bool shi = sp, slo = sc;
+	int mhi = 63 - __builtin_clzll(p), mlo = 63 - __builtin_clzll(mc);
+
+	if (mlo + ec > mhi + ep) {
+		hi = mc; ehi = ec; shi = sc;
+		lo = p; elo = ep; slo = sp;
+		mhi = mlo;
+	}
+	int up = 62 - mhi;
+
+	hi <<= up;
+	ehi -= up;
+	int d = elo - ehi;
+
+	if (d >= 0)
+		lo <<= d;
+	else if (-d < 63)
+		lo = (lo >> -d) | ((lo & ((1ull << -d) - 1)) != 0);
+	else
+		lo = 1; /* only a sticky bit remains */
+
+	bool neg;
+	uint64_t r = (uint64_t)signed_sum(hi, shi, lo, slo, &neg);
+
+	if (r == 0)
+		return rm == BI_RM_RTN ? sb : 0;
+	return pack64(f, neg, r, ehi + scale, rm, ftz);
+}
+
+uint32_t bi_fp_fma_scaled(const struct bi_fmt *f, uint32_t a, uint32_t b,
+			  uint32_t c, bool has_c, int32_t scale, enum bi_rm rm,
+			  bool ftz)
+{
+	if (f == &bi_f32)	/* the format's fields as constants */
+		return fma_fast(&bi_f32, a, b, c, has_c, scale, rm, ftz);
+	return fma_fast(f, a, b, c, has_c, scale, rm, ftz);
 }
 
 uint32_t bi_fp_fma(const struct bi_fmt *f, uint32_t a, uint32_t b, uint32_t c,
@@ -321,9 +452,13 @@ uint32_t bi_fp_recip(const struct bi_fmt *f, uint32_t x, bool rsqrt,
 		return neg ? sign_bit(f) : 0;
 	unpack(f, x, &m, &e);
 	if (!rsqrt) {
-		/* 2^100 / m, with a sticky bit for the remainder */
-		q = div128((u128)1 << 100, (uint32_t)m, &exact);
-		return bi_fp_pack(f, neg, q << 1 | !exact, -100 - e - 1, rm, ftz);
+		/* 2^63 / m, at least 39 bits, with a sticky bit for the
+		 * remainder: one 64-bit division */
+		uint64_t q64 = (1ull << 63) / m;
+
+		exact = q64 * m == 1ull << 63;
+		return bi_fp_pack(f, neg, (u128)q64 << 1 | !exact, -63 - e - 1,
+				  rm, ftz);
 	}
 	/* 1/sqrt(m * 2^e): make the exponent even, then
 	 * sqrt(2^(2K) / (m * 2^(e'))) = sqrt(2^(2K - e') / m). */

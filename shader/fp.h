@@ -45,6 +45,17 @@ uint32_t bi_fp_fma(const struct bi_fmt *f, uint32_t a, uint32_t b, uint32_t c,
 uint32_t bi_fp_pack(const struct bi_fmt *f, bool neg, unsigned __int128 r,
 		    int e, enum bi_rm rm, bool ftz);
 
+/*
+ * The general cores bi_fp_pack and bi_fp_fma_scaled fall back to (their
+ * fast paths take normal operands and results in 64 bits); for the tests
+ * that hold the two to the same bits.
+ */
+uint32_t bi_fp_pack_slow(const struct bi_fmt *f, bool neg, unsigned __int128 r,
+			 int e, enum bi_rm rm, bool ftz);
+uint32_t bi_fp_fma_slow(const struct bi_fmt *f, uint32_t a, uint32_t b,
+			uint32_t c, bool has_c, int32_t scale, enum bi_rm rm,
+			bool ftz);
+
 /* 2^(fx / 2^24) for a signed 8:24 fixed-point exponent (fp_exp_log.c). */
 uint32_t bi_fp_exp2_fixed(int32_t fx, enum bi_rm rm, bool ftz);
 

@@ -208,4 +208,79 @@ TEST(f16_fma_matches_host_via_f32)
 	EXPECT_EQ(bad, 0u);
 }
 
+/* An operand of @f: any bits, a denormal, a special, or one near 1. */
+static uint32_t rnd_operand(const struct bi_fmt *f)
+{
+	unsigned w = f->mbits + f->ebits;
+	uint32_t x = rnd32() & ((2u << w) - 1), m = (1u << f->mbits) - 1;
+	uint32_t top = ((1u << f->ebits) - 1) << f->mbits;
+
+	switch (rnd32() % 8) {
+	case 0:
+		return x & ~top;			/* denormal or zero */
+	case 1:
+		return x | top;				/* infinity or NaN */
+	case 2:
+		return (x & (1u << w | m)) | ((1u << (f->ebits - 1)) - 1) << f->mbits;
+	default:
+		return x;
+	}
+}
+
+/* An addend close to minus the product (cancellation), or any operand. */
+static uint32_t rnd_addend(const struct bi_fmt *f, uint32_t a, uint32_t b)
+{
+	uint32_t sb = 1u << (f->mbits + f->ebits);
+
+	if (rnd32() % 3)
+		return rnd_operand(f);
+	return (bi_fp_fma_slow(f, a, b, 0, false, 0, BI_RM_RTE, false) ^ sb) +
+	       (rnd32() % 5) - 2;
+}
+
+/*
+ * bi_fp_fma_scaled and bi_fp_pack take 64-bit fast paths for normal
+ * operands and results: every operand kind, rounding mode, flush and
+ * scale gives the general 128-bit core's bits.
+ */
+TEST(fast_paths_match_the_general_core)
+{
+	static const struct bi_fmt *const fmts[2] = { &bi_f32, &bi_f16 };
+	static const int32_t scales[] = { 0, 0, 1, -3, 40, -200, 300 };
+	unsigned bad = 0, n = 0;
+
+	for (unsigned i = 0; i < 600000 && bad < 5; i++) {
+		const struct bi_fmt *f = fmts[i & 1];
+		enum bi_rm rm = (enum bi_rm)(i / 2 % 6);
+		bool ftz = (i / 12) & 1, has_c = (i / 24) % 4 != 0;
+		int32_t scale = scales[i / 96 % 7];
+		uint32_t a = rnd_operand(f), b = rnd_operand(f);
+		uint32_t c = rnd_addend(f, a, b);
+		uint32_t got = bi_fp_fma_scaled(f, a, b, c, has_c, scale, rm, ftz);
+		uint32_t want = bi_fp_fma_slow(f, a, b, c, has_c, scale, rm, ftz);
+
+		if (got != want) {
+			TH_LOG("fma m%u rm%u ftz%d c%d s%d %x %x %x: %x want %x",
+			       f->mbits, rm, ftz, has_c, scale, a, b, c, got, want);
+			bad++;
+		}
+		/* A value of up to 64 bits anywhere in the exponent range. */
+		uint64_t r = ((uint64_t)rnd32() << 32 | rnd32()) >> (rnd32() % 64);
+		int e = (int)(rnd32() % 400) - 250;
+
+		if (!r)
+			continue;
+		got = bi_fp_pack(f, i & 64, r, e, rm, ftz);
+		want = bi_fp_pack_slow(f, i & 64, r, e, rm, ftz);
+		n++;
+		if (got != want) {
+			TH_LOG("pack m%u rm%u ftz%d %llx*2^%d: %x want %x", f->mbits,
+			       rm, ftz, (unsigned long long)r, e, got, want);
+			bad++;
+		}
+	}
+	EXPECT_EQ(bad, 0u);
+	EXPECT_GT(n, 500000u);
+}
+
 TEST_HARNESS_MAIN
