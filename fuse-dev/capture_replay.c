@@ -405,6 +405,30 @@ static int64_t now_ms(void)
 	return ts.tv_sec * 1000ll + ts.tv_nsec / 1000000;
 }
 
+/*
+ * A submission the driver holds up (a JOB_SUBMIT reusing an atom number
+ * whose event an earlier one never got: the driver waits for that event
+ * to be read, and nothing else reads them here) is interrupted after the
+ * event timeout as a signal would interrupt it (EINTR): a capture can
+ * make the replay wait, never hang.
+ */
+static int64_t submit_deadline; /* ms, 0: none */
+
+static bool submit_late(void)
+{
+	return submit_deadline && now_ms() > submit_deadline;
+}
+
+static long submit(struct replay *r, struct vgpu_inproc_file *f, unsigned cmd, void *arg)
+{
+	long ret;
+
+	submit_deadline = now_ms() + r->event_ms;
+	ret = vgpu_inproc_ioctl(f, cmd, arg);
+	submit_deadline = 0;
+	return ret;
+}
+
 /* Reads events until every atom in @waiting posted one; false when some
  * did not within @ms (those stay set in @waiting). */
 static bool kb_wait(struct vgpu_inproc_file *f, uint64_t waiting[4], unsigned ms)
@@ -485,7 +509,10 @@ static void do_ksubmit(struct replay *r, unsigned file, unsigned n, uint32_t nat
 			waiting[a.atom_number / 64] |= 1ull << (a.atom_number % 64);
 	}
 	s.addr = (uintptr_t)atoms;
-	r->last_ret = vgpu_inproc_ioctl(f, KB_IOCTL_JOB_SUBMIT, &s);
+	r->last_ret = submit(r, f, KB_IOCTL_JOB_SUBMIT, &s);
+	if (r->last_ret == -EINTR)
+		printf("submission %u: JOB_SUBMIT held up past %u ms (--event-timeout) by an "
+		       "atom number still in flight, and interrupted\n", n, r->event_ms);
 	if (r->last_ret >= 0 && !kb_wait(f, waiting, r->event_ms)) {
 		kb_report_late(r, n, waiting);
 		r->differ++;
@@ -560,6 +587,7 @@ static int replay_main(int argc, char **argv)
 		fclose(ev);
 		return 1;
 	}
+	vgpu_inproc_set_interrupt_check(submit_late);
 	while (fgets(line, sizeof(line), ev)) {
 		unsigned file, n;
 		uint32_t handle, size, flags, req, natoms, stride;
@@ -607,6 +635,7 @@ static int replay_main(int argc, char **argv)
 			vgpu_inproc_close(r.files[i]);
 	if (r.ip != given_model)
 		vgpu_inproc_destroy(r.ip);
+	vgpu_inproc_set_interrupt_check(NULL);
 	while (r.handles) {
 		struct handle_map *h = r.handles;
 
