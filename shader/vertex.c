@@ -53,6 +53,10 @@ struct idvs {
 	uint32_t fdcd[BI_DCD_WORDS];
 	struct bi_tiler_job tj;
 	struct bi_invocation inv;
+	/* The shaders' reads and writes go through the job's translated
+	 * pages, as fragment and compute shaders' do: each attribute read
+	 * through the MMU took the GPU's lock. */
+	struct bi_vgpu_view view;
 };
 
 static uint32_t unsupported(struct vgpu_job *job, const char *what)
@@ -125,8 +129,8 @@ static uint32_t read_job(const struct bi_gfx *g, struct vgpu_job *job, struct id
 	s->tj.frag_dcd = va + lay->frag_dcd;
 	s->tj.frag_flags = s->fdcd[BI_DCD_FLAGS];
 	s->tj.position = bi_rd64(s->fdcd, BI_DCD_POSITION);
-	s->vd.env.mem = &bi_vgpu_mem_ops;
-	s->vd.env.as = as;
+	s->vd.env.mem = &bi_vgpu_view_ops;
+	s->vd.env.as = &s->view;
 	s->vd.env.as_id = g->as_id;
 	s->vd.env.arch = g->arch;
 	s->vd.env.cache = g->cache;
@@ -144,6 +148,7 @@ uint32_t bi_vertex_run(const struct bi_gfx *g, struct vgpu_job *job)
 	if (!s)
 		return MALI_EXC_JOB_CONFIG_FAULT;
 	s->lay = &layouts[vgpu_job_info(job)->type];
+	bi_vgpu_view_init(&s->view, vgpu_job_as(job), job, NULL);
 	exc = read_job(g, job, s);
 	if (exc != MALI_EXC_DONE)
 		goto out;
@@ -164,6 +169,8 @@ uint32_t bi_vertex_run(const struct bi_gfx *g, struct vgpu_job *job)
 	}
 	if (!s->lay->frag_dcd)
 		goto out;
+	/* the tiler's reads of the positions are counted after the shaders' */
+	bi_vgpu_view_flush(&s->view);
 	exc = bi_tiler_run(vgpu_job_as(job), &s->tj, &drawn, &culled, &why);
 	if (why)
 		exc = unsupported(job, why);
@@ -178,6 +185,7 @@ out:
 			       .prims_in = drawn + culled, .prims_culled = culled,
 			       .prims_drawn = drawn,
 			       .heap_bytes = drawn * sizeof(struct bi_prim) } });
+	bi_vgpu_view_flush(&s->view);
 	os_free(s);
 	return exc;
 }
