@@ -191,6 +191,12 @@ DRAW(texture_array_compressed, "ext_texture_array-compressed_gles3", "teximage")
 DRAW_G52(g52_etc2_miptree_rgba8, "oes_compressed_etc2_texture-miptree_gles3", "rgba8")
 DRAW(astc_array, "khr_compressed_astc-array_gles3")
 
+/* dma-bufs of AB24 in each modifier panfrost offers, rendered into, read
+ * back and re-imported: AFBC among them, 16 x 16 and wide 32 x 8 split
+ * superblocks (...62, ...72, which faulted). */
+DRAW(dma_buf_modifiers_ab24, "ext_image_dma_buf_import-modifiers", "-fmt=AB24")
+DRAW_G52(g52_dma_buf_modifiers_ab24, "ext_image_dma_buf_import-modifiers", "-fmt=AB24")
+
 /* YUV dma-bufs as external EGL images, converted in the shader: on the
  * G71 NV12's two planes and YU12's three through dual texturing, Y410 as
  * one packed RGB10_A2 texture; on the G52 NV12 and YUYV as YUV textures
