@@ -5,10 +5,11 @@
  * LEA_ATTR_TEX + ST_CVT image stores and LD_ATTR_TEX image loads on
  * linear and u-interleaved images, with DTSEL_IMM's table choice; TEXC
  * texel fetches (formats, view swizzles, v7 component orders, out of
- * range, AFBC refused); message results landing after register writes.
+ * range, AFBC refused, AFBC of wide superblocks); message results landing after register writes.
  * Expected values are computed here independently of the unit (u-
  * interleaved offsets from the bit pattern, unorm from double division).
  */
+#include "shader/afbc.h"
 #include "tex_util.h"
 
 /* Attribute @i of a table: buffer 2i (and its 3D continuation). */
@@ -324,6 +325,51 @@ TEST(texel_fetch_integer_mask_and_refusals)
 	t->w.pc[0] = TMEM_CODE;
 	t->env.textures = 0;
 	EXPECT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_FAULT);
+	trun_free(t);
+}
+
+/* An AFBC texture of wide (32 x 8) superblocks (surface pointer flag 4,
+ * with split, 2): texel (13, 10) is pixel (13, 2) of the second, whose
+ * header is the second of the row of one; read as 16 x 16 superblocks
+ * the same texel is elsewhere. Texel (x, y) holds x, y, 0x30, 0x40. */
+TEST(texel_fetch_afbc_wide)
+{
+	struct trun *t = trun_new();
+
+	ASSERT_NE(fetch_program(t, 0, 14, 0xf), 0u);
+	t->env.arch = BI_ARCH_V6;
+	tables(t);
+	texture(t, 0, FMT_RGBA8UI << 12 | SWZ_RGBA, 12, SWZ_RGBA, IMG, 4);
+	for (unsigned k = 0; k < 2; k++) {
+		uint8_t hdr[16], body[256 * 4];
+		uint32_t px[256];
+
+		for (unsigned i = 0; i < 256; i++)
+			px[i] = (i % 32) | (i / 32 + 8 * k) << 8 | 0x30u << 16 | 0x40u << 24;
+		bi_afbc_header(64 + 1024 * k, hdr);
+		bi_afbc_pack((const uint8_t *)px, 32, 4, true, 0, 0, 32, 8, body);
+		memcpy(tdata(t, IMG + 16 * k), hdr, 16);
+		memcpy(tdata(t, IMG + 64 + 1024 * k), body, sizeof(body));
+	}
+	put64(t, SURF, VA(IMG) | 2 | 4);
+	put32(t, SURF + 8, 0); /* v6: as many superblocks as the width needs */
+	for (unsigned wide = 1; wide <= 1; wide--) {
+		t->w.live = 1;
+		t->w.pc[0] = TMEM_CODE;
+		t->w.r[0][0] = 13;
+		t->w.r[0][1] = 10;
+		t->w.r[0][4] = 0;
+		ASSERT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_DONE);
+		if (wide) {
+			EXPECT_EQ(t->w.r[0][4], 13u);
+			EXPECT_EQ(t->w.r[0][5], 10u);
+			EXPECT_EQ(t->w.r[0][6], 0x30u);
+			EXPECT_EQ(t->w.r[0][7], 0x40u);
+		} else {
+			EXPECT_NE(t->w.r[0][5], 10u);
+		}
+		put64(t, SURF, VA(IMG) | 2);
+	}
 	trun_free(t);
 }
 
