@@ -472,7 +472,9 @@ static int afbc_texel(struct bi_tctx *x, const uint32_t surf[4], uint32_t w,
 		*va = base + off;
 		return rd(x, *va, buf, bpp);
 	default:
-		return BI_FAULT_UNIMPLEMENTED; /* compressed subblocks */
+		/* Arm's coding of compressed subblocks is not public */
+		os_warn("tex", "a texel of a compressed AFBC subblock: not implemented");
+		return BI_FAULT_UNIMPLEMENTED;
 	}
 }
 

@@ -331,7 +331,8 @@ TEST(texel_fetch_integer_mask_and_refusals)
 /* An AFBC texture of wide (32 x 8) superblocks (surface pointer flag 4,
  * with split, 2): texel (13, 10) is pixel (13, 2) of the second, whose
  * header is the second of the row of one; read as 16 x 16 superblocks
- * the same texel is elsewhere. Texel (x, y) holds x, y, 0x30, 0x40. */
+ * the same texel is elsewhere; in a compressed subblock it is refused.
+ * Texel (x, y) holds x, y, 0x30, 0x40. */
 TEST(texel_fetch_afbc_wide)
 {
 	struct trun *t = trun_new();
@@ -370,6 +371,17 @@ TEST(texel_fetch_afbc_wide)
 		}
 		put64(t, SURF, VA(IMG) | 2);
 	}
+	/* the texel's subblock (stored 7th: size bits 68-73) 20 bytes of
+	 * compressed data: refused */
+	uint8_t *h = (uint8_t *)tdata(t, IMG + 16);
+
+	h[8] = (uint8_t)((h[8] & 0x0f) | 4u << 4);
+	h[9] = (uint8_t)((h[9] & ~3u) | 1u);
+	put64(t, SURF, VA(IMG) | 2 | 4);
+	t->w.live = 1;
+	t->w.pc[0] = TMEM_CODE;
+	EXPECT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_FAULT);
+	EXPECT_EQ(t->w.fault, BI_FAULT_UNIMPLEMENTED);
 	trun_free(t);
 }
 
