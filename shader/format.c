@@ -67,6 +67,8 @@ static const struct {
 	{ 69, BI_FK_SNORM, 4, 32, { 10, 10, 10, 2 } },
 	{ 71, BI_FK_UINT, 4, 32, { 10, 10, 10, 2 } },
 	{ 73, BI_FK_SINT, 4, 32, { 10, 10, 10, 2 } },
+	{ 89, BI_FK_FLOAT, 3, 32, { 11, 11, 10, 0 } }, /* R11F_G11F_B10F */
+	{ 91, BI_FK_RGB9E5, 3, 32, { 9, 9, 9, 5 } },   /* R9F_G9F_B9F_E5F */
 };
 
 bool bi_pixfmt_decode(uint32_t w, bool v7, struct bi_pixfmt *f)
@@ -176,6 +178,11 @@ static uint32_t load_channel(const struct bi_pixfmt *f, uint32_t c, unsigned n,
 	case BI_FK_SINT:
 		return rf_is_float(rf) ? bi_fp_from_int(rf_fmt(rf), s, BI_RM_RTE) : c;
 	default: /* float */
+		/* unsigned 11 and 10-bit floats are f16's top bits */
+		if (n == 11 || n == 10) {
+			c <<= 15 - n;
+			n = 16;
+		}
 		if (n == 16 && rf == BI_RF_F32)
 			return bi_fp_convert(&bi_f32, &bi_f16, c, BI_RM_RTE, false);
 		if (n == 32 && rf == BI_RF_F16)
@@ -186,6 +193,17 @@ static uint32_t load_channel(const struct bi_pixfmt *f, uint32_t c, unsigned n,
 						      rf == BI_RF_U32 || rf == BI_RF_U16 ? UINT32_MAX : INT32_MAX);
 		return c;
 	}
+}
+
+/* A shared-exponent channel, mantissa @m and exponent @e: m 2^(e - 24),
+ * exact in f32 and f16 (2^-24 to 511 2^7). */
+static uint32_t load_rgb9e5(uint32_t m, int e, enum bi_regfmt rf)
+{
+	if (!rf_is_float(rf))
+		return e >= 24 ? m << (e - 24) : m >> (24 - e); /* truncated */
+	return m ? bi_fp_pack(rf_fmt(rf), false, (unsigned __int128)m << 1, e - 25,
+			      BI_RM_RTE, false)
+		 : 0;
 }
 
 void bi_pixfmt_load(const struct bi_pixfmt *f, const uint8_t *src,
@@ -203,7 +221,10 @@ void bi_pixfmt_load(const struct bi_pixfmt *f, const uint8_t *src,
 		for (unsigned b = 0; b < (n + sh % 8 + 7) / 8; b++)
 			raw |= (uint64_t)src[sh / 8 + b] << (8 * b);
 		raw = (raw >> sh % 8) & ((1ull << n) - 1);
-		ch[c] = load_channel(f, (uint32_t)raw, n, rf);
+		if (f->kind == BI_FK_RGB9E5)
+			ch[c] = load_rgb9e5((uint32_t)raw, src[3] >> 3, rf);
+		else
+			ch[c] = load_channel(f, (uint32_t)raw, n, rf);
 	}
 	for (unsigned i = 0; i < ncomp && i < 4; i++) {
 		uint32_t v = ch[f->swizzle[i]];
@@ -238,6 +259,37 @@ static uint64_t scale_round(uint32_t x, uint64_t d)
 	rem = p & ((1ull << s) - 1);
 	halfway = 1ull << (s - 1);
 	return q + (rem > halfway || (rem == halfway && (q & 1)));
+}
+
+/* Unsigned 11 and 10-bit floats: f16's exponent, 6 and 5 mantissa bits. */
+static const struct bi_fmt uf11 = { 6, 5 }, uf10 = { 5, 5 };
+
+/*
+ * f32 @v as an unsigned @n-bit float, as GL specifies: rounded to nearest
+ * (even), negatives and -inf to 0, finite values above the largest to
+ * the largest, +inf kept, NaN a (quiet) NaN.
+ */
+static uint32_t store_ufloat(uint32_t v, unsigned n)
+{
+	const struct bi_fmt *fmt = n == 11 ? &uf11 : &uf10;
+	uint32_t inf = 0x1fu << fmt->mbits, r;
+
+	if (bi_fp_is_nan(&bi_f32, v))
+		return inf | 1u << (fmt->mbits - 1);
+	if (v >> 31)
+		return 0;
+	if (v == 0x7f800000u)
+		return inf;
+	r = bi_fp_convert(fmt, &bi_f32, v, BI_RM_RTE, false);
+	return r >= inf ? inf - 1 : r;
+}
+
+/* f32 @v as a memory float channel of @n bits. */
+static uint32_t store_float(uint32_t v, unsigned n)
+{
+	if (n == 16)
+		return bi_fp_convert(&bi_f16, &bi_f32, v, BI_RM_RTE, false);
+	return n == 32 ? v : store_ufloat(v, n);
 }
 
 /* Register component @v (format @rf) to a memory channel's raw bits
@@ -278,30 +330,92 @@ static uint32_t store_channel(const struct bi_pixfmt *f, uint32_t v, unsigned n,
 		if (!rf_is_float(rf))
 			v = bi_fp_from_int(&bi_f32, rf == BI_RF_U32 || rf == BI_RF_U16 ?
 						    (int64_t)v : (int64_t)(int32_t)v, BI_RM_RTE);
-		else if (rf == BI_RF_F16)
-			return n == 16 ? v & 0xffff :
-			       bi_fp_convert(&bi_f32, &bi_f16, v, BI_RM_RTE, false);
-		return n == 16 ? bi_fp_convert(&bi_f16, &bi_f32, v, BI_RM_RTE, false) : v;
+		else if (rf == BI_RF_F16 && n == 16)
+			return v & 0xffff;
+		else if (rf == BI_RF_F16) /* exact */
+			v = bi_fp_convert(&bi_f32, &bi_f16, v, BI_RM_RTE, false);
+		return store_float(v, n);
 	}
+}
+
+/* floor(f32 @v * 2^k + 1/2), @v >= 0: the shared exponent's rounding. */
+static uint32_t round_half_up(uint32_t v, int k)
+{
+	int e = (int)(v >> 23), s;
+	uint32_t m = v & 0x7fffff;
+
+	if (e)
+		m |= 0x800000;
+	else
+		e = 1;
+	s = e - 150 + k;
+	if (s >= 0)
+		return m << s;
+	return -s > 25 ? 0 : (m + (1u << (-s - 1))) >> -s;
+}
+
+/*
+ * f32 red, green, blue @c as RGB9_E5 as GL specifies: each clamped to
+ * [0, 511/512 2^16] (NaN to 0), the exponent the largest's (2^-15 at
+ * least) or one more where its mantissa rounds up to 512, mantissas
+ * rounded half up.
+ */
+static uint32_t store_rgb9e5(uint32_t c[3])
+{
+	const uint32_t max = 0x477f8000u; /* 65408 */
+	uint32_t big = 0, w;
+	int e;
+
+	for (unsigned i = 0; i < 3; i++) {
+		if (bi_fp_is_nan(&bi_f32, c[i]) || (c[i] >> 31))
+			c[i] = 0;
+		c[i] = c[i] > max ? max : c[i];
+		big = c[i] > big ? c[i] : big;
+	}
+	/* floor(log2(big)) + 16, at least 0 */
+	e = (int)(big >> 23) - 127 + 16;
+	e = e < 0 ? 0 : e;
+	if (round_half_up(big, 24 - e) == 512)
+		e++;
+	w = (uint32_t)e << 27;
+	for (unsigned i = 0; i < 3; i++)
+		w |= round_half_up(c[i], 24 - e) << (9 * i);
+	return w;
+}
+
+/* Register component @c of @regs (format @rf). */
+static uint32_t reg_component(const uint32_t *regs, enum bi_regfmt rf, unsigned c)
+{
+	uint32_t v = rf == BI_RF_F16 || rf == BI_RF_S16 || rf == BI_RF_U16 ?
+		     regs[c / 2] >> (16 * (c & 1)) & 0xffff : regs[c];
+
+	/* 16-bit integers widen by their signedness */
+	return rf == BI_RF_S16 ? (uint32_t)(int32_t)(int16_t)v : v;
 }
 
 void bi_pixfmt_store(const struct bi_pixfmt *f, const uint32_t *regs,
 		     enum bi_regfmt rf, unsigned ncomp, uint8_t *dst)
 {
-	bool half = rf == BI_RF_F16 || rf == BI_RF_S16 || rf == BI_RF_U16;
+	uint32_t ch[3] = { 0, 0, 0 };
 
 	os_memset(dst, 0, bi_pixfmt_bytes(f)); /* channels OR in (packed ones share bytes) */
+	if (f->kind == BI_FK_RGB9E5) {
+		uint32_t w;
+
+		/* each as f32, as a float channel of 32 bits stores it */
+		for (unsigned c = 0; c < 3 && c < ncomp; c++)
+			ch[c] = store_channel(&(struct bi_pixfmt){ .kind = BI_FK_FLOAT },
+					      reg_component(regs, rf, c), 32, rf);
+		w = store_rgb9e5(ch);
+		for (unsigned b = 0; b < 4; b++)
+			dst[b] = (uint8_t)(w >> (8 * b));
+		return;
+	}
 	for (unsigned c = 0; c < f->channels; c++) {
 		unsigned sh, n = channel_bits(f, c, &sh);
 		uint64_t raw;
-		uint32_t v = 0;
+		uint32_t v = c < ncomp ? reg_component(regs, rf, c) : 0;
 
-		if (c < ncomp) {
-			v = half ? regs[c / 2] >> (16 * (c & 1)) & 0xffff : regs[c];
-			/* 16-bit integers widen by their signedness */
-			if (rf == BI_RF_S16)
-				v = (uint32_t)(int32_t)(int16_t)v;
-		}
 		raw = (uint64_t)store_channel(f, v, n, rf) << sh % 8;
 		for (unsigned b = 0; b < (n + sh % 8 + 7) / 8; b++)
 			dst[sh / 8 + b] |= (uint8_t)(raw >> (8 * b));

@@ -14,8 +14,13 @@
  * pattern; of the packed ones, RGB565 (64), RGB5_A1 (65) and the RGB10_A2
  * family (67 unorm, 69 snorm, 71 uint, 73 sint), each R first from bit
  * 0 up (RGB10_A2: R in bits 0-9, G 10-19, B 20-29, A 30-31), as the
- * render targets' write-back packs them; others (compressed, other
- * packed, YUV) are not here.
+ * render targets' write-back packs them; the packed floats
+ * R11F_G11F_B10F (89: unsigned floats of f16's exponent and 6, 6, 5
+ * mantissa bits, R in bits 0-10, G 11-21, B 22-31) and R9F_G9F_B9F_E5F
+ * (91: RGB9_E5, mantissas R, G, B from bit 0, 9 bits each, their shared
+ * exponent, bias 15, in bits 27-31; no implicit one); others
+ * (compressed, the packed floats' reversed orders 90 and 92, YUV) are
+ * not here.
  */
 #ifndef VGPU_SHADER_FORMAT_H
 #define VGPU_SHADER_FORMAT_H
@@ -28,6 +33,7 @@ enum bi_fmt_kind {
 	BI_FK_UINT,
 	BI_FK_SINT,
 	BI_FK_FLOAT,
+	BI_FK_RGB9E5, /* unsigned 9-bit mantissas, one 5-bit exponent */
 };
 
 /* Register-file formats: the "Register File Format" of descriptors
@@ -90,7 +96,8 @@ void bi_pixfmt_load(const struct bi_pixfmt *f, const uint8_t *src,
 
 /* @ncomp components in register format @rf to a memory texel at @dst
  * (unorm/snorm: clamped and rounded to nearest even; integers: the low
- * bits; floats: converted, rounded to nearest even). */
+ * bits; floats: converted, rounded to nearest even; the packed floats as
+ * format.c's store_ufloat and store_rgb9e5 say, GL's rules). */
 void bi_pixfmt_store(const struct bi_pixfmt *f, const uint32_t *regs,
 		     enum bi_regfmt rf, unsigned ncomp, uint8_t *dst);
 
