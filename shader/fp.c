@@ -325,7 +325,7 @@ static inline bool is_normal(const struct bi_fmt *f, uint32_t x)
 }
 
 /*
- * bi_fp_fma_slow for normal operands (a zero or absent addend too) and
+ * bi_fp_fma_slow for normal or zero operands (or an absent addend) and
  * small scales, in 64 bits: the product has at most 48 significant bits,
  * so the larger term's top bit at 62 keeps the sum exact wherever it can
  * cancel (the smaller term loses bits to the sticky bit only when it is
@@ -337,14 +337,25 @@ fma_fast(const struct bi_fmt *f, uint32_t a, uint32_t b, uint32_t c,
 {
 	uint32_t sb = sign_bit(f);
 	bool c_zero = !has_c || is_zero(f, c);
+	bool sp = ((a ^ b) & sb) != 0, sc = (c & sb) != 0;
 
-	if (!is_normal(f, a) || !is_normal(f, b) ||
-	    !(c_zero || is_normal(f, c)) || scale > 256 || scale < -256)
+	if (!(c_zero || is_normal(f, c)) || scale > 256 || scale < -256)
 		return bi_fp_fma_slow(f, a, b, c, has_c, scale, rm, ftz);
+	if (!is_normal(f, a) || !is_normal(f, b)) {
+		/* A zero times a normal or zero (a shader's masked terms):
+		 * the addend, or a zero whose sign IEEE's rules give. */
+		if (!((is_zero(f, a) || is_normal(f, a)) &&
+		      (is_zero(f, b) || is_normal(f, b))) || (!c_zero && scale))
+			return bi_fp_fma_slow(f, a, b, c, has_c, scale, rm, ftz);
+		if (!c_zero)
+			return c;
+		if (has_c && sc != sp)
+			return rm == BI_RM_RTN ? sb : 0;
+		return sp ? sb : 0;
+	}
 
 	uint64_t ma, mb, mc;
 	int ea, eb, ec;
-	bool sp = ((a ^ b) & sb) != 0, sc = (c & sb) != 0;
 
 	unpack(f, a, &ma, &ea);
 	unpack(f, b, &mb, &eb);

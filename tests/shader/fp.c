@@ -208,16 +208,19 @@ TEST(f16_fma_matches_host_via_f32)
 	EXPECT_EQ(bad, 0u);
 }
 
-/* An operand of @f: any bits, a denormal, a special, or one near 1. */
+/* An operand of @f: any bits, a denormal, a zero, a special, or one
+ * near 1. */
 static uint32_t rnd_operand(const struct bi_fmt *f)
 {
 	unsigned w = f->mbits + f->ebits;
 	uint32_t x = rnd32() & ((2u << w) - 1), m = (1u << f->mbits) - 1;
 	uint32_t top = ((1u << f->ebits) - 1) << f->mbits;
 
-	switch (rnd32() % 8) {
+	switch (rnd32() % 9) {
 	case 0:
-		return x & ~top;			/* denormal or zero */
+		return x & ~top;			/* denormal */
+	case 3:
+		return x & 1u << w;			/* signed zero */
 	case 1:
 		return x | top;				/* infinity or NaN */
 	case 2:
