@@ -177,6 +177,16 @@ int bi_attr_address(struct bi_tctx *x, unsigned table, uint32_t index,
 	err = rd(x, env->attr_bufs[table] + 16ull * ((a[0] & 0x1ff) + 1), c, sizeof(c));
 	if (err)
 		return err;
+	/* A texel outside the image's dimensions (each minus one in the
+	 * continuation) does not exist: GLES has such loads read zeros and
+	 * such stores do nothing, which the model gives them as the
+	 * Constant format (Mesa lets fragments beyond a small image reach
+	 * it; the address would be in other memory) */
+	if (pos[0] > c[0] >> 16 || pos[1] > (c[1] & 0xffff) || pos[2] > c[1] >> 16) {
+		*fmt = (*fmt & ~0xff000u) | 95u << 12;
+		*va = 0;
+		return 0;
+	}
 	/* the stride is the texel size */
 	*va = ptr + texel_offset(type == ATTR_TYPE_3D_INTERLEAVED, pos[0], pos[1], b[2], c[2]) +
 	      (uint64_t)pos[2] * c[3];
@@ -270,6 +280,12 @@ static int ld_attr(struct bi_tctx *x, const struct bi_instr *ins, unsigned lane)
 
 	if (err)
 		return err;
+	if (bi_pixfmt_constant(fmt)) {
+		/* no memory behind it: zeros */
+		for (unsigned i = 0; i < bi_reg_words(rf == BI_RF_AUTO ? BI_RF_F32 : rf, n); i++)
+			*bi_staging(x, lane, i) = 0;
+		return 0;
+	}
 	if (!bi_pixfmt_decode(fmt, V7(x), &pf) || (rf > BI_RF_U16 && rf != BI_RF_AUTO))
 		return BI_FAULT_UNIMPLEMENTED;
 	if (rf == BI_RF_AUTO)

@@ -191,6 +191,13 @@ DRAW(texture_array_compressed, "ext_texture_array-compressed_gles3", "teximage")
 DRAW_G52(g52_etc2_miptree_rgba8, "oes_compressed_etc2_texture-miptree_gles3", "rgba8")
 DRAW(astc_array, "khr_compressed_astc-array_gles3")
 
+/* Images of the NV_image_formats formats, R11F_G11F_B10F among them
+ * (format 89: INSTR_INVALID_ENC before the packed floats), loaded and
+ * stored from fragments, most of them outside the small images (which
+ * read other memory, and faulted once it was freed at exit). */
+DRAW(nv_image_formats, "nv_image_formats-gles3")
+DRAW_G52(g52_nv_image_formats, "nv_image_formats-gles3")
+
 /* dma-bufs of AB24 in each modifier panfrost offers, rendered into, read
  * back and re-imported: AFBC among them, 16 x 16 and wide 32 x 8 split
  * superblocks (...62, ...72, which faulted). */

@@ -3,7 +3,8 @@
  * The attribute/texture unit (shader/tex.c, shader/format.c) with
  * hand-built descriptors in flat test memory: pixel-format conversions;
  * LEA_ATTR_TEX + ST_CVT image stores and LD_ATTR_TEX image loads on
- * linear and u-interleaved images, with DTSEL_IMM's table choice; TEXC
+ * linear and u-interleaved images, with DTSEL_IMM's table choice, and
+ * of texels outside them; TEXC
  * texel fetches (formats, view swizzles, v7 component orders, out of
  * range, AFBC refused, AFBC of wide superblocks); message results landing after register writes.
  * Expected values are computed here independently of the unit (u-
@@ -149,7 +150,7 @@ TEST(image_store_linear_and_tiled_with_table_select)
 		image_attr(t, ATTRS, BUFS, 0, FMT_RGBA8 << 12 | SWZ_RGBA, true, IMG, 4);
 		image_attr(t, ATTRS2, BUFS2, 0, FMT_RGBA8 << 12 | SWZ_RGBA, false, IMG2, 4);
 		for (unsigned l = 0; l < 4; l++) {
-			unsigned x = 3 + 5 * l, y = 2 + 4 * l;
+			unsigned x = 3 + 4 * l, y = 2 + 4 * l;
 
 			t->w.r[l][1] = x | y << 16;
 			t->w.r[l][2] = 0;
@@ -161,7 +162,7 @@ TEST(image_store_linear_and_tiled_with_table_select)
 		}
 		ASSERT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_DONE);
 		for (unsigned l = 0; l < 4; l++) {
-			unsigned x = 3 + 5 * l, y = 2 + 4 * l;
+			unsigned x = 3 + 4 * l, y = 2 + 4 * l;
 			unsigned off = dtsel ? uil(x, y, 4, 1024) : y * 64 + x * 4;
 			uint8_t *p = (uint8_t *)tdata(t, img + off);
 
@@ -209,6 +210,61 @@ TEST(image_load_tiled_r32f)
 		EXPECT_EQ(t->w.r[l][10], 0u);
 		EXPECT_EQ(t->w.r[l][11], fbits(1.0f));
 	}
+	trun_free(t);
+}
+
+/* Texels outside the image's 16 x 16 x 1 (x 16, y -1, z 1) do not exist:
+ * loads of them read zeros, stores of them write nothing (GLES). */
+TEST(image_texels_outside_load_zeros_and_store_nothing)
+{
+	static const uint32_t xy[4] = { 2 | 3u << 16, 16, 0xffffu << 16 | 1, 4 };
+	static const uint32_t z[4] = { 0, 0, 0, 1 };
+	struct trun *t = trun_new();
+	struct asm_header h = { .flow = 0, .staging_reg = 8 };
+	struct asm_tuple ld = {
+		NOP_F, bi_enc(false, "+LD_ATTR_TEX", SRCS(0, 1, 2),
+			      "register_format=f32 vecsize=v4"),
+		asm_block(true, 1, 2, 3, -1, -1, 0),
+	};
+
+	ASSERT_NE(ld.add, ~0u);
+	trun_clause(t, &h, &ld, 1, NULL, 0);
+	t->env.arch = BI_ARCH_V6;
+	tables(t);
+	image_attr(t, ATTRS, BUFS, 0, FMT_R32F << 12 | SWZ_R001, false, IMG, 4);
+	for (unsigned i = 0; i < 16 * 16 + 32; i++)
+		put32(t, IMG + 4 * i, fbits(7.0f));
+	for (unsigned l = 0; l < 4; l++) {
+		t->w.r[l][1] = xy[l];
+		t->w.r[l][2] = z[l];
+		t->w.r[l][3] = 0;
+		t->w.r[l][11] = 0xdeadbeef;
+	}
+	ASSERT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_DONE);
+	EXPECT_EQ(t->w.r[0][8], fbits(7.0f));
+	EXPECT_EQ(t->w.r[0][11], fbits(1.0f));
+	for (unsigned l = 1; l < 4; l++)
+		for (unsigned i = 8; i < 12; i++)
+			EXPECT_EQ(t->w.r[l][i], 0u);
+	trun_free(t);
+
+	t = trun_new();
+	ASSERT_TRUE(store_program(t, false));
+	t->env.arch = BI_ARCH_V6;
+	tables(t);
+	image_attr(t, ATTRS2, BUFS2, 0, FMT_RGBA8 << 12 | SWZ_RGBA, false, IMG2, 4);
+	for (unsigned l = 0; l < 4; l++) {
+		t->w.r[l][1] = xy[l];
+		t->w.r[l][2] = z[l];
+		t->w.r[l][3] = 0;
+		for (unsigned i = 8; i < 12; i++)
+			t->w.r[l][i] = fbits(1.0f);
+	}
+	ASSERT_EQ(bi_warp_run(&t->env, &t->w, 100), BI_RUN_DONE);
+	EXPECT_EQ(t->mem.writes, 1u);
+	EXPECT_EQ(*(uint32_t *)tdata(t, IMG2 + 3 * 64 + 2 * 4), 0xffffffffu);
+	/* the conversion word of those: the Constant format */
+	EXPECT_EQ(t->w.r[1][6] >> 12 & 0xff, 95u);
 	trun_free(t);
 }
 
