@@ -179,10 +179,10 @@ TEST(image_store_linear_and_tiled_with_table_select)
 	}
 }
 
-/* imageLoad: LD_ATTR_TEX.f32.v4 of an r32f u-interleaved image (R001). */
-TEST(image_load_tiled_r32f)
+/* imageLoad as Mesa emits it: LD_ATTR_TEX.f32.v4 (r1 = x | y << 16,
+ * r2 = z, r3 = image index) to r8..r11; v6 tables. */
+static bool load_program(struct trun *t)
 {
-	struct trun *t = trun_new();
 	struct asm_header h = { .flow = 0, .staging_reg = 8 };
 	struct asm_tuple ld = {
 		NOP_F, bi_enc(false, "+LD_ATTR_TEX", SRCS(0, 1, 2),
@@ -190,10 +190,20 @@ TEST(image_load_tiled_r32f)
 		asm_block(true, 1, 2, 3, -1, -1, 0),
 	};
 
-	ASSERT_NE(ld.add, ~0u);
+	if (ld.add == ~0u)
+		return false;
 	trun_clause(t, &h, &ld, 1, NULL, 0);
 	t->env.arch = BI_ARCH_V6;
 	tables(t);
+	return true;
+}
+
+/* imageLoad: LD_ATTR_TEX.f32.v4 of an r32f u-interleaved image (R001). */
+TEST(image_load_tiled_r32f)
+{
+	struct trun *t = trun_new();
+
+	ASSERT_TRUE(load_program(t));
 	image_attr(t, ATTRS, BUFS, 1, FMT_R32F << 12 | SWZ_R001, true, IMG, 4);
 	for (unsigned y = 0; y < 16; y++)
 		for (unsigned x = 0; x < 16; x++)
@@ -220,17 +230,8 @@ TEST(image_texels_outside_load_zeros_and_store_nothing)
 	static const uint32_t xy[4] = { 2 | 3u << 16, 16, 0xffffu << 16 | 1, 4 };
 	static const uint32_t z[4] = { 0, 0, 0, 1 };
 	struct trun *t = trun_new();
-	struct asm_header h = { .flow = 0, .staging_reg = 8 };
-	struct asm_tuple ld = {
-		NOP_F, bi_enc(false, "+LD_ATTR_TEX", SRCS(0, 1, 2),
-			      "register_format=f32 vecsize=v4"),
-		asm_block(true, 1, 2, 3, -1, -1, 0),
-	};
 
-	ASSERT_NE(ld.add, ~0u);
-	trun_clause(t, &h, &ld, 1, NULL, 0);
-	t->env.arch = BI_ARCH_V6;
-	tables(t);
+	ASSERT_TRUE(load_program(t));
 	image_attr(t, ATTRS, BUFS, 0, FMT_R32F << 12 | SWZ_R001, false, IMG, 4);
 	for (unsigned i = 0; i < 16 * 16 + 32; i++)
 		put32(t, IMG + 4 * i, fbits(7.0f));
