@@ -307,6 +307,9 @@ struct worker {
 	struct bi_stats *stats; /* &st with statistics on, else NULL */
 	struct bi_tally *tally; /* with statistics on (if allocated) */
 	uint64_t tuples, instrs, groups;
+	/* this worker's cache of translated pages: here, not on the
+	 * thread's stack, which a kernel build keeps under 2 KiB a frame */
+	struct bi_vgpu_view view;
 };
 
 static void worker_main(void *arg)
@@ -315,12 +318,11 @@ static void worker_main(void *arg)
 	const struct job_state *s = wk->s;
 	struct bi_env env = s->d.env;
 	uint32_t gx = s->inv.groups[0], gy = s->inv.groups[1];
-	struct bi_vgpu_view view;
+	struct bi_vgpu_view *view = &wk->view;
 
-	/* this worker's cache of translated pages */
-	bi_vgpu_view_init(&view, env.as, wk->job, wk->err);
+	bi_vgpu_view_init(view, env.as, wk->job, wk->err);
 	env.mem = &bi_vgpu_view_ops;
-	env.as = &view;
+	env.as = view;
 
 	for (;;) {
 		uint64_t i = __atomic_fetch_add(wk->next, 1, __ATOMIC_RELAXED);
@@ -334,7 +336,7 @@ static void worker_main(void *arg)
 				wk->stats, wk->tally,
 				&wk->tuples, &wk->instrs);
 		wk->groups++;
-		bi_vgpu_view_settle(&view);
+		bi_vgpu_view_settle(view);
 		if (err) {
 			int zero = 0;
 
@@ -343,7 +345,7 @@ static void worker_main(void *arg)
 			break;
 		}
 	}
-	bi_vgpu_view_flush(&view);
+	bi_vgpu_view_flush(view);
 }
 
 static void pool_main(void *arg)

@@ -228,7 +228,8 @@ void bi_etc_texel(unsigned num, const uint8_t *blk, unsigned x, unsigned y, uint
 	case BI_FMT_ETC2_RG11:
 	case BI_FMT_ETC2_RG11S:
 		put11(eac(be64(blk + 8), x, y, false, sgn), sgn, out + 2);
-		/* fallthrough */
+		put11(eac(be64(blk), x, y, false, sgn), sgn, out);
+		return;
 	default:
 		put11(eac(be64(blk), x, y, false, sgn), sgn, out);
 		return;
