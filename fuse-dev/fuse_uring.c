@@ -101,8 +101,14 @@ struct ring_cmd {
 };
 
 #define TAG_STOP 1 /* the stop eventfd's poll; entries use their address */
-#define INITIAL_PER_QUEUE 8
-#define SPARE_PER_QUEUE 4 /* idle entries a queue keeps */
+/* A spare counts from its spawning, before its registration reaches the
+ * kernel: a burst of sleeping requests (waiting readers) faster than the
+ * threads start can still take every entry, and the next request then
+ * waits for entries that never commit. Four spares let that happen once
+ * in a loaded run of the transport test; eight make it rarer, not
+ * impossible (a request made after each registration would end it). */
+#define INITIAL_PER_QUEUE 16
+#define SPARE_PER_QUEUE 8 /* idle entries a queue keeps */
 #define MAX_ENTRIES 256 /* over all queues, as `vgpu dev`'s libfuse loop */
 
 static const char *uring_prog = "fuse";

@@ -334,7 +334,7 @@ TEST(a_waiting_read_is_interrupted_on_each_transport)
 }
 
 /*
- * More clients waiting in read() than the rings start with (eight entries
+ * More clients waiting in read() than the rings start with (sixteen entries
  * per CPU): the queues grow, so the ioctls of one more client are still
  * served (else they would wait with the readers).
  */
@@ -343,7 +343,7 @@ TEST(uring_grows_past_waiting_readers)
 	const char *extra[] = { "--transport", "uring", NULL };
 	const char *why = devnode_unavailable();
 	struct kb_get_context_id id;
-	int n = 8 * get_nprocs_conf() + 8, ready[2], fd;
+	int n = 16 * get_nprocs_conf() + 8, ready[2], fd;
 	pid_t *readers = calloc((size_t)n, sizeof(*readers));
 	struct devnode d;
 	char c;
