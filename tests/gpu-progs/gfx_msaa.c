@@ -22,13 +22,7 @@ int main(int argc, char **argv)
 		gles_die("usage", "gfx_msaa OUT.rgba");
 	gfx_init();
 	gfx_target(W, H);
-	GL(glGetIntegerv)(0x8CA6 /* GL_FRAMEBUFFER_BINDING */, (GLint *)&resolve);
-	GL(glGenFramebuffers)(1, &ms);
-	GL(glBindFramebuffer)(GL_FRAMEBUFFER, ms);
-	msaa_buffer(GL_RGBA8, GL_COLOR_ATTACHMENT0);
-	msaa_buffer(GL_DEPTH_COMPONENT24, GL_DEPTH_ATTACHMENT);
-	if (GL(glCheckFramebufferStatus)(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
-		gles_die("multisampled framebuffer incomplete", NULL);
+	ms = msaa_framebuffer(GL_DEPTH_COMPONENT24, GL_DEPTH_ATTACHMENT, &resolve);
 	msaa_scene();
 	GL(glDrawArrays)(GL_TRIANGLES, 0, 6);
 	msaa_resolve(ms, resolve);

@@ -56,6 +56,22 @@ static inline void msaa_buffer(GLenum fmt, GLenum att)
 	GL(glFramebufferRenderbuffer)(GL_FRAMEBUFFER, att, GL_RENDERBUFFER, rb);
 }
 
+/* A framebuffer of 4-sample RGBA8 colour and @ds_fmt at @ds_att, bound;
+ * the one bound before (the picture's target) in @resolve. */
+static inline GLuint msaa_framebuffer(GLenum ds_fmt, GLenum ds_att, GLuint *resolve)
+{
+	GLuint ms;
+
+	GL(glGetIntegerv)(0x8CA6 /* GL_FRAMEBUFFER_BINDING */, (GLint *)resolve);
+	GL(glGenFramebuffers)(1, &ms);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, ms);
+	msaa_buffer(GL_RGBA8, GL_COLOR_ATTACHMENT0);
+	msaa_buffer(ds_fmt, ds_att);
+	if (GL(glCheckFramebufferStatus)(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+		gles_die("multisampled framebuffer incomplete", NULL);
+	return ms;
+}
+
 /* The scene's program and vertices, bound, and the bound framebuffer
  * cleared with depth testing on: draw vertices 0-5 for the first frame, 6-8 for
  * the second. */
