@@ -15,6 +15,7 @@
 
 #define FIFO 32
 enum { INT_RX = 1u << 4, INT_TX = 1u << 5, INT_RT = 1u << 6 };
+enum { CR_UARTEN = 1u << 0, CR_RXE = 1u << 9, CR_RTS = 1u << 11, CR_RTSEN = 1u << 14 };
 
 struct a64s_pl011 {
 	struct a64s_machine *m;
@@ -95,6 +96,12 @@ static void pl011_write(void *dev, uint64_t off, unsigned size, uint64_t v)
 
 static const struct a64s_mmio_ops pl011_ops = { pl011_read, pl011_write };
 
+static bool rx_ready(const struct a64s_pl011 *u)
+{
+	return (u->cr & (CR_UARTEN | CR_RXE)) == (CR_UARTEN | CR_RXE) &&
+	       (u->cr & (CR_RTS | CR_RTSEN));
+}
+
 static void *reader(void *arg)
 {
 	struct a64s_pl011 *u = arg;
@@ -115,10 +122,14 @@ static void *reader(void *arg)
 				continue;
 		}
 		pthread_mutex_lock(&u->lock);
-		/* flow control: piped input waits until the driver has opened
-		 * the port (its receive interrupts unmasked: opening drains the
-		 * FIFO) and for room in the FIFO */
-		while (u->rx_n == FIFO || !(u->imsc & (INT_RX | INT_RT))) {
+		/* The input behaves as a peer that honours hardware flow
+		 * control: it sends while the receiver is on and RTS asserted
+		 * (by hand, or automatically while the FIFO has room). Linux
+		 * asserts RTS once a tty is open, after its start-up has
+		 * drained the FIFO and before anything reads it; typed-ahead
+		 * input sent earlier (its console set-up unmasks the receive
+		 * interrupts) was lost to that drain. */
+		while (u->rx_n == FIFO || !rx_ready(u)) {
 			pthread_mutex_unlock(&u->lock);
 			nanosleep(&ms, NULL);
 			pthread_mutex_lock(&u->lock);
