@@ -508,7 +508,7 @@ static int dev_main(int argc, char **argv)
 		goto out_sig;
 	}
 	if (transport != FUSE_TRANSPORT_CLASSIC &&
-	    !(uring = fuse_uring_attach(se, transport == FUSE_TRANSPORT_URING)) &&
+	    !(uring = fuse_uring_attach(se, mnt, transport == FUSE_TRANSPORT_URING)) &&
 	    transport == FUSE_TRANSPORT_URING)
 		goto out_unmount;
 	printf("vgpu dev: %s, FUSE mode: %s/mali0 (kbase), %s/renderD128 (panfrost), %s/stats\n",

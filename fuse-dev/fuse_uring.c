@@ -19,7 +19,10 @@
  * to one registered later: so a queue keeps spare entries, adding one
  * whenever a request leaves fewer idle, before it can run out (libfuse's
  * loop grows its workers in the same way, but a new worker's read() takes
- * what waits).
+ * what waits). Spares can still run out in a burst, as they count from
+ * their spawning: so after each new entry's registration a thread pinned
+ * to the queue's CPU makes a statfs() of the mountpoint, a request that
+ * lands on that queue, whose entry then commits and fetches what waits.
  *
  * What stays on /dev/fuse: INIT, INTERRUPT and FORGET requests (the
  * kernel keeps them there) and notifications (unique 0), so libfuse's own
@@ -32,12 +35,14 @@
 #include <liburing.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/statfs.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -45,6 +50,7 @@
 
 /* The protocol's facts (include/uapi/linux/fuse.h, 7.42). */
 enum {
+	FUSE_OP_STATFS = 17,
 	FUSE_OP_INIT = 26,
 	CMD_REGISTER = 1,
 	CMD_COMMIT_AND_FETCH = 2,
@@ -101,14 +107,12 @@ struct ring_cmd {
 };
 
 #define TAG_STOP 1 /* the stop eventfd's poll; entries use their address */
-/* A spare counts from its spawning, before its registration reaches the
- * kernel: a burst of sleeping requests (waiting readers) faster than the
- * threads start can still take every entry, and the next request then
- * waits for entries that never commit. Four spares let that happen once
- * in a loaded run of the transport test; eight make it rarer, not
- * impossible (a request made after each registration would end it). */
+/* Entries a queue starts with, and idle ones it keeps. The nudge after
+ * each registration makes any number safe; spares make it rare that a
+ * request waits for one. VGPU_FUSE_URING_ENTRIES="INITIAL,SPARE" sets
+ * them (the tests' few, to make requests wait). */
 #define INITIAL_PER_QUEUE 16
-#define SPARE_PER_QUEUE 8 /* idle entries a queue keeps */
+#define SPARE_PER_QUEUE 8
 #define MAX_ENTRIES 256 /* over all queues, as `vgpu dev`'s libfuse loop */
 
 static const char *uring_prog = "fuse";
@@ -135,6 +139,14 @@ struct ur_queue {
 	atomic_uint count;
 };
 
+/* What the nudges share: a nudge may sit in a statfs() that only the
+ * unmount ends (the rings stopped first), so none is joined, and the last
+ * of them and fuse_uring_stop() frees this. */
+struct nudger {
+	atomic_uint refs;
+	char mnt[];
+};
+
 struct fuse_uring {
 	struct fuse_session *se;
 	int fd;
@@ -151,6 +163,8 @@ struct fuse_uring {
 	atomic_bool stopping;
 	int stop_fd;
 	atomic_ulong served;
+	unsigned initial, spare;
+	struct nudger *nudger; /* NULL: no nudges (no memory) */
 };
 
 static struct fuse_uring *the_uring;
@@ -311,6 +325,53 @@ static void ent_free(struct ur_ent *e)
 
 static void *ent_main(void *arg);
 
+static void nudger_put(struct nudger *n)
+{
+	if (atomic_fetch_sub(&n->refs, 1) == 1)
+		free(n);
+}
+
+static void *nudge_main(void *arg)
+{
+	struct nudger *n = arg;
+	struct statfs st;
+
+	statfs(n->mnt, &st);
+	nudger_put(n);
+	return NULL;
+}
+
+/*
+ * A request on queue @qid, once an entry has registered there: a statfs()
+ * from a thread of its own on that CPU. Each nudge has its own thread, as
+ * a nudge can itself wait for a commit (a request took the new entry
+ * first) and must not hold up the next one, whose entry brings that
+ * commit. Where this server may not run on the CPU, only spares serve it.
+ */
+static void nudge(struct fuse_uring *u, unsigned qid)
+{
+	struct nudger *n = u->nudger;
+	pthread_attr_t attr;
+	sigset_t all, old;
+	cpu_set_t one;
+	pthread_t t;
+
+	if (!n || qid >= CPU_SETSIZE || pthread_attr_init(&attr))
+		return;
+	CPU_ZERO(&one);
+	CPU_SET(qid, &one);
+	if (!pthread_attr_setaffinity_np(&attr, sizeof(one), &one) &&
+	    !pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED)) {
+		atomic_fetch_add(&n->refs, 1);
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		if (pthread_create(&t, &attr, nudge_main, n))
+			nudger_put(n);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	pthread_attr_destroy(&attr);
+}
+
 /* A new entry on queue @qid, or -1 (at the cap, stopping, or no memory). */
 static int ent_spawn(struct fuse_uring *u, unsigned qid, bool initial)
 {
@@ -399,11 +460,14 @@ static void ent_serve(struct ur_ent *e)
 	struct ur_queue *q = &u->q[e->qid];
 	uint32_t psz = e->hdr->ent.payload_sz;
 	size_t opsz;
+	bool counts;
 
 	memcpy(&in, e->hdr->in_out, sizeof(in));
 	e->unique = in.unique;
 	e->committed = false;
-	if (atomic_fetch_sub(&q->idle, 1) <= SPARE_PER_QUEUE)
+	/* A statfs never sleeps: the nudges must not spawn more nudges. */
+	counts = in.opcode != FUSE_OP_STATFS;
+	if (counts && atomic_fetch_sub(&q->idle, 1) <= u->spare)
 		ent_spawn(u, e->qid, false);
 	if (in.len < sizeof(in) + psz || in.len - sizeof(in) - psz > HDR_OP ||
 	    psz > u->payload_size) {
@@ -428,7 +492,8 @@ static void ent_serve(struct ur_ent *e)
 
 		ent_commit(e, &iov, 1);
 	}
-	atomic_fetch_add(&q->idle, 1);
+	if (counts)
+		atomic_fetch_add(&q->idle, 1);
 }
 
 /*
@@ -476,6 +541,10 @@ static void *ent_main(void *arg)
 	io_uring_prep_poll_add(sqe, u->stop_fd, POLLIN);
 	io_uring_sqe_set_data64(sqe, TAG_STOP);
 	ent_cmd(e, CMD_REGISTER, 0);
+	/* Registered once submitted: requests that came before it wait
+	 * until a commit on the queue, which the nudge's reply makes. */
+	if (!e->initial && io_uring_submit(&e->ring) >= 0)
+		nudge(u, e->qid);
 	for (;;) {
 		uint64_t tag;
 
@@ -525,7 +594,7 @@ static void uring_start(struct fuse_uring *u)
 	for (unsigned qid = 0; qid < u->nq; qid++) {
 		unsigned started = 0;
 
-		for (unsigned i = 0; i < INITIAL_PER_QUEUE; i++)
+		for (unsigned i = 0; i < u->initial; i++)
 			started += !ent_spawn(u, qid, true);
 		all &= started > 0;
 	}
@@ -603,7 +672,27 @@ static ssize_t ur_writev(int fd, struct iovec *iov, int count, void *userdata)
 	return writev(fd, iov, count);
 }
 
-struct fuse_uring *fuse_uring_attach(struct fuse_session *se, bool forced)
+/* The entries a queue starts with and keeps idle. */
+static void entry_counts(struct fuse_uring *u)
+{
+	const char *env = getenv("VGPU_FUSE_URING_ENTRIES");
+	unsigned a, b;
+	char end;
+
+	u->initial = INITIAL_PER_QUEUE;
+	u->spare = SPARE_PER_QUEUE;
+	if (!env || !*env)
+		return;
+	if (sscanf(env, "%u,%u%c", &a, &b, &end) == 2 && a >= 1 && a <= u->cap && b >= 1 && b < u->cap) {
+		u->initial = a;
+		u->spare = b;
+	} else
+		fprintf(stderr, "%s: VGPU_FUSE_URING_ENTRIES wants INITIAL,SPARE (1-%u, 1-%u), "
+			"not '%s': using %u,%u\n", uring_prog, u->cap, u->cap - 1, env,
+			u->initial, u->spare);
+}
+
+struct fuse_uring *fuse_uring_attach(struct fuse_session *se, const char *mnt, bool forced)
 {
 	static const struct fuse_custom_io io = { .read = ur_read, .writev = ur_writev };
 	struct fuse_uring *u;
@@ -620,6 +709,7 @@ struct fuse_uring *fuse_uring_attach(struct fuse_session *se, bool forced)
 	u->forced = forced;
 	u->nq = possible_cpus();
 	u->cap = OS_MAX(MAX_ENTRIES / u->nq, 4u);
+	entry_counts(u);
 	u->stop_fd = eventfd(0, EFD_CLOEXEC);
 	u->q = calloc(u->nq, sizeof(*u->q));
 	pthread_mutex_init(&u->lock, NULL);
@@ -631,6 +721,11 @@ struct fuse_uring *fuse_uring_attach(struct fuse_session *se, bool forced)
 		free(u->q);
 		free(u);
 		return NULL;
+	}
+	u->nudger = malloc(sizeof(*u->nudger) + strlen(mnt) + 1);
+	if (u->nudger) {
+		atomic_init(&u->nudger->refs, 1);
+		strcpy(u->nudger->mnt, mnt);
 	}
 	the_uring = u;
 	return u;
@@ -661,6 +756,8 @@ void fuse_uring_stop(struct fuse_uring *u)
 	if (atomic_load(&u->started))
 		fprintf(stderr, "%s: io_uring served %lu requests\n", uring_prog,
 			(unsigned long)atomic_load(&u->served));
+	if (u->nudger)
+		nudger_put(u->nudger);
 	close(u->stop_fd);
 	pthread_mutex_destroy(&u->lock);
 	free(u->q);

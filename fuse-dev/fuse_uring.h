@@ -34,12 +34,14 @@ int fuse_uring_prepare(enum fuse_transport want, const char *prog);
 struct fuse_uring;
 
 /*
- * After fuse_session_mount(), before the session loop: negotiates io_uring
- * at INIT and serves from rings once the kernel agrees. With @forced, a
- * kernel that does not agree ends the session (fuse_uring_failed()).
- * NULL on failure. One per process.
+ * After fuse_session_mount() at @mnt, before the session loop: negotiates
+ * io_uring at INIT and serves from rings once the kernel agrees. With
+ * @forced, a kernel that does not agree ends the session
+ * (fuse_uring_failed()). NULL on failure. One per process.
+ * $VGPU_FUSE_URING_ENTRIES="INITIAL,SPARE" sets the entries each queue
+ * starts with (16) and keeps idle (8).
  */
-struct fuse_uring *fuse_uring_attach(struct fuse_session *se, bool forced);
+struct fuse_uring *fuse_uring_attach(struct fuse_session *se, const char *mnt, bool forced);
 /* True when io_uring was forced and could not be set up. */
 bool fuse_uring_failed(const struct fuse_uring *u);
 /* After the session loop: stops the rings' threads (waiting for requests

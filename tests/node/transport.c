@@ -338,12 +338,17 @@ TEST(a_waiting_read_is_interrupted_on_each_transport)
  * per CPU): the queues grow, so the ioctls of one more client are still
  * served (else they would wait with the readers).
  */
-TEST(uring_grows_past_waiting_readers)
+/*
+ * @n readers each wait on a kbase node for an event that never comes,
+ * one entry's worth of the server each; then another client's ioctls
+ * must still be served.
+ */
+static void waiting_readers_then_ioctls(struct __test_metadata *_metadata, int n)
 {
 	const char *extra[] = { "--transport", "uring", NULL };
 	const char *why = devnode_unavailable();
 	struct kb_get_context_id id;
-	int n = 16 * get_nprocs_conf() + 8, ready[2], fd;
+	int ready[2], fd;
 	pid_t *readers = calloc((size_t)n, sizeof(*readers));
 	struct devnode d;
 	char c;
@@ -385,6 +390,24 @@ TEST(uring_grows_past_waiting_readers)
 	close(ready[0]);
 	close(ready[1]);
 	EXPECT_EQ(devnode_stop(&d), 0);
+}
+
+TEST(uring_grows_past_waiting_readers)
+{
+	waiting_readers_then_ioctls(_metadata, 16 * get_nprocs_conf() + 8);
+}
+
+/*
+ * One entry a queue and one spare: the readers' burst outruns the new
+ * entries, so requests wait in the kernel for a commit on their queue,
+ * which the request the server makes there after each registration
+ * brings (without it, this stalled in each of four runs).
+ */
+TEST(uring_requests_that_waited_for_an_entry_are_served)
+{
+	setenv("VGPU_FUSE_URING_ENTRIES", "1,1", 1);
+	waiting_readers_then_ioctls(_metadata, 4 * get_nprocs_conf() + 8);
+	unsetenv("VGPU_FUSE_URING_ENTRIES");
 }
 
 TEST_HARNESS_MAIN
