@@ -329,6 +329,10 @@ static int dev_main(int argc, char **argv)
 	uint32_t call_ms = 0;
 	int opt, ret = 1;
 
+	/* Not for users: the helper the io_uring transport starts. */
+	if (argc == 3 && !strcmp(argv[1], "--uring-nudger"))
+		return fuse_uring_nudger_main(argv[2]);
+
 	/* Not dumpable: no other process, even of our uid, may open
 	 * /proc/<pid>/fd (the contexts' memfds) or /proc/<pid>/mem. */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);

@@ -23,6 +23,10 @@
  * their spawning: so after each new entry's registration a thread pinned
  * to the queue's CPU makes a statfs() of the mountpoint, a request that
  * lands on that queue, whose entry then commits and fetches what waits.
+ * Those threads live in a helper process (`vgpu dev --uring-nudger`): a
+ * thread of the server waiting on its own mount when the server is
+ * killed would keep its memory, and with it the rings' mappings, the
+ * rings' commands, /dev/fuse and the connection, alive for ever.
  *
  * What stays on /dev/fuse: INIT, INTERRUPT and FORGET requests (the
  * kernel keeps them there) and notifications (unique 0), so libfuse's own
@@ -37,6 +41,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +49,7 @@
 #include <sys/eventfd.h>
 #include <sys/statfs.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "os/os.h"
@@ -139,13 +145,6 @@ struct ur_queue {
 	atomic_uint count;
 };
 
-/* What the nudges share: a nudge may sit in a statfs() that only the
- * unmount ends (the rings stopped first), so none is joined, and the last
- * of them and fuse_uring_stop() frees this. */
-struct nudger {
-	atomic_uint refs;
-	char mnt[];
-};
 
 struct fuse_uring {
 	struct fuse_session *se;
@@ -164,7 +163,8 @@ struct fuse_uring {
 	int stop_fd;
 	atomic_ulong served;
 	unsigned initial, spare;
-	struct nudger *nudger; /* NULL: no nudges (no memory) */
+	int nudge_fd;     /* to the nudger's stdin, or -1 */
+	pid_t nudger_pid; /* 0: none */
 };
 
 static struct fuse_uring *the_uring;
@@ -325,51 +325,79 @@ static void ent_free(struct ur_ent *e)
 
 static void *ent_main(void *arg);
 
-static void nudger_put(struct nudger *n)
-{
-	if (atomic_fetch_sub(&n->refs, 1) == 1)
-		free(n);
-}
-
 static void *nudge_main(void *arg)
 {
-	struct nudger *n = arg;
 	struct statfs st;
 
-	statfs(n->mnt, &st);
-	nudger_put(n);
+	statfs(arg, &st);
 	return NULL;
 }
 
-/*
- * A request on queue @qid, once an entry has registered there: a statfs()
- * from a thread of its own on that CPU. Each nudge has its own thread, as
- * a nudge can itself wait for a commit (a request took the new entry
- * first) and must not hold up the next one, whose entry brings that
- * commit. Where this server may not run on the CPU, only spares serve it.
- */
+int fuse_uring_nudger_main(const char *mnt)
+{
+	uint32_t qids[64];
+	ssize_t n;
+
+	/* The server's Ctrl-C is not ours: we end when its pipe does. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	while ((n = read(STDIN_FILENO, qids, sizeof(qids))) > 0 || (n < 0 && errno == EINTR)) {
+		for (ssize_t i = 0; i < n / (ssize_t)sizeof(qids[0]); i++) {
+			pthread_attr_t attr;
+			cpu_set_t one;
+			pthread_t t;
+
+			/* A thread each: a nudge that another request overtook
+			 * waits for a commit, which the next nudge brings. */
+			if (qids[i] >= CPU_SETSIZE || pthread_attr_init(&attr))
+				continue;
+			CPU_ZERO(&one);
+			CPU_SET(qids[i], &one);
+			if (!pthread_attr_setaffinity_np(&attr, sizeof(one), &one) &&
+			    !pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED))
+				pthread_create(&t, &attr, nudge_main, (void *)mnt);
+			pthread_attr_destroy(&attr);
+		}
+	}
+	/* Threads still waiting end with the connection, or at exit. */
+	return 0;
+}
+
+/* The nudger process for @u, fed through a pipe; none (spares alone)
+ * where it cannot start. Before the rings exist, so it maps none. */
+static void nudger_start(struct fuse_uring *u, const char *mnt)
+{
+	char *argv[] = { "vgpu", "dev", "--uring-nudger", (char *)mnt, NULL };
+	posix_spawn_file_actions_t fa;
+	int p[2];
+
+	u->nudge_fd = -1;
+	if (pipe2(p, O_CLOEXEC))
+		return;
+	if (!posix_spawn_file_actions_init(&fa)) {
+		if (!posix_spawn_file_actions_adddup2(&fa, p[0], STDIN_FILENO) &&
+		    posix_spawn(&u->nudger_pid, "/proc/self/exe", &fa, NULL, argv, environ))
+			u->nudger_pid = 0;
+		posix_spawn_file_actions_destroy(&fa);
+	}
+	close(p[0]);
+	if (u->nudger_pid) {
+		u->nudge_fd = p[1];
+		fcntl(p[1], F_SETFL, O_NONBLOCK);
+	} else {
+		close(p[1]);
+	}
+}
+
+/* A request on queue @qid, once an entry has registered there. */
 static void nudge(struct fuse_uring *u, unsigned qid)
 {
-	struct nudger *n = u->nudger;
-	pthread_attr_t attr;
-	sigset_t all, old;
-	cpu_set_t one;
-	pthread_t t;
+	uint32_t q = qid;
 
-	if (!n || qid >= CPU_SETSIZE || pthread_attr_init(&attr))
+	/* A full pipe holds 16k nudges: a lost one leaves it to spares. */
+	if (u->nudge_fd >= 0 && write(u->nudge_fd, &q, sizeof(q)) != sizeof(q))
 		return;
-	CPU_ZERO(&one);
-	CPU_SET(qid, &one);
-	if (!pthread_attr_setaffinity_np(&attr, sizeof(one), &one) &&
-	    !pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED)) {
-		atomic_fetch_add(&n->refs, 1);
-		sigfillset(&all);
-		pthread_sigmask(SIG_BLOCK, &all, &old);
-		if (pthread_create(&t, &attr, nudge_main, n))
-			nudger_put(n);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-	}
-	pthread_attr_destroy(&attr);
 }
 
 /* A new entry on queue @qid, or -1 (at the cap, stopping, or no memory). */
@@ -722,11 +750,7 @@ struct fuse_uring *fuse_uring_attach(struct fuse_session *se, const char *mnt, b
 		free(u);
 		return NULL;
 	}
-	u->nudger = malloc(sizeof(*u->nudger) + strlen(mnt) + 1);
-	if (u->nudger) {
-		atomic_init(&u->nudger->refs, 1);
-		strcpy(u->nudger->mnt, mnt);
-	}
+	nudger_start(u, mnt);
 	the_uring = u;
 	return u;
 }
@@ -756,8 +780,13 @@ void fuse_uring_stop(struct fuse_uring *u)
 	if (atomic_load(&u->started))
 		fprintf(stderr, "%s: io_uring served %lu requests\n", uring_prog,
 			(unsigned long)atomic_load(&u->served));
-	if (u->nudger)
-		nudger_put(u->nudger);
+	if (u->nudge_fd >= 0)
+		close(u->nudge_fd);
+	/* It ends at the pipe's end, unless a nudge waits for an answer
+	 * from these stopped rings: then it stays, without us, until the
+	 * unmount ends that request. */
+	if (u->nudger_pid)
+		waitpid(u->nudger_pid, NULL, WNOHANG);
 	close(u->stop_fd);
 	pthread_mutex_destroy(&u->lock);
 	free(u->q);

@@ -42,6 +42,10 @@ struct fuse_uring;
  * starts with (16) and keeps idle (8).
  */
 struct fuse_uring *fuse_uring_attach(struct fuse_session *se, const char *mnt, bool forced);
+/* The nudger process's body (`vgpu dev --uring-nudger MOUNTPOINT`, which
+ * fuse_uring_attach() starts): a statfs() of @mnt from the CPU of each
+ * queue number read from stdin, until it ends. */
+int fuse_uring_nudger_main(const char *mnt);
 /* True when io_uring was forced and could not be set up. */
 bool fuse_uring_failed(const struct fuse_uring *u);
 /* After the session loop: stops the rings' threads (waiting for requests

@@ -14,6 +14,7 @@
 
 #include <grp.h>
 #include <sys/sysinfo.h>
+#include <sys/sysmacros.h>
 #include <sys/time.h>
 
 #include "driver-shim/uapi_kbase.h"
@@ -339,26 +340,17 @@ TEST(a_waiting_read_is_interrupted_on_each_transport)
  * served (else they would wait with the readers).
  */
 /*
- * @n readers each wait on a kbase node for an event that never comes,
- * one entry's worth of the server each; then another client's ioctls
- * must still be served.
+ * Starts @n readers that each wait on @d's kbase node for an event that
+ * never comes, one entry's worth of the server each; returns once all
+ * have made their node ready (their reads are on the way).
  */
-static void waiting_readers_then_ioctls(struct __test_metadata *_metadata, int n)
+static pid_t *waiting_readers(struct __test_metadata *_metadata, const struct devnode *d, int n)
 {
-	const char *extra[] = { "--transport", "uring", NULL };
-	const char *why = devnode_unavailable();
-	struct kb_get_context_id id;
-	int ready[2], fd;
 	pid_t *readers = calloc((size_t)n, sizeof(*readers));
-	struct devnode d;
-	char c;
+	int ready[2];
+	char said[2];
 
-	if (why)
-		SKIP(return, "%s", why);
-	if (access(PARAM, F_OK))
-		SKIP(return, "this kernel has no FUSE over io_uring (no %s)", PARAM);
 	ASSERT_NONNULL(readers);
-	ASSERT_EQ(devnode_start(&d, extra), 0);
 	ASSERT_EQ(pipe(ready), 0);
 	for (int i = 0; i < n; i++) {
 		readers[i] = fork();
@@ -366,18 +358,54 @@ static void waiting_readers_then_ioctls(struct __test_metadata *_metadata, int n
 			struct kb_version_check v = { 11, 46 };
 			struct kb_set_flags fl = { 0 };
 			struct kb_event ev;
-			int rfd = open(d.mali, O_RDWR);
+			int rfd = open(d->mali, O_RDWR);
+			/* "r", or the step that failed and its errno */
+			char say[2] = { 'r', 0 };
 
-			if (rfd < 0 || ioctl(rfd, KB_IOCTL_VERSION_CHECK, &v) ||
-			    ioctl(rfd, KB_IOCTL_SET_FLAGS, &fl) || write(ready[1], "r", 1) != 1)
+			if (rfd < 0)
+				say[0] = 'o';
+			else if (ioctl(rfd, KB_IOCTL_VERSION_CHECK, &v))
+				say[0] = 'v';
+			else if (ioctl(rfd, KB_IOCTL_SET_FLAGS, &fl))
+				say[0] = 'f';
+			say[1] = (char)(say[0] == 'r' ? 0 : errno);
+			if (write(ready[1], say, 2) != 2 || say[0] != 'r')
 				_exit(1);
-			/* No event will come: it waits until killed. */
+			/* No event will come: it waits until killed, or until
+			 * the read fails. */
 			_exit(read(rfd, &ev, sizeof(ev)) < 0 ? 2 : 3);
 		}
 		ASSERT_GT(readers[i], 0);
 	}
-	for (int i = 0; i < n; i++)
-		ASSERT_EQ(read(ready[0], &c, 1), 1);
+	for (int i = 0; i < n; i++) {
+		ASSERT_EQ(read(ready[0], said, 2), 2);
+		if (said[0] != 'r')
+			TH_LOG("a reader's %s failed: %s",
+			       said[0] == 'o' ? "open" : said[0] == 'v' ? "VERSION_CHECK" : "SET_FLAGS",
+			       strerror(said[1]));
+		ASSERT_EQ(said[0], 'r');
+	}
+	close(ready[0]);
+	close(ready[1]);
+	return readers;
+}
+
+/* With @n readers waiting, another client's ioctls are still served. */
+static void waiting_readers_then_ioctls(struct __test_metadata *_metadata, int n)
+{
+	const char *extra[] = { "--transport", "uring", NULL };
+	const char *why = devnode_unavailable();
+	struct kb_get_context_id id;
+	struct devnode d;
+	pid_t *readers;
+	int fd;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (access(PARAM, F_OK))
+		SKIP(return, "this kernel has no FUSE over io_uring (no %s)", PARAM);
+	ASSERT_EQ(devnode_start(&d, extra), 0);
+	readers = waiting_readers(_metadata, &d, n);
 	fd = kb_setup(_metadata, &d);
 	for (int i = 0; i < 100; i++)
 		ASSERT_EQ(ioctl(fd, KB_IOCTL_GET_CONTEXT_ID, &id), 0);
@@ -387,8 +415,6 @@ static void waiting_readers_then_ioctls(struct __test_metadata *_metadata, int n
 		waitpid(readers[i], NULL, 0);
 	}
 	free(readers);
-	close(ready[0]);
-	close(ready[1]);
 	EXPECT_EQ(devnode_stop(&d), 0);
 }
 
@@ -408,6 +434,95 @@ TEST(uring_requests_that_waited_for_an_entry_are_served)
 	setenv("VGPU_FUSE_URING_ENTRIES", "1,1", 1);
 	waiting_readers_then_ioctls(_metadata, 4 * get_nprocs_conf() + 8);
 	unsetenv("VGPU_FUSE_URING_ENTRIES");
+}
+
+/* The server's process (the guardian's child), or 0. */
+static pid_t server_of(const struct devnode *d)
+{
+	char path[64];
+	long pid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)d->pid, (int)d->pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fscanf(f, "%ld", &pid) != 1)
+			pid = 0;
+		fclose(f);
+	}
+	return (pid_t)pid;
+}
+
+/*
+ * Ends the FUSE connection of the mount on @dev through fusectl, where a
+ * server that cannot exit holds it: its clients' requests then fail
+ * rather than wait for ever.
+ */
+static void abort_connection(struct __test_metadata *_metadata, dev_t dev)
+{
+	char path[96];
+	int fd;
+
+	(void)_metadata;
+	snprintf(path, sizeof(path), "/sys/fs/fuse/connections/%u/abort", minor(dev));
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "1", 1) != 1)
+		TH_LOG("cannot end the connection (%s: %s): its clients hang", path,
+		       strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * A server killed while its entries hold waiting reads, and requests and
+ * nudges wait for entries: the kernel ends the connection, so every read
+ * fails at once rather than hanging. (With the nudges made by threads of
+ * the server, a third of such kills hung: a nudge waiting for its answer
+ * kept the server's memory, and through the rings' mappings /dev/fuse.)
+ */
+TEST(uring_server_killed_under_waiting_readers_ends_their_reads)
+{
+	const char *extra[] = { "--transport", "uring", NULL };
+	const char *why = devnode_unavailable();
+	int n = 4 * get_nprocs_conf() + 8, ended = 0;
+	struct devnode d;
+	struct stat mnt;
+	pid_t *readers, server;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (access(PARAM, F_OK))
+		SKIP(return, "this kernel has no FUSE over io_uring (no %s)", PARAM);
+	setenv("VGPU_FUSE_URING_ENTRIES", "1,1", 1);
+	ASSERT_EQ(devnode_start(&d, extra), 0);
+	unsetenv("VGPU_FUSE_URING_ENTRIES");
+	readers = waiting_readers(_metadata, &d, n);
+	server = server_of(&d);
+	ASSERT_GT(server, 0);
+	ASSERT_EQ(stat(d.dir, &mnt), 0);
+	ASSERT_EQ(kill(server, SIGKILL), 0);
+	for (int t = 0; t < 1000 && ended < n; t++) {
+		for (int i = 0; i < n; i++) {
+			int status;
+
+			if (readers[i] && waitpid(readers[i], &status, WNOHANG) == readers[i]) {
+				EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+				readers[i] = 0;
+				ended++;
+			}
+		}
+		usleep(10000);
+	}
+	EXPECT_EQ(ended, n);
+	if (ended < n)
+		abort_connection(_metadata, mnt.st_dev);
+	for (int i = 0; i < n; i++)
+		if (readers[i]) {
+			kill(readers[i], SIGKILL);
+			waitpid(readers[i], NULL, 0);
+		}
+	free(readers);
+	devnode_stop(&d);
 }
 
 TEST_HARNESS_MAIN
