@@ -145,7 +145,6 @@ struct ur_queue {
 	atomic_uint count;
 };
 
-
 struct fuse_uring {
 	struct fuse_session *se;
 	int fd;
@@ -395,9 +394,9 @@ static void nudge(struct fuse_uring *u, unsigned qid)
 {
 	uint32_t q = qid;
 
-	/* A full pipe holds 16k nudges: a lost one leaves it to spares. */
-	if (u->nudge_fd >= 0 && write(u->nudge_fd, &q, sizeof(q)) != sizeof(q))
-		return;
+	if (u->nudge_fd >= 0 && write(u->nudge_fd, &q, sizeof(q)) != sizeof(q)) {
+		/* a full pipe holds 16k nudges: a lost one leaves it to spares */
+	}
 }
 
 /* A new entry on queue @qid, or -1 (at the cap, stopping, or no memory). */
