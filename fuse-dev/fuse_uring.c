@@ -375,7 +375,10 @@ static void nudger_start(struct fuse_uring *u, const char *mnt)
 	if (pipe2(p, O_CLOEXEC))
 		return;
 	if (!posix_spawn_file_actions_init(&fa)) {
+		/* Only stdio: a descriptor of the server's left open in the
+		 * helper (a pipe, /dev/fuse) would outlive the server. */
 		if (!posix_spawn_file_actions_adddup2(&fa, p[0], STDIN_FILENO) &&
+		    !posix_spawn_file_actions_addclosefrom_np(&fa, STDERR_FILENO + 1) &&
 		    posix_spawn(&u->nudger_pid, "/proc/self/exe", &fa, NULL, argv, environ))
 			u->nudger_pid = 0;
 		posix_spawn_file_actions_destroy(&fa);
