@@ -20,6 +20,18 @@
 #include "driver-shim/uapi_kbase.h"
 
 #define PARAM "/sys/module/fuse/parameters/enable_uring"
+
+/* Skips unless a device node can be served and the kernel has FUSE over
+ * io_uring. */
+#define NEED_URING()                                                             \
+	do {                                                                     \
+		const char *why_ = devnode_unavailable();                        \
+		if (why_)                                                        \
+			SKIP(return, "%s", why_);                                \
+		if (access(PARAM, F_OK))                                         \
+			SKIP(return, "this kernel has no FUSE over io_uring (no %s)", \
+			     PARAM);                                             \
+	} while (0)
 #define NOBODY 65534u
 
 /* The whole of @f (written by a server), as a string (caller frees). */
@@ -263,13 +275,9 @@ static long served(const char *text)
 /* Forced io_uring: the requests of a client travel through the rings. */
 TEST(uring_serves_the_nodes)
 {
-	const char *why = devnode_unavailable();
 	char *text;
 
-	if (why)
-		SKIP(return, "%s", why);
-	if (access(PARAM, F_OK))
-		SKIP(return, "this kernel has no FUSE over io_uring (no %s)", PARAM);
+	NEED_URING();
 	text = serve_one_client(_metadata, "uring", NULL);
 	ASSERT_NONNULL(text);
 	EXPECT_NONNULL(strstr(text, "transport io_uring: "));
@@ -390,31 +398,35 @@ static pid_t *waiting_readers(struct __test_metadata *_metadata, const struct de
 	return readers;
 }
 
+/* Kills and reaps those of @n readers still there (not 0), and frees
+ * the array. */
+static void end_readers(pid_t *readers, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (readers[i]) {
+			kill(readers[i], SIGKILL);
+			waitpid(readers[i], NULL, 0);
+		}
+	free(readers);
+}
+
 /* With @n readers waiting, another client's ioctls are still served. */
 static void waiting_readers_then_ioctls(struct __test_metadata *_metadata, int n)
 {
 	const char *extra[] = { "--transport", "uring", NULL };
-	const char *why = devnode_unavailable();
 	struct kb_get_context_id id;
 	struct devnode d;
 	pid_t *readers;
 	int fd;
 
-	if (why)
-		SKIP(return, "%s", why);
-	if (access(PARAM, F_OK))
-		SKIP(return, "this kernel has no FUSE over io_uring (no %s)", PARAM);
+	NEED_URING();
 	ASSERT_EQ(devnode_start(&d, extra), 0);
 	readers = waiting_readers(_metadata, &d, n);
 	fd = kb_setup(_metadata, &d);
 	for (int i = 0; i < 100; i++)
 		ASSERT_EQ(ioctl(fd, KB_IOCTL_GET_CONTEXT_ID, &id), 0);
 	close(fd);
-	for (int i = 0; i < n; i++) {
-		kill(readers[i], SIGKILL);
-		waitpid(readers[i], NULL, 0);
-	}
-	free(readers);
+	end_readers(readers, n);
 	EXPECT_EQ(devnode_stop(&d), 0);
 }
 
@@ -483,16 +495,12 @@ static void abort_connection(struct __test_metadata *_metadata, dev_t dev)
 TEST(uring_server_killed_under_waiting_readers_ends_their_reads)
 {
 	const char *extra[] = { "--transport", "uring", NULL };
-	const char *why = devnode_unavailable();
 	int n = 4 * get_nprocs_conf() + 8, ended = 0;
 	struct devnode d;
 	struct stat mnt;
 	pid_t *readers, server;
 
-	if (why)
-		SKIP(return, "%s", why);
-	if (access(PARAM, F_OK))
-		SKIP(return, "this kernel has no FUSE over io_uring (no %s)", PARAM);
+	NEED_URING();
 	setenv("VGPU_FUSE_URING_ENTRIES", "1,1", 1);
 	ASSERT_EQ(devnode_start(&d, extra), 0);
 	unsetenv("VGPU_FUSE_URING_ENTRIES");
@@ -516,12 +524,7 @@ TEST(uring_server_killed_under_waiting_readers_ends_their_reads)
 	EXPECT_EQ(ended, n);
 	if (ended < n)
 		abort_connection(_metadata, mnt.st_dev);
-	for (int i = 0; i < n; i++)
-		if (readers[i]) {
-			kill(readers[i], SIGKILL);
-			waitpid(readers[i], NULL, 0);
-		}
-	free(readers);
+	end_readers(readers, n);
 	devnode_stop(&d);
 }
 
